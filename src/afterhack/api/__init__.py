@@ -1,0 +1,1 @@
+"""The HTTP layer: the only package that imports FastAPI."""

@@ -1,0 +1,83 @@
+"""create_app(settings): the FastAPI app; its lifespan opens the store (and the embedded FalkorDB)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from afterhack.api import errors
+from afterhack.api.limits import BodyLimit
+from afterhack.api.routes import health, sources, workspaces
+from afterhack.config import Settings
+from afterhack.embedded import EmbeddedFalkorDB
+from afterhack.services import build_services
+from afterhack.store.client import Store
+from afterhack.store.workspaces import ensure_registry
+
+log = logging.getLogger("afterhack")
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        embedded = None
+        url = settings.falkordb_url
+        if not url:
+            embedded = EmbeddedFalkorDB(settings.data_dir,
+                                        query_timeout_ms=settings.falkordb_query_timeout_ms)
+            url = embedded.start()
+            log.info("embedded FalkorDB started (pid %s) at %s", embedded.pid, url)
+        store = Store(url, pool_size=settings.falkordb_pool_size,
+                      query_timeout_ms=settings.falkordb_query_timeout_ms)
+        try:
+            await ensure_registry(store)
+            app.state.store = store
+            app.state.embedded = embedded
+            app.state.services = build_services(settings, store)
+            yield
+        finally:
+            await store.close()
+            if embedded is not None:
+                embedded.stop()
+
+    app = FastAPI(
+        title="afterhack",
+        version="0.1.0",
+        summary="Agent memory that keeps the chain of because and repairs it.",
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    errors.install(app)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+
+    api = APIRouter(prefix="/api")
+    for module in (health, workspaces, sources):
+        api.include_router(module.router)
+    app.include_router(api)
+    _mount_ui(app)
+    return app
+
+
+def _mount_ui(app: FastAPI) -> None:
+    index = STATIC_DIR / "index.html"
+    if not index.exists():
+        return
+    if (STATIC_DIR / "assets").is_dir():
+        app.mount("/assets", StaticFiles(directory=STATIC_DIR / "assets"), name="assets")
+
+    @app.get("/", include_in_schema=False)
+    async def ui_index() -> FileResponse:
+        return FileResponse(index)

@@ -1,0 +1,61 @@
+"""FastAPI dependencies: settings, the store, the resolved workspace, the caller."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+
+from afterhack.config import Settings
+from afterhack.store import workspaces
+from afterhack.store.client import Graph, Store
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def get_services(request: Request) -> Any:
+    return request.app.state.services
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+StoreDep = Annotated[Store, Depends(get_store)]
+ServicesDep = Annotated[Any, Depends(get_services)]
+
+
+@dataclass(frozen=True)
+class Caller:
+    actor: str
+    role: str  # "admin" | "reviewer" | "agent" | "reader"
+    workspace_id: str | None = None
+
+
+def get_caller(request: Request) -> Caller:
+    caller: Caller | None = getattr(request.state, "caller", None)
+    return caller or Caller(actor="local", role="admin")
+
+
+CallerDep = Annotated[Caller, Depends(get_caller)]
+
+
+@dataclass(frozen=True)
+class Workspace:
+    id: str
+    graph: Graph
+    row: dict[str, Any]
+
+
+async def get_workspace(ws: str, store: StoreDep) -> Workspace:
+    row = await workspaces.get_workspace(store, ws)
+    return Workspace(id=row["id"], graph=workspaces.workspace_graph(store, row["id"]), row=row)
+
+
+WorkspaceDep = Annotated[Workspace, Depends(get_workspace)]

@@ -1,0 +1,91 @@
+"""One canonical error body for every error: ``{"error": {"code", "message", "details"}}``.
+
+The status comes from the exception class; this module is the only place that maps
+exceptions to responses.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from afterhack.errors import AfterhackError
+
+log = logging.getLogger("afterhack.api")
+
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    429: "rate_limited",
+}
+
+
+def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The error contract. Callers may add keys to details but never remove these three."""
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def error_response(exc: AfterhackError, headers: dict[str, str] | None = None) -> JSONResponse:
+    details = {k: v for k, v in exc.details.items() if v is not None}
+    return JSONResponse(error_body(exc.code, exc.message, details), status_code=exc.status,
+                        headers=headers)
+
+
+async def _afterhack(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AfterhackError)
+    if exc.status >= 500:
+        log.warning("%s: %s", exc.code, exc.message, exc_info=exc.__cause__ is not None)
+    headers = None
+    retry_after = exc.details.get("retry_after_s")
+    if retry_after is not None:
+        headers = {"Retry-After": str(retry_after)}
+    return error_response(exc, headers)
+
+
+def _clean_validation_errors(errors: Any) -> list[dict[str, Any]]:
+    out = []
+    for e in errors:
+        # The offending input is not echoed back: it may be huge or hold what was rejected.
+        out.append({"loc": [str(p) for p in e.get("loc", ())], "type": e.get("type"),
+                    "msg": str(e.get("msg", ""))})
+    return out
+
+
+async def _validation(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errs = _clean_validation_errors(exc.errors())
+    message = "; ".join(f"{'.'.join(e['loc'][1:]) or 'body'}: {e['msg']}" for e in errs[:5])
+    return JSONResponse(error_body("invalid_request", message or "Invalid request.",
+                                   {"errors": errs}), status_code=422)
+
+
+async def _http(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "http_error")
+    message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
+    return JSONResponse(error_body(code, message), status_code=exc.status_code,
+                        headers=getattr(exc, "headers", None))
+
+
+async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+    log.error("unhandled error", exc_info=exc)
+    return JSONResponse(error_body("internal_error", "Internal error."), status_code=500)
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(AfterhackError, _afterhack)
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(StarletteHTTPException, _http)
+    app.add_exception_handler(Exception, _unexpected)

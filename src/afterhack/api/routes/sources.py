@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Response
+
+from afterhack import ingest
+from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.schemas import SourceCreate
+from afterhack.store import sources
+
+router = APIRouter(tags=["sources"])
+
+
+@router.post("/workspaces/{ws}/sources", status_code=201)
+async def add_source(body: SourceCreate, ws: WorkspaceDep, services: ServicesDep,
+                     caller: CallerDep, response: Response) -> dict[str, Any]:
+    result = await ingest.ingest_source(
+        ws.graph, services.settings, services.extractor,
+        title=body.title, text=body.text, origin_type=body.origin_type,
+        origin_name=body.origin_name, source_id=body.source_id, extract=body.extract,
+        actor=caller.actor,
+    )
+    if result["status"] == "unchanged":
+        response.status_code = 200
+    return result
+
+
+@router.get("/workspaces/{ws}/sources")
+async def list_sources(
+    ws: WorkspaceDep,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> dict[str, Any]:
+    return {"items": await sources.list_sources(ws.graph, limit=limit, offset=offset)}
+
+
+@router.get("/workspaces/{ws}/sources/{source_id}")
+async def get_source(source_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+    return await sources.get_source(ws.graph, source_id)

@@ -1,0 +1,51 @@
+"""Request bodies and the validation every user string goes through."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+
+def _clean_text(value: str) -> str:
+    # FalkorDB's parameter header cannot carry NUL, and lone surrogates cannot be encoded:
+    # both are refused here so they never reach the store as a 500.
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("must be valid Unicode (no lone surrogates)") from None
+    return value
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_clean_text)]
+NonBlank = Annotated[str, AfterValidator(_clean_text), AfterValidator(_not_blank)]
+Id = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_clean_text)]
+Revision = Annotated[int, Field(ge=0, le=2**53)]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+
+class WorkspaceCreate(Body):
+    name: Annotated[NonBlank, Field(max_length=200)]
+
+
+class SourceCreate(Body):
+    title: Annotated[NonBlank, Field(max_length=500)] | None = None
+    text: NonBlank
+    origin_type: Annotated[NonBlank, Field(max_length=50)] = "document"
+    origin_name: Annotated[NonBlank, Field(max_length=500)] | None = None
+    source_id: Id | None = None
+    extract: bool = True
+
+
+ClaimStatus = Literal["proposed", "accepted", "rejected", "superseded"]

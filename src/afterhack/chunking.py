@@ -1,0 +1,104 @@
+"""Split a source version into fragments at sentence boundaries.
+
+Fragments tile the text exactly: concatenated, they give the text back, and each keeps
+``[start, end)`` offsets in code points (Python string indices). Nothing is normalised.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# A sentence ends after terminal punctuation (and closing quotes/brackets) followed by
+# whitespace, or at a blank line.
+_SENTENCE_END = re.compile(r"""[.!?…。！？]+['"’”)\]]*\s+|\n\s*\n\s*""")
+
+_ZWJ = "\u200d"
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+
+
+def sentence_spans(text: str) -> list[Span]:
+    """Sentences (each with its trailing whitespace) covering the whole text."""
+    spans: list[Span] = []
+    pos = 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.end() > pos:
+            spans.append(Span(pos, m.end()))
+            pos = m.end()
+    if pos < len(text):
+        spans.append(Span(pos, len(text)))
+    return spans
+
+
+def _is_safe_cut(text: str, i: int) -> bool:
+    """True when cutting before text[i] does not split a character sequence a reader sees as one."""
+    if i <= 0 or i >= len(text):
+        return True
+    ch, prev = text[i], text[i - 1]
+    if prev == _ZWJ or ch == _ZWJ:
+        return False
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Mc"):
+        return False
+    if 0xFE00 <= ord(ch) <= 0xFE0F or 0x1F3FB <= ord(ch) <= 0x1F3FF:  # variation, skin tone
+        return False
+    if 0xE0020 <= ord(ch) <= 0xE007F:  # tag sequences (subdivision flags)
+        return False
+    # Regional-indicator pairs form one flag: never cut between an odd-positioned pair.
+    return not (_is_ri(ch) and _is_ri(prev) and _ri_run_before(text, i) % 2 == 1)
+
+
+def _is_ri(ch: str) -> bool:
+    return 0x1F1E6 <= ord(ch) <= 0x1F1FF
+
+
+def _ri_run_before(text: str, i: int) -> int:
+    n = 0
+    while i - 1 - n >= 0 and _is_ri(text[i - 1 - n]):
+        n += 1
+    return n
+
+
+def _hard_split(text: str, span: Span, max_chars: int) -> list[Span]:
+    """Split an over-long sentence, preferring whitespace, never inside a grapheme."""
+    out: list[Span] = []
+    start = span.start
+    while span.end - start > max_chars:
+        limit = start + max_chars
+        cut = text.rfind(" ", start + max_chars // 2, limit)
+        cut = cut + 1 if cut != -1 else limit
+        while cut > start + 1 and not _is_safe_cut(text, cut):
+            cut -= 1
+        if cut <= start + 1:  # one enormous grapheme cluster: cut where we must
+            cut = limit
+        out.append(Span(start, cut))
+        start = cut
+    out.append(Span(start, span.end))
+    return out
+
+
+def split_fragments(text: str, max_chars: int) -> list[Span]:
+    """Group whole sentences into fragments of at most ``max_chars`` code points."""
+    if max_chars < 1:
+        raise ValueError("max_chars must be positive")
+    pieces: list[Span] = []
+    for s in sentence_spans(text):
+        pieces.extend(_hard_split(text, s, max_chars) if s.end - s.start > max_chars else [s])
+    fragments: list[Span] = []
+    cur: Span | None = None
+    for p in pieces:
+        if cur is None:
+            cur = p
+        elif p.end - cur.start <= max_chars:
+            cur = Span(cur.start, p.end)
+        else:
+            fragments.append(cur)
+            cur = p
+    if cur is not None:
+        fragments.append(cur)
+    return fragments

@@ -1,0 +1,75 @@
+"""The ``afterhack`` command line."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="afterhack: agent memory that keeps the chain of because.")
+
+
+@app.callback()
+def _root() -> None:
+    """afterhack: agent memory that keeps the chain of because."""
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to bind.")] = 8000,
+    data_dir: Annotated[Path | None, typer.Option(help="Where the embedded FalkorDB keeps its data.")] = None,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+) -> None:
+    """Serve the API and the UI (starting the embedded FalkorDB unless AFTERHACK_FALKORDB_URL is set)."""
+    import uvicorn
+
+    from afterhack.api.app import create_app
+    from afterhack.config import Settings
+    from afterhack.embedded import DataDirInUse
+
+    overrides: dict[str, object] = {"host": host, "port": port}
+    if data_dir is not None:
+        overrides["data_dir"] = data_dir
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    if not is_loopback(host) and not _keys_on(settings):
+        typer.echo(
+            f"Refusing to serve on {host} without keys: set AFTERHACK_ADMIN_KEY "
+            "(and AFTERHACK_REQUIRE_KEYS=true), or bind to 127.0.0.1.", err=True)
+        raise typer.Exit(2)
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    try:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
+                    proxy_headers=False)
+    except DataDirInUse as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(3) from None
+
+
+def _keys_on(settings: object) -> bool:
+    require = getattr(settings, "require_keys", None)
+    admin = getattr(settings, "admin_key", None)
+    return bool(admin) and require is not False
+
+
+def main() -> None:
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Settings, read from the environment (``AFTERHACK_*`` and the OpenAI names) or a ``.env`` file."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="AFTERHACK_", env_file=".env", extra="ignore", populate_by_name=True
+    )
+
+    # Where FalkorDB is: unset means "start the embedded one under data_dir".
+    falkordb_url: str | None = None
+    data_dir: Path = Path(".afterhack")
+    falkordb_pool_size: int = Field(default=16, ge=1, le=512)
+    # Server-side cap on any single graph query; without it FalkorDB lets writes run forever.
+    falkordb_query_timeout_ms: int = Field(default=60_000, ge=100)
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+
+    max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
+    max_source_chars: int = Field(default=1_000_000, ge=1)
+    fragment_max_chars: int = Field(default=1200, ge=50, le=100_000)
+    max_claims_per_source: int = Field(default=20_000, ge=1)
+
+    # Model gateway (any OpenAI-compatible server). Unset base URL means the offline model.
+    openai_base_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("OPENAI_BASE_URL", "AFTERHACK_OPENAI_BASE_URL")
+    )
+    openai_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("OPENAI_API_KEY", "AFTERHACK_OPENAI_API_KEY")
+    )
+    model: str = "gpt-4o-mini"
+    llm_timeout_s: float = Field(default=60.0, gt=0)
+    llm_concurrency: int = Field(default=4, ge=1, le=256)
+    # "json_schema" first, "json_object" for gateways that lack structured output.
+    llm_response_format: str = "json_schema"
+    agent_max_rounds: int = Field(default=8, ge=1, le=64)
+
+    support_policy: str = "independent"
+
+    # Keys: off by default for a single local user on loopback; see security.py.
+    admin_key: SecretStr | None = None
+    require_keys: bool | None = None
+    rate_limit_per_minute: int = Field(default=600, ge=1)
+
+    @property
+    def offline_model(self) -> bool:
+        return not self.openai_base_url
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

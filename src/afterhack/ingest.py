@@ -1,0 +1,257 @@
+"""Add a source: chunk it, extract claims per fragment, keep only verbatim-quoted ones, store.
+
+Extraction happens before anything is written; the version, its fragments and the kept
+claims are then written in one query, so a failure at any point leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from afterhack import evidence
+from afterhack.chunking import Span, split_fragments
+from afterhack.config import Settings
+from afterhack.errors import GatewayError, PayloadTooLarge, SourceNotFound
+from afterhack.store import sources as store_sources
+from afterhack.store.audit import audit_params
+from afterhack.store.client import Graph
+from afterhack.store.names import new_id
+
+
+@dataclass
+class ModelCall:
+    role: str
+    duration_ms: float
+    ok: bool
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    error: str | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None and v != {}}
+
+
+class Extractor(Protocol):
+    name: str
+
+    async def extract(self, fragment: str) -> tuple[list[Any], ModelCall]:
+        """Raw candidate claims for one fragment; raises GatewayError when the call fails."""
+        ...
+
+
+@dataclass
+class FragmentPlan:
+    id: str
+    seq: int
+    span: Span
+    text: str
+    extraction: str = "skipped"
+    error: str | None = None
+
+
+@dataclass
+class Extraction:
+    kept: list[dict[str, Any]] = field(default_factory=list)
+    dropped: Counter[str] = field(default_factory=Counter)
+    dropped_examples: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[ModelCall] = field(default_factory=list)
+
+
+_MAX_EXAMPLES = 50
+
+
+def content_hash(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _drop(ex: Extraction, reason: str, item: Any, frag: FragmentPlan) -> None:
+    ex.dropped[reason] += 1
+    if len(ex.dropped_examples) < _MAX_EXAMPLES:
+        example: dict[str, Any] = {"reason": reason, "fragment_seq": frag.seq}
+        if isinstance(item, dict):
+            for k in ("statement", "evidence_quote"):
+                if isinstance(item.get(k), str):
+                    example[k] = item[k][:500]
+        ex.dropped_examples.append(example)
+
+
+def check_candidates(
+    ex: Extraction,
+    frag: FragmentPlan,
+    raw: list[Any],
+    seen_keys: set[str],
+    extracted_by: str,
+    max_claims: int,
+) -> None:
+    """Apply the quote rules to one fragment's raw output, appending kept claims to ex."""
+    for item in raw:
+        statement = item.get("statement") if isinstance(item, dict) else None
+        quote = item.get("evidence_quote") if isinstance(item, dict) else None
+        if not isinstance(statement, str) or not isinstance(quote, str) or not statement.strip():
+            _drop(ex, "invalid_output", item, frag)
+            continue
+        if "\x00" in statement or "\x00" in quote:
+            _drop(ex, "invalid_output", item, frag)
+            continue
+        statement = statement.strip()
+        at = evidence.locate_quote(frag.text, quote)
+        if at is None:
+            _drop(ex, "quote_not_found", item, frag)
+            continue
+        if evidence.missing_from_quote(statement, quote):
+            _drop(ex, "statement_not_in_quote", item, frag)
+            continue
+        key = evidence.statement_key(statement)
+        if key in seen_keys:
+            _drop(ex, "duplicate", item, frag)
+            continue
+        if len(ex.kept) >= max_claims:
+            _drop(ex, "over_limit", item, frag)
+            continue
+        seen_keys.add(key)
+        start = frag.span.start + at
+        ex.kept.append({
+            "id": new_id(),
+            "fragment_id": frag.id,
+            "statement": statement,
+            "key": key,
+            "quote": quote,
+            "quote_start": start,
+            "quote_end": start + len(quote),
+            "confidence": 1.0,
+            "extracted_by": extracted_by,
+        })
+
+
+async def run_extraction(
+    extractor: Extractor,
+    frags: list[FragmentPlan],
+    seen_keys: set[str],
+    max_claims: int,
+) -> Extraction:
+    ex = Extraction()
+
+    async def one(f: FragmentPlan) -> tuple[FragmentPlan, list[Any] | None]:
+        try:
+            raw, call = await extractor.extract(f.text)
+        except GatewayError as exc:
+            f.extraction, f.error = "failed", exc.code
+            ex.calls.append(ModelCall("extractor", 0.0, False, error=exc.code,
+                                      detail={"fragment_seq": f.seq}))
+            return f, None
+        call.detail["fragment_seq"] = f.seq
+        ex.calls.append(call)
+        f.extraction = "done"
+        return f, raw
+
+    # Calls run concurrently (the model layer bounds them); results are checked in
+    # fragment order so duplicates resolve the same way on every run.
+    results = await asyncio.gather(*(one(f) for f in frags))
+    for f, raw in sorted(results, key=lambda r: r[0].seq):
+        if raw is not None:
+            check_candidates(ex, f, raw, seen_keys, extractor.name, max_claims)
+    return ex
+
+
+def plan_fragments(text: str, max_chars: int) -> list[FragmentPlan]:
+    return [
+        FragmentPlan(id=new_id(), seq=i, span=s, text=text[s.start : s.end])
+        for i, s in enumerate(split_fragments(text, max_chars))
+    ]
+
+
+def _fragment_rows(frags: list[FragmentPlan]) -> list[dict[str, Any]]:
+    return [
+        {"id": f.id, "seq": f.seq, "text": f.text, "start": f.span.start, "end": f.span.end,
+         "extraction": f.extraction}
+        for f in frags
+    ]
+
+
+async def ingest_source(
+    g: Graph,
+    settings: Settings,
+    extractor: Extractor,
+    *,
+    title: str | None,
+    text: str,
+    origin_type: str,
+    origin_name: str | None,
+    source_id: str | None,
+    extract: bool,
+    actor: str,
+) -> dict[str, Any]:
+    if len(text) > settings.max_source_chars:
+        raise PayloadTooLarge(
+            f"The source text is {len(text)} characters; the limit is "
+            f"{settings.max_source_chars}.", limit=settings.max_source_chars)
+    digest = content_hash(text)
+    seen_keys: set[str] = set()
+    if source_id is not None:
+        existing = await store_sources.find_source(g, source_id)
+        if existing is None:
+            raise SourceNotFound(source_id)
+        if await store_sources.latest_hash(g, source_id) == digest:
+            src = await store_sources.get_source(g, source_id)
+            return {"status": "unchanged", "source": src, "claims": [], "dropped": {},
+                    "dropped_examples": [], "failed_fragments": [], "model_calls": []}
+        seen_keys = await store_sources.existing_claim_keys(g, source_id)
+
+    frags = plan_fragments(text, settings.fragment_max_chars)
+    ex = Extraction()
+    if extract:
+        ex = await run_extraction(extractor, frags, seen_keys, settings.max_claims_per_source)
+
+    new_source = source_id is None
+    sid = source_id or new_id()
+    version_id = new_id()
+    params: dict[str, Any] = {
+        "source_id": sid,
+        "version_id": version_id,
+        "title": title,
+        "origin_type": origin_type,
+        "origin_name": origin_name or title,
+        "text": text,
+        "content_hash": digest,
+        "length": len(text),
+        "fragments": _fragment_rows(frags),
+        "claims": ex.kept,
+        "model_calls": json.dumps([c.as_dict() for c in ex.calls]),
+        **audit_params(
+            "source.created" if new_source else "source.versioned", actor, sid,
+            {"version_id": version_id, "claims": len(ex.kept), "dropped": dict(ex.dropped),
+             "failed_fragments": sum(f.extraction == "failed" for f in frags)},
+        ),
+    }
+    if new_source:
+        row = await store_sources.create_source(g, params)
+    else:
+        maybe = await store_sources.add_version(g, params)
+        if maybe is None:
+            raise SourceNotFound(sid)
+        row = maybe
+    status_by_id = {c["id"]: c["status"] for c in row["created"]}
+    return {
+        "status": "created" if new_source else "versioned",
+        "source": await store_sources.get_source(g, sid),
+        "version": row["version"],
+        "claims": [
+            {"id": c["id"], "statement": c["statement"], "evidence_quote": c["quote"],
+             "quote_start": c["quote_start"], "quote_end": c["quote_end"],
+             "fragment_id": c["fragment_id"], "status": status_by_id.get(c["id"], "proposed")}
+            for c in ex.kept
+        ],
+        "dropped": dict(ex.dropped),
+        "dropped_examples": ex.dropped_examples,
+        "failed_fragments": [
+            {"fragment_id": f.id, "seq": f.seq, "error": f.error}
+            for f in frags if f.extraction == "failed"
+        ],
+        "model_calls": [c.as_dict() for c in ex.calls],
+    }

@@ -1,0 +1,1 @@
+"""Model access: the OpenAI-compatible gateway and the deterministic offline model."""

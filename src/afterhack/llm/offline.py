@@ -1,0 +1,42 @@
+"""The deterministic offline model: rule-based extraction, with no network and no weights.
+
+Extraction keeps declarative sentences (ending in a full stop) as claims whose quote is the
+sentence itself, so every quote is an exact substring of its fragment by construction.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from afterhack.chunking import sentence_spans
+
+NAME = "offline-rules-1"
+
+_MIN_WORDS = 3
+_HAS_LETTER = re.compile(r"[^\W\d_]")
+
+
+def extract_sentences(fragment: str) -> list[dict[str, Any]]:
+    claims: list[dict[str, Any]] = []
+    for span in sentence_spans(fragment):
+        sentence = fragment[span.start : span.end].strip()
+        # Questions, headings and fragments without a verb-bearing length are not facts.
+        if not sentence.endswith(".") or sentence.endswith("..."):
+            continue
+        if len(sentence.split()) < _MIN_WORDS or not _HAS_LETTER.search(sentence):
+            continue
+        claims.append({"statement": sentence, "evidence_quote": sentence})
+    return claims
+
+
+class OfflineExtractor:
+    name = NAME
+
+    async def extract(self, fragment: str) -> tuple[list[Any], Any]:
+        from afterhack.ingest import ModelCall
+
+        t0 = time.perf_counter()
+        claims = extract_sentences(fragment)
+        return claims, ModelCall("extractor", (time.perf_counter() - t0) * 1000, True)

@@ -1,0 +1,47 @@
+"""Audit events, written inside the same query as the change they record."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from afterhack.store.client import Graph
+from afterhack.store.names import new_id
+
+# Appended to a write query so the event commits (or rolls back) with the change itself.
+CREATE_AUDIT = (
+    "CREATE (:AuditEvent {id:$audit_id, kind:$audit_kind, actor:$audit_actor, at:$now, "
+    "subject_id:$audit_subject, detail:$audit_detail})"
+)
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def audit_params(kind: str, actor: str, subject_id: str, detail: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "audit_id": new_id(),
+        "audit_kind": kind,
+        "audit_actor": actor,
+        "audit_subject": subject_id,
+        "audit_detail": json.dumps(detail, ensure_ascii=False, sort_keys=True),
+        "now": now_ms(),
+    }
+
+
+async def list_audit(g: Graph, *, limit: int, before: int | None = None) -> list[dict[str, Any]]:
+    rows = await g.read(
+        "MATCH (e:AuditEvent) WHERE $before IS NULL OR e.at < $before "
+        "RETURN e.id AS id, e.kind AS kind, e.actor AS actor, e.at AS at, "
+        "e.subject_id AS subject_id, e.detail AS detail "
+        "ORDER BY e.at DESC, e.id DESC LIMIT $limit",
+        {"limit": limit, "before": before},
+    )
+    out = []
+    for r in rows:
+        r = dict(r)
+        r["detail"] = json.loads(r["detail"]) if r["detail"] else {}
+        out.append(r)
+    return out

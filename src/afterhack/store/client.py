@@ -1,0 +1,212 @@
+"""The only place that talks to FalkorDB.
+
+Results are turned into plain rows here, once: the client reports each header as
+``[type, alias]`` and only the alias is a column name. Reads go through ``GRAPH.RO_QUERY``
+(which also cannot create a missing graph); every value travels as a parameter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlparse
+
+import redis.asyncio as aioredis
+import redis.exceptions as rx
+from falkordb.asyncio import FalkorDB
+
+from afterhack.errors import AfterhackError, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+Row = dict[str, Any]
+
+
+class GraphMissing(AfterhackError):
+    """Raised (and turned into a domain 404 by callers) when a read hits a graph that does not exist."""
+
+
+class QueryFailed(AfterhackError):
+    """Raised when FalkorDB rejects or aborts a query; the query has been rolled back."""
+
+
+class Rows(Sequence[Row]):
+    def __init__(self, rows: list[Row], stats: Mapping[str, float] | None = None) -> None:
+        self._rows = rows
+        self.stats = dict(stats or {})
+
+    def __getitem__(self, i: int) -> Row:  # type: ignore[override]
+        return self._rows[i]
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self._rows)
+
+    def first(self) -> Row | None:
+        return self._rows[0] if self._rows else None
+
+    def column(self, name: str) -> list[Any]:
+        return [r[name] for r in self._rows]
+
+    def scalar(self) -> Any:
+        row = self.first()
+        return None if row is None else next(iter(row.values()))
+
+
+_UNAVAILABLE = (
+    rx.ConnectionError,
+    rx.TimeoutError,
+    rx.BusyLoadingError,
+    ConnectionError,
+    OSError,
+    asyncio.TimeoutError,
+)
+
+
+def _is_unavailable_response(msg: str) -> bool:
+    lowered = msg.lower()
+    return any(
+        s in lowered
+        for s in ("loading", "oom command not allowed", "readonly you can't write", "tryagain")
+    )
+
+
+@dataclass(frozen=True)
+class Graph:
+    """A handle on one named graph; cheap to create per request."""
+
+    store: Store
+    name: str
+
+    async def read(self, cypher: str, params: Mapping[str, Any] | None = None) -> Rows:
+        return await self.store.run(self.name, cypher, params, read_only=True)
+
+    async def write(self, cypher: str, params: Mapping[str, Any] | None = None) -> Rows:
+        return await self.store.run(self.name, cypher, params, read_only=False)
+
+
+class Store:
+    def __init__(self, url: str, *, pool_size: int = 16, query_timeout_ms: int = 60_000) -> None:
+        self.url = url
+        self.query_timeout_ms = query_timeout_ms
+        self._pool = _make_pool(url, pool_size)
+        self._db = FalkorDB(connection_pool=self._pool)
+
+    def graph(self, name: str) -> Graph:
+        return Graph(self, name)
+
+    async def run(
+        self,
+        graph: str,
+        cypher: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        read_only: bool,
+    ) -> Rows:
+        g = self._db.select_graph(graph)
+        p = dict(params) if params else None
+        try:
+            if read_only:
+                res = await g.ro_query(cypher, p, timeout=self.query_timeout_ms)
+            else:
+                res = await g.query(cypher, p)
+        except rx.ResponseError as exc:
+            msg = str(exc)
+            if "empty key" in msg:
+                raise GraphMissing(graph) from exc
+            if _is_unavailable_response(msg):
+                raise StoreUnavailable() from exc
+            log.warning("query failed on %s: %s\n%s", graph, msg, cypher)
+            raise QueryFailed(msg) from exc
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable() from exc
+        header = [h[1] if isinstance(h, (list, tuple)) else h for h in res.header]
+        rows = [dict(zip(header, r, strict=True)) for r in res.result_set]
+        stats = {
+            "nodes_created": res.nodes_created,
+            "relationships_created": res.relationships_created,
+            "properties_set": res.properties_set,
+            "nodes_deleted": res.nodes_deleted,
+        }
+        return Rows(rows, stats)
+
+    async def command(self, *args: Any) -> Any:
+        try:
+            return await self._db.execute_command(*args)
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable() from exc
+        except rx.ResponseError as exc:
+            if _is_unavailable_response(str(exc)):
+                raise StoreUnavailable() from exc
+            raise QueryFailed(str(exc)) from exc
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._db.connection.ping())
+        except (rx.RedisError, *_UNAVAILABLE):
+            return False
+
+    async def delete_graph(self, name: str) -> None:
+        try:
+            await self._db.select_graph(name).delete()
+        except rx.ResponseError as exc:
+            if "empty key" not in str(exc):
+                raise QueryFailed(str(exc)) from exc
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable() from exc
+
+    async def list_constraints(self, graph: str) -> list[dict[str, Any]]:
+        try:
+            return list(await self._db.select_graph(graph).list_constraints())
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable() from exc
+
+    async def create_unique_constraint(self, graph: str, label: str, prop: str) -> None:
+        g = self._db.select_graph(graph)
+        try:
+            await g.create_node_unique_constraint(label, prop)
+        except rx.ResponseError as exc:
+            if "already" not in str(exc).lower():
+                raise QueryFailed(str(exc)) from exc
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable() from exc
+
+    async def memory_usage(self, graph: str) -> int:
+        """Bytes FalkorDB reports for one graph (GRAPH.MEMORY USAGE), 0 when unknown."""
+        reply = await self.command("GRAPH.MEMORY", "USAGE", graph)
+        # The client may hand back a map or a flat [name, value, ...] list; the unit is megabytes.
+        pairs = reply if isinstance(reply, dict) else dict(zip(reply[::2], reply[1::2], strict=False))
+        mb = pairs.get("total_graph_sz_mb")
+        return int(float(mb) * 1024 * 1024) if mb is not None else 0
+
+    async def close(self) -> None:
+        try:
+            await self._db.aclose()
+        except Exception:  # pragma: no cover - best effort on shutdown
+            log.debug("closing the FalkorDB pool failed", exc_info=True)
+
+
+def _make_pool(url: str, size: int) -> aioredis.BlockingConnectionPool:
+    parsed = urlparse(url)
+    common: dict[str, Any] = {
+        "max_connections": size,
+        "timeout": 10,
+        "decode_responses": True,
+        "socket_connect_timeout": 5,
+        "health_check_interval": 30,
+        # A dropped connection is retried once; FalkorDB restarting then answers 503 cleanly.
+        "retry_on_timeout": False,
+    }
+    if parsed.scheme == "unix":
+        return aioredis.BlockingConnectionPool(
+            connection_class=aioredis.UnixDomainSocketConnection, path=parsed.path, **common
+        )
+    if parsed.scheme in ("falkor", "falkors"):
+        url = ("rediss://" if parsed.scheme == "falkors" else "redis://") + url.split("://", 1)[1]
+    pool = aioredis.BlockingConnectionPool.from_url(url, **common)
+    return pool

@@ -1,0 +1,158 @@
+"""Sources, their versions and fragments, and the claims extracted with them.
+
+A version is written in ONE query together with its fragments, kept claims and audit
+event, so a crash leaves the source either whole or absent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from afterhack.errors import SourceNotFound
+from afterhack.store.audit import CREATE_AUDIT
+from afterhack.store.client import Graph
+
+_VERSION_FIELDS = (
+    "v.id AS id, v.version AS version, v.content_hash AS content_hash, "
+    "v.created_at AS created_at, v.length AS length"
+)
+
+# Claims are created in a subquery so a version without claims still returns its row.
+# A claim whose statement was already corrected somewhere in the workspace comes back
+# superseded by that correction's replacement (or rejected, for a retraction): a
+# re-ingested mistake must not become current evidence again.
+_CREATE_CLAIMS = """
+WITH s, v
+CALL {
+  WITH v
+  UNWIND $claims AS c
+  MATCH (f:SourceFragment {id: c.fragment_id})
+  OPTIONAL MATCH (dead:Claim {statement_key: c.key})
+  WHERE dead.status IN ['superseded', 'rejected'] AND (dead)<-[:CORRECTS]-(:Correction)
+  WITH c, f, collect(dead)[0] AS dead
+  OPTIONAL MATCH (dead)<-[:SUPERSEDES]-(rep:Claim)
+  WITH c, f, dead, collect(rep)[0] AS rep
+  CREATE (cl:Claim {id: c.id, statement: c.statement, statement_key: c.key,
+      evidence_quote: c.quote, quote_start: c.quote_start, quote_end: c.quote_end,
+      status: CASE WHEN dead IS NULL THEN 'proposed' WHEN rep IS NULL THEN 'rejected'
+                   ELSE 'superseded' END,
+      confidence: c.confidence, confidence_kind: 'quote_match', revision: 1,
+      source_id: $source_id, version_id: $version_id, fragment_id: f.id,
+      extracted_by: c.extracted_by, created_at: $now})
+  CREATE (cl)-[:SUPPORTED_BY {role: 'evidence'}]->(f)
+  FOREACH (r IN CASE WHEN rep IS NULL THEN [] ELSE [rep] END |
+    CREATE (r)-[:SUPERSEDES {reason: 'reingested'}]->(cl))
+  RETURN collect({id: cl.id, status: cl.status}) AS created
+}
+"""
+
+_CREATE_FRAGMENTS = """
+WITH s, v
+CALL {
+  WITH s, v
+  UNWIND $fragments AS fr
+  CREATE (v)-[:HAS_FRAGMENT]->(:SourceFragment {id: fr.id, seq: fr.seq, text: fr.text,
+      start: fr.start, end: fr.end, origin_type: s.origin_type, origin_name: s.origin_name,
+      source_id: s.id, version_id: v.id, extraction: fr.extraction, created_at: $now})
+  RETURN count(*) AS n_fragments
+}
+"""
+
+
+async def create_source(g: Graph, p: dict[str, Any]) -> dict[str, Any]:
+    rows = await g.write(
+        "MATCH (w:Workspace) "
+        "CREATE (s:Source {id:$source_id, title:$title, origin_type:$origin_type, "
+        "origin_name:$origin_name, created_at:$now, revision:1, latest_version:1}) "
+        "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion {id:$version_id, version:1, text:$text, "
+        "content_hash:$content_hash, length:$length, model_calls:$model_calls, created_at:$now}) "
+        + _CREATE_FRAGMENTS + _CREATE_CLAIMS
+        + "WITH s, v, created " + CREATE_AUDIT
+        + " RETURN s.id AS source_id, v.version AS version, created",
+        p,
+    )
+    return rows[0]
+
+
+async def add_version(g: Graph, p: dict[str, Any]) -> dict[str, Any] | None:
+    """Append a version; None when the source does not exist (or was removed meanwhile)."""
+    rows = await g.write(
+        "MATCH (s:Source {id:$source_id}) "
+        "SET s.latest_version = s.latest_version + 1, s.revision = s.revision + 1, "
+        "s.title = coalesce($title, s.title) "
+        "WITH s "
+        "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion {id:$version_id, version:s.latest_version, "
+        "text:$text, content_hash:$content_hash, length:$length, model_calls:$model_calls, "
+        "created_at:$now}) "
+        + _CREATE_FRAGMENTS + _CREATE_CLAIMS
+        + "WITH s, v, created " + CREATE_AUDIT
+        + " RETURN s.id AS source_id, v.version AS version, created",
+        p,
+    )
+    return rows.first()
+
+
+async def find_source(g: Graph, source_id: str) -> dict[str, Any] | None:
+    rows = await g.read(
+        "MATCH (s:Source {id:$id}) "
+        "RETURN s.id AS id, s.title AS title, s.origin_type AS origin_type, "
+        "s.origin_name AS origin_name, s.created_at AS created_at, s.revision AS revision, "
+        "s.latest_version AS latest_version",
+        {"id": source_id},
+    )
+    return rows.first()
+
+
+async def get_source(g: Graph, source_id: str) -> dict[str, Any]:
+    src = await find_source(g, source_id)
+    if src is None:
+        raise SourceNotFound(source_id)
+    versions = await g.read(
+        "MATCH (:Source {id:$id})-[:HAS_VERSION]->(v:SourceVersion) "
+        f"RETURN {_VERSION_FIELDS}, v.text AS text ORDER BY v.version",
+        {"id": source_id},
+    )
+    frags = await g.read(
+        "MATCH (:Source {id:$id})-[:HAS_VERSION]->(v:SourceVersion)-[:HAS_FRAGMENT]->"
+        "(f:SourceFragment) "
+        "RETURN v.id AS version_id, f.id AS id, f.seq AS seq, f.text AS text, "
+        "f.start AS start, f.end AS end, f.extraction AS extraction "
+        "ORDER BY v.version, f.seq",
+        {"id": source_id},
+    )
+    by_version: dict[str, list[dict[str, Any]]] = {}
+    for f in frags:
+        by_version.setdefault(f["version_id"], []).append(f)
+    src["versions"] = [{**v, "fragments": by_version.get(v["id"], [])} for v in versions]
+    return src
+
+
+async def list_sources(g: Graph, *, limit: int, offset: int) -> list[dict[str, Any]]:
+    rows = await g.read(
+        "MATCH (s:Source) "
+        "RETURN s.id AS id, s.title AS title, s.origin_type AS origin_type, "
+        "s.origin_name AS origin_name, s.created_at AS created_at, s.revision AS revision, "
+        "s.latest_version AS latest_version "
+        "ORDER BY s.created_at, s.id SKIP $offset LIMIT $limit",
+        {"limit": limit, "offset": offset},
+    )
+    return list(rows)
+
+
+async def existing_claim_keys(g: Graph, source_id: str) -> set[str]:
+    """Statement keys of the source's current claims, for duplicate detection."""
+    rows = await g.read(
+        "MATCH (c:Claim {source_id:$id}) WHERE c.status IN ['proposed','accepted'] "
+        "RETURN collect(DISTINCT c.statement_key) AS keys",
+        {"id": source_id},
+    )
+    return set(rows.scalar() or [])
+
+
+async def latest_hash(g: Graph, source_id: str) -> str | None:
+    rows = await g.read(
+        "MATCH (s:Source {id:$id})-[:HAS_VERSION]->(v:SourceVersion) "
+        "WHERE v.version = s.latest_version RETURN v.content_hash AS h",
+        {"id": source_id},
+    )
+    return rows.scalar()

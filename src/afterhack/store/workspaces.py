@@ -1,0 +1,163 @@
+"""Workspaces: one graph each, plus a registry graph that lists them.
+
+FalkorDB in cluster mode cannot list graphs, so the registry is the list. A workspace
+becomes visible only when its graph, indexes and registry entry all exist (``ready``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from afterhack.errors import StoreUnavailable, WorkspaceNotFound
+from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
+from afterhack.store.client import Graph, GraphMissing, Store
+from afterhack.store.names import ID_LABELS, RANGE_INDEXES, REGISTRY_GRAPH, graph_name, new_id
+
+_INDEX_WAIT_S = 30.0
+
+
+async def ensure_registry(store: Store) -> None:
+    g = store.graph(REGISTRY_GRAPH)
+    await g.write("MERGE (m:Registry {id:'registry'}) ON CREATE SET m.created_at = $now",
+                  {"now": now_ms()})
+    for label in ("WorkspaceEntry", "ApiKey"):
+        await store.create_unique_constraint(REGISTRY_GRAPH, label, "id")
+    await _create_range_index(g, "ApiKey", "key_hash")
+    await _wait_schema(store, REGISTRY_GRAPH)
+
+
+async def _create_range_index(g: Graph, label: str, prop: str) -> None:
+    from afterhack.store.client import QueryFailed
+
+    try:
+        # Labels and property names are constants of this module, never user input.
+        await g.write(f"CREATE INDEX FOR (n:{label}) ON (n.{prop})")
+    except QueryFailed as exc:
+        if "already indexed" not in str(exc):
+            raise
+
+
+async def _create_schema(store: Store, name: str) -> None:
+    from afterhack.store.client import QueryFailed
+
+    g = store.graph(name)
+    for label in ID_LABELS:
+        await store.create_unique_constraint(name, label, "id")
+    for label, prop in RANGE_INDEXES:
+        await _create_range_index(g, label, prop)
+    try:
+        await g.write("CALL db.idx.fulltext.createNodeIndex('Claim', 'statement')")
+    except QueryFailed as exc:
+        if "already indexed" not in str(exc):
+            raise
+    await _wait_schema(store, name)
+
+
+async def _wait_schema(store: Store, name: str) -> None:
+    """Indexes and constraints build asynchronously; a graph is not ready until they run."""
+    g = store.graph(name)
+    deadline = time.monotonic() + _INDEX_WAIT_S
+    while True:
+        idx = await g.read("CALL db.indexes() YIELD status RETURN collect(status) AS s")
+        cons = await store.list_constraints(name)
+        pending = [s for s in (idx.scalar() or []) if s != "OPERATIONAL"]
+        pending += [c for c in cons if c["status"] != "OPERATIONAL"]
+        failed = [c for c in cons if c["status"] == "FAILED"]
+        if failed:
+            raise StoreUnavailable(f"constraint creation failed on {name}: {failed}")
+        if not pending:
+            return
+        if time.monotonic() > deadline:
+            raise StoreUnavailable(f"indexes of {name} did not become operational")
+        await asyncio.sleep(0.02)
+
+
+def _row(r: dict[str, Any]) -> dict[str, Any]:
+    return {"id": r["id"], "name": r["name"], "revision": r["revision"],
+            "created_at": r["created_at"]}
+
+
+async def create_workspace(store: Store, name: str, actor: str) -> dict[str, Any]:
+    ws_id = new_id()
+    gname = graph_name(ws_id)
+    g = store.graph(gname)
+    params = {"id": ws_id, "name": name, **audit_params("workspace.created", actor, ws_id,
+                                                         {"name": name})}
+    await g.write(
+        "CREATE (w:Workspace {id:$id, name:$name, revision:1, created_at:$now, ready:false}) "
+        + CREATE_AUDIT,
+        params,
+    )
+    try:
+        await _create_schema(store, gname)
+        await store.graph(REGISTRY_GRAPH).write(
+            "CREATE (:WorkspaceEntry {id:$id, name:$name, graph:$graph, created_at:$now})",
+            {"id": ws_id, "name": name, "graph": gname, "now": params["now"]},
+        )
+        rows = await g.write(
+            "MATCH (w:Workspace {id:$id}) SET w.ready = true "
+            "RETURN w.id AS id, w.name AS name, w.revision AS revision, w.created_at AS created_at",
+            {"id": ws_id},
+        )
+    except BaseException:
+        # Leave nothing half-made behind: the graph is not listed and is dropped.
+        await asyncio.shield(_drop_quietly(store, gname, ws_id))
+        raise
+    return _row(rows[0])
+
+
+async def _drop_quietly(store: Store, gname: str, ws_id: str) -> None:
+    try:
+        await store.graph(REGISTRY_GRAPH).write(
+            "MATCH (e:WorkspaceEntry {id:$id}) DELETE e", {"id": ws_id})
+        await store.delete_graph(gname)
+    except Exception:  # pragma: no cover - the store is probably down; nothing is listed
+        pass
+
+
+async def get_workspace(store: Store, ws_id: str) -> dict[str, Any]:
+    try:
+        gname = graph_name(ws_id)
+    except ValueError:
+        raise WorkspaceNotFound(ws_id) from None
+    try:
+        rows = await store.graph(gname).read(
+            "MATCH (w:Workspace {id:$id}) WHERE w.ready = true "
+            "RETURN w.id AS id, w.name AS name, w.revision AS revision, w.created_at AS created_at",
+            {"id": ws_id},
+        )
+    except GraphMissing:
+        raise WorkspaceNotFound(ws_id) from None
+    row = rows.first()
+    if row is None:
+        raise WorkspaceNotFound(ws_id)
+    return _row(row)
+
+
+async def list_workspaces(store: Store, *, limit: int, offset: int,
+                          ids: list[str] | None = None) -> list[dict[str, Any]]:
+    rows = await store.graph(REGISTRY_GRAPH).read(
+        "MATCH (e:WorkspaceEntry) WHERE $ids IS NULL OR e.id IN $ids "
+        "RETURN e.id AS id ORDER BY e.created_at, e.id SKIP $offset LIMIT $limit",
+        {"limit": limit, "offset": offset, "ids": ids},
+    )
+    out = []
+    for r in rows:
+        try:
+            out.append(await get_workspace(store, r["id"]))
+        except WorkspaceNotFound:
+            continue  # registered but not ready (still being created, or its graph was lost)
+    return out
+
+
+async def delete_workspace(store: Store, ws_id: str) -> None:
+    await get_workspace(store, ws_id)
+    await store.graph(REGISTRY_GRAPH).write(
+        "MATCH (e:WorkspaceEntry {id:$id}) DELETE e", {"id": ws_id})
+    await store.delete_graph(graph_name(ws_id))
+
+
+def workspace_graph(store: Store, ws_id: str) -> Graph:
+    return store.graph(graph_name(ws_id))
