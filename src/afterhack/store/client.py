@@ -187,6 +187,8 @@ class Store:
     async def close(self) -> None:
         try:
             await self._db.aclose()
+            # A pool handed to the client is not closed with it.
+            await self._pool.aclose()
         except Exception:  # pragma: no cover - best effort on shutdown
             log.debug("closing the FalkorDB pool failed", exc_info=True)
 
@@ -199,8 +201,6 @@ def _make_pool(url: str, size: int) -> aioredis.BlockingConnectionPool:
         "decode_responses": True,
         "socket_connect_timeout": 5,
         "health_check_interval": 30,
-        # A dropped connection is retried once; FalkorDB restarting then answers 503 cleanly.
-        "retry_on_timeout": False,
     }
     if parsed.scheme == "unix":
         return aioredis.BlockingConnectionPool(

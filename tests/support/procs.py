@@ -1,0 +1,69 @@
+"""Start and stop real processes for tests: the app on a free loopback port, by pid."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from afterhack.embedded import free_loopback_port
+
+
+class AppProcess:
+    def __init__(self, env: dict[str, str], *, data_dir: Path, log_path: Path) -> None:
+        self.port = free_loopback_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, **env, "AFTERHACK_DATA_DIR": str(data_dir)}
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout_s: float = 60.0) -> AppProcess:
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "afterhack.cli", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--log-level", "warning"],
+                env=self.env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            )
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"app exited ({self.proc.returncode}): {self.log_tail()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base_url + "/api/health", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"app did not come up: {self.log_tail()}")
+
+    def log_tail(self, n: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
+        except OSError:
+            return ""
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=30)
+
+    def __enter__(self) -> AppProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+import random
+
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from afterhack.chunking import sentence_spans, split_fragments
+
+# Letters, punctuation that ends sentences, whitespace, emoji (incl. ZWJ sequences and
+# skin tones), combining marks and flags: everything that makes offsets go wrong.
+_PIECES = st.sampled_from([
+    "a", "b", "Z", "é", "e\u0301", "ß", " ", "  ", "\n", "\n\n", ".", ". ", "? ", "! ",
+    "…", "。", "🚀", "👩‍👩‍👧", "👍🏽", "🇩🇪", "\u200d", "\u0301", "ﬁ", "\t", "Ω", "12", "June",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=400), st.integers(min_value=1, max_value=120))
+def test_fragments_tile_the_text(pieces: list[str], max_chars: int) -> None:
+    text = "".join(pieces)
+    spans = split_fragments(text, max_chars)
+    assert "".join(text[s.start : s.end] for s in spans) == text
+    pos = 0
+    for s in spans:
+        assert s.start == pos and s.end > s.start
+        assert s.end - s.start <= max_chars
+        pos = s.end
+    assert pos == len(text)
+
+
+def test_sentences_are_not_cut_midway_when_they_fit() -> None:
+    text = "The launch is on June 12. The venue is Hall 7. Catering is booked."
+    spans = split_fragments(text, 30)
+    parts = [text[s.start : s.end] for s in spans]
+    assert parts == ["The launch is on June 12. ", "The venue is Hall 7. ",
+                     "Catering is booked."]
+    assert [text[s.start : s.end] for s in sentence_spans(text)] == parts
+
+
+def test_no_cut_inside_emoji_or_combining_sequence() -> None:
+    text = "x" * 9 + "👩‍👩‍👧" + "e\u0301" * 5
+    # Any limit that can hold the longest cluster (5 code points) never cuts through one.
+    for max_chars in range(5, 20):
+        for s in split_fragments(text, max_chars)[1:]:
+            assert text[s.start] not in ("\u200d", "\u0301")
+            assert text[s.start - 1] != "\u200d"
+
+
+def test_50k_source_offsets_slice_version_text(client: TestClient, ws: str) -> None:
+    rng = random.Random(7)
+    words = ["launch", "June", "🚀", "e\u0301te\u0301", "Berlin", "12", "👩‍👩‍👧", "naïve",
+             "the", "is", "planned", "🇩🇪"]
+    parts: list[str] = []
+    while sum(map(len, parts)) < 50_000:
+        sentence = " ".join(rng.choice(words) for _ in range(rng.randint(3, 25)))
+        parts.append(sentence + rng.choice([". ", "! ", "? ", ".\n\n", " "]))
+    text = "".join(parts)[:50_000]
+    r = client.post(f"/api/workspaces/{ws}/sources",
+                    json={"title": "long", "text": text, "extract": False})
+    assert r.status_code == 201, r.text
+    sid = r.json()["source"]["id"]
+    src = client.get(f"/api/workspaces/{ws}/sources/{sid}").json()
+    version = src["versions"][0]
+    assert version["text"] == text and version["length"] == 50_000
+    frags = version["fragments"]
+    assert len(frags) > 40
+    for f in frags:
+        assert text[f["start"] : f["end"]] == f["text"]
+    assert "".join(f["text"] for f in frags) == text

@@ -1,0 +1,118 @@
+"""The app as a real process: embedded FalkorDB persistence, data-dir ownership,
+two app processes on one external FalkorDB, and FalkorDB going away and coming back."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from afterhack.embedded import EmbeddedFalkorDB
+from tests.support.procs import AppProcess
+
+pytestmark = pytest.mark.slow
+
+
+def _env_without_url() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != "AFTERHACK_FALKORDB_URL"}
+
+
+def test_embedded_data_survives_restart(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = {"AFTERHACK_FALKORDB_URL": ""}
+    with AppProcess(env, data_dir=data, log_path=tmp_path / "app.log") as app:
+        health = httpx.get(app.base_url + "/api/health").json()
+        assert health["falkordb"] == {"reachable": True, "mode": "embedded"}
+        ws = httpx.post(app.base_url + "/api/workspaces", json={"name": "keep"}).json()["id"]
+        r = httpx.post(f"{app.base_url}/api/workspaces/{ws}/sources",
+                       json={"title": "Plan", "text": "The launch is planned for June 12."})
+        assert r.status_code == 201
+        source = r.json()["source"]
+        # A second serve on the same data dir refuses cleanly, without touching the data.
+        second = subprocess.run(
+            [sys.executable, "-m", "afterhack.cli", "serve", "--port", "0"],
+            env={**os.environ, "AFTERHACK_DATA_DIR": str(data), "AFTERHACK_FALKORDB_URL": ""},
+            capture_output=True, text=True, timeout=60)
+        assert second.returncode != 0
+        assert "in use" in second.stderr
+        assert httpx.get(f"{app.base_url}/api/workspaces/{ws}").status_code == 200
+    assert app.proc is not None and app.proc.returncode is not None
+    assert not _redis_alive(data)
+    with AppProcess(env, data_dir=data, log_path=tmp_path / "app2.log") as app:
+        items = httpx.get(app.base_url + "/api/workspaces").json()["items"]
+        assert [w["id"] for w in items] == [ws]
+        again = httpx.get(f"{app.base_url}/api/workspaces/{ws}/sources/{source['id']}").json()
+        assert again == source
+
+
+def _redis_alive(data: Path) -> bool:
+    try:
+        pid = int((data / "falkordb.pid").read_text())
+    except (OSError, ValueError):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_kill9_of_app_leaves_no_orphan_and_restarts(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = {"AFTERHACK_FALKORDB_URL": ""}
+    app = AppProcess(env, data_dir=data, log_path=tmp_path / "app.log").start()
+    ws = httpx.post(app.base_url + "/api/workspaces", json={"name": "k"}).json()["id"]
+    app.kill()
+    deadline = time.monotonic() + 30
+    while _redis_alive(data) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _redis_alive(data), "FalkorDB outlived its app"
+    with AppProcess(env, data_dir=data, log_path=tmp_path / "app2.log") as app2:
+        assert httpx.get(f"{app2.base_url}/api/workspaces/{ws}").status_code == 200
+
+
+def test_two_apps_on_one_external_falkordb_see_the_same_workspaces(tmp_path: Path) -> None:
+    with EmbeddedFalkorDB(tmp_path / "fdb") as server:
+        env = {"AFTERHACK_FALKORDB_URL": server.url or ""}
+        with AppProcess(env, data_dir=tmp_path / "a", log_path=tmp_path / "a.log") as a, \
+             AppProcess(env, data_dir=tmp_path / "b", log_path=tmp_path / "b.log") as b:
+            assert httpx.get(a.base_url + "/api/health").json()["falkordb"]["mode"] == "external"
+            ws = httpx.post(a.base_url + "/api/workspaces", json={"name": "shared"}).json()
+            assert httpx.get(f"{b.base_url}/api/workspaces/{ws['id']}").json() == ws
+            ws2 = httpx.post(b.base_url + "/api/workspaces", json={"name": "other"}).json()
+            ids_a = [w["id"] for w in httpx.get(a.base_url + "/api/workspaces").json()["items"]]
+            ids_b = [w["id"] for w in httpx.get(b.base_url + "/api/workspaces").json()["items"]]
+            assert ids_a == ids_b and {ws["id"], ws2["id"]} <= set(ids_a)
+
+
+def test_falkordb_down_is_503_and_app_recovers(tmp_path: Path) -> None:
+    server = EmbeddedFalkorDB(tmp_path / "fdb")
+    server.start()
+    try:
+        env = {"AFTERHACK_FALKORDB_URL": server.url or ""}
+        with AppProcess(env, data_dir=tmp_path / "a", log_path=tmp_path / "a.log") as app:
+            ws = httpx.post(app.base_url + "/api/workspaces", json={"name": "x"}).json()["id"]
+            server.kill()
+            for path in ("/api/workspaces", f"/api/workspaces/{ws}"):
+                r = httpx.get(app.base_url + path, timeout=30)
+                assert r.status_code == 503, r.text
+                assert r.json()["error"]["code"] == "graph_store_unavailable"
+            r = httpx.post(app.base_url + "/api/workspaces", json={"name": "y"}, timeout=30)
+            assert r.status_code == 503
+            health = httpx.get(app.base_url + "/api/health", timeout=30).json()
+            assert health["falkordb"]["reachable"] is False
+            server.restart()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                r = httpx.get(f"{app.base_url}/api/workspaces/{ws}", timeout=30)
+                if r.status_code == 200:
+                    break
+                time.sleep(0.2)
+            assert r.status_code == 200, r.text
+    finally:
+        server.stop()

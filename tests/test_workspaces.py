@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import redis
+from fastapi.testclient import TestClient
+
+from afterhack.store.names import graph_name
+
+
+def _graphs(url: str) -> list[str]:
+    r = redis.Redis.from_url(url, decode_responses=True)
+    try:
+        return list(r.execute_command("GRAPH.LIST"))
+    finally:
+        r.close()
+
+
+def test_health_reports_falkordb_reachable(client: TestClient) -> None:
+    body = client.get("/api/health").json()
+    assert body["falkordb"]["reachable"] is True
+    assert body["status"] == "ok"
+
+
+def test_create_names_graph_from_server_uuid(client: TestClient, falkordb: str) -> None:
+    r = client.post("/api/workspaces", json={"name": "Launch planning"})
+    assert r.status_code == 201
+    body = r.json()
+    assert set(body) >= {"id", "name", "revision"}
+    assert body["name"] == "Launch planning" and body["revision"] == 1
+    assert graph_name(body["id"]) == "ws_" + uuid.UUID(body["id"]).hex
+    assert "ws_" + uuid.UUID(body["id"]).hex in _graphs(falkordb)
+    assert client.get(f"/api/workspaces/{body['id']}").json()["name"] == "Launch planning"
+    listed = client.get("/api/workspaces", params={"limit": 1000}).json()["items"]
+    assert body["id"] in [w["id"] for w in listed]
+
+
+def test_request_cannot_choose_graph_name(client: TestClient, falkordb: str) -> None:
+    chosen = str(uuid.uuid4())
+    r = client.post("/api/workspaces", json={"name": "x", "id": chosen})
+    assert r.status_code == 422
+    assert r.json()["error"]["code"] == "invalid_request"
+    r = client.post("/api/workspaces", json={"name": "ws_" + uuid.UUID(chosen).hex})
+    assert r.status_code == 201
+    assert r.json()["id"] != chosen
+    assert "ws_" + uuid.UUID(chosen).hex not in _graphs(falkordb)
+
+
+def test_unknown_and_malformed_ids_are_404_and_create_nothing(
+    client: TestClient, falkordb: str
+) -> None:
+    before = set(_graphs(falkordb))
+    missing = str(uuid.uuid4())
+    for ws in (missing, "not-a-uuid", "ws_" + uuid.uuid4().hex, "../registry",
+               missing.upper(), "afterhack_registry"):
+        for path in ("", "/sources", "/audit", f"/sources/{uuid.uuid4()}"):
+            r = client.get(f"/api/workspaces/{ws}{path}")
+            assert r.status_code == 404, (ws, path, r.text)
+            err = r.json()["error"]
+            assert err["code"] in ("workspace_not_found", "not_found")
+            assert "ws_" not in err["message"]
+        r = client.post(f"/api/workspaces/{ws}/sources", json={"text": "The sky is blue today."})
+        assert r.status_code == 404
+    assert set(_graphs(falkordb)) == before
+
+
+def test_unknown_source_is_404(client: TestClient, ws: str) -> None:
+    r = client.get(f"/api/workspaces/{ws}/sources/{uuid.uuid4()}")
+    assert r.status_code == 404
+    assert r.json()["error"]["code"] == "source_not_found"
+
+
+def test_indexes_and_constraints_exist_when_created(client: TestClient, falkordb: str) -> None:
+    from afterhack.store.client import Store
+    from afterhack.store.names import ID_LABELS
+
+    ws = client.post("/api/workspaces", json={"name": "idx"}).json()["id"]
+
+    async def check() -> None:
+        store = Store(falkordb)
+        try:
+            cons = await store.list_constraints(graph_name(ws))
+            assert {c["label"] for c in cons if c["type"] == "UNIQUE"} == set(ID_LABELS)
+            assert all(c["status"] == "OPERATIONAL" for c in cons)
+            idx = await store.graph(graph_name(ws)).read(
+                "CALL db.indexes() YIELD label, types, status RETURN label, types, status")
+            assert all(r["status"] == "OPERATIONAL" for r in idx)
+            claim = next(r for r in idx if r["label"] == "Claim")
+            assert "FULLTEXT" in claim["types"]["statement"]
+        finally:
+            await store.close()
+
+    asyncio.run(check())
+
+
+def test_audit_records_creation(client: TestClient, ws: str) -> None:
+    client.post(f"/api/workspaces/{ws}/sources", json={"title": "t", "text": "The sky is blue."})
+    items = client.get(f"/api/workspaces/{ws}/audit").json()["items"]
+    kinds = [e["kind"] for e in items]
+    assert kinds[0] == "source.created" and kinds[-1] == "workspace.created"
+    assert all(e["actor"] == "local" for e in items)
