@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from afterhack import claims
+from afterhack.api.deps import WorkspaceDep
+
+router = APIRouter(tags=["claims"])
+
+
+@router.get("/workspaces/{ws}/claims")
+async def list_claims(
+    ws: WorkspaceDep,
+    q: Annotated[str | None, Query(max_length=2000)] = None,
+    status: Annotated[list[str] | None, Query(max_length=10)] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 20,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> dict[str, Any]:
+    statuses = claims.parse_statuses(status)
+    return await claims.search_claims(ws.graph, q, statuses, limit=limit, offset=offset)
+
+
+@router.get("/workspaces/{ws}/claims/{claim_id}")
+async def get_claim(claim_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+    return await claims.get_claim(ws.graph, claim_id)

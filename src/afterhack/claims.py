@@ -1,0 +1,106 @@
+"""Claims as users and agents see them: back-off search and the evidence of one claim."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from afterhack import evidence, search
+from afterhack.errors import InvalidRequest
+from afterhack.store import claims as store_claims
+from afterhack.store.client import Graph
+from afterhack.store.names import CURRENT_CLAIM
+
+ALL_STATUSES = ("proposed", "accepted", "rejected", "superseded")
+
+
+def parse_statuses(values: Iterable[str] | None) -> list[str]:
+    """Status filter from the query string; without one, only current claims are returned."""
+    wanted: list[str] = []
+    for v in values or ():
+        wanted.extend(p.strip() for p in v.split(",") if p.strip())
+    if not wanted:
+        return list(CURRENT_CLAIM)
+    if "all" in wanted:
+        return list(ALL_STATUSES)
+    bad = [w for w in wanted if w not in ALL_STATUSES]
+    if bad:
+        raise InvalidRequest(f"Unknown claim status: {', '.join(bad)}.", allowed=ALL_STATUSES)
+    return list(dict.fromkeys(wanted))
+
+
+async def search_claims(g: Graph, q: str | None, statuses: list[str], *, limit: int = 20,
+                        offset: int = 0) -> dict[str, Any]:
+    if q is None or not q.strip():
+        items = await store_claims.list_claims(g, statuses, limit, offset)
+        return {"items": items, "search": {"q": q, "terms": [], "backed_off": False}}
+    p = search.plan(q)
+    items: list[dict[str, Any]] = []
+    backed_off = False
+    if p.strict is not None:
+        items = await store_claims.fulltext(g, p.strict, statuses, limit, offset)
+        if not items and p.backoff is not None:
+            backed_off = True
+            items = await store_claims.fulltext(g, p.backoff, statuses, limit, offset)
+    return {"items": items, "search": {"q": q, "terms": list(p.terms), "backed_off": backed_off}}
+
+
+def _evidence_item(f: dict[str, Any]) -> dict[str, Any]:
+    text = f["text"] or ""
+    if f["correction_id"] is not None:
+        # A reviewer's fragment is its own text: the quote is all of it.
+        qs, qe = 0, len(text)
+        local_s, local_e = 0, len(text)
+    else:
+        qs, qe = f["quote_start"], f["quote_end"]
+        local_s, local_e = qs - f["start"], qe - f["start"]
+    return {
+        "fragment_id": f["fragment_id"],
+        "text": text,
+        "start": f["start"],
+        "end": f["end"],
+        "role": f["role"],
+        "origin_type": f["origin_type"],
+        "origin_name": f["origin_name"],
+        "source_id": f["source_id"],
+        "source_title": f["source_title"],
+        "version": f["version"],
+        "correction_id": f["correction_id"],
+        "quote_start": qs,
+        "quote_end": qe,
+        "segments": [s.__dict__ for s in evidence.highlight_segments(text, local_s, local_e)],
+    }
+
+
+async def claim_sources(g: Graph, ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    by_claim: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+    for f in await store_claims.claim_fragments(g, ids):
+        by_claim.setdefault(f["claim_id"], []).append(_evidence_item(f))
+    return by_claim
+
+
+async def get_claim(g: Graph, claim_id: str) -> dict[str, Any]:
+    row = await store_claims.get_claim_row(g, claim_id)
+    links = await store_claims.claim_links(g, claim_id)
+    ev = (await claim_sources(g, [claim_id]))[claim_id]
+    first = ev[0] if ev else None
+    origin = None
+    if first is not None:
+        origin = {
+            "type": first["origin_type"],
+            "name": first["origin_name"],
+            "source_id": first["source_id"] or first["correction_id"],
+            "source_title": first["source_title"],
+            "version": first["version"],
+        }
+    row.pop("statement_key", None)
+    return {
+        **row,
+        "origin": origin,
+        "evidence": ev,
+        "corrections": links["corrections"],
+        "superseded_by": (links["superseded_by"] or [None])[0],
+        "supersedes": links["supersedes"],
+        "replacement_chain": await store_claims.replacement_chain(g, claim_id),
+        "used_by": links["used_by"],
+    }

@@ -1,0 +1,123 @@
+"""Claims: search, list, and one claim with its evidence, corrections and replacements."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from afterhack.errors import ClaimNotFound
+from afterhack.store.client import Graph
+
+CLAIM_FIELDS = (
+    "c.id AS id, c.statement AS statement, c.status AS status, c.confidence AS confidence, "
+    "c.confidence_kind AS confidence_kind, c.source_id AS source_id, c.revision AS revision, "
+    "c.created_at AS created_at"
+)
+
+
+async def fulltext(g: Graph, query: str, statuses: list[str], limit: int,
+                   offset: int) -> list[dict[str, Any]]:
+    """Claims matching a RediSearch query (built by search.plan, never raw user text)."""
+    rows = await g.read(
+        "CALL db.idx.fulltext.queryNodes('Claim', $q) YIELD node AS c, score "
+        "WHERE c.status IN $statuses "
+        f"RETURN {CLAIM_FIELDS}, score ORDER BY score DESC, c.created_at, c.id "
+        "SKIP $offset LIMIT $limit",
+        {"q": query, "statuses": statuses, "limit": limit, "offset": offset},
+    )
+    return list(rows)
+
+
+async def contains_scan(g: Graph, words: list[str], statuses: list[str],
+                        limit: int) -> list[dict[str, Any]]:
+    """The unindexed baseline the benchmark compares full-text search against."""
+    rows = await g.read(
+        "MATCH (c:Claim) WHERE c.status IN $statuses "
+        "AND any(w IN $words WHERE toLower(c.statement) CONTAINS w) "
+        f"RETURN {CLAIM_FIELDS} ORDER BY c.created_at, c.id LIMIT $limit",
+        {"words": words, "statuses": statuses, "limit": limit},
+    )
+    return list(rows)
+
+
+async def list_claims(g: Graph, statuses: list[str], limit: int,
+                      offset: int) -> list[dict[str, Any]]:
+    rows = await g.read(
+        f"MATCH (c:Claim) WHERE c.status IN $statuses RETURN {CLAIM_FIELDS} "
+        "ORDER BY c.created_at, c.id SKIP $offset LIMIT $limit",
+        {"statuses": statuses, "limit": limit, "offset": offset},
+    )
+    return list(rows)
+
+
+async def find_claims(g: Graph, ids: list[str]) -> dict[str, dict[str, Any]]:
+    rows = await g.read(
+        f"MATCH (c:Claim) WHERE c.id IN $ids RETURN {CLAIM_FIELDS}, "
+        "c.evidence_quote AS evidence_quote",
+        {"ids": ids},
+    )
+    return {r["id"]: r for r in rows}
+
+
+async def claim_fragments(g: Graph, ids: list[str]) -> list[dict[str, Any]]:
+    """The fragments supporting each claim, with the claim's quote offsets and origin."""
+    rows = await g.read(
+        "MATCH (c:Claim)-[s:SUPPORTED_BY]->(f:SourceFragment) WHERE c.id IN $ids "
+        "OPTIONAL MATCH (f)<-[:HAS_FRAGMENT]-(v:SourceVersion)<-[:HAS_VERSION]-(src:Source) "
+        "OPTIONAL MATCH (f)<-[:HAS_FRAGMENT]-(k:Correction) "
+        "RETURN c.id AS claim_id, c.status AS claim_status, c.quote_start AS quote_start, "
+        "c.quote_end AS quote_end, s.role AS role, f.id AS fragment_id, f.text AS text, "
+        "f.start AS start, f.end AS end, f.origin_type AS origin_type, "
+        "f.origin_name AS origin_name, src.id AS source_id, src.title AS source_title, "
+        "v.version AS version, k.id AS correction_id "
+        "ORDER BY c.id, f.start",
+        {"ids": ids},
+    )
+    return list(rows)
+
+
+async def get_claim_row(g: Graph, claim_id: str) -> dict[str, Any]:
+    rows = await g.read(
+        f"MATCH (c:Claim {{id:$id}}) RETURN {CLAIM_FIELDS}, c.evidence_quote AS evidence_quote, "
+        "c.quote_start AS quote_start, c.quote_end AS quote_end, c.statement_key AS statement_key",
+        {"id": claim_id},
+    )
+    row = rows.first()
+    if row is None:
+        raise ClaimNotFound(claim_id)
+    return row
+
+
+async def claim_links(g: Graph, claim_id: str) -> dict[str, Any]:
+    """Corrections of the claim, what it supersedes and what supersedes it, who uses it."""
+    rows = await g.read(
+        "MATCH (c:Claim {id:$id}) "
+        "RETURN "
+        "[(c)<-[:CORRECTS]-(k:Correction) | k {.id, .kind, .statement, .reason, .reviewer, "
+        "  .created_at, .replacement_id}] AS corrections, "
+        "[(c)<-[:SUPERSEDES]-(r:Claim) | r {.id, .statement, .status}] AS superseded_by, "
+        "[(c)-[:SUPERSEDES]->(o:Claim) | o {.id, .statement, .status}] AS supersedes, "
+        "[(c)<-[u:USED_CLAIM]-(d:Decision) | {decision_id: d.id, title: d.title, "
+        "  status: d.status, premise: u.premise}] AS used_by",
+        {"id": claim_id},
+    )
+    row = rows.first()
+    if row is None:
+        raise ClaimNotFound(claim_id)
+    return row
+
+
+async def replacement_chain(g: Graph, claim_id: str) -> list[dict[str, Any]]:
+    """The claim and each claim that replaced it, in order, up to the current one."""
+    rows = await g.read(
+        "MATCH p = (c:Claim {id:$id})<-[:SUPERSEDES*0..64]-(r:Claim) "
+        "RETURN r.id AS id, r.statement AS statement, r.status AS status, length(p) AS depth "
+        "ORDER BY depth",
+        {"id": claim_id},
+    )
+    chain: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for r in rows:
+        if r["id"] not in seen:
+            seen.add(r["id"])
+            chain.append({"id": r["id"], "statement": r["statement"], "status": r["status"]})
+    return chain
