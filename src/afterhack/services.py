@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, cast
 
+from afterhack.agents.offline import OfflineAnalyst, OfflineCoordinator
+from afterhack.agents.run import Analyst, Coordinator
 from afterhack.config import Settings
 from afterhack.ingest import Extractor
 from afterhack.llm.offline import OfflineExtractor
 from afterhack.store.client import Store
+from afterhack.support import Policy
 
 
 @dataclass
@@ -15,11 +19,19 @@ class Services:
     settings: Settings
     store: Store
     extractor: Extractor
+    analyst: Analyst
+    coordinator: Coordinator
+    gateway: Any = None
 
     @property
     def model_name(self) -> str:
         return self.extractor.name
 
+    @property
+    def policy(self) -> Policy:
+        return cast(Policy, "any" if self.settings.support_policy == "any" else "independent")
+
 
 def build_services(settings: Settings, store: Store) -> Services:
-    return Services(settings=settings, store=store, extractor=OfflineExtractor())
+    return Services(settings=settings, store=store, extractor=OfflineExtractor(),
+                    analyst=OfflineAnalyst(), coordinator=OfflineCoordinator())

@@ -49,3 +49,40 @@ class SourceCreate(Body):
 
 
 ClaimStatus = Literal["proposed", "accepted", "rejected", "superseded"]
+
+
+class AgentRunCreate(Body):
+    task: Annotated[NonBlank, Field(max_length=4000)]
+    builds_on: Annotated[list[Id], Field(max_length=20)] = []
+
+
+class PremiseIn(Body):
+    statement: Annotated[Text, Field(max_length=500)] | None = None
+    claim_ids: Annotated[list[Id], Field(min_length=1, max_length=100)]
+
+
+class DecisionReview(Body):
+    op: Literal["accept", "reject", "reconfirm"]
+    revision: Revision
+    claim_ids: Annotated[list[Id], Field(max_length=200)] | None = None
+    premises: Annotated[list[PremiseIn], Field(max_length=20)] | None = None
+    note: Annotated[Text, Field(max_length=2000)] | None = None
+
+
+class ActionChange(Body):
+    op: Literal["approve", "release", "done", "cancel"]
+    revision: Revision
+
+
+class CorrectionPreview(Body):
+    statement: Annotated[Text, Field(max_length=4000)] | None = None
+    kind: Literal["replace", "retract"] = "replace"
+
+
+class CorrectionApply(Body):
+    statement: Annotated[Text, Field(max_length=4000)] | None = None
+    kind: Literal["replace", "retract"] = "replace"
+    reason: Annotated[Text, Field(max_length=4000)] | None = None
+    reviewer: Annotated[Text, Field(max_length=200)] | None = None
+    claim_revision: Revision
+    impact_token: Annotated[str, Field(min_length=1, max_length=200)]

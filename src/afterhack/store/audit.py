@@ -45,3 +45,22 @@ async def list_audit(g: Graph, *, limit: int, before: int | None = None) -> list
         r["detail"] = json.loads(r["detail"]) if r["detail"] else {}
         out.append(r)
     return out
+
+
+# Several events in one query: $audits is a list of dicts made by audit_event().
+CREATE_AUDITS = (
+    "FOREACH (a IN $audits | CREATE (:AuditEvent {id:a.id, kind:a.kind, actor:a.actor, "
+    "at:a.at, subject_id:a.subject_id, detail:a.detail}))"
+)
+
+
+def audit_event(kind: str, actor: str, subject_id: str, detail: dict[str, Any],
+                at: int | None = None) -> dict[str, Any]:
+    return {
+        "id": new_id(),
+        "kind": kind,
+        "actor": actor,
+        "subject_id": subject_id,
+        "detail": json.dumps(detail, ensure_ascii=False, sort_keys=True),
+        "at": at if at is not None else now_ms(),
+    }

@@ -33,6 +33,7 @@ RANGE_INDEXES = (
     ("Claim", "statement_key"),
     ("Claim", "status"),
     ("AuditEvent", "at"),
+    ("Correction", "key"),
 )
 
 CURRENT_CLAIM = ("proposed", "accepted")

@@ -1,0 +1,1 @@
+"""The evidence-gated agent: an Analyst with three tools, a Coordinator, and the gate."""

@@ -1,0 +1,79 @@
+"""Analyst and Coordinator driven by a model behind the OpenAI-compatible gateway.
+
+Nothing the model returns is trusted: tool arguments are validated, ids it cites go through
+the gate afterwards, and a model that never submits ends with the gate applied to what it saw.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from afterhack.agents.tools import TOOL_SPECS, RunTools
+from afterhack.ingest import ModelCall
+from afterhack.agents import prompts
+
+
+class GatewayAnalyst:
+    def __init__(self, gateway: Any) -> None:
+        self.gateway = gateway
+        self.name = gateway.model
+
+    async def run(self, tools: RunTools, task: str, max_rounds: int) -> tuple[Any, list[ModelCall]]:
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": prompts.ANALYST_SYSTEM},
+            {"role": "user", "content": task},
+        ]
+        calls: list[ModelCall] = []
+        last_text = ""
+        for _ in range(max_rounds):
+            turn, call = await self.gateway.chat_tools("analyst", messages, TOOL_SPECS)
+            calls.append(call)
+            if turn.content:
+                last_text = turn.content
+            if not turn.tool_calls:
+                break
+            messages.append({
+                "role": "assistant", "content": turn.content,
+                "tool_calls": [{"id": tc.id, "type": "function",
+                                "function": {"name": tc.name, "arguments": tc.raw_arguments}}
+                               for tc in turn.tool_calls],
+            })
+            for tc in turn.tool_calls:
+                args = tc.arguments if isinstance(tc.arguments, dict) else {}
+                if tc.name == "submit_proposal":
+                    tools.calls.append({"name": "submit_proposal", "arguments": args,
+                                        "claim_ids": [i for i in args.get("claim_ids", [])
+                                                      if isinstance(i, str)]
+                                        if isinstance(args.get("claim_ids"), list) else []})
+                    return args, calls
+                if tc.name == "search_claims":
+                    result: Any = await tools.search_claims(args.get("query"))
+                elif tc.name == "get_claim_sources":
+                    result = await tools.get_claim_sources(args.get("claim_ids"))
+                else:
+                    result = {"error": f"unknown tool {tc.name!r}; use search_claims, "
+                                       "get_claim_sources or submit_proposal"}
+                    tools.calls.append({"name": str(tc.name)[:100], "arguments": {},
+                                        "claim_ids": [], "error": "unknown_tool"})
+                messages.append({"role": "tool", "tool_call_id": tc.id,
+                                 "content": json.dumps(result, ensure_ascii=False)})
+        # Never submitted: the proposal is what this run saw and read, gated as usual.
+        return {"answer": last_text, "claim_ids": tools.evidence.allowed(),
+                "submitted": False}, calls
+
+
+class GatewayCoordinator:
+    def __init__(self, gateway: Any) -> None:
+        self.gateway = gateway
+        self.name = gateway.model
+
+    async def run(self, task: str, proposal: dict[str, Any],
+                  evidence: dict[str, Any]) -> tuple[Any, ModelCall]:
+        payload = {"task": task, "proposal": proposal, "evidence": list(evidence.values())}
+        messages = [
+            {"role": "system", "content": prompts.COORDINATOR_SYSTEM},
+            {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
+        ]
+        return await self.gateway.complete_json("coordinator", messages, "decision",
+                                                prompts.DECISION_SCHEMA)

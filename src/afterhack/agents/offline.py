@@ -1,0 +1,63 @@
+"""The offline model's Analyst and Coordinator: deterministic policies, no network.
+
+The Analyst searches the task's words, retrieves the sources of every hit, and proposes the
+current claims it could read as one premise. The Coordinator writes the decision from them
+and proposes an action when the task asks for something to be done.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from afterhack.agents.tools import RunTools
+from afterhack.ingest import ModelCall
+from afterhack.llm.offline import NAME
+
+ACTION_VERBS = frozenset(
+    "plan book order schedule prepare send draft arrange organise organize reserve buy hire "
+    "notify contact write create update launch set confirm cancel move reschedule".split()
+)
+
+
+def asks_for_action(task: str) -> bool:
+    words = re.findall(r"[^\W\d_]+", task.lower())
+    return bool(words) and words[0] in ACTION_VERBS
+
+
+class OfflineAnalyst:
+    name = NAME
+
+    async def run(self, tools: RunTools, task: str, max_rounds: int) -> tuple[Any, list[ModelCall]]:
+        t0 = time.perf_counter()
+        hits = await tools.search_claims(task)
+        sources = await tools.get_claim_sources([h["claim_id"] for h in hits]) if hits else []
+        readable = [s["claim_id"] for s in sources if s["fragments"]]
+        statements = {h["claim_id"]: h["statement"] for h in hits}
+        proposal = {
+            "answer": " ".join(statements[i] for i in readable),
+            "claim_ids": readable,
+            "premises": [{"statement": task, "claim_ids": readable}] if readable else [],
+            "proposed_actions": [task] if asks_for_action(task) else [],
+        }
+        call = ModelCall("analyst", (time.perf_counter() - t0) * 1000, True,
+                         detail={"rounds": 3 if hits else 2})
+        return proposal, [call]
+
+
+class OfflineCoordinator:
+    name = NAME
+
+    async def run(self, task: str, proposal: dict[str, Any],
+                  evidence: dict[str, Any]) -> tuple[Any, ModelCall]:
+        t0 = time.perf_counter()
+        statements = [evidence[i]["statement"] for i in proposal["claim_ids"] if i in evidence]
+        out = {
+            "title": task.strip().rstrip("?.!")[:120] or "Decision",
+            "summary": " ".join(statements),
+            "claim_ids": proposal["claim_ids"],
+            "premises": proposal["premises"],
+            "actions": [{"description": a} for a in proposal["proposed_actions"]],
+        }
+        return out, ModelCall("coordinator", (time.perf_counter() - t0) * 1000, True)

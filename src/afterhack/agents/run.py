@@ -1,0 +1,217 @@
+"""One agent run: the Analyst's tool loop, the gate, the Coordinator, the gate again, persist.
+
+The run is written once, at the end: a completed run together with its decision and actions
+in one guarded query, or a failed run with its trail and no decision at all.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict
+from typing import Any, Protocol
+
+from afterhack import claims
+from afterhack.agents.gate import NO_ANSWER_TITLE, Evidence, Gated, Premise, gate
+from afterhack.agents.tools import RunTools
+from afterhack.errors import DecisionNotFound, GatewayError, InvalidRequest, WorkspaceBusy
+from afterhack.ingest import ModelCall
+from afterhack.store import claims as store_claims
+from afterhack.store import decisions as store_decisions
+from afterhack.store import runs as store_runs
+from afterhack.store.audit import audit_event, now_ms
+from afterhack.store.client import Graph
+from afterhack.store.names import CURRENT_CLAIM, GOOD_STANDING, new_id
+
+_MAX_BUILDS_ON = 20
+_SAVE_ATTEMPTS = 4
+
+
+class Analyst(Protocol):
+    name: str
+
+    async def run(self, tools: RunTools, task: str,
+                  max_rounds: int) -> tuple[Any, list[ModelCall]]: ...
+
+
+class Coordinator(Protocol):
+    name: str
+
+    async def run(self, task: str, proposal: dict[str, Any],
+                  evidence: dict[str, Any]) -> tuple[Any, ModelCall]: ...
+
+
+def _gated_dict(g: Gated) -> dict[str, Any]:
+    return {"answer": g.answer, "claim_ids": g.claim_ids,
+            "premises": [asdict(p) for p in g.premises], "proposed_actions": g.actions}
+
+
+def _handoff(seq: int, src: str, dst: str, proposal: Any, ev: Evidence, dropped: list[dict[str, str]],
+             tool_calls: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "id": new_id(), "seq": seq, "from_role": src, "to_role": dst,
+        "proposal": json.dumps(proposal, ensure_ascii=False, default=str)[:200_000],
+        "searched": list(ev.searched), "retrieved": list(ev.retrieved),
+        "dropped_ids": [d["claim_id"] for d in dropped],
+        "dropped": json.dumps(dropped, ensure_ascii=False),
+        "tool_calls": json.dumps(tool_calls, ensure_ascii=False, default=str)[:200_000],
+    }
+
+
+async def _label_unknown(g: Graph, dropped: list[dict[str, str]]) -> None:
+    """Tell an invented id (no such claim) from one this run never searched."""
+    ids = [d["claim_id"] for d in dropped if d["reason"] == "not_searched"]
+    if not ids:
+        return
+    known = await store_claims.find_claims(g, ids[:500])
+    for d in dropped:
+        if d["reason"] == "not_searched" and d["claim_id"] not in known:
+            d["reason"] = "unknown"
+
+
+async def _coordinator_evidence(g: Graph, ids: list[str]) -> dict[str, Any]:
+    rows = await store_claims.find_claims(g, ids)
+    sources = await claims.claim_sources(g, ids)
+    return {
+        i: {"claim_id": i, "statement": rows[i]["statement"],
+            "fragments": [{"text": f["text"], "origin_type": f["origin_type"],
+                           "origin_name": f["origin_name"]} for f in sources.get(i, [])]}
+        for i in ids if i in rows
+    }
+
+
+async def _resolve_builds_on(g: Graph, builds_on: list[str]) -> tuple[list[str], list[dict[str, str]]]:
+    ids = list(dict.fromkeys(builds_on))
+    if len(ids) > _MAX_BUILDS_ON:
+        raise InvalidRequest(f"builds_on names at most {_MAX_BUILDS_ON} decisions.")
+    found = await store_decisions.find_decisions(g, ids) if ids else {}
+    for i in ids:
+        if i not in found:
+            raise DecisionNotFound(i)
+    good = [i for i in ids if found[i]["status"] in GOOD_STANDING]
+    skipped = [{"decision_id": i, "status": found[i]["status"]} for i in ids if i not in good]
+    return good, skipped
+
+
+def _decision(task: str, out: Any, g2: Gated) -> dict[str, Any]:
+    o = out if isinstance(out, dict) else {}
+    title = o.get("title") if isinstance(o.get("title"), str) and o["title"].strip() else task
+    summary = o.get("summary") if isinstance(o.get("summary"), str) else g2.answer
+    return {"title": title.strip()[:300], "summary": (summary or "").strip()[:5000],
+            "status": "draft", "premises": g2.premises, "actions": g2.actions,
+            "review_reason": None}
+
+
+def _no_answer(reason: str) -> dict[str, Any]:
+    return {"title": NO_ANSWER_TITLE,
+            "summary": "No claim survived the evidence check: nothing was both found and "
+                       "read from its source in this run.",
+            "status": "needs_review", "premises": [], "actions": [],
+            "review_reason": {"type": "no_evidence", "detail": reason}}
+
+
+async def run_agent(g: Graph, analyst: Analyst, coordinator: Coordinator, *, task: str,
+                    builds_on: list[str], actor: str, max_rounds: int) -> dict[str, Any]:
+    started = now_ms()
+    t0 = time.perf_counter()
+    depends_on, skipped = await _resolve_builds_on(g, builds_on)
+    ev = Evidence()
+    tools = RunTools(g, ev)
+    run_id = new_id()
+    calls: list[ModelCall] = []
+    handoffs: list[dict[str, Any]] = []
+    run: dict[str, Any] = {"id": run_id, "task": task, "model": analyst.name,
+                           "created_at": started, "builds_on": depends_on,
+                           "builds_on_skipped": json.dumps(skipped), "error": None}
+    try:
+        proposal, analyst_calls = await analyst.run(tools, task, max_rounds)
+        calls += analyst_calls
+        gated = gate(proposal, ev, actions_key="proposed_actions")
+        await _label_unknown(g, gated.dropped)
+        handoffs.append(_handoff(0, "analyst", "coordinator", proposal, ev, gated.dropped,
+                                 tools.calls))
+        if gated.empty:
+            decision = _no_answer("analyst")
+        else:
+            evidence = await _coordinator_evidence(g, gated.claim_ids)
+            out, ccall = await coordinator.run(task, _gated_dict(gated), evidence)
+            calls.append(ccall)
+            gated2 = gate(out, ev, actions_key="actions")
+            await _label_unknown(g, gated2.dropped)
+            handoffs.append(_handoff(1, "coordinator", "decision", out, ev, gated2.dropped, []))
+            decision = _no_answer("coordinator") if gated2.empty else _decision(task, out, gated2)
+    except GatewayError as exc:
+        run.update(status="failed", error=exc.code,
+                   model_calls=json.dumps([c.as_dict() for c in calls]))
+        if not handoffs:
+            handoffs.append(_handoff(0, "analyst", "coordinator", {"error": exc.code}, ev, [],
+                                     tools.calls))
+        await store_runs.save_failed_run(g, {
+            "run": run, "handoffs": handoffs, "now": now_ms(),
+            "audits": [audit_event("agent_run.failed", actor, run_id, {"error": exc.code})]})
+        exc.details["run_id"] = run_id
+        raise
+    run.update(status="completed", model_calls=json.dumps(
+        [c.as_dict() for c in calls] + [{"role": "run", "duration_ms":
+                                         (time.perf_counter() - t0) * 1000, "ok": True}]))
+    await _save(g, run, handoffs, decision, depends_on, actor)
+    return await get_run_view(g, run_id)
+
+
+async def _save(g: Graph, run: dict[str, Any], handoffs: list[dict[str, Any]],
+                decision: dict[str, Any], depends_on: list[str], actor: str) -> None:
+    decision_id = new_id()
+    for _ in range(_SAVE_ATTEMPTS):
+        premises: list[Premise] = decision["premises"]
+        uses = [{"claim_id": c, "premise": p.statement} for p in premises for c in p.claim_ids]
+        claim_ids = list(dict.fromkeys(u["claim_id"] for u in uses))
+        actions = [{"id": new_id(), "description": a} for a in decision["actions"]]
+        params = {
+            "run": run, "handoffs": handoffs, "now": now_ms(), "claim_ids": claim_ids,
+            "decision": {
+                "id": decision_id, "title": decision["title"], "summary": decision["summary"],
+                "status": decision["status"], "uses": uses, "depends_on": depends_on,
+                "actions": actions, "premise_order": json.dumps([p.statement for p in premises]),
+                "review_reason": json.dumps(decision["review_reason"])
+                if decision["review_reason"] else None,
+            },
+            "audits": [
+                audit_event("agent_run.completed", actor, run["id"], {"decision_id": decision_id}),
+                audit_event("decision.created", actor, decision_id,
+                            {"status": decision["status"], "claims": claim_ids,
+                             "actions": [a["id"] for a in actions]}),
+            ],
+        }
+        if await store_runs.save_completed_run(g, params):
+            return
+        # A claim was corrected (or an upstream decision fell) while the run was thinking:
+        # cite only what is still current, and say so on the trail.
+        current = await store_claims.find_claims(g, claim_ids)
+        gone = [c for c in claim_ids if current.get(c, {}).get("status") not in CURRENT_CLAIM]
+        ups = await store_decisions.find_decisions(g, depends_on)
+        depends_on = [d for d in depends_on if ups.get(d, {}).get("status") in GOOD_STANDING]
+        kept = [Premise(p.statement, [c for c in p.claim_ids if c not in gone])
+                for p in premises]
+        kept = [p for p in kept if p.claim_ids]
+        dropped = [{"claim_id": c, "reason": "superseded_during_run"} for c in gone]
+        if handoffs:
+            prior = json.loads(handoffs[-1]["dropped"])
+            handoffs[-1]["dropped"] = json.dumps(prior + dropped)
+            handoffs[-1]["dropped_ids"] = handoffs[-1]["dropped_ids"] + gone
+        # Losing a whole premise means the decision no longer stands on its evidence.
+        if len(kept) < len(premises) or not kept:
+            decision = _no_answer("superseded_during_run")
+        else:
+            decision = {**decision, "premises": kept}
+    raise WorkspaceBusy("The claims this run cites kept changing; run it again.")
+
+
+async def get_run_view(g: Graph, run_id: str) -> dict[str, Any]:
+    base = await store_runs.get_run(g, run_id)
+    decision = None
+    actions: list[dict[str, Any]] = []
+    if base["decision_ids"]:
+        decision = await store_decisions.get_decision(g, base["decision_ids"][0])
+        actions = decision["actions"]
+    return {"run": base["run"], "handoffs": base["handoffs"], "decision": decision,
+            "actions": actions}

@@ -1,0 +1,92 @@
+"""The Analyst's three tools, bound to one run's Evidence so the server records what it saw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from afterhack import claims
+from afterhack.agents.gate import Evidence
+from afterhack.store import claims as store_claims
+from afterhack.store.client import Graph
+from afterhack.store.names import CURRENT_CLAIM
+
+SEARCH_LIMIT = 10
+_MAX_IDS_PER_CALL = 50
+
+TOOL_SPECS: list[dict[str, Any]] = [
+    {"type": "function", "function": {
+        "name": "search_claims",
+        "description": "Search the workspace's current claims. Returns ids and statements; "
+                       "a search hit is not evidence until its sources are retrieved.",
+        "parameters": {"type": "object", "properties": {"query": {"type": "string"}},
+                       "required": ["query"]},
+    }},
+    {"type": "function", "function": {
+        "name": "get_claim_sources",
+        "description": "Retrieve the source fragments (exact quoted text and origin) behind "
+                       "claims found by search_claims in this run.",
+        "parameters": {"type": "object", "properties": {
+            "claim_ids": {"type": "array", "items": {"type": "string"}}},
+            "required": ["claim_ids"]},
+    }},
+    {"type": "function", "function": {
+        "name": "submit_proposal",
+        "description": "Finish: the answer and the claim ids it rests on (only claims whose "
+                       "sources you retrieved), optional premises and proposed actions.",
+        "parameters": {"type": "object", "properties": {
+            "answer": {"type": "string"},
+            "claim_ids": {"type": "array", "items": {"type": "string"}},
+            "premises": {"type": "array", "items": {"type": "object", "properties": {
+                "statement": {"type": "string"},
+                "claim_ids": {"type": "array", "items": {"type": "string"}}}}},
+            "proposed_actions": {"type": "array", "items": {"type": "string"}}},
+            "required": ["answer", "claim_ids"]},
+    }},
+]
+TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SPECS)
+
+
+class RunTools:
+    def __init__(self, g: Graph, evidence: Evidence) -> None:
+        self.g = g
+        self.evidence = evidence
+        self.calls: list[dict[str, Any]] = []
+
+    async def search_claims(self, query: Any) -> list[dict[str, Any]]:
+        q = query if isinstance(query, str) else ""
+        found = await claims.search_claims(self.g, q[:2000], list(CURRENT_CLAIM),
+                                           limit=SEARCH_LIMIT)
+        hits = [{"claim_id": c["id"], "statement": c["statement"], "status": c["status"]}
+                for c in found["items"]]
+        ids = [h["claim_id"] for h in hits]
+        self.evidence.saw(ids)
+        self.calls.append({"name": "search_claims", "arguments": {"query": q[:2000]},
+                           "claim_ids": ids, "backed_off": found["search"]["backed_off"]})
+        return hits
+
+    async def get_claim_sources(self, claim_ids: Any) -> list[dict[str, Any]]:
+        ids = [i for i in claim_ids if isinstance(i, str)] if isinstance(claim_ids, list) else []
+        ids = list(dict.fromkeys(ids))[:_MAX_IDS_PER_CALL]
+        rows = await store_claims.find_claims(self.g, ids) if ids else {}
+        current = [i for i in ids if i in rows and rows[i]["status"] in CURRENT_CLAIM]
+        by_claim = await claims.claim_sources(self.g, current) if current else {}
+        out: list[dict[str, Any]] = []
+        got: list[str] = []
+        for i in ids:
+            frags = by_claim.get(i, [])
+            if frags:
+                got.append(i)
+            out.append({
+                "claim_id": i,
+                "status": rows[i]["status"] if i in rows else "not_found",
+                "fragments": [
+                    {k: f[k] for k in ("fragment_id", "text", "origin_type", "origin_name",
+                                       "quote_start", "quote_end", "start", "end")}
+                    for f in frags
+                ],
+            })
+        # Only a current claim whose fragments were actually returned counts as retrieved.
+        self.evidence.read(got)
+        self.calls.append({"name": "get_claim_sources", "arguments": {"claim_ids": ids},
+                           "claim_ids": got})
+        return out

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from afterhack.agents.run import get_run_view, run_agent
+from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.schemas import AgentRunCreate
+from afterhack.store import runs
+
+router = APIRouter(tags=["agent runs"])
+
+
+@router.post("/workspaces/{ws}/agent-runs", status_code=201)
+async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesDep,
+                     caller: CallerDep) -> dict[str, Any]:
+    return await run_agent(ws.graph, services.analyst, services.coordinator, task=body.task,
+                           builds_on=body.builds_on, actor=caller.actor,
+                           max_rounds=services.settings.agent_max_rounds)
+
+
+@router.get("/workspaces/{ws}/agent-runs")
+async def list_runs(
+    ws: WorkspaceDep,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 50,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> dict[str, Any]:
+    return {"items": await runs.list_runs(ws.graph, limit=limit, offset=offset)}
+
+
+@router.get("/workspaces/{ws}/agent-runs/{run_id}")
+async def get_run(run_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+    return await get_run_view(ws.graph, run_id)

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+
+from afterhack import repair
+from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.schemas import CorrectionApply, CorrectionPreview
+from afterhack.store import corrections
+
+router = APIRouter(tags=["corrections"])
+
+
+@router.post("/workspaces/{ws}/claims/{claim_id}/corrections/preview")
+async def preview(claim_id: str, body: CorrectionPreview, ws: WorkspaceDep,
+                  services: ServicesDep) -> dict[str, Any]:
+    return await repair.preview_correction(ws.graph, claim_id, statement=body.statement,
+                                           kind=body.kind, policy=services.policy)
+
+
+@router.post("/workspaces/{ws}/claims/{claim_id}/corrections", status_code=201)
+async def apply(claim_id: str, body: CorrectionApply, ws: WorkspaceDep, services: ServicesDep,
+                caller: CallerDep, response: Response) -> dict[str, Any]:
+    status, result = await repair.apply_correction(
+        ws.graph, claim_id, statement=body.statement, kind=body.kind, reason=body.reason,
+        reviewer=body.reviewer or caller.actor, claim_revision=body.claim_revision,
+        impact_token_seen=body.impact_token, policy=services.policy, actor=caller.actor)
+    if status == "already_applied":
+        response.status_code = 200
+    return {"status": status, **result}
+
+
+@router.get("/workspaces/{ws}/corrections/{correction_id}")
+async def get_correction(correction_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+    return await corrections.get_correction(ws.graph, correction_id)

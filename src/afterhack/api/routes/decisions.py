@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query
+
+from afterhack import review
+from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.schemas import ActionChange, DecisionReview
+from afterhack.store import decisions
+
+router = APIRouter(tags=["decisions and actions"])
+
+DecisionStatus = Literal["draft", "accepted", "needs_review", "rejected"]
+
+
+@router.get("/workspaces/{ws}/decisions")
+async def list_decisions(
+    ws: WorkspaceDep,
+    status: Annotated[list[DecisionStatus] | None, Query(max_length=4)] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> dict[str, Any]:
+    items = await decisions.list_decisions(ws.graph, list(status) if status else None,
+                                           limit=limit, offset=offset)
+    return {"items": items}
+
+
+@router.get("/workspaces/{ws}/decisions/{decision_id}")
+async def get_decision(decision_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+    return await decisions.get_decision(ws.graph, decision_id)
+
+
+@router.patch("/workspaces/{ws}/decisions/{decision_id}")
+async def review_decision(decision_id: str, body: DecisionReview, ws: WorkspaceDep,
+                          services: ServicesDep, caller: CallerDep) -> dict[str, Any]:
+    return await review.review_decision(
+        ws.graph, decision_id, op=body.op, revision=body.revision, claim_ids=body.claim_ids,
+        premises=[p.model_dump() for p in body.premises] if body.premises else None,
+        note=body.note, policy=services.policy, actor=caller.actor)
+
+
+@router.get("/workspaces/{ws}/actions/{action_id}")
+async def get_action(action_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+    return await decisions.get_action(ws.graph, action_id)
+
+
+@router.patch("/workspaces/{ws}/actions/{action_id}")
+async def change_action(action_id: str, body: ActionChange, ws: WorkspaceDep,
+                        caller: CallerDep) -> dict[str, Any]:
+    return await review.act_on_action(ws.graph, action_id, op=body.op,
+                                      revision=body.revision, actor=caller.actor)

@@ -1,0 +1,192 @@
+"""Corrections: preview exactly what apply will do, then apply it atomically.
+
+Preview and apply compute the same relabel (support.py) from the same snapshot of the
+affected region; apply proves the snapshot is the one the preview saw (a token over every
+revision it depends on) and writes everything in one guarded query. A correction is new
+evidence with its own human-provenance fragment; it never inherits the mistake's quote.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from afterhack import claims
+from afterhack.errors import ClaimNotFound, ClaimSuperseded, InvalidRequest, StaleCorrectionPreview
+from afterhack.evidence import statement_key
+from afterhack.store import corrections as store_corrections
+from afterhack.store import repair as store_repair
+from afterhack.store.audit import audit_event, now_ms
+from afterhack.store.client import Graph
+from afterhack.store.names import CURRENT_CLAIM, new_id
+from afterhack.support import Outcome, Policy, Snapshot, relabel
+
+Kind = Literal["replace", "retract"]
+REVIEWER_ORIGIN = "Workspace reviewer correction"
+
+
+def impact_token(claim: dict[str, Any], snap: Snapshot) -> str:
+    """A digest of everything the relabel reads; equal tokens mean an equal picture."""
+    payload = {
+        "claim": [claim["id"], claim["revision"], claim["status"], claim["n_users"]],
+        **store_repair.guard_rows(snap),
+    }
+    raw = json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
+    return "imp_" + hashlib.sha256(raw).hexdigest()[:32]
+
+
+def _impact_revisions(snap: Snapshot) -> dict[str, dict[str, int]]:
+    rows = store_repair.guard_rows(snap)
+    return {
+        "decisions": {d["id"]: d["revision"] for d in rows["g_decisions"]},
+        "actions": {a["id"]: a["revision"] for a in rows["g_actions"]},
+        "claims": {c["id"]: c["revision"] for c in rows["g_claims"]},
+        "upstream": {u["id"]: u["revision"] for u in rows["g_ups"]},
+    }
+
+
+def _describe(snap: Snapshot, out: Outcome) -> dict[str, Any]:
+    d = snap.decisions
+    return {
+        "flag": [{"decision_id": i, "title": d[i].title, "status": d[i].status, "reasons": r}
+                 for i, r in sorted(out.flag.items())],
+        "hold": [{"action_id": a.id, "description": a.description, "status": a.status,
+                  "decision_ids": list(a.decision_ids)} for _, a in sorted(out.hold.items())],
+        "stay": [{"decision_id": i, "title": d[i].title, "supported_by": s}
+                 for i, s in sorted(out.stay.items())],
+    }
+
+
+async def _picture(g: Graph, claim_id: str, policy: Policy
+                   ) -> tuple[dict[str, Any], Snapshot, Outcome]:
+    claim = await store_repair.claim_state(g, claim_id)
+    if claim is None:
+        raise ClaimNotFound(claim_id)
+    ids = await store_repair.region_ids(g, claim_id=claim_id)
+    snap = await store_repair.load_snapshot(g, ids)
+    out = relabel(snap, corrected=claim_id, corrected_source=claim["source_id"], policy=policy)
+    return claim, snap, out
+
+
+def _check_statement(kind: Kind, statement: str | None, reason: str | None) -> str:
+    if kind == "replace":
+        if not statement or not statement.strip():
+            raise InvalidRequest("A replacement needs the corrected statement.")
+        return statement.strip()
+    text = (reason or statement or "").strip()
+    return text or "Retracted by a reviewer."
+
+
+async def preview_correction(g: Graph, claim_id: str, *, statement: str | None, kind: Kind,
+                             policy: Policy) -> dict[str, Any]:
+    text = _check_statement(kind, statement, None)
+    claim, snap, out = await _picture(g, claim_id, policy)
+    if claim["status"] not in CURRENT_CLAIM:
+        raise ClaimSuperseded(claim_id=claim_id, status=claim["status"])
+    return {
+        "claim": {k: claim[k] for k in ("id", "statement", "status", "revision")},
+        "kind": kind,
+        "statement": text if kind == "replace" else statement,
+        **_describe(snap, out),
+        "revisions": {"claim_revision": claim["revision"],
+                      "impact_token": impact_token(claim, snap),
+                      "impact": _impact_revisions(snap)},
+    }
+
+
+def correction_key(claim_id: str, kind: str, text: str, claim_revision: int) -> str:
+    """Identity of one apply, so a retried or double-clicked apply is recognised."""
+    raw = json.dumps([claim_id, kind, statement_key(text), claim_revision]).encode()
+    return "cor_" + hashlib.sha256(raw).hexdigest()[:32]
+
+
+async def apply_correction(g: Graph, claim_id: str, *, statement: str | None, kind: Kind,
+                           reason: str | None, reviewer: str, claim_revision: int,
+                           impact_token_seen: str, policy: Policy,
+                           actor: str) -> tuple[str, dict[str, Any]]:
+    text = _check_statement(kind, statement, reason)
+    key = correction_key(claim_id, kind, text, claim_revision)
+    existing = await store_corrections.find_by_key(g, key)
+    if existing is not None:
+        recheck = await recheck_claim(g, claim_id, policy=policy, actor=actor)
+        return "already_applied", await _result(g, existing["id"], recheck)
+
+    claim, snap, out = await _picture(g, claim_id, policy)
+    token = impact_token(claim, snap)
+    if claim["revision"] != claim_revision or token != impact_token_seen:
+        raise StaleCorrectionPreview(
+            seen={"claim_revision": claim_revision, "impact_token": impact_token_seen},
+            current={"claim_revision": claim["revision"], "impact_token": token,
+                     "claim_status": claim["status"]})
+    if claim["status"] not in CURRENT_CLAIM:
+        raise ClaimSuperseded(claim_id=claim_id, status=claim["status"])
+
+    correction_id = new_id()
+    replacement_id = new_id() if kind == "replace" else None
+    flags = [{"id": i, "reason": json.dumps({"type": "correction", "correction_id": correction_id,
+                                             "claim_id": claim_id, "reasons": r})}
+             for i, r in out.flag.items()]
+    now = now_ms()
+    params: dict[str, Any] = {
+        **store_repair.guard_rows(snap),
+        "claim_id": claim_id, "claim_revision": claim["revision"],
+        "n_users": claim["n_users"], "kind": kind, "key": key, "now": now,
+        "old_status": "superseded" if kind == "replace" else "rejected",
+        "correction": {
+            "id": correction_id, "statement": text if kind == "replace" else (statement or text),
+            "reason": reason, "reviewer": reviewer, "kind": kind,
+            "replacement_id": replacement_id,
+            "outcome": json.dumps({"flagged": sorted(out.flag), "held": sorted(out.hold)}),
+        },
+        "fragment": {"id": new_id(), "text": text, "origin_name": REVIEWER_ORIGIN},
+        "replacement": {"id": replacement_id, "statement": text, "key": statement_key(text)},
+        "flags": flags, "holds": sorted(out.hold),
+        "audits": [audit_event("correction.applied", actor, correction_id, {
+            "claim_id": claim_id, "kind": kind, "replacement_id": replacement_id,
+            "flagged": sorted(out.flag), "held": sorted(out.hold)}, at=now)],
+    }
+    if not await store_corrections.apply(g, params):
+        # The same apply may have won the race from another process: that is a repeat.
+        winner = await store_corrections.find_by_key(g, key)
+        if winner is not None:
+            recheck = await recheck_claim(g, claim_id, policy=policy, actor=actor)
+            return "already_applied", await _result(g, winner["id"], recheck)
+        current = await store_repair.claim_state(g, claim_id)
+        raise StaleCorrectionPreview(
+            seen={"claim_revision": claim_revision, "impact_token": impact_token_seen},
+            current={"claim_revision": current["revision"] if current else None,
+                     "claim_status": current["status"] if current else None})
+    return "applied", await _result(g, correction_id, None)
+
+
+async def recheck_claim(g: Graph, claim_id: str, *, policy: Policy,
+                        actor: str) -> dict[str, Any]:
+    """Re-run the dependency check for an already corrected claim; flags what lost support."""
+    for _ in range(5):
+        claim, snap, out = await _picture(g, claim_id, policy)
+        if not out.flag and not out.hold:
+            return {"flagged": [], "held": []}
+        flags = [{"id": i, "reason": json.dumps({"type": "recheck", "claim_id": claim_id,
+                                                 "reasons": r})} for i, r in out.flag.items()]
+        ok = await store_corrections.repair_only(g, {
+            **store_repair.guard_rows(snap), "flags": flags, "holds": sorted(out.hold),
+            "audits": [audit_event("correction.rechecked", actor, claim_id, {
+                "flagged": sorted(out.flag), "held": sorted(out.hold)})],
+        })
+        if ok:
+            return {"flagged": sorted(out.flag), "held": sorted(out.hold)}
+    raise StaleCorrectionPreview("The region kept changing during the re-check; retry.")
+
+
+async def _result(g: Graph, correction_id: str, recheck: dict[str, Any] | None) -> dict[str, Any]:
+    corr = await store_corrections.get_correction(g, correction_id)
+    old = await claims.get_claim(g, corr["claim_id"])
+    replacement = (await claims.get_claim(g, corr["replacement_id"])
+                   if corr["replacement_id"] else None)
+    outcome = corr.pop("outcome")
+    result = {"correction": corr, "old_claim": old, "replacement": replacement,
+              "flagged": outcome["flagged"], "held": outcome["held"]}
+    if recheck is not None:
+        result["recheck"] = recheck
+    return result

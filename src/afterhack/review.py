@@ -1,0 +1,186 @@
+"""The reviewer's way back: accept, reject or re-confirm a decision; move an action along.
+
+Every change is a compare-and-set on the revision the client saw. Rejecting a decision
+re-checks everything that depends on it with the same relabel a correction uses.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from afterhack.errors import (
+    DecisionNotFound,
+    DecisionUnsupported,
+    InvalidRequest,
+    InvalidTransition,
+    StaleRevision,
+)
+from afterhack.store import claims as store_claims
+from afterhack.store import decisions as store_decisions
+from afterhack.store import repair as store_repair
+from afterhack.store.audit import CREATE_AUDITS, audit_event
+from afterhack.store.client import Graph
+from afterhack.store.names import CURRENT_CLAIM
+from afterhack.support import Policy, relabel
+
+DecisionOp = Literal["accept", "reject", "reconfirm"]
+ActionOp = Literal["approve", "release", "done", "cancel"]
+
+_ACTION_RULES: dict[str, tuple[list[str], str, bool]] = {
+    # op: (allowed from, to, requires its decisions in good standing)
+    "approve": (["proposed"], "approved", True),
+    "done": (["proposed", "approved"], "done", True),
+    "cancel": (["proposed", "approved", "held"], "cancelled", False),
+    "release": (["held"], "released", True),
+}
+
+
+async def _current(g: Graph, decision_id: str) -> dict[str, Any]:
+    found = await store_decisions.find_decisions(g, [decision_id])
+    if decision_id not in found:
+        raise DecisionNotFound(decision_id)
+    return found[decision_id]
+
+
+def _check_revision(kind: str, seen: int, cur: dict[str, Any]) -> None:
+    if cur["revision"] != seen:
+        raise StaleRevision(f"This {kind} changed since you read it; read it again.",
+                            seen=seen, current=cur["revision"], status=cur["status"])
+
+
+async def review_decision(g: Graph, decision_id: str, *, op: DecisionOp, revision: int,
+                          claim_ids: list[str] | None, premises: list[dict[str, Any]] | None,
+                          note: str | None, policy: Policy, actor: str) -> dict[str, Any]:
+    cur = await _current(g, decision_id)
+    _check_revision("decision", revision, cur)
+    audits = [audit_event(f"decision.{op}", actor, decision_id,
+                          {"from": cur["status"], "note": note})]
+    if op == "accept":
+        if cur["status"] not in ("draft", "needs_review"):
+            raise InvalidTransition(f"A {cur['status']} decision cannot be accepted.")
+        restored = await store_decisions.accept_decision(g, {
+            "id": decision_id, "revision": revision, "from": ["draft", "needs_review"],
+            "audits": audits})
+        if restored is None:
+            await _explain_refusal(g, decision_id, revision, "accept")
+    elif op == "reconfirm":
+        await _reconfirm(g, decision_id, cur, revision, claim_ids, premises, audits)
+    else:
+        await _reject(g, decision_id, cur, revision, note, policy, actor, audits)
+    return await store_decisions.get_decision(g, decision_id)
+
+
+async def _explain_refusal(g: Graph, decision_id: str, revision: int, op: str) -> None:
+    cur = await _current(g, decision_id)
+    _check_revision("decision", revision, cur)
+    raise DecisionUnsupported(
+        f"Cannot {op}: a premise has no current claim or a decision it depends on is not in "
+        "good standing. Re-confirm it with new evidence instead.", status=cur["status"])
+
+
+async def _reconfirm(g: Graph, decision_id: str, cur: dict[str, Any], revision: int,
+                     claim_ids: list[str] | None, premises: list[dict[str, Any]] | None,
+                     audits: list[dict[str, Any]]) -> None:
+    if cur["status"] == "rejected":
+        raise InvalidTransition("A rejected decision cannot be re-confirmed.")
+    groups: list[tuple[str, list[str]]] = []
+    for i, p in enumerate(premises or []):
+        ids = list(dict.fromkeys(p.get("claim_ids") or []))
+        if ids:
+            label = (p.get("statement") or f"premise {i + 1}").strip()
+            groups.append((label, ids))
+    if claim_ids and not groups:
+        groups = [("main", list(dict.fromkeys(claim_ids)))]
+    if not groups:
+        raise InvalidRequest("Re-confirming needs claim_ids or premises with claim ids.")
+    labels = [lab for lab, _ in groups]
+    if len(set(labels)) != len(labels):
+        raise InvalidRequest("Premise statements must be distinct.")
+    all_ids = list(dict.fromkeys(i for _, ids in groups for i in ids))
+    found = await store_claims.find_claims(g, all_ids)
+    bad = [{"claim_id": i, "status": found[i]["status"] if i in found else "not_found"}
+           for i in all_ids if i not in found or found[i]["status"] not in CURRENT_CLAIM]
+    if bad:
+        raise DecisionUnsupported("Every claim must exist and be current.", claims=bad)
+    audits[0]["detail"] = json.dumps({**json.loads(audits[0]["detail"]), "claim_ids": all_ids})
+    restored = await store_decisions.reconfirm_decision(g, {
+        "id": decision_id, "revision": revision,
+        "from": ["draft", "accepted", "needs_review"], "claim_ids": all_ids,
+        "uses": [{"claim_id": c, "premise": lab} for lab, ids in groups for c in ids],
+        "premise_order": json.dumps(labels), "audits": audits})
+    if restored is None:
+        await _explain_refusal(g, decision_id, revision, "re-confirm")
+
+
+_REJECT = """
+MATCH (d:Decision {id: $id}) WHERE d.revision = $revision AND d.status IN $from
+SET d.status = 'rejected', d.revision = d.revision + 1, d.review_reason = $reason
+WITH d
+CALL {
+  WITH d
+  MATCH (d)<-[:REQUIRES]-(a:Action) WHERE a.status IN ['proposed', 'approved', 'held']
+  SET a.status = 'cancelled', a.held_from = null, a.revision = a.revision + 1
+  RETURN count(a) AS n_cancelled
+}
+WITH d
+"""
+
+
+async def _reject(g: Graph, decision_id: str, cur: dict[str, Any], revision: int,
+                  note: str | None, policy: Policy, actor: str,
+                  audits: list[dict[str, Any]]) -> None:
+    if cur["status"] == "rejected":
+        raise InvalidTransition("This decision is already rejected.")
+    for _ in range(5):
+        ids = await store_repair.region_ids(g, root_decision=decision_id)
+        snap = await store_repair.load_snapshot(g, ids)
+        out = relabel(snap, corrected=None, corrected_source=None, policy=policy,
+                      fallen_roots=frozenset([decision_id]))
+        flags = [{"id": i, "reason": json.dumps({"type": "upstream_rejected",
+                                                 "decision_id": decision_id, "reasons": r})}
+                 for i, r in out.flag.items()]
+        if out.flag or out.hold:
+            audits = audits + [audit_event("decision.dependents_flagged", actor, decision_id,
+                                           {"flagged": sorted(out.flag),
+                                            "held": sorted(out.hold)})]
+        rows = await g.write(
+            store_repair.GUARD + _REJECT + store_repair.FLAG_AND_HOLD + "WITH d "
+            + CREATE_AUDITS + " RETURN d.id AS id",
+            {**store_repair.guard_rows(snap), "id": decision_id, "revision": revision,
+             "from": ["draft", "accepted", "needs_review"],
+             "reason": json.dumps({"type": "rejected", "note": note}),
+             "flags": flags, "holds": sorted(out.hold), "audits": audits})
+        if rows:
+            return
+        now = await _current(g, decision_id)
+        _check_revision("decision", revision, now)
+    raise StaleRevision("Decisions depending on this one kept changing; retry.")
+
+
+async def act_on_action(g: Graph, action_id: str, *, op: ActionOp, revision: int,
+                        actor: str) -> dict[str, Any]:
+    cur = await store_decisions.get_action(g, action_id)
+    _check_revision("action", revision, cur)
+    allowed_from, to, needs_good = _ACTION_RULES[op]
+    if cur["status"] not in allowed_from:
+        if cur["status"] == "held":
+            raise InvalidTransition(
+                "This action is held until the decisions it requires are back in good standing.",
+                status="held")
+        raise InvalidTransition(f"Cannot {op} an action that is {cur['status']}.",
+                                status=cur["status"])
+    ok = await store_decisions.set_action_status(g, {
+        "id": action_id, "revision": revision, "from": allowed_from, "to": to,
+        "needs_good_standing": needs_good,
+        "audits": [audit_event(f"action.{op}", actor, action_id, {"from": cur["status"]})]})
+    if not ok:
+        again = await store_decisions.get_action(g, action_id)
+        _check_revision("action", revision, again)
+        if needs_good:
+            statuses = await store_decisions.action_decision_statuses(g, action_id)
+            raise InvalidTransition(
+                f"Cannot {op}: a decision it requires is not in good standing.",
+                decision_statuses=statuses)
+        raise InvalidTransition(f"Cannot {op} an action that is {again['status']}.")
+    return await store_decisions.get_action(g, action_id)

@@ -1,0 +1,167 @@
+"""Read the region a correction (or a rejection) affects, and write a repair in ONE query.
+
+The write is guarded: it re-checks, inside the query, every revision the repair was computed
+from (the claim, each decision of the region and how many decisions and actions hang off it,
+their actions, the claims they cite, the decisions they build on). If anything moved, the
+query writes nothing and returns no row, so the caller answers 409 instead of repairing from
+a stale picture. FalkorDB runs each query atomically, so a crash leaves all or nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from afterhack.store.client import Graph
+from afterhack.support import ActionInfo, DecisionInfo, Snapshot, Up, Use
+
+_MAX_DEPTH = 100_000
+
+
+async def claim_state(g: Graph, claim_id: str) -> dict[str, Any] | None:
+    rows = await g.read(
+        "MATCH (c:Claim {id:$id}) RETURN c.id AS id, c.status AS status, c.revision AS revision, "
+        "c.source_id AS source_id, c.statement AS statement, "
+        "size([(c)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users",
+        {"id": claim_id},
+    )
+    return rows.first()
+
+
+async def region_ids(g: Graph, *, claim_id: str | None = None,
+                     root_decision: str | None = None) -> list[str]:
+    """Every decision using the claim (or depending on the root), and their dependents, any depth.
+
+    Walked breadth-first one level per query: no LIMIT, no path enumeration, and a cycle
+    ends the walk because visited decisions are never expanded twice.
+    """
+    if claim_id is not None:
+        rows = await g.read(
+            "MATCH (:Claim {id:$id})<-[:USED_CLAIM]-(d:Decision) RETURN DISTINCT d.id AS id",
+            {"id": claim_id})
+        frontier = [r["id"] for r in rows]
+    else:
+        frontier = [root_decision] if root_decision else []
+    seen: dict[str, None] = dict.fromkeys(frontier)
+    for _ in range(_MAX_DEPTH):
+        if not frontier:
+            break
+        rows = await g.read(
+            "MATCH (d:Decision)<-[:DEPENDS_ON]-(x:Decision) WHERE d.id IN $ids "
+            "RETURN DISTINCT x.id AS id",
+            {"ids": frontier})
+        frontier = [r["id"] for r in rows if r["id"] not in seen]
+        seen.update(dict.fromkeys(frontier))
+    return list(seen)
+
+
+async def load_snapshot(g: Graph, ids: list[str]) -> Snapshot:
+    rows = await g.read(
+        "MATCH (d:Decision) WHERE d.id IN $ids "
+        "RETURN d.id AS id, d.title AS title, d.status AS status, d.revision AS revision, "
+        "[(d)-[u:USED_CLAIM]->(c:Claim) | {claim_id: c.id, premise: u.premise, "
+        "  status: c.status, source_id: c.source_id, revision: c.revision}] AS uses, "
+        "[(d)-[:DEPENDS_ON]->(x:Decision) | {id: x.id, status: x.status, "
+        "  revision: x.revision}] AS ups, "
+        "[(d)<-[:REQUIRES]-(a:Action) | {id: a.id, description: a.description, "
+        "  status: a.status, revision: a.revision}] AS actions, "
+        "size([(d)<-[e:DEPENDS_ON]-(:Decision) | e]) AS n_dependents",
+        {"ids": ids},
+    )
+    decisions: dict[str, DecisionInfo] = {}
+    actions: dict[str, ActionInfo] = {}
+    # FalkorDB returns null for a pattern comprehension nested in another one, so the
+    # decisions each action requires are read separately.
+    required = await action_decisions(g, [a["id"] for r in rows for a in r["actions"]])
+    for r in rows:
+        uses = sorted((Use(u["claim_id"], u["premise"], u["status"], u["source_id"],
+                           u["revision"]) for u in r["uses"]),
+                      key=lambda u: (u.premise, u.claim_id))
+        ups = sorted((Up(u["id"], u["status"], u["revision"]) for u in r["ups"]),
+                     key=lambda u: u.decision_id)
+        for a in r["actions"]:
+            actions[a["id"]] = ActionInfo(a["id"], a["description"], a["status"], a["revision"],
+                                          tuple(sorted(required.get(a["id"], []))))
+        decisions[r["id"]] = DecisionInfo(
+            id=r["id"], title=r["title"], status=r["status"], revision=r["revision"],
+            uses=uses, ups=ups, action_ids=sorted(a["id"] for a in r["actions"]),
+            n_dependents=r["n_dependents"])
+    return Snapshot(decisions=decisions, actions=actions)
+
+
+async def action_decisions(g: Graph, action_ids: list[str]) -> dict[str, list[str]]:
+    if not action_ids:
+        return {}
+    rows = await g.read(
+        "MATCH (a:Action)-[:REQUIRES]->(y:Decision) WHERE a.id IN $ids "
+        "RETURN a.id AS id, collect(y.id) AS decision_ids",
+        {"ids": action_ids})
+    return {r["id"]: list(r["decision_ids"]) for r in rows}
+
+
+def guard_rows(snap: Snapshot) -> dict[str, Any]:
+    """Everything the repair was computed from, in the shape the guard below checks."""
+    decisions = [{"id": d.id, "revision": d.revision, "n_dependents": d.n_dependents,
+                  "n_actions": len(d.action_ids)} for d in snap.decisions.values()]
+    actions = [{"id": a.id, "revision": a.revision} for a in snap.actions.values()]
+    claims: dict[str, int] = {}
+    ups: dict[str, int] = {}
+    for d in snap.decisions.values():
+        for u in d.uses:
+            claims[u.claim_id] = u.revision
+        for up in d.ups:
+            if up.decision_id not in snap.decisions:
+                ups[up.decision_id] = up.revision
+    return {
+        "g_decisions": sorted(decisions, key=lambda x: x["id"]),
+        "g_actions": sorted(actions, key=lambda x: x["id"]),
+        "g_claims": [{"id": k, "revision": v} for k, v in sorted(claims.items())],
+        "g_ups": [{"id": k, "revision": v} for k, v in sorted(ups.items())],
+    }
+
+
+# The guard: each list must match entirely, or the WHERE leaves no row and nothing is written.
+GUARD = """
+CALL {
+  UNWIND $g_decisions AS want
+  MATCH (gd:Decision {id: want.id})
+  WITH gd, want, size([(gd)<-[e:DEPENDS_ON]-(:Decision) | e]) AS n_dep,
+       size([(gd)<-[r:REQUIRES]-(:Action) | r]) AS n_act
+  WHERE gd.revision = want.revision AND n_dep = want.n_dependents AND n_act = want.n_actions
+  RETURN count(gd) AS ok_decisions
+}
+CALL {
+  UNWIND $g_actions AS want
+  MATCH (ga:Action {id: want.id}) WHERE ga.revision = want.revision
+  RETURN count(ga) AS ok_actions
+}
+CALL {
+  UNWIND $g_claims AS want
+  MATCH (gc:Claim {id: want.id}) WHERE gc.revision = want.revision
+  RETURN count(gc) AS ok_claims
+}
+CALL {
+  UNWIND $g_ups AS want
+  MATCH (gu:Decision {id: want.id}) WHERE gu.revision = want.revision
+  RETURN count(gu) AS ok_ups
+}
+WITH ok_decisions, ok_actions, ok_claims, ok_ups
+WHERE ok_decisions = size($g_decisions) AND ok_actions = size($g_actions)
+  AND ok_claims = size($g_claims) AND ok_ups = size($g_ups)
+"""
+
+# Flags and holds computed from the guarded snapshot; $flags: [{id, reason}], $holds: [id].
+FLAG_AND_HOLD = """
+WITH *
+CALL {
+  UNWIND $flags AS f
+  MATCH (fd:Decision {id: f.id})
+  SET fd.status = 'needs_review', fd.revision = fd.revision + 1, fd.review_reason = f.reason
+  RETURN count(fd) AS n_flagged
+}
+CALL {
+  UNWIND $holds AS h
+  MATCH (ha:Action {id: h})
+  SET ha.held_from = ha.status, ha.status = 'held', ha.revision = ha.revision + 1
+  RETURN count(ha) AS n_held
+}
+"""

@@ -1,0 +1,95 @@
+"""Agent runs with their handoffs, and the decision and actions a run produced.
+
+A completed run is written in ONE guarded query: it goes through only if every claim the
+decision cites is still current and every decision it builds on is still in good standing,
+so a correction racing the run can never leave a decision resting on a superseded claim.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from afterhack.errors import RunNotFound
+from afterhack.store.audit import CREATE_AUDITS
+from afterhack.store.client import Graph
+
+_CREATE_RUN = """
+CREATE (r:AgentRun {id:$run.id, task:$run.task, status:$run.status, model:$run.model,
+    created_at:$run.created_at, finished_at:$now, model_calls:$run.model_calls,
+    error:$run.error, builds_on:$run.builds_on, builds_on_skipped:$run.builds_on_skipped})
+FOREACH (h IN $handoffs |
+  CREATE (r)-[:HAS_HANDOFF]->(:Handoff {id:h.id, seq:h.seq, from_role:h.from_role,
+      to_role:h.to_role, proposal:h.proposal, searched_claim_ids:h.searched,
+      retrieved_claim_ids:h.retrieved, dropped_claim_ids:h.dropped_ids, dropped:h.dropped,
+      tool_calls:h.tool_calls, created_at:$now}))
+"""
+
+
+async def save_failed_run(g: Graph, p: dict[str, Any]) -> None:
+    await g.write(_CREATE_RUN + "WITH r " + CREATE_AUDITS + " RETURN r.id AS id", p)
+
+
+async def save_completed_run(g: Graph, p: dict[str, Any]) -> bool:
+    """Write run, handoffs, decision, its support and actions; False when the guard failed."""
+    rows = await g.write(
+        "OPTIONAL MATCH (c:Claim) WHERE c.id IN $claim_ids AND c.status IN ['proposed','accepted'] "
+        "WITH count(DISTINCT c) AS current_claims "
+        "OPTIONAL MATCH (up:Decision) WHERE up.id IN $decision.depends_on "
+        "AND up.status IN ['draft','accepted'] "
+        "WITH current_claims, count(DISTINCT up) AS good_upstream "
+        "WHERE current_claims = size($claim_ids) AND good_upstream = size($decision.depends_on) "
+        + _CREATE_RUN +
+        "CREATE (r)-[:PRODUCED]->(d:Decision {id:$decision.id, title:$decision.title, "
+        "summary:$decision.summary, status:$decision.status, revision:1, created_at:$now, "
+        "run_id:$run.id, premise_order:$decision.premise_order, "
+        "review_reason:$decision.review_reason}) "
+        "WITH r, d "
+        "CALL { WITH d UNWIND $decision.uses AS u MATCH (c:Claim {id:u.claim_id}) "
+        "  CREATE (d)-[:USED_CLAIM {premise:u.premise}]->(c) RETURN count(*) AS n_uses } "
+        "CALL { WITH d UNWIND $decision.depends_on AS up_id MATCH (up:Decision {id:up_id}) "
+        "  CREATE (d)-[:DEPENDS_ON]->(up) RETURN count(*) AS n_deps } "
+        "CALL { WITH d UNWIND $decision.actions AS a "
+        "  CREATE (:Action {id:a.id, description:a.description, status:'proposed', revision:1, "
+        "    created_at:$now, held_from:null})-[:REQUIRES]->(d) RETURN count(*) AS n_actions } "
+        "WITH r, d " + CREATE_AUDITS + " RETURN r.id AS id",
+        p,
+    )
+    return bool(rows)
+
+
+async def get_run(g: Graph, run_id: str) -> dict[str, Any]:
+    rows = await g.read(
+        "MATCH (r:AgentRun {id:$id}) "
+        "RETURN r {.id, .task, .status, .model, .created_at, .finished_at, .model_calls, "
+        ".error, .builds_on, .builds_on_skipped} AS run, "
+        "[(r)-[:HAS_HANDOFF]->(h:Handoff) | h {.id, .seq, .from_role, .to_role, .proposal, "
+        ".searched_claim_ids, .retrieved_claim_ids, .dropped_claim_ids, .dropped, "
+        ".tool_calls}] AS handoffs, "
+        "[(r)-[:PRODUCED]->(d:Decision) | d.id] AS decision_ids",
+        {"id": run_id},
+    )
+    row = rows.first()
+    if row is None:
+        raise RunNotFound(run_id)
+    run = dict(row["run"])
+    for k in ("model_calls", "builds_on_skipped"):
+        run[k] = json.loads(run[k]) if run.get(k) else []
+    handoffs = []
+    for h in sorted(row["handoffs"], key=lambda h: h["seq"]):
+        h = dict(h)
+        for k in ("proposal", "dropped", "tool_calls"):
+            h[k] = json.loads(h[k]) if h.get(k) else ([] if k != "proposal" else {})
+        handoffs.append(h)
+    return {"run": run, "handoffs": handoffs, "decision_ids": list(row["decision_ids"])}
+
+
+async def list_runs(g: Graph, *, limit: int, offset: int) -> list[dict[str, Any]]:
+    rows = await g.read(
+        "MATCH (r:AgentRun) RETURN r.id AS id, r.task AS task, r.status AS status, "
+        "r.model AS model, r.created_at AS created_at, "
+        "[(r)-[:PRODUCED]->(d:Decision) | d.id] AS decision_ids "
+        "ORDER BY r.created_at DESC, r.id SKIP $offset LIMIT $limit",
+        {"limit": limit, "offset": offset},
+    )
+    return list(rows)

@@ -1,0 +1,148 @@
+"""Support semantics: which decisions still stand after a claim is corrected or a decision falls.
+
+This is the well-founded relabel of a justification-based truth maintenance system, as a
+pure function over a snapshot of the affected region:
+
+* the region is every decision that uses the corrected claim (or depends on the fallen
+  decision), plus everything that depends on those, at any depth;
+* inside it, start with nothing in good standing and repeatedly admit a decision whose
+  premises all hold and whose upstream decisions are all in good standing (outside the
+  region they keep their status), until nothing changes;
+* a premise holds if any one of its claims is current; under the ``independent`` policy a
+  claim from the corrected claim's own source is not alternative support for it;
+* a decision already ``needs_review`` or ``rejected`` is never admitted (only a reviewer
+  restores it); whatever is never admitted is flagged, so no cycle can prop itself up;
+* an open action is held if any decision it requires fell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Policy = Literal["independent", "any"]
+CURRENT = frozenset({"proposed", "accepted"})
+GOOD = frozenset({"draft", "accepted"})
+OPEN_ACTION = frozenset({"proposed", "approved"})
+
+
+@dataclass(frozen=True)
+class Use:
+    claim_id: str
+    premise: str
+    status: str
+    source_id: str | None
+    revision: int
+
+
+@dataclass(frozen=True)
+class Up:
+    decision_id: str
+    status: str
+    revision: int
+
+
+@dataclass(frozen=True)
+class ActionInfo:
+    id: str
+    description: str
+    status: str
+    revision: int
+    decision_ids: tuple[str, ...]
+
+
+@dataclass
+class DecisionInfo:
+    id: str
+    title: str
+    status: str
+    revision: int
+    uses: list[Use]
+    ups: list[Up]
+    action_ids: list[str]
+    n_dependents: int
+
+    def premises(self) -> dict[str, list[Use]]:
+        groups: dict[str, list[Use]] = {}
+        for u in self.uses:
+            groups.setdefault(u.premise, []).append(u)
+        return groups
+
+
+@dataclass
+class Snapshot:
+    decisions: dict[str, DecisionInfo]
+    actions: dict[str, ActionInfo]
+
+
+@dataclass
+class Outcome:
+    flag: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    hold: dict[str, ActionInfo] = field(default_factory=dict)
+    stay: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    fallen: set[str] = field(default_factory=set)
+
+
+def holding_claims(d: DecisionInfo, premise_uses: list[Use], corrected: str | None,
+                   corrected_source: str | None, policy: Policy) -> list[str]:
+    fixes_corrected = corrected is not None and any(u.claim_id == corrected for u in premise_uses)
+    out = []
+    for u in premise_uses:
+        if u.claim_id == corrected or u.status not in CURRENT:
+            continue
+        if (policy == "independent" and fixes_corrected and corrected_source is not None
+                and u.source_id == corrected_source):
+            continue
+        out.append(u.claim_id)
+    return out
+
+
+def relabel(snap: Snapshot, *, corrected: str | None, corrected_source: str | None,
+            policy: Policy, fallen_roots: frozenset[str] = frozenset()) -> Outcome:
+    region = snap.decisions
+    support: dict[str, list[dict[str, Any]]] = {}
+    lost: dict[str, list[dict[str, Any]]] = {}
+    for d in region.values():
+        support[d.id], lost[d.id] = [], []
+        for premise, uses in d.premises().items():
+            held = holding_claims(d, uses, corrected, corrected_source, policy)
+            if held:
+                support[d.id].append({"premise": premise, "claim_ids": held})
+            else:
+                lost[d.id].append({"type": "premise_lost", "premise": premise,
+                                   "claim_ids": sorted(u.claim_id for u in uses)})
+
+    def eligible(d: DecisionInfo) -> bool:
+        return (d.id not in fallen_roots and d.status in GOOD and not lost[d.id]
+                and bool(d.uses))
+
+    admitted: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for d in region.values():
+            if d.id in admitted or not eligible(d):
+                continue
+            if all((u.decision_id in admitted) if u.decision_id in region else (u.status in GOOD)
+                   for u in d.ups):
+                admitted.add(d.id)
+                changed = True
+
+    out = Outcome()
+    out.fallen = set(region) - admitted
+    for d in region.values():
+        if d.id in admitted:
+            out.stay[d.id] = support[d.id]
+            continue
+        if d.status not in GOOD or d.id in fallen_roots:
+            continue  # already fallen (or the decision being rejected): nothing to flag
+        reasons = list(lost[d.id])
+        reasons += [{"type": "upstream_fell", "decision_id": u.decision_id} for u in d.ups
+                    if (u.decision_id not in admitted if u.decision_id in region
+                        else u.status not in GOOD)]
+        out.flag[d.id] = reasons
+    for a in snap.actions.values():
+        if a.status in OPEN_ACTION and any(x in out.fallen for x in a.decision_ids):
+            if not any(x in fallen_roots for x in a.decision_ids):
+                out.hold[a.id] = a
+    return out
