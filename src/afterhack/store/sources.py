@@ -29,19 +29,24 @@ CALL {
   MATCH (f:SourceFragment {id: c.fragment_id})
   OPTIONAL MATCH (dead:Claim {statement_key: c.key})
   WHERE dead.status IN ['superseded', 'rejected'] AND (dead)<-[:CORRECTS]-(:Correction)
-  WITH c, f, collect(dead)[0] AS dead
   OPTIONAL MATCH (dead)<-[:SUPERSEDES]-(rep:Claim)
-  WITH c, f, dead, collect(rep)[0] AS rep
+  WITH c, f, collect(dead.id) AS dead_ids, collect(rep.id) AS rep_ids
+  OPTIONAL MATCH (r:Claim {id: rep_ids[0]})
   CREATE (cl:Claim {id: c.id, statement: c.statement, statement_key: c.key,
       evidence_quote: c.quote, quote_start: c.quote_start, quote_end: c.quote_end,
-      status: CASE WHEN dead IS NULL THEN 'proposed' WHEN rep IS NULL THEN 'rejected'
-                   ELSE 'superseded' END,
+      status: CASE WHEN size(dead_ids) = 0 THEN 'proposed'
+                   WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END,
       confidence: c.confidence, confidence_kind: 'quote_match', revision: 1,
       source_id: $source_id, version_id: $version_id, fragment_id: f.id,
       extracted_by: c.extracted_by, created_at: $now})
   CREATE (cl)-[:SUPPORTED_BY {role: 'evidence'}]->(f)
-  FOREACH (r IN CASE WHEN rep IS NULL THEN [] ELSE [rep] END |
-    CREATE (r)-[:SUPERSEDES {reason: 'reingested'}]->(cl))
+  WITH cl, r
+  CALL {
+    WITH cl, r
+    WITH cl, r WHERE r IS NOT NULL
+    CREATE (r)-[:SUPERSEDES {reason: 'reingested'}]->(cl)
+    RETURN count(*) AS linked
+  }
   RETURN collect({id: cl.id, status: cl.status}) AS created
 }
 """

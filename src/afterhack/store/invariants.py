@@ -1,0 +1,101 @@
+"""Whole-graph invariants of a workspace, checked from scratch (after crashes, load, fuzzing).
+
+Returns a list of violations; an empty list means the workspace is consistent:
+
+1. a decision in good standing has a current claim in every premise, and every decision it
+   depends on is in good standing (no superseded claim left an un-rechecked dependent);
+2. no open action (proposed/approved) requires a decision that is not in good standing;
+3. a held action remembers the status to return to;
+4. a superseded claim has the claim that replaced it; a claim is corrected at most once;
+5. a reviewer's claim cites only its own correction's human fragment, never a document;
+6. a document claim's quote is exactly the version text at its offsets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from afterhack.store.client import Graph
+
+GOOD = ("draft", "accepted")
+CURRENT = ("proposed", "accepted")
+_PAGE = 20000
+
+
+async def _all(g: Graph, cypher: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    skip = 0
+    while True:
+        rows = await g.read(cypher + " SKIP $skip LIMIT $limit", {"skip": skip, "limit": _PAGE})
+        out.extend(rows)
+        if len(rows) < _PAGE:
+            return out
+        skip += _PAGE
+
+
+async def check_workspace(g: Graph) -> list[str]:
+    v: list[str] = []
+    decisions = await _all(g, (
+        "MATCH (d:Decision) RETURN d.id AS id, d.status AS status, "
+        "[(d)-[u:USED_CLAIM]->(c:Claim) | {p: u.premise, s: c.status}] AS uses, "
+        "[(d)-[:DEPENDS_ON]->(x:Decision) | x.status] AS ups ORDER BY d.id"))
+    for d in decisions:
+        if d["status"] not in GOOD:
+            continue
+        premises: dict[str, bool] = {}
+        for u in d["uses"]:
+            premises[u["p"]] = premises.get(u["p"], False) or u["s"] in CURRENT
+        lost = [p for p, ok in premises.items() if not ok]
+        if lost:
+            v.append(f"decision {d['id']} is {d['status']} but premise(s) {lost} have no "
+                     "current claim")
+        if not d["uses"]:
+            v.append(f"decision {d['id']} is {d['status']} without any claim")
+        if any(s not in GOOD for s in d["ups"]):
+            v.append(f"decision {d['id']} is {d['status']} but depends on a fallen decision")
+    actions = await _all(g, (
+        "MATCH (a:Action) RETURN a.id AS id, a.status AS status, a.held_from AS held_from, "
+        "[(a)-[:REQUIRES]->(x:Decision) | x.status] AS ds ORDER BY a.id"))
+    for a in actions:
+        if a["status"] in ("proposed", "approved") and any(s not in GOOD for s in a["ds"]):
+            v.append(f"action {a['id']} is {a['status']} on a decision not in good standing")
+        if a["status"] == "held" and a["held_from"] not in ("proposed", "approved"):
+            v.append(f"action {a['id']} is held without a status to return to")
+        if not a["ds"]:
+            v.append(f"action {a['id']} requires no decision")
+    claims = await _all(g, (
+        "MATCH (c:Claim) RETURN c.id AS id, c.status AS status, "
+        "c.confidence_kind AS kind, c.source_id AS source_id, "
+        "size([(c)<-[s:SUPERSEDES]-(:Claim) | s]) AS n_replaced_by, "
+        "size([(c)<-[k:CORRECTS]-(:Correction) | k]) AS n_corrections, "
+        "[(c)-[:SUPPORTED_BY]->(f:SourceFragment) | f.origin_type] AS origins, "
+        "[(c)-[:SUPPORTED_BY]->(f:SourceFragment) | f.source_id] AS fragment_sources "
+        "ORDER BY c.id"))
+    for c in claims:
+        if c["status"] == "superseded" and c["n_replaced_by"] == 0:
+            v.append(f"claim {c['id']} is superseded but nothing replaces it")
+        if c["n_corrections"] > 1:
+            v.append(f"claim {c['id']} was corrected {c['n_corrections']} times")
+        if not c["origins"]:
+            v.append(f"claim {c['id']} has no supporting fragment")
+        if c["kind"] == "human_correction":
+            if any(o != "human_correction" for o in c["origins"]):
+                v.append(f"replacement claim {c['id']} cites a non-reviewer fragment")
+            if any(s != c["source_id"] for s in c["fragment_sources"]):
+                v.append(f"replacement claim {c['id']} cites another correction's fragment")
+    owners = await _all(g, (
+        "MATCH (rep:Claim {confidence_kind:'human_correction'})-[:SUPPORTED_BY]->"
+        "(f:SourceFragment) RETURN rep.id AS id, "
+        "[(f)<-[:HAS_FRAGMENT]-(k:Correction) | k.id] AS owners, "
+        "[(rep)-[:SUPERSEDES]->(o:Claim) | o.id] AS replaces ORDER BY rep.id"))
+    for o in owners:
+        if len(o["owners"]) != 1:
+            v.append(f"reviewer fragment of claim {o['id']} is not owned by one correction")
+    quotes = await _all(g, (
+        "MATCH (c:Claim)-[:SUPPORTED_BY]->(f:SourceFragment)<-[:HAS_FRAGMENT]-"
+        "(ver:SourceVersion) RETURN c.id AS id, c.evidence_quote AS quote, "
+        "c.quote_start AS s, c.quote_end AS e, ver.text AS text ORDER BY c.id"))
+    for q in quotes:
+        if q["text"] is None or q["text"][q["s"] : q["e"]] != q["quote"]:
+            v.append(f"claim {q['id']}: quote is not the version text at its offsets")
+    return v

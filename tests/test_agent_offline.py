@@ -1,0 +1,111 @@
+"""The evidence-gated agent with the offline model, end to end through the API."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+from fastapi.testclient import TestClient
+
+from afterhack.agents.gate import Evidence, gate
+
+JUNE = "The product launch is planned for June 12."
+
+
+def _ingest(client: TestClient, ws: str, text: str = JUNE) -> list[dict]:
+    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": "Launch plan", "text": text})
+    assert r.status_code == 201, r.text
+    return r.json()["claims"]
+
+
+def test_when_is_the_launch_cites_the_claim_with_trail(client: TestClient, ws: str) -> None:
+    claim = _ingest(client, ws)[0]
+    r = client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "When is the launch?"})
+    assert r.status_code == 201, r.text
+    view = r.json()
+    assert view["run"]["status"] == "completed"
+    decision = view["decision"]
+    assert decision["status"] == "draft"
+    assert [c["id"] for p in decision["premises"] for c in p["claims"]] == [claim["id"]]
+    assert view["actions"] == []
+    first = view["handoffs"][0]
+    assert (first["from_role"], first["to_role"]) == ("analyst", "coordinator")
+    assert claim["id"] in first["searched_claim_ids"]
+    assert claim["id"] in first["retrieved_claim_ids"]
+    names = [t["name"] for t in first["tool_calls"]]
+    assert names[:2] == ["search_claims", "get_claim_sources"]
+    again = client.get(f"/api/workspaces/{ws}/agent-runs/{view['run']['id']}").json()
+    assert again == view
+
+
+def test_plan_task_proposes_an_action(client: TestClient, ws: str) -> None:
+    _ingest(client, ws)
+    view = client.post(f"/api/workspaces/{ws}/agent-runs",
+                       json={"task": "Plan the launch event"}).json()
+    assert len(view["actions"]) == 1
+    action = view["actions"][0]
+    assert action["status"] == "proposed"
+    assert action["decision_ids"] == [view["decision"]["id"]]
+    got = client.get(f"/api/workspaces/{ws}/actions/{action['id']}").json()
+    assert got["decision_ids"] == [view["decision"]["id"]]
+
+
+def test_no_evidence_is_an_honest_needs_review(client: TestClient, ws: str) -> None:
+    _ingest(client, ws)
+    view = client.post(f"/api/workspaces/{ws}/agent-runs",
+                       json={"task": "Order ten crates of bananas for the zoo"}).json()
+    d = view["decision"]
+    assert d["status"] == "needs_review"
+    assert d["title"] == "No source-backed answer yet"
+    assert d["premises"] == [] and view["actions"] == []
+
+
+def test_builds_on_links_only_decisions_in_good_standing(client: TestClient, ws: str) -> None:
+    _ingest(client, ws)
+    first = client.post(f"/api/workspaces/{ws}/agent-runs",
+                        json={"task": "When is the launch?"}).json()["decision"]
+    bad = client.post(f"/api/workspaces/{ws}/agent-runs",
+                      json={"task": "Buy zebras"}).json()["decision"]
+    view = client.post(f"/api/workspaces/{ws}/agent-runs", json={
+        "task": "Plan the launch event", "builds_on": [first["id"], bad["id"]]}).json()
+    d = view["decision"]
+    assert [x["id"] for x in d["depends_on"]] == [first["id"]]
+    assert view["run"]["builds_on_skipped"] == [{"decision_id": bad["id"],
+                                                 "status": "needs_review"}]
+    r = client.post(f"/api/workspaces/{ws}/agent-runs",
+                    json={"task": "x", "builds_on": [str(uuid.uuid4())]})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "decision_not_found"
+
+
+def test_parallel_runs_do_not_share_evidence(client: TestClient, ws: str) -> None:
+    _ingest(client, ws, JUNE + " The venue is Hall 7 in Berlin.")
+    results: dict[str, dict] = {}
+
+    def run(task: str) -> None:
+        results[task] = client.post(f"/api/workspaces/{ws}/agent-runs",
+                                    json={"task": task}).json()
+
+    threads = [threading.Thread(target=run, args=(t,))
+               for t in ("When is the launch?", "Where is the venue?")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    launch = results["When is the launch?"]["handoffs"][0]
+    venue = results["Where is the venue?"]["handoffs"][0]
+    assert set(launch["searched_claim_ids"]).isdisjoint(venue["searched_claim_ids"])
+    assert set(launch["retrieved_claim_ids"]).isdisjoint(venue["retrieved_claim_ids"])
+
+
+def test_gate_drops_unsearched_and_unretrieved_ids() -> None:
+    ev = Evidence()
+    ev.saw(["a", "b"])
+    ev.read(["a", "c"])
+    out = gate({"answer": "x", "claim_ids": ["a", "b", "c", "zz", 7],
+                "premises": [{"statement": "p", "claim_ids": ["b"]}]}, ev,
+               actions_key="proposed_actions")
+    assert out.claim_ids == ["a"]
+    assert [p.claim_ids for p in out.premises] == [["a"]]
+    assert {d["claim_id"]: d["reason"] for d in out.dropped} == {
+        "b": "not_retrieved", "c": "not_searched", "zz": "not_searched"}
+    assert gate("garbage", ev, actions_key="actions").empty

@@ -1,0 +1,308 @@
+"""Corrections through the API on the real FalkorDB: the journey, the support rules of
+SPEC §3 rule 5 (worked examples), stale previews, repeats, retractions, and the way back."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.support.graphs import load, statuses, violations
+
+JUNE = "The product launch is planned for June 12."
+JULY = "The product launch is planned for July 15."
+
+
+def _preview(client: TestClient, ws: str, claim_id: str, statement: str = JULY,
+             kind: str = "replace") -> dict[str, Any]:
+    r = client.post(f"/api/workspaces/{ws}/claims/{claim_id}/corrections/preview",
+                    json={"statement": statement, "kind": kind})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _apply(client: TestClient, ws: str, claim_id: str, preview: dict[str, Any],
+           statement: str = JULY, kind: str = "replace", **extra: Any) -> Any:
+    return client.post(f"/api/workspaces/{ws}/claims/{claim_id}/corrections", json={
+        "statement": statement, "kind": kind,
+        "claim_revision": preview["revisions"]["claim_revision"],
+        "impact_token": preview["revisions"]["impact_token"], **extra})
+
+
+def test_the_journey(client: TestClient, ws: str, falkordb: str) -> None:
+    claim = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": "Launch plan", "text": JUNE}).json()["claims"][0]
+    run = client.post(f"/api/workspaces/{ws}/agent-runs",
+                      json={"task": "Plan the launch event"}).json()
+    decision, action = run["decision"], run["actions"][0]
+    preview = _preview(client, ws, claim["id"])
+    assert [f["decision_id"] for f in preview["flag"]] == [decision["id"]]
+    assert preview["flag"][0]["reasons"] == [
+        {"type": "premise_lost", "premise": "Plan the launch event", "claim_ids": [claim["id"]]}]
+    assert [h["action_id"] for h in preview["hold"]] == [action["id"]]
+    assert statuses(falkordb, ws)[decision["id"]] == "draft"  # preview wrote nothing
+
+    r = _apply(client, ws, claim["id"], preview, reason="The venue moved the date.")
+    assert r.status_code == 201, r.text
+    out = r.json()
+    assert out["status"] == "applied"
+    assert out["flagged"] == [decision["id"]] and out["held"] == [action["id"]]
+    rep = out["replacement"]
+    assert rep["statement"] == JULY and rep["evidence_quote"] == JULY
+    assert rep["confidence"] == 0.0 and rep["confidence_kind"] == "human_correction"
+    assert rep["origin"]["type"] == "human_correction"
+    assert rep["origin"]["name"] == "Workspace reviewer correction"
+    assert [e["role"] for e in rep["evidence"]] == ["reviewer_correction"]
+    assert rep["evidence"][0]["text"] == JULY
+    assert rep["evidence"][0]["segments"] == [{"text": JULY, "highlight": True}]
+    assert out["old_claim"]["status"] == "superseded"
+    assert out["old_claim"]["superseded_by"]["id"] == rep["id"]
+    assert out["correction"]["fragment"]["origin_type"] == "human_correction"
+
+    s = statuses(falkordb, ws)
+    assert s[decision["id"]] == "needs_review" and s[action["id"]] == "held"
+
+    fresh = client.post(f"/api/workspaces/{ws}/agent-runs",
+                        json={"task": "When is the launch?"}).json()
+    cited = [c["id"] for p in fresh["decision"]["premises"] for c in p["claims"]]
+    assert cited == [rep["id"]]
+    sources = client.get(f"/api/workspaces/{ws}/claims/{rep['id']}").json()["evidence"]
+    assert [e["origin_type"] for e in sources] == ["human_correction"]
+    assert all(JUNE not in e["text"] for e in sources)
+    assert violations(falkordb, ws) == []
+
+
+def test_repeat_is_already_applied_with_the_same_replacement(client: TestClient,
+                                                             ws: str) -> None:
+    claim = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": "t", "text": JUNE}).json()["claims"][0]
+    preview = _preview(client, ws, claim["id"])
+    first = _apply(client, ws, claim["id"], preview)
+    again = _apply(client, ws, claim["id"], preview)
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json()["status"] == "already_applied"
+    assert again.json()["replacement"]["id"] == first.json()["replacement"]["id"]
+    assert again.json()["recheck"] == {"flagged": [], "held": []}
+    other = _apply(client, ws, claim["id"], preview, statement="It is in August.")
+    assert other.status_code == 409
+    assert other.json()["error"]["code"] == "stale_correction_preview"
+
+
+def test_stale_preview_is_refused_but_unrelated_writes_are_not(client: TestClient,
+                                                              ws: str) -> None:
+    claim = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": "t", "text": JUNE}).json()["claims"][0]
+    run = client.post(f"/api/workspaces/{ws}/agent-runs",
+                      json={"task": "Plan the launch event"}).json()
+    preview = _preview(client, ws, claim["id"])
+    # An unrelated write elsewhere in the workspace.
+    client.post(f"/api/workspaces/{ws}/sources",
+                json={"title": "other", "text": "The caterer is Mario's Kitchen."})
+    client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "Who is the caterer?"})
+    # A change inside the impact set: the action is approved.
+    action = run["actions"][0]
+    r = client.patch(f"/api/workspaces/{ws}/actions/{action['id']}",
+                     json={"op": "approve", "revision": action["revision"]})
+    assert r.status_code == 200
+    stale = _apply(client, ws, claim["id"], preview)
+    assert stale.status_code == 409
+    err = stale.json()["error"]
+    assert err["code"] == "stale_correction_preview"
+    assert err["details"]["seen"]["impact_token"] == preview["revisions"]["impact_token"]
+    fresh = _preview(client, ws, claim["id"])
+    assert fresh["hold"][0]["status"] == "approved"
+    assert _apply(client, ws, claim["id"], fresh).status_code == 201
+
+
+def test_new_dependent_makes_preview_stale(client: TestClient, ws: str) -> None:
+    claim = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": "t", "text": JUNE}).json()["claims"][0]
+    preview = _preview(client, ws, claim["id"])
+    client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "When is the launch?"})
+    r = _apply(client, ws, claim["id"], preview)
+    assert r.status_code == 409
+
+
+def _seed(url: str, ws: str, *, claims: list[tuple[str, str]],
+          decisions: list[dict[str, Any]], actions: list[tuple[str, str]] = ()) -> None:
+    srcs = sorted({s for _, s in claims})
+    load(url, ws,
+         sources=[{"id": s, "title": f"Source {s}"} for s in srcs],
+         claims=[{"id": c, "statement": f"Claim {c} says something.", "source_id": s}
+                 for c, s in claims],
+         decisions=decisions,
+         actions=[{"id": a, "description": f"do {a}", "decision_ids": [d]} for a, d in actions])
+
+
+def _ids(n: int) -> list[str]:
+    return [str(uuid.uuid4()) for _ in range(n)]
+
+
+def _correct(client: TestClient, ws: str, claim_id: str) -> dict[str, Any]:
+    preview = _preview(client, ws, claim_id, statement="A corrected statement.")
+    r = _apply(client, ws, claim_id, preview, statement="A corrected statement.")
+    assert r.status_code == 201, r.text
+    out = r.json()
+    assert sorted(f["decision_id"] for f in preview["flag"]) == out["flagged"]
+    assert sorted(h["action_id"] for h in preview["hold"]) == out["held"]
+    return preview
+
+
+def test_alternative_from_another_source_keeps_the_decision(client: TestClient, ws: str,
+                                                            falkordb: str) -> None:
+    c1, c2, d, a, sa, sb = _ids(6)
+    _seed(falkordb, ws, claims=[(c1, sa), (c2, sb)],
+          decisions=[{"id": d, "title": "D", "premises": {"when": [c1, c2]}}],
+          actions=[(a, d)])
+    preview = _correct(client, ws, c1)
+    assert preview["flag"] == [] and preview["hold"] == []
+    assert preview["stay"] == [{"decision_id": d, "title": "D",
+                                "supported_by": [{"premise": "when", "claim_ids": [c2]}]}]
+    assert statuses(falkordb, ws)[d] == "draft"
+    assert violations(falkordb, ws) == []
+
+
+def test_alternative_from_the_same_source_does_not_count(client: TestClient, ws: str,
+                                                         falkordb: str) -> None:
+    c1, c3, d, a, sa = _ids(5)
+    _seed(falkordb, ws, claims=[(c1, sa), (c3, sa)],
+          decisions=[{"id": d, "title": "D", "premises": {"when": [c1, c3]}}],
+          actions=[(a, d)])
+    preview = _correct(client, ws, c1)
+    assert [f["decision_id"] for f in preview["flag"]] == [d]
+    s = statuses(falkordb, ws)
+    assert s[d] == "needs_review" and s[a] == "held" and s[c3] == "proposed"
+
+
+def test_each_premise_must_hold(client: TestClient, ws: str, falkordb: str) -> None:
+    c1, c2, d, sa, sb = _ids(5)
+    _seed(falkordb, ws, claims=[(c1, sa), (c2, sb)],
+          decisions=[{"id": d, "title": "D", "premises": {"p1": [c1], "p2": [c2]}}])
+    preview = _correct(client, ws, c2)
+    assert preview["flag"][0]["reasons"] == [
+        {"type": "premise_lost", "premise": "p2", "claim_ids": [c2]}]
+
+
+def test_chain_two_steps_deep_is_flagged_and_held(client: TestClient, ws: str,
+                                                  falkordb: str) -> None:
+    c1, c9, d1, d2, a1, a2, sa, sb = _ids(8)
+    _seed(falkordb, ws, claims=[(c1, sa), (c9, sb)],
+          decisions=[{"id": d1, "title": "D1", "premises": {"p": [c1]}},
+                     {"id": d2, "title": "D2", "premises": {"q": [c9]}, "depends_on": [d1]}],
+          actions=[(a1, d1), (a2, d2)])
+    preview = _correct(client, ws, c1)
+    flags = {f["decision_id"]: f["reasons"] for f in preview["flag"]}
+    assert flags[d2] == [{"type": "upstream_fell", "decision_id": d1}]
+    s = statuses(falkordb, ws)
+    assert (s[d1], s[d2], s[a1], s[a2]) == ("needs_review", "needs_review", "held", "held")
+    assert violations(falkordb, ws) == []
+
+
+def test_cycle_does_not_hold_itself_up(client: TestClient, ws: str, falkordb: str) -> None:
+    c1, c4, d1, d2, sa, sb = _ids(6)
+    _seed(falkordb, ws, claims=[(c1, sa), (c4, sb)],
+          decisions=[{"id": d1, "title": "D1", "premises": {"p": [c1, c4]}, "depends_on": [d2]},
+                     {"id": d2, "title": "D2", "premises": {"p": [c1, c4]}, "depends_on": [d1]}])
+    preview = _correct(client, ws, c1)
+    assert sorted(f["decision_id"] for f in preview["flag"]) == sorted([d1, d2])
+    s = statuses(falkordb, ws)
+    assert s[d1] == s[d2] == "needs_review"
+
+
+def test_retract_rejects_the_claim_and_keeps_the_reason(client: TestClient, ws: str,
+                                                        falkordb: str) -> None:
+    claim = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": "t", "text": JUNE}).json()["claims"][0]
+    preview = _preview(client, ws, claim["id"], statement="", kind="retract")
+    r = _apply(client, ws, claim["id"], preview, statement="", kind="retract",
+               reason="No launch date was ever agreed.")
+    assert r.status_code == 201, r.text
+    out = r.json()
+    assert out["replacement"] is None
+    assert out["old_claim"]["status"] == "rejected"
+    assert out["correction"]["fragment"]["text"] == "No launch date was ever agreed."
+    listed = client.get(f"/api/workspaces/{ws}/claims", params={"q": "launch"}).json()
+    assert listed["items"] == []
+    assert violations(falkordb, ws) == []
+
+
+def test_reingest_does_not_resurrect_a_corrected_mistake(client: TestClient, ws: str) -> None:
+    src = client.post(f"/api/workspaces/{ws}/sources",
+                      json={"title": "Launch plan", "text": JUNE}).json()
+    claim = src["claims"][0]
+    preview = _preview(client, ws, claim["id"])
+    rep = _apply(client, ws, claim["id"], preview).json()["replacement"]
+    again = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": "Launch plan (copy)", "text": JUNE + " Doors open at 9."})
+    back = next(c for c in again.json()["claims"] if c["statement"] == JUNE)
+    assert back["status"] == "superseded"
+    detail = client.get(f"/api/workspaces/{ws}/claims/{back['id']}").json()
+    assert detail["superseded_by"]["id"] == rep["id"]
+    newer = client.post(f"/api/workspaces/{ws}/sources", json={
+        "source_id": src["source"]["id"], "text": "Update. " + JUNE})
+    assert newer.status_code == 201
+    assert [c["status"] for c in newer.json()["claims"] if c["statement"] == JUNE] == [
+        "superseded"]
+    run = client.post(f"/api/workspaces/{ws}/agent-runs",
+                      json={"task": "When is the launch?"}).json()
+    cited = [c["id"] for p in run["decision"]["premises"] for c in p["claims"]]
+    assert cited == [rep["id"]]
+
+
+def test_reviewer_way_back(client: TestClient, ws: str, falkordb: str) -> None:
+    claim = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": "t", "text": JUNE}).json()["claims"][0]
+    run = client.post(f"/api/workspaces/{ws}/agent-runs",
+                      json={"task": "Plan the launch event"}).json()
+    d, a = run["decision"], run["actions"][0]
+    r = client.patch(f"/api/workspaces/{ws}/actions/{a['id']}",
+                     json={"op": "approve", "revision": a["revision"]})
+    assert r.status_code == 200
+    preview = _preview(client, ws, claim["id"])
+    rep = _apply(client, ws, claim["id"], preview).json()["replacement"]
+    held = client.get(f"/api/workspaces/{ws}/actions/{a['id']}").json()
+    assert held["status"] == "held" and held["held_from"] == "approved"
+    # A held action cannot move until its decision is back in good standing.
+    r = client.patch(f"/api/workspaces/{ws}/actions/{a['id']}",
+                     json={"op": "done", "revision": held["revision"]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "invalid_transition"
+    r = client.patch(f"/api/workspaces/{ws}/actions/{a['id']}",
+                     json={"op": "release", "revision": held["revision"]})
+    assert r.status_code == 409
+    cur = client.get(f"/api/workspaces/{ws}/decisions/{d['id']}").json()
+    r = client.patch(f"/api/workspaces/{ws}/decisions/{d['id']}",
+                     json={"op": "accept", "revision": cur["revision"]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "decision_unsupported"
+    r = client.patch(f"/api/workspaces/{ws}/decisions/{d['id']}",
+                     json={"op": "reconfirm", "revision": cur["revision"] - 1,
+                           "claim_ids": [rep["id"]]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "stale_revision"
+    r = client.patch(f"/api/workspaces/{ws}/decisions/{d['id']}",
+                     json={"op": "reconfirm", "revision": cur["revision"],
+                           "claim_ids": [claim["id"]]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "decision_unsupported"
+    r = client.patch(f"/api/workspaces/{ws}/decisions/{d['id']}",
+                     json={"op": "reconfirm", "revision": cur["revision"],
+                           "claim_ids": [rep["id"]]})
+    assert r.status_code == 200, r.text
+    back = r.json()
+    assert back["status"] == "accepted"
+    assert [c["id"] for p in back["premises"] for c in p["claims"]] == [rep["id"]]
+    assert back["actions"][0]["status"] == "approved"  # returns to where it was
+    assert violations(falkordb, ws) == []
+
+
+def test_rejecting_a_decision_cancels_its_actions_and_flags_dependents(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    c1, c2, d1, d2, a1, a2, sa, sb = _ids(8)
+    _seed(falkordb, ws, claims=[(c1, sa), (c2, sb)],
+          decisions=[{"id": d1, "title": "D1", "premises": {"p": [c1]}},
+                     {"id": d2, "title": "D2", "premises": {"q": [c2]}, "depends_on": [d1]}],
+          actions=[(a1, d1), (a2, d2)])
+    r = client.patch(f"/api/workspaces/{ws}/decisions/{d1}",
+                     json={"op": "reject", "revision": 1, "note": "wrong call"})
+    assert r.status_code == 200, r.text
+    s = statuses(falkordb, ws)
+    assert (s[d1], s[a1], s[d2], s[a2]) == ("rejected", "cancelled", "needs_review", "held")
+    assert violations(falkordb, ws) == []
