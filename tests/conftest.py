@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 from tests.support.fakellm import FakeLLM
 
 from afterhack.api.app import create_app
@@ -80,7 +81,7 @@ def fakellm() -> Iterator[FakeLLM]:
 def gateway_settings(falkordb: str, fakellm: FakeLLM, tmp_path: Path) -> Settings:
     """Settings pointing the model gateway at fakellm; override this fixture to vary them."""
     return Settings(falkordb_url=falkordb, data_dir=tmp_path, openai_base_url=fakellm.base_url,
-                    openai_api_key="test-key", llm_timeout_s=1.0,
+                    openai_api_key=SecretStr("test-key"), llm_timeout_s=1.0,
                     _env_file=None)  # type: ignore[call-arg]
 
 

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from tests.support.fakellm import FakeLLM, Reply, ToolCallSpec
 
 from afterhack.config import Settings
 from afterhack.embedded import free_loopback_port
@@ -19,8 +20,8 @@ from afterhack.errors import (
     GatewayTimeout,
     GatewayUnavailable,
 )
+from afterhack.ingest import ModelCall
 from afterhack.llm.gateway import AssistantTurn, Gateway, ToolCall, parse_json_object
-from tests.support.fakellm import FakeLLM, Reply, ToolCallSpec
 
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"claims": {"type": "array"}}}
 ASK = [{"role": "system", "content": "Reply in JSON."}, {"role": "user", "content": "Hi."}]
@@ -40,7 +41,7 @@ async def gateway(fakellm: FakeLLM) -> AsyncIterator[Gateway]:
     await gw.aclose()
 
 
-async def ask(gw: Gateway) -> tuple[dict[str, Any], Any]:
+async def ask(gw: Gateway) -> tuple[dict[str, Any], ModelCall]:
     return await gw.complete_json("extractor", ASK, "claims", SCHEMA)
 
 
