@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
+from tests.support.fakellm import FakeLLM
 
 from afterhack.api.app import create_app
 from afterhack.config import Settings
@@ -66,6 +68,30 @@ def snapshot(url: str, ws_id: str) -> dict[str, Any]:
             await store.close()
 
     return asyncio.run(go())
+
+
+@pytest.fixture
+def fakellm() -> Iterator[FakeLLM]:
+    """A scripted OpenAI-compatible server on a free loopback port, fresh for each test."""
+    with FakeLLM() as server:
+        yield server
+
+
+@pytest.fixture
+def gateway_settings(falkordb: str, fakellm: FakeLLM, tmp_path: Path) -> Settings:
+    """Settings pointing the model gateway at fakellm; override this fixture to vary them."""
+    return Settings(falkordb_url=falkordb, data_dir=tmp_path, openai_base_url=fakellm.base_url,
+                    openai_api_key=SecretStr("test-key"), llm_timeout_s=1.0,
+                    _env_file=None)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+def gateway_client(
+    gateway_settings: Settings, fakellm: FakeLLM
+) -> Iterator[tuple[TestClient, FakeLLM]]:
+    """The real app (real FalkorDB) whose model is the scripted server, over real HTTP."""
+    with TestClient(create_app(gateway_settings), raise_server_exceptions=False) as c:
+        yield c, fakellm
 
 
 @pytest.fixture

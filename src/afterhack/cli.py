@@ -52,6 +52,10 @@ def serve(
             "(and AFTERHACK_REQUIRE_KEYS=true), or bind to 127.0.0.1.", err=True)
         raise typer.Exit(2)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    # The HTTP clients log every request's full URL at INFO: the gateway's base URL (which
+    # may carry credentials) stays out of the log.
+    for name in ("httpx", "httpx2"):
+        logging.getLogger(name).setLevel(max(logging.WARNING, logging.getLogger().level))
     try:
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
                     proxy_headers=False)

@@ -14,6 +14,7 @@
   + StoreUnavailable (503 graph_store_unavailable)
   + GatewayError
     - GatewayUnavailable (502 llm_gateway_unavailable)
+      . GatewayInvalidOutput (502 llm_invalid_output)
     - GatewayTimeout (504 llm_gateway_timeout)
 
 The body on the wire is always ``{"error": {"code", "message", "details"}}`` (api/errors.py).
@@ -209,6 +210,16 @@ class GatewayUnavailable(GatewayError):
 
     def default_message(self) -> str:
         return "The model gateway is unavailable."
+
+
+class GatewayInvalidOutput(GatewayUnavailable):
+    """Raised when the model still answers with something that is not a JSON object after
+    one retry (or with JSON of the wrong shape)."""
+
+    code = "llm_invalid_output"
+
+    def default_message(self) -> str:
+        return "The model did not answer with valid JSON."
 
 
 class GatewayTimeout(GatewayError):

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from afterhack import evidence
 from afterhack.chunking import Span, split_fragments
 from afterhack.config import Settings
-from afterhack.errors import GatewayError, PayloadTooLarge, SourceNotFound
+from afterhack.errors import GatewayError, GatewayInvalidOutput, PayloadTooLarge, SourceNotFound
 from afterhack.store import sources as store_sources
 from afterhack.store.audit import audit_params
 from afterhack.store.client import Graph
@@ -156,6 +156,9 @@ async def run_extraction(
     for f, raw in sorted(results, key=lambda r: r[0].seq):
         if raw is not None:
             check_candidates(ex, f, raw, seen_keys, extractor.name, max_claims)
+        elif f.error == GatewayInvalidOutput.code:
+            # The model answered, but with nothing usable: count it like a malformed claim.
+            _drop(ex, "invalid_output", None, f)
     return ex
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
+from afterhack.agents.llm import GatewayAnalyst, GatewayCoordinator
 from afterhack.agents.offline import OfflineAnalyst, OfflineCoordinator
 from afterhack.agents.run import Analyst, Coordinator
 from afterhack.config import Settings
 from afterhack.ingest import Extractor
+from afterhack.llm.extraction import GatewayExtractor
+from afterhack.llm.gateway import Gateway
 from afterhack.llm.offline import OfflineExtractor
 from afterhack.store.client import Store
 from afterhack.support import Policy
@@ -21,7 +24,8 @@ class Services:
     extractor: Extractor
     analyst: Analyst
     coordinator: Coordinator
-    gateway: Any = None
+    # None with the offline model.
+    gateway: Gateway | None = None
 
     @property
     def model_name(self) -> str:
@@ -31,7 +35,16 @@ class Services:
     def policy(self) -> Policy:
         return cast(Policy, "any" if self.settings.support_policy == "any" else "independent")
 
+    async def aclose(self) -> None:
+        if self.gateway is not None:
+            await self.gateway.aclose()
+
 
 def build_services(settings: Settings, store: Store) -> Services:
-    return Services(settings=settings, store=store, extractor=OfflineExtractor(),
-                    analyst=OfflineAnalyst(), coordinator=OfflineCoordinator())
+    if settings.offline_model:
+        return Services(settings=settings, store=store, extractor=OfflineExtractor(),
+                        analyst=OfflineAnalyst(), coordinator=OfflineCoordinator())
+    gateway = Gateway(settings)
+    return Services(settings=settings, store=store, extractor=GatewayExtractor(gateway),
+                    analyst=GatewayAnalyst(gateway), coordinator=GatewayCoordinator(gateway),
+                    gateway=gateway)

@@ -39,13 +39,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.info("embedded FalkorDB started (pid %s) at %s", embedded.pid, url)
         store = Store(url, pool_size=settings.falkordb_pool_size,
                       query_timeout_ms=settings.falkordb_query_timeout_ms)
+        services = None
         try:
             await ensure_registry(store)
             app.state.store = store
             app.state.embedded = embedded
-            app.state.services = build_services(settings, store)
+            app.state.services = services = build_services(settings, store)
             yield
         finally:
+            if services is not None:
+                await services.aclose()
             await store.close()
             if embedded is not None:
                 embedded.stop()

@@ -1,0 +1,259 @@
+"""The model gateway: any OpenAI-compatible chat-completions server, reached server side.
+
+Two ways in: ``complete_json`` (one JSON object out, for extraction and the Coordinator)
+and ``chat_tools`` (one assistant turn of the Analyst's tool loop). Neither the key nor
+the base URL ever appears in a return value, an error message, its details or a log line;
+SDK errors are re-raised as Gateway* errors with the chain suppressed for that reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import httpx
+import openai
+
+from afterhack.config import Settings
+from afterhack.errors import GatewayError, GatewayInvalidOutput, GatewayTimeout, GatewayUnavailable
+from afterhack.ingest import ModelCall
+
+JsonMode = Literal["json_schema", "json_object"]
+
+# Local servers (Ollama, vLLM without --api-key) ignore the key, but the SDK insists on one.
+_DUMMY_KEY = "not-needed"
+_FENCED = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
+_SAFE_CODE = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+_RETRY_NUDGE = (
+    "Your previous reply was not a single valid JSON object. "
+    "Reply again with only the JSON object, no other text."
+)
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any] | None  # None when the model's arguments are not a JSON object
+    raw_arguments: str
+
+
+@dataclass(frozen=True)
+class AssistantTurn:
+    content: str | None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+
+    def as_message(self) -> dict[str, Any]:
+        """This turn as the assistant message to append before sending the tool results."""
+        msg: dict[str, Any] = {"role": "assistant", "content": self.content}
+        if self.tool_calls:
+            msg["tool_calls"] = [
+                {"id": c.id, "type": "function",
+                 "function": {"name": c.name, "arguments": c.raw_arguments}}
+                for c in self.tool_calls
+            ]
+        return msg
+
+
+class _SchemaUnsupported(Exception):
+    """The gateway refused response_format json_schema; json_object is worth a try."""
+
+
+def parse_json_object(text: str | None) -> dict[str, Any] | None:
+    """The JSON object in a model's reply (code fences stripped), or None."""
+    if text is None:
+        return None
+    candidates = [text]
+    candidates += [m.group(1) for m in _FENCED.finditer(text)]
+    for candidate in candidates:
+        try:
+            data = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            return data
+    return None
+
+
+def _parse_arguments(raw: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _rejects_json_schema(exc: openai.APIStatusError) -> bool:
+    if exc.status_code not in (400, 422):
+        return False
+    try:
+        body = json.dumps(exc.body, default=str)
+    except ValueError:
+        body = ""
+    text = f"{exc.message} {exc.param} {body}".lower()
+    return "response_format" in text or "json_schema" in text
+
+
+def _gateway_error(exc: BaseException, role: str, timeout_s: float) -> GatewayError:
+    """A Gateway* error built only from safe facts: never the SDK's message, URL or body."""
+    if isinstance(exc, openai.APITimeoutError | httpx.TimeoutException | TimeoutError):
+        return GatewayTimeout(f"The model gateway did not answer the {role} within "
+                              f"{timeout_s:g} s.", role=role, timeout_s=timeout_s)
+    if isinstance(exc, openai.APIStatusError):
+        details: dict[str, Any] = {"role": role, "status": exc.status_code}
+        # An upstream error code like "rate_limit_exceeded" helps; free text might echo the key.
+        if exc.code is not None and _SAFE_CODE.fullmatch(exc.code):
+            details["upstream_code"] = exc.code
+        return GatewayUnavailable(
+            f"The model gateway answered the {role} with HTTP {exc.status_code}.", **details)
+    if isinstance(exc, openai.APIConnectionError | httpx.TransportError):
+        return GatewayUnavailable("The model gateway could not be reached.", role=role,
+                                  reason="connection_error")
+    return GatewayUnavailable(f"The model gateway failed on the {role}.", role=role,
+                              reason=type(exc).__name__)
+
+
+@dataclass
+class _Usage:
+    prompt: int | None = None
+    completion: int | None = None
+
+    def add(self, completion: Any) -> None:
+        usage = getattr(completion, "usage", None)
+        prompt = getattr(usage, "prompt_tokens", None)
+        out = getattr(usage, "completion_tokens", None)
+        if isinstance(prompt, int):
+            self.prompt = (self.prompt or 0) + prompt
+        if isinstance(out, int):
+            self.completion = (self.completion or 0) + out
+
+
+def _first_message(completion: Any) -> Any | None:
+    # Non-strict SDK parsing lets a malformed body through; treat any odd shape as no answer.
+    try:
+        return completion.choices[0].message
+    except (AttributeError, IndexError, TypeError):
+        return None
+
+
+class Gateway:
+    """One OpenAI-compatible endpoint with bounded concurrency; we own every retry."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self.model = settings.model
+        self.timeout_s = settings.llm_timeout_s
+        self._semaphore = asyncio.Semaphore(settings.llm_concurrency)
+        self._json_mode: JsonMode = (
+            "json_object" if settings.llm_response_format == "json_object" else "json_schema"
+        )
+        self._client: openai.AsyncOpenAI | None = None
+
+    @property
+    def json_mode(self) -> JsonMode:
+        """The response_format the next complete_json call will ask for."""
+        return self._json_mode
+
+    def _get_client(self) -> openai.AsyncOpenAI:
+        # Built on first use: the SDK raises at construction when it finds no key.
+        if self._client is None:
+            key = self._settings.openai_api_key
+            self._client = openai.AsyncOpenAI(
+                api_key=(key.get_secret_value() if key else "") or _DUMMY_KEY,
+                base_url=self._settings.openai_base_url,
+                timeout=self.timeout_s,
+                max_retries=0,
+            )
+        return self._client
+
+    async def aclose(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
+
+    async def _call(self, role: str, **kwargs: Any) -> tuple[Any, float]:
+        """One HTTP call under the semaphore; returns the completion and its duration in ms."""
+        client = self._get_client()
+        async with self._semaphore:
+            t0 = time.perf_counter()
+            try:
+                # The SDK timeout is per read; this bounds the whole call.
+                async with asyncio.timeout(self.timeout_s):
+                    completion = await client.chat.completions.create(model=self.model, **kwargs)
+            except openai.APIStatusError as exc:
+                fmt = kwargs.get("response_format") or {}
+                if fmt.get("type") == "json_schema" and _rejects_json_schema(exc):
+                    raise _SchemaUnsupported from None
+                raise _gateway_error(exc, role, self.timeout_s) from None
+            except (openai.OpenAIError, httpx.HTTPError, TimeoutError) as exc:
+                raise _gateway_error(exc, role, self.timeout_s) from None
+            return completion, (time.perf_counter() - t0) * 1000
+
+    async def _call_json(
+        self, role: str, messages: list[dict[str, Any]], schema_name: str, schema: dict[str, Any]
+    ) -> tuple[Any, float]:
+        if self._json_mode == "json_schema":
+            fmt = {"type": "json_schema",
+                   "json_schema": {"name": schema_name, "schema": schema, "strict": False}}
+            try:
+                return await self._call(role, messages=messages, response_format=fmt)
+            except _SchemaUnsupported:
+                # Remembered, so later calls go straight to the mode this gateway has.
+                self._json_mode = "json_object"
+        return await self._call(role, messages=messages,
+                                response_format={"type": "json_object"})
+
+    async def complete_json(
+        self, role: str, messages: list[dict[str, Any]], schema_name: str, schema: dict[str, Any]
+    ) -> tuple[dict[str, Any], ModelCall]:
+        """One JSON object from the model; a reply that is not one is asked again, once."""
+        usage = _Usage()
+        elapsed = 0.0
+        attempt_messages = list(messages)
+        for attempt in (1, 2):
+            completion, ms = await self._call_json(role, attempt_messages, schema_name, schema)
+            elapsed += ms
+            usage.add(completion)
+            message = _first_message(completion)
+            data = parse_json_object(getattr(message, "content", None))
+            if data is not None:
+                return data, ModelCall(role, elapsed, True, usage.prompt, usage.completion,
+                                       detail={"attempts": attempt,
+                                               "response_format": self._json_mode})
+            attempt_messages = [*messages, {"role": "user", "content": _RETRY_NUDGE}]
+        raise GatewayInvalidOutput(f"The model's answer to the {role} was not a JSON object "
+                                   "(asked twice).", role=role, attempts=2)
+
+    async def chat_tools(
+        self, role: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> tuple[AssistantTurn, ModelCall]:
+        """One assistant turn; tool arguments that are not a JSON object come back as None."""
+        usage = _Usage()
+        completion, ms = await self._call(role, messages=messages, tools=tools,
+                                          tool_choice="auto")
+        usage.add(completion)
+        message = _first_message(completion)
+        if message is None:
+            raise GatewayInvalidOutput(f"The model's answer to the {role} had no message.",
+                                       role=role)
+        calls: list[ToolCall] = []
+        for i, tc in enumerate(getattr(message, "tool_calls", None) or []):
+            fn = getattr(tc, "function", None)
+            name = getattr(fn, "name", None)
+            if not isinstance(name, str):
+                continue  # not a function call (e.g. a custom tool): nothing we offered
+            raw = getattr(fn, "arguments", None)
+            raw = raw if isinstance(raw, str) else ""
+            call_id = getattr(tc, "id", None)
+            calls.append(ToolCall(id=call_id if isinstance(call_id, str) and call_id
+                                  else f"call_{i}",
+                                  name=name, arguments=_parse_arguments(raw), raw_arguments=raw))
+        content = getattr(message, "content", None)
+        turn = AssistantTurn(content=content if isinstance(content, str) else None,
+                             tool_calls=calls)
+        return turn, ModelCall(role, ms, True, usage.prompt, usage.completion,
+                               detail={"tool_calls": len(calls)})
