@@ -13,7 +13,16 @@ from fastapi.staticfiles import StaticFiles
 
 from afterhack.api import errors
 from afterhack.api.limits import BodyLimit
-from afterhack.api.routes import agents, claims, corrections, decisions, health, sources, workspaces
+from afterhack.api.routes import (
+    agents,
+    claims,
+    corrections,
+    decisions,
+    graph,
+    health,
+    sources,
+    workspaces,
+)
 from afterhack.config import Settings
 from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.services import build_services
@@ -67,7 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
 
     api = APIRouter(prefix="/api")
-    for module in (health, workspaces, sources, claims, agents, decisions, corrections):
+    for module in (health, workspaces, sources, claims, agents, decisions, corrections, graph):
         api.include_router(module.router)
     app.include_router(api)
     _mount_ui(app)

@@ -1,0 +1,88 @@
+"""The graph as a person asks "what breaks if this is wrong?": the product view hides the
+plumbing (versions, fragments, runs, handoffs, audit) and names edges by what they mean."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from afterhack.store import graphview
+from afterhack.store.client import Graph
+
+_TEXT_LIMIT = 160
+_HIDDEN_PROPS = ("text",)
+
+
+def _label(text: str | None) -> str:
+    t = (text or "").strip()
+    return t if len(t) <= _TEXT_LIMIT else t[: _TEXT_LIMIT - 1] + "…"
+
+
+def _edge(src: str, dst: str, kind: str) -> dict[str, str]:
+    return {"id": f"{kind}:{src}->{dst}", "source": src, "target": dst, "type": kind}
+
+
+async def product_view(g: Graph, limit: int) -> dict[str, Any]:
+    rows = await graphview.product_rows(g, limit)
+    nodes: list[dict[str, Any]] = []
+    edges: list[dict[str, str]] = []
+    for s in rows["sources"]:
+        nodes.append({"id": s["id"], "type": "source", "label": _label(s["title"]),
+                      "status": None, "data": {"origin_type": s["origin_type"],
+                                               "latest_version": s["latest_version"]}})
+    corrections = {k["id"]: k for k in rows["corrections"]}
+    for k in rows["corrections"]:
+        nodes.append({"id": k["id"], "type": "correction", "label": _label(k["statement"]),
+                      "status": k["kind"], "data": {"kind": k["kind"], "reviewer": k["reviewer"],
+                                                    "claim_id": k["claim_id"],
+                                                    "replacement_id": k["replacement_id"]}})
+        edges.append(_edge(k["id"], k["claim_id"], "CORRECTS"))
+    source_ids = {s["id"] for s in rows["sources"]}
+    claim_ids = set()
+    for c in rows["claims"]:
+        claim_ids.add(c["id"])
+        nodes.append({"id": c["id"], "type": "claim", "label": _label(c["statement"]),
+                      "status": c["status"],
+                      "data": {"confidence_kind": c["confidence_kind"],
+                               "source_id": c["source_id"], "revision": c["revision"]}})
+        if c["source_id"] in source_ids or c["source_id"] in corrections:
+            edges.append(_edge(c["source_id"], c["id"], "SUPPORTS"))
+        for old in c["replaces"]:
+            edges.append(_edge(c["id"], old, "REPLACES"))
+    decision_ids = {d["id"] for d in rows["decisions"]}
+    for d in rows["decisions"]:
+        nodes.append({"id": d["id"], "type": "decision", "label": _label(d["title"]),
+                      "status": d["status"], "data": {"revision": d["revision"]}})
+        for c in dict.fromkeys(d["claim_ids"]):
+            if c in claim_ids:
+                edges.append(_edge(c, d["id"], "INFORMS"))
+        for up in d["depends_on"]:
+            if up in decision_ids:
+                edges.append(_edge(up, d["id"], "INFORMS"))
+    for a in rows["actions"]:
+        nodes.append({"id": a["id"], "type": "action", "label": _label(a["description"]),
+                      "status": a["status"], "data": {"revision": a["revision"],
+                                                      "held_from": a["held_from"]}})
+        for d in a["decision_ids"]:
+            if d in decision_ids:
+                edges.append(_edge(d, a["id"], "ENABLES"))
+    known = {n["id"] for n in nodes}
+    edges = [e for e in edges if e["source"] in known and e["target"] in known]
+    truncated = any(len(v) >= limit for v in rows.values())
+    return {"view": "product", "nodes": nodes, "edges": edges, "truncated": truncated}
+
+
+async def internal_view(g: Graph, limit: int) -> dict[str, Any]:
+    rows = await graphview.internal_rows(g, limit)
+    nodes = []
+    for n in rows["nodes"]:
+        props = {k: v for k, v in dict(n["props"]).items() if k not in _HIDDEN_PROPS}
+        label = props.get("statement") or props.get("title") or props.get("description") \
+            or props.get("task") or props.get("kind") or n["label"]
+        nodes.append({"id": n["id"], "type": n["label"], "label": _label(str(label)),
+                      "status": props.get("status"), "data": props})
+    known = {n["id"] for n in nodes}
+    edges = [{"id": f"{e['type']}:{e['source']}->{e['target']}", "source": e["source"],
+              "target": e["target"], "type": e["type"], "data": dict(e["props"])}
+             for e in rows["edges"] if e["source"] in known and e["target"] in known]
+    return {"view": "internal", "nodes": nodes, "edges": edges,
+            "truncated": len(rows["nodes"]) >= limit}
