@@ -1,0 +1,38 @@
+"""Who may do what. One table, checked by the HTTP API and the MCP tools alike.
+
+Roles belong to keys: ``admin`` (the key from the environment, or the single local user
+when keys are off), and per-workspace ``reader``, ``agent`` and ``reviewer`` keys.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from afterhack.errors import Forbidden
+
+Role = Literal["admin", "reviewer", "agent", "reader"]
+Permission = Literal[
+    "read",            # any GET inside a workspace
+    "add_source",      # add sources and versions, re-run extraction
+    "run_agent",       # start agent runs (HTTP or MCP)
+    "review",          # review decisions, move actions along
+    "correct",         # preview and apply corrections
+    "manage",          # create workspaces, keys; export, restore, delete
+]
+
+PERMISSIONS: dict[str, frozenset[str]] = {
+    "reader": frozenset({"read"}),
+    "agent": frozenset({"read", "add_source", "run_agent"}),
+    "reviewer": frozenset({"read", "add_source", "run_agent", "review", "correct"}),
+    "admin": frozenset({"read", "add_source", "run_agent", "review", "correct", "manage"}),
+}
+
+
+def allows(role: str, permission: Permission) -> bool:
+    return permission in PERMISSIONS.get(role, frozenset())
+
+
+def require(role: str, permission: Permission) -> None:
+    if not allows(role, permission):
+        raise Forbidden(f"A {role} key cannot {permission.replace('_', ' ')}.",
+                        role=role, permission=permission)
