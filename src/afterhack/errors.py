@@ -9,7 +9,7 @@
   + Unauthorized (401 unauthorized), Forbidden (403 forbidden)
   + Conflict (409)
     - StaleRevision, StaleCorrectionPreview, ClaimSuperseded, InvalidTransition,
-      DecisionUnsupported, WorkspaceBusy
+      DecisionUnsupported, WorkspaceBusy, RunClosed
   + RateLimited (429 rate_limited)
   + StoreUnavailable (503 graph_store_unavailable)
   + GatewayError
@@ -178,6 +178,16 @@ class DecisionUnsupported(Conflict):
 
 class WorkspaceBusy(Conflict):
     code = "workspace_busy"
+
+
+class RunClosed(Conflict):
+    """Raised when a tool call or a proposal targets an agent run that already completed or
+    failed: its evidence is sealed, so a new question needs a new run."""
+
+    code = "agent_run_closed"
+
+    def default_message(self) -> str:
+        return "This agent run is already closed; start a new run."
 
 
 class RateLimited(AfterhackError):

@@ -1,20 +1,28 @@
 """One agent run: the Analyst's tool loop, the gate, the Coordinator, the gate again, persist.
 
 The run is written once, at the end: a completed run together with its decision and actions
-in one guarded query, or a failed run with its trail and no decision at all.
+in one guarded query, or a failed run with its trail and no decision at all. An outside
+agent (MCP) is the Analyst of an open run instead; its proposal ends the same way, through
+``conclude_run``.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from afterhack import claims
 from afterhack.agents.gate import NO_ANSWER_TITLE, Evidence, Gated, Premise, gate
 from afterhack.agents.tools import RunTools
-from afterhack.errors import DecisionNotFound, GatewayError, InvalidRequest, WorkspaceBusy
+from afterhack.errors import (
+    DecisionNotFound,
+    GatewayError,
+    InvalidRequest,
+    RunClosed,
+    WorkspaceBusy,
+)
 from afterhack.ingest import ModelCall
 from afterhack.store import claims as store_claims
 from afterhack.store import decisions as store_decisions
@@ -46,8 +54,8 @@ def _gated_dict(g: Gated) -> dict[str, Any]:
             "premises": [asdict(p) for p in g.premises], "proposed_actions": g.actions}
 
 
-def _handoff(seq: int, src: str, dst: str, proposal: Any, ev: Evidence, dropped: list[dict[str, str]],
-             tool_calls: list[dict[str, Any]]) -> dict[str, Any]:
+def _handoff(seq: int, src: str, dst: str, proposal: Any, ev: Evidence,
+             dropped: list[dict[str, str]], tool_calls: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "id": new_id(), "seq": seq, "from_role": src, "to_role": dst,
         "proposal": json.dumps(proposal, ensure_ascii=False, default=str)[:200_000],
@@ -80,7 +88,8 @@ async def _coordinator_evidence(g: Graph, ids: list[str]) -> dict[str, Any]:
     }
 
 
-async def _resolve_builds_on(g: Graph, builds_on: list[str]) -> tuple[list[str], list[dict[str, str]]]:
+async def _resolve_builds_on(g: Graph, builds_on: list[str]
+                             ) -> tuple[list[str], list[dict[str, str]]]:
     ids = list(dict.fromkeys(builds_on))
     if len(ids) > _MAX_BUILDS_ON:
         raise InvalidRequest(f"builds_on names at most {_MAX_BUILDS_ON} decisions.")
@@ -95,7 +104,8 @@ async def _resolve_builds_on(g: Graph, builds_on: list[str]) -> tuple[list[str],
 
 def _decision(task: str, out: Any, g2: Gated) -> dict[str, Any]:
     o = out if isinstance(out, dict) else {}
-    title = o.get("title") if isinstance(o.get("title"), str) and o["title"].strip() else task
+    raw_title = o.get("title")
+    title = raw_title if isinstance(raw_title, str) and raw_title.strip() else task
     summary = o.get("summary") if isinstance(o.get("summary"), str) else g2.answer
     return {"title": title.strip()[:300], "summary": (summary or "").strip()[:5000],
             "status": "draft", "premises": g2.premises, "actions": g2.actions,
@@ -110,57 +120,106 @@ def _no_answer(reason: str) -> dict[str, Any]:
             "review_reason": {"type": "no_evidence", "detail": reason}}
 
 
+@dataclass
+class RunStart:
+    """A run as it began: in-process (written once, at the end) or open in the graph (MCP)."""
+
+    id: str
+    task: str
+    model: str
+    created_at: int
+    depends_on: list[str]
+    skipped: list[dict[str, str]]
+    # True when the run is already stored with status 'open' and the end finishes that node.
+    open_run: bool = False
+    # perf_counter at the start, for the run's own duration; None means "from created_at".
+    t0: float | None = None
+
+    def row(self) -> dict[str, Any]:
+        return {"id": self.id, "task": self.task, "model": self.model,
+                "created_at": self.created_at, "builds_on": self.depends_on,
+                "builds_on_skipped": json.dumps(self.skipped), "error": None}
+
+    def elapsed_ms(self) -> float:
+        if self.t0 is not None:
+            return (time.perf_counter() - self.t0) * 1000
+        return float(now_ms() - self.created_at)
+
+
+async def begin_run(g: Graph, *, task: str, builds_on: list[str], model: str) -> RunStart:
+    depends_on, skipped = await _resolve_builds_on(g, builds_on)
+    return RunStart(id=new_id(), task=task, model=model, created_at=now_ms(),
+                    depends_on=depends_on, skipped=skipped, t0=time.perf_counter())
+
+
 async def run_agent(g: Graph, analyst: Analyst, coordinator: Coordinator, *, task: str,
                     builds_on: list[str], actor: str, max_rounds: int) -> dict[str, Any]:
-    started = now_ms()
-    t0 = time.perf_counter()
-    depends_on, skipped = await _resolve_builds_on(g, builds_on)
+    start = await begin_run(g, task=task, builds_on=builds_on, model=analyst.name)
     ev = Evidence()
     tools = RunTools(g, ev)
-    run_id = new_id()
-    calls: list[ModelCall] = []
-    handoffs: list[dict[str, Any]] = []
-    run: dict[str, Any] = {"id": run_id, "task": task, "model": analyst.name,
-                           "created_at": started, "builds_on": depends_on,
-                           "builds_on_skipped": json.dumps(skipped), "error": None}
     try:
         proposal, analyst_calls = await analyst.run(tools, task, max_rounds)
-        calls += analyst_calls
+    except GatewayError as exc:
+        trail = [_handoff(0, "analyst", "coordinator", {"error": exc.code}, ev, [], tools.calls)]
+        await _save_failed(g, start, exc, [], trail, actor)
+        raise
+    return await conclude_run(g, coordinator, start, proposal=proposal, evidence=ev,
+                              tool_calls=tools.calls, calls=analyst_calls, actor=actor)
+
+
+async def conclude_run(g: Graph, coordinator: Coordinator, start: RunStart, *, proposal: Any,
+                       evidence: Evidence, tool_calls: list[dict[str, Any]],
+                       calls: list[ModelCall], actor: str) -> dict[str, Any]:
+    """Gate the Analyst's proposal, run the Coordinator on what survived, gate its output
+    again, and save the run with its decision and actions. Shared by the in-process run and
+    the MCP path, where an outside agent was the Analyst."""
+    ev = evidence
+    calls = list(calls)
+    handoffs: list[dict[str, Any]] = []
+    try:
         gated = gate(proposal, ev, actions_key="proposed_actions")
         await _label_unknown(g, gated.dropped)
         handoffs.append(_handoff(0, "analyst", "coordinator", proposal, ev, gated.dropped,
-                                 tools.calls))
+                                 tool_calls))
         if gated.empty:
             decision = _no_answer("analyst")
         else:
-            evidence = await _coordinator_evidence(g, gated.claim_ids)
-            out, ccall = await coordinator.run(task, _gated_dict(gated), evidence)
+            evidence_for = await _coordinator_evidence(g, gated.claim_ids)
+            out, ccall = await coordinator.run(start.task, _gated_dict(gated), evidence_for)
             calls.append(ccall)
             gated2 = gate(out, ev, actions_key="actions")
             await _label_unknown(g, gated2.dropped)
             handoffs.append(_handoff(1, "coordinator", "decision", out, ev, gated2.dropped, []))
-            decision = _no_answer("coordinator") if gated2.empty else _decision(task, out, gated2)
+            decision = (_no_answer("coordinator") if gated2.empty
+                        else _decision(start.task, out, gated2))
     except GatewayError as exc:
-        run.update(status="failed", error=exc.code,
-                   model_calls=json.dumps([c.as_dict() for c in calls]))
         if not handoffs:
             handoffs.append(_handoff(0, "analyst", "coordinator", {"error": exc.code}, ev, [],
-                                     tools.calls))
-        await store_runs.save_failed_run(g, {
-            "run": run, "handoffs": handoffs, "now": now_ms(),
-            "audits": [audit_event("agent_run.failed", actor, run_id, {"error": exc.code})]})
-        exc.details["run_id"] = run_id
+                                     tool_calls))
+        await _save_failed(g, start, exc, calls, handoffs, actor)
         raise
-    run.update(status="completed", model_calls=json.dumps(
-        [c.as_dict() for c in calls] + [{"role": "run", "duration_ms":
-                                         (time.perf_counter() - t0) * 1000, "ok": True}]))
-    await _save(g, run, handoffs, decision, depends_on, actor)
-    return await get_run_view(g, run_id)
+    run = {**start.row(), "status": "completed", "model_calls": json.dumps(
+        [c.as_dict() for c in calls] + [{"role": "run", "duration_ms": start.elapsed_ms(),
+                                         "ok": True}])}
+    await _save(g, start, run, handoffs, decision, actor)
+    return await get_run_view(g, start.id)
 
 
-async def _save(g: Graph, run: dict[str, Any], handoffs: list[dict[str, Any]],
-                decision: dict[str, Any], depends_on: list[str], actor: str) -> None:
+async def _save_failed(g: Graph, start: RunStart, exc: GatewayError, calls: list[ModelCall],
+                       handoffs: list[dict[str, Any]], actor: str) -> None:
+    run = {**start.row(), "status": "failed", "error": exc.code,
+           "model_calls": json.dumps([c.as_dict() for c in calls])}
+    # An open run that another submit closed meanwhile keeps that outcome; the error stands.
+    await store_runs.save_failed_run(g, {
+        "run": run, "handoffs": handoffs, "now": now_ms(), "open_run": start.open_run,
+        "audits": [audit_event("agent_run.failed", actor, start.id, {"error": exc.code})]})
+    exc.details["run_id"] = start.id
+
+
+async def _save(g: Graph, start: RunStart, run: dict[str, Any], handoffs: list[dict[str, Any]],
+                decision: dict[str, Any], actor: str) -> None:
     decision_id = new_id()
+    depends_on = start.depends_on
     for _ in range(_SAVE_ATTEMPTS):
         premises: list[Premise] = decision["premises"]
         uses = [{"claim_id": c, "premise": p.statement} for p in premises for c in p.claim_ids]
@@ -168,6 +227,7 @@ async def _save(g: Graph, run: dict[str, Any], handoffs: list[dict[str, Any]],
         actions = [{"id": new_id(), "description": a} for a in decision["actions"]]
         params = {
             "run": run, "handoffs": handoffs, "now": now_ms(), "claim_ids": claim_ids,
+            "open_run": start.open_run,
             "decision": {
                 "id": decision_id, "title": decision["title"], "summary": decision["summary"],
                 "status": decision["status"], "uses": uses, "depends_on": depends_on,
@@ -184,6 +244,10 @@ async def _save(g: Graph, run: dict[str, Any], handoffs: list[dict[str, Any]],
         }
         if await store_runs.save_completed_run(g, params):
             return
+        if start.open_run:
+            state = await store_runs.find_run_state(g, start.id)
+            if state is None or state["status"] != "open":
+                raise RunClosed(run_id=start.id, status=state["status"] if state else None)
         # A claim was corrected (or an upstream decision fell) while the run was thinking:
         # cite only what is still current, and say so on the trail.
         current = await store_claims.find_claims(g, claim_ids)

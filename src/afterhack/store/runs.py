@@ -3,6 +3,10 @@
 A completed run is written in ONE guarded query: it goes through only if every claim the
 decision cites is still current and every decision it builds on is still in good standing,
 so a correction racing the run can never leave a decision resting on a superseded claim.
+
+A run driven from outside (MCP) is stored ``open`` first, because the app keeps no state
+between requests: each tool call appends what it searched and retrieved to the run node in
+one write, and the final write finishes that node instead of creating one.
 """
 
 from __future__ import annotations
@@ -14,10 +18,7 @@ from afterhack.errors import RunNotFound
 from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph
 
-_CREATE_RUN = """
-CREATE (r:AgentRun {id:$run.id, task:$run.task, status:$run.status, model:$run.model,
-    created_at:$run.created_at, finished_at:$now, model_calls:$run.model_calls,
-    error:$run.error, builds_on:$run.builds_on, builds_on_skipped:$run.builds_on_skipped})
+_HANDOFFS = """
 FOREACH (h IN $handoffs |
   CREATE (r)-[:HAS_HANDOFF]->(:Handoff {id:h.id, seq:h.seq, from_role:h.from_role,
       to_role:h.to_role, proposal:h.proposal, searched_claim_ids:h.searched,
@@ -25,9 +26,28 @@ FOREACH (h IN $handoffs |
       tool_calls:h.tool_calls, created_at:$now}))
 """
 
+_CREATE_RUN = """
+CREATE (r:AgentRun {id:$run.id, task:$run.task, status:$run.status, model:$run.model,
+    created_at:$run.created_at, finished_at:$now, model_calls:$run.model_calls,
+    error:$run.error, builds_on:$run.builds_on, builds_on_skipped:$run.builds_on_skipped})
+""" + _HANDOFFS
 
-async def save_failed_run(g: Graph, p: dict[str, Any]) -> None:
-    await g.write(_CREATE_RUN + "WITH r " + CREATE_AUDITS + " RETURN r.id AS id", p)
+# Only an open run is finished, and only once: a second submit finds nothing to match.
+_FINISH_OPEN_RUN = """
+MATCH (r:AgentRun {id:$run.id}) WHERE r.status = 'open'
+SET r.status = $run.status, r.finished_at = $now, r.model_calls = $run.model_calls,
+    r.error = $run.error
+""" + _HANDOFFS
+
+
+def _run_part(p: dict[str, Any]) -> str:
+    return _FINISH_OPEN_RUN if p.get("open_run") else _CREATE_RUN
+
+
+async def save_failed_run(g: Graph, p: dict[str, Any]) -> bool:
+    """Write a failed run with its trail; False when an open run was no longer open."""
+    rows = await g.write(_run_part(p) + "WITH r " + CREATE_AUDITS + " RETURN r.id AS id", p)
+    return bool(rows)
 
 
 async def save_completed_run(g: Graph, p: dict[str, Any]) -> bool:
@@ -39,7 +59,7 @@ async def save_completed_run(g: Graph, p: dict[str, Any]) -> bool:
         "AND up.status IN ['draft','accepted'] "
         "WITH current_claims, count(DISTINCT up) AS good_upstream "
         "WHERE current_claims = size($claim_ids) AND good_upstream = size($decision.depends_on) "
-        + _CREATE_RUN +
+        + _run_part(p) +
         "CREATE (r)-[:PRODUCED]->(d:Decision {id:$decision.id, title:$decision.title, "
         "summary:$decision.summary, status:$decision.status, revision:1, created_at:$now, "
         "run_id:$run.id, premise_order:$decision.premise_order, "
@@ -93,3 +113,57 @@ async def list_runs(g: Graph, *, limit: int, offset: int) -> list[dict[str, Any]
         {"limit": limit, "offset": offset},
     )
     return list(rows)
+
+
+_OPEN_FIELDS = (
+    "r.id AS id, r.status AS status, r.task AS task, r.model AS model, "
+    "r.created_at AS created_at, r.builds_on AS builds_on, "
+    "r.builds_on_skipped AS builds_on_skipped, r.searched_claim_ids AS searched, "
+    "r.retrieved_claim_ids AS retrieved, r.tool_log AS tool_log"
+)
+
+
+async def create_open_run(g: Graph, p: dict[str, Any]) -> None:
+    """Store a run that an outside agent will drive through separate tool calls."""
+    await g.write(
+        "CREATE (r:AgentRun {id:$run.id, task:$run.task, status:'open', model:$run.model, "
+        "created_at:$run.created_at, finished_at:null, model_calls:null, error:null, "
+        "builds_on:$run.builds_on, builds_on_skipped:$run.builds_on_skipped, "
+        "started_by:$run.started_by, searched_claim_ids:[], retrieved_claim_ids:[], "
+        "tool_log:[]}) WITH r " + CREATE_AUDITS + " RETURN r.id AS id",
+        p,
+    )
+
+
+async def find_run_state(g: Graph, run_id: str) -> dict[str, Any] | None:
+    """What the gate needs of a run: its status, task and the evidence it has seen."""
+    rows = await g.read("MATCH (r:AgentRun {id:$id}) RETURN " + _OPEN_FIELDS, {"id": run_id})
+    row = rows.first()
+    if row is None:
+        return None
+    out = dict(row)
+    out["builds_on"] = list(out["builds_on"] or [])
+    out["builds_on_skipped"] = json.loads(out["builds_on_skipped"] or "[]")
+    for k in ("searched", "retrieved"):
+        out[k] = list(out[k] or [])
+    out["tool_log"] = [json.loads(c) for c in out["tool_log"] or []]
+    return out
+
+
+async def record_tool_call(g: Graph, run_id: str, *, searched: list[str], retrieved: list[str],
+                           call: dict[str, Any], max_calls: int) -> bool:
+    """Append one tool call's evidence to an open run in one write; False when the run is
+    not open (or has used up its tool calls)."""
+    rows = await g.write(
+        "MATCH (r:AgentRun {id:$id}) WHERE r.status = 'open' AND size(r.tool_log) < $max "
+        "SET r.searched_claim_ids = r.searched_claim_ids + "
+        "    [i IN $searched WHERE NOT i IN r.searched_claim_ids], "
+        "    r.retrieved_claim_ids = r.retrieved_claim_ids + "
+        "    [i IN $retrieved WHERE NOT i IN r.retrieved_claim_ids], "
+        "    r.tool_log = r.tool_log + [$call] "
+        "RETURN r.id AS id",
+        {"id": run_id, "searched": list(dict.fromkeys(searched)),
+         "retrieved": list(dict.fromkeys(retrieved)), "max": max_calls,
+         "call": json.dumps(call, ensure_ascii=False, default=str)[:200_000]},
+    )
+    return bool(rows)
