@@ -95,6 +95,21 @@ async def preview_correction(g: Graph, claim_id: str, *, statement: str | None, 
     }
 
 
+async def claim_impact(g: Graph, claim_id: str, *, policy: Policy) -> dict[str, Any]:
+    """What depends on a claim: what a correction of it would flag and hold, and what would
+    stay supported and on what. Read-only, and no statement is needed: the relabel does not
+    depend on what the claim would be replaced with."""
+    claim, snap, out = await _picture(g, claim_id, policy)
+    return {
+        "claim": {k: claim[k] for k in ("id", "statement", "status", "revision")},
+        "correctable": claim["status"] in CURRENT_CLAIM,
+        **_describe(snap, out),
+        "revisions": {"claim_revision": claim["revision"],
+                      "impact_token": impact_token(claim, snap),
+                      "impact": _impact_revisions(snap)},
+    }
+
+
 def correction_key(claim_id: str, kind: str, text: str, claim_revision: int) -> str:
     """Identity of one apply, so a retried or double-clicked apply is recognised."""
     raw = json.dumps([claim_id, kind, statement_key(text), claim_revision]).encode()
@@ -164,7 +179,7 @@ async def recheck_claim(g: Graph, claim_id: str, *, policy: Policy,
                         actor: str) -> dict[str, Any]:
     """Re-run the dependency check for an already corrected claim; flags what lost support."""
     for _ in range(5):
-        claim, snap, out = await _picture(g, claim_id, policy)
+        _claim, snap, out = await _picture(g, claim_id, policy)
         if not out.flag and not out.hold:
             return {"flagged": [], "held": []}
         flags = [{"id": i, "reason": json.dumps({"type": "recheck", "claim_id": claim_id,

@@ -1,7 +1,14 @@
-"""What a request needs besides the store: the model (offline or gateway) and settings."""
+"""What a request needs besides the store: the model (offline or gateway) and settings.
+
+``open_services`` is the one way to bring them up (the embedded FalkorDB unless a URL is
+set, the store, the registry, the model), shared by the HTTP app, stdio MCP and the demo.
+"""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import cast
 
@@ -9,12 +16,16 @@ from afterhack.agents.llm import GatewayAnalyst, GatewayCoordinator
 from afterhack.agents.offline import OfflineAnalyst, OfflineCoordinator
 from afterhack.agents.run import Analyst, Coordinator
 from afterhack.config import Settings
+from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.ingest import Extractor
 from afterhack.llm.extraction import GatewayExtractor
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.offline import OfflineExtractor
 from afterhack.store.client import Store
+from afterhack.store.workspaces import ensure_registry
 from afterhack.support import Policy
+
+log = logging.getLogger("afterhack")
 
 
 @dataclass
@@ -26,6 +37,8 @@ class Services:
     coordinator: Coordinator
     # None with the offline model.
     gateway: Gateway | None = None
+    # The FalkorDB this process started, if any (None with AFTERHACK_FALKORDB_URL).
+    embedded: EmbeddedFalkorDB | None = None
 
     @property
     def model_name(self) -> str:
@@ -48,3 +61,31 @@ def build_services(settings: Settings, store: Store) -> Services:
     return Services(settings=settings, store=store, extractor=GatewayExtractor(gateway),
                     analyst=GatewayAnalyst(gateway), coordinator=GatewayCoordinator(gateway),
                     gateway=gateway)
+
+
+@asynccontextmanager
+async def open_services(settings: Settings) -> AsyncIterator[Services]:
+    """Start (or reach) FalkorDB, open the store and the model; close all of it on exit."""
+    embedded = None
+    url = settings.falkordb_url
+    if not url:
+        embedded = EmbeddedFalkorDB(settings.data_dir,
+                                    query_timeout_ms=settings.falkordb_query_timeout_ms)
+        url = embedded.start()
+        log.info("embedded FalkorDB started (pid %s) at %s", embedded.pid, url)
+    try:
+        store = Store(url, pool_size=settings.falkordb_pool_size,
+                      query_timeout_ms=settings.falkordb_query_timeout_ms)
+        services = None
+        try:
+            await ensure_registry(store)
+            services = build_services(settings, store)
+            services.embedded = embedded
+            yield services
+        finally:
+            if services is not None:
+                await services.aclose()
+            await store.close()
+    finally:
+        if embedded is not None:
+            embedded.stop()

@@ -1,8 +1,8 @@
-"""create_app(settings): the FastAPI app; its lifespan opens the store (and the embedded FalkorDB)."""
+"""create_app(settings): the FastAPI app; its lifespan opens the store (and the embedded
+FalkorDB) and runs the MCP endpoint mounted at /mcp."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,12 +24,8 @@ from afterhack.api.routes import (
     workspaces,
 )
 from afterhack.config import Settings
-from afterhack.embedded import EmbeddedFalkorDB
-from afterhack.services import build_services
-from afterhack.store.client import Store
-from afterhack.store.workspaces import ensure_registry
-
-log = logging.getLogger("afterhack")
+from afterhack.mcpserver import mount_mcp
+from afterhack.services import open_services
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
@@ -39,28 +35,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        embedded = None
-        url = settings.falkordb_url
-        if not url:
-            embedded = EmbeddedFalkorDB(settings.data_dir,
-                                        query_timeout_ms=settings.falkordb_query_timeout_ms)
-            url = embedded.start()
-            log.info("embedded FalkorDB started (pid %s) at %s", embedded.pid, url)
-        store = Store(url, pool_size=settings.falkordb_pool_size,
-                      query_timeout_ms=settings.falkordb_query_timeout_ms)
-        services = None
-        try:
-            await ensure_registry(store)
-            app.state.store = store
-            app.state.embedded = embedded
-            app.state.services = services = build_services(settings, store)
+        async with open_services(settings) as services, mcp.running():
+            app.state.store = services.store
+            app.state.embedded = services.embedded
+            app.state.services = services
             yield
-        finally:
-            if services is not None:
-                await services.aclose()
-            await store.close()
-            if embedded is not None:
-                embedded.stop()
 
     app = FastAPI(
         title="afterhack",
@@ -79,6 +58,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (health, workspaces, sources, claims, agents, decisions, corrections, graph):
         api.include_router(module.router)
     app.include_router(api)
+    # The MCP tools at /mcp, sharing this app's store and model (see mcpserver/).
+    mcp = mount_mcp(app, settings, lambda: app.state.services)
     _mount_ui(app)
     return app
 

@@ -1,0 +1,232 @@
+"""The MCP tools: the gated memory, for any MCP-capable agent (stdio or streamable HTTP).
+
+Every tool names its workspace and goes through the same three checks as the HTTP API: who
+is calling (callers.py), whether that caller may see the workspace (a workspace key on
+another workspace gets exactly the 404 of a missing one), and whether its role allows the
+operation (roles.py). Then it calls one domain function. Errors come back as tool errors
+whose content is the canonical error body, so the code (``stale_correction_preview``,
+``workspace_not_found``, ...) is what the agent reads.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from pydantic import Field, ValidationError
+
+from afterhack import claims, ingest, repair
+from afterhack.agents import external
+from afterhack.api.deps import Caller
+from afterhack.api.errors import error_body
+from afterhack.api.schemas import Id, NonBlank, PremiseIn, Revision, Text
+from afterhack.errors import AfterhackError, InvalidRequest, WorkspaceNotFound
+from afterhack.mcpserver.callers import CallerSource
+from afterhack.roles import Permission, require
+from afterhack.services import Services
+from afterhack.store import workspaces
+from afterhack.store.client import Graph
+
+log = logging.getLogger("afterhack.mcp")
+
+INSTRUCTIONS = """\
+afterhack is agent memory with proof. Claims come from sources with exact quotes.
+To answer a question from memory: start_run, then search_claims, then get_claim_sources for
+the claims you will rely on, then submit_proposal citing only claims you both found and
+retrieved in this run (others are dropped). To fix a wrong claim: preview_correction, then
+apply_correction with the revisions the preview returned. get_impact shows what depends on
+a claim."""
+
+ServicesProvider = Callable[[], Services]
+Work = Callable[[Graph, Caller, Services], Awaitable[Any]]
+
+WorkspaceId = Annotated[Id, Field(description="The workspace's id (a UUID).")]
+RunId = Annotated[Id, Field(description="The run_id that start_run returned.")]
+ClaimId = Annotated[Id, Field(description="A claim's id.")]
+Kind = Literal["replace", "retract"]
+
+_READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+_RUN = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+
+def _ok(result: Any) -> CallToolResult:
+    text = json.dumps(result, ensure_ascii=False, default=str)
+    data = json.loads(text)
+    # Structured content must be an object; a list travels as {"result": [...]} (SDK style).
+    structured = data if isinstance(data, dict) else {"result": data}
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=structured)
+
+
+def error_result(exc: AfterhackError) -> CallToolResult:
+    details = {k: v for k, v in exc.details.items() if v is not None}
+    text = json.dumps(error_body(exc.code, exc.message, details), default=str)
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=json.loads(text), is_error=True)
+
+
+def _request(ctx: Context[Any, Any]) -> Any:
+    try:
+        return ctx.request_context.request
+    except ValueError:  # no request context: called outside a transport
+        return None
+
+
+class AfterhackMCP(MCPServer[Any]):
+    """MCPServer whose argument-validation failures carry the canonical invalid_request."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Any, Any] | None = None
+                        ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                errs = [{"loc": [str(p) for p in e["loc"]], "type": e["type"], "msg": e["msg"]}
+                        for e in cause.errors()]
+                message = "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errs[:5])
+                return error_result(InvalidRequest(message or None, errors=errs))
+            raise
+
+
+def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> AfterhackMCP:
+    server = AfterhackMCP("afterhack", instructions=INSTRUCTIONS, version="0.1.0",
+                          log_level="WARNING")
+
+    async def invoke(ctx: Context[Any, Any], workspace_id: str, permission: Permission,
+                     work: Work) -> CallToolResult:
+        try:
+            who = await caller(_request(ctx))
+            # A workspace key sees only its own workspace; anything else looks missing.
+            if who.workspace_id is not None and who.workspace_id != workspace_id:
+                raise WorkspaceNotFound(workspace_id)
+            svc = services()
+            row = await workspaces.get_workspace(svc.store, workspace_id)
+            require(who.role, permission)
+            g = workspaces.workspace_graph(svc.store, row["id"])
+            return _ok(await work(g, who, svc))
+        except AfterhackError as exc:
+            return error_result(exc)
+        except Exception:
+            log.exception("MCP tool failed")
+            return error_result(AfterhackError())
+
+    @server.tool(annotations=_RUN)
+    async def start_run(workspace_id: WorkspaceId,
+                        task: Annotated[NonBlank, Field(max_length=4000)],
+                        ctx: Context[Any, Any],
+                        builds_on: Annotated[list[Id], Field(max_length=20)] | None = None,
+                        ) -> CallToolResult:
+        """Start an agent run for one task and get its run_id. Evidence is tracked per run:
+        only claims found by search_claims AND retrieved by get_claim_sources in this run can
+        be cited in submit_proposal. builds_on names earlier decisions this one depends on."""
+        return await invoke(ctx, workspace_id, "run_agent", lambda g, who, _s: external.start_run(
+            g, task=task, builds_on=builds_on or [], actor=who.actor))
+
+    @server.tool(annotations=_RUN)
+    async def search_claims(workspace_id: WorkspaceId, run_id: RunId,
+                            query: Annotated[Text, Field(max_length=2000)],
+                            ctx: Context[Any, Any]) -> CallToolResult:
+        """Search the workspace's current claims: [{claim_id, statement, status}]. A search hit
+        is not evidence until its sources are retrieved with get_claim_sources."""
+        return await invoke(ctx, workspace_id, "run_agent",
+                            lambda g, _w, _s: external.search_claims(g, run_id, query))
+
+    @server.tool(annotations=_RUN)
+    async def get_claim_sources(workspace_id: WorkspaceId, run_id: RunId,
+                                claim_ids: Annotated[list[Id], Field(max_length=500)],
+                                ctx: Context[Any, Any]) -> CallToolResult:
+        """Retrieve the source fragments (exact quoted text, offsets, origin) behind claims:
+        [{claim_id, status, fragments: [{fragment_id, text, origin_type, origin_name,
+        quote_start, quote_end, start, end}]}]. Up to 50 ids per call."""
+        return await invoke(ctx, workspace_id, "run_agent",
+                            lambda g, _w, _s: external.get_claim_sources(g, run_id, claim_ids))
+
+    @server.tool(annotations=_RUN)
+    async def submit_proposal(
+        workspace_id: WorkspaceId, run_id: RunId,
+        answer: Annotated[Text, Field(max_length=20_000)],
+        claim_ids: Annotated[list[Id], Field(max_length=500)],
+        ctx: Context[Any, Any],
+        premises: Annotated[list[PremiseIn], Field(max_length=20)] | None = None,
+        proposed_actions: Annotated[list[Annotated[Text, Field(max_length=2000)]],
+                                    Field(max_length=10)] | None = None,
+    ) -> CallToolResult:
+        """Finish the run: the answer and the claim ids it rests on (only claims you searched
+        and retrieved in this run survive), optional premises [{statement, claim_ids}] and
+        proposed actions. Returns the run with its handoff trail, decision and actions."""
+        proposal: dict[str, Any] = {
+            "answer": answer, "claim_ids": claim_ids,
+            "premises": [p.model_dump() for p in premises or []],
+            "proposed_actions": proposed_actions or []}
+        return await invoke(ctx, workspace_id, "run_agent", lambda g, who, svc: (
+            external.submit_proposal(g, svc.coordinator, run_id, proposal=proposal,
+                                     actor=who.actor)))
+
+    @server.tool(annotations=_RUN)
+    async def add_source(workspace_id: WorkspaceId,
+                         title: Annotated[NonBlank, Field(max_length=500)],
+                         text: NonBlank, ctx: Context[Any, Any]) -> CallToolResult:
+        """Add a document: it is split into fragments and claims are extracted, each kept only
+        with an exact quote. Returns the source, the kept claims and dropped counts."""
+        return await invoke(ctx, workspace_id, "add_source", lambda g, who, svc: (
+            ingest.ingest_source(g, svc.settings, svc.extractor, title=title, text=text,
+                                 origin_type="document", origin_name=None, source_id=None,
+                                 extract=True, actor=who.actor)))
+
+    @server.tool(annotations=_READ)
+    async def get_claim(workspace_id: WorkspaceId, claim_id: ClaimId,
+                        ctx: Context[Any, Any]) -> CallToolResult:
+        """A claim with its evidence (fragments, quote offsets, origin), its corrections and
+        replacement chain, and the decisions that use it."""
+        return await invoke(ctx, workspace_id, "read",
+                            lambda g, _w, _s: claims.get_claim(g, claim_id))
+
+    @server.tool(annotations=_READ)
+    async def get_impact(workspace_id: WorkspaceId, claim_id: ClaimId,
+                         ctx: Context[Any, Any]) -> CallToolResult:
+        """What depends on a claim: the decisions a correction would flag and the actions it
+        would hold (and why), and the decisions that would stay supported."""
+        return await invoke(ctx, workspace_id, "read", lambda g, _w, svc: (
+            repair.claim_impact(g, claim_id, policy=svc.policy)))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
+    async def preview_correction(workspace_id: WorkspaceId, claim_id: ClaimId,
+                                 statement: Annotated[Text, Field(max_length=4000)],
+                                 ctx: Context[Any, Any], kind: Kind = "replace",
+                                 ) -> CallToolResult:
+        """Preview correcting a claim (kind 'replace' with the corrected statement, or
+        'retract'): what would be flagged, held and stay, plus the revisions to apply with."""
+        return await invoke(ctx, workspace_id, "correct", lambda g, _w, svc: (
+            repair.preview_correction(g, claim_id, statement=statement, kind=kind,
+                                      policy=svc.policy)))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True,
+                                             idempotent_hint=True, open_world_hint=False))
+    async def apply_correction(workspace_id: WorkspaceId, claim_id: ClaimId,
+                               statement: Annotated[Text, Field(max_length=4000)],
+                               claim_revision: Revision,
+                               impact_token: Annotated[str, Field(min_length=1, max_length=200)],
+                               ctx: Context[Any, Any], kind: Kind = "replace",
+                               reason: Annotated[Text, Field(max_length=4000)] | None = None,
+                               ) -> CallToolResult:
+        """Apply a previewed correction with the preview's claim_revision and impact_token.
+        Supersedes (or retracts) the claim, flags decisions that lost support and holds their
+        actions, atomically. A changed picture is refused with stale_correction_preview;
+        repeating the same apply returns status already_applied."""
+        async def work(g: Graph, who: Caller, svc: Services) -> dict[str, Any]:
+            status, result = await repair.apply_correction(
+                g, claim_id, statement=statement, kind=kind, reason=reason, reviewer=who.actor,
+                claim_revision=claim_revision, impact_token_seen=impact_token,
+                policy=svc.policy, actor=who.actor)
+            return {"status": status, **result}
+
+        return await invoke(ctx, workspace_id, "correct", work)
+
+    return server

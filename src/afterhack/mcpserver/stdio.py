@@ -1,0 +1,23 @@
+"""``afterhack mcp``: the tools over stdio, for agents that launch the server themselves.
+
+It opens the same FalkorDB the app uses. The embedded one's data dir is locked by a running
+``afterhack serve``, so next to a running server point ``AFTERHACK_FALKORDB_URL`` at that
+server's FalkorDB (the URL is in ``<data_dir>/falkordb.url``) or use ``/mcp`` over HTTP.
+"""
+
+from __future__ import annotations
+
+import os
+
+from afterhack.config import Settings
+from afterhack.mcpserver.callers import KeyResolver, fixed_key_caller, settings_keys
+from afterhack.mcpserver.server import create_mcp_server
+from afterhack.services import open_services
+
+
+async def serve_stdio(settings: Settings, resolve_key: KeyResolver | None = None) -> None:
+    key = os.environ.get("AFTERHACK_API_KEY") or None
+    caller = fixed_key_caller(resolve_key or settings_keys(settings), key)
+    async with open_services(settings) as services:
+        server = create_mcp_server(lambda: services, caller)
+        await server.run_stdio_async()
