@@ -1,0 +1,267 @@
+"""``Client`` and ``AsyncClient``: one method per endpoint of the HTTP API (docs/api.md).
+
+Both share the endpoint methods (``_Endpoints``); only how a request is sent differs, so
+the sync client returns the decoded JSON and the async one an awaitable of it. Workspace
+methods use the client's ``workspace`` unless a call passes ``workspace=``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Any, Generic, Literal, TypeVar
+from urllib.parse import quote
+
+import httpx
+
+from afterhack.client._errors import ApiConnectionError, error_from_body
+
+JSON = dict[str, Any]
+R = TypeVar("R")
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+CorrectionKind = Literal["replace", "retract"]
+DecisionOp = Literal["accept", "reject", "reconfirm"]
+ActionOp = Literal["approve", "release", "done", "cancel"]
+
+
+def _seg(value: str) -> str:
+    return quote(value, safe="")
+
+
+def _body(**fields: Any) -> JSON:
+    # Optional fields are left out rather than sent as null: the API forbids null where a
+    # field has a default (origin_type, kind, ...).
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def _decode(response: httpx.Response) -> JSON:
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if response.is_error:
+        raise error_from_body(response.status_code, body)
+    if not isinstance(body, dict):
+        raise error_from_body(response.status_code, None)
+    return body
+
+
+class _Endpoints(Generic[R]):
+    workspace: str | None
+
+    def _call(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
+              json: JSON | None = None) -> R:
+        raise NotImplementedError
+
+    def _ws(self, workspace: str | None) -> str:
+        ws = workspace or self.workspace
+        if not ws:
+            raise ValueError("No workspace: pass workspace= or create the client with one.")
+        return f"/workspaces/{_seg(ws)}"
+
+    # Health and workspaces
+
+    def health(self) -> R:
+        return self._call("GET", "/health")
+
+    def create_workspace(self, name: str) -> R:
+        return self._call("POST", "/workspaces", json={"name": name})
+
+    def list_workspaces(self, *, limit: int = 100, offset: int = 0) -> R:
+        return self._call("GET", "/workspaces", params={"limit": limit, "offset": offset})
+
+    def get_workspace(self, *, workspace: str | None = None) -> R:
+        return self._call("GET", self._ws(workspace))
+
+    def audit(self, *, limit: int = 100, before: int | None = None,
+              workspace: str | None = None) -> R:
+        return self._call("GET", self._ws(workspace) + "/audit",
+                          params=_body(limit=limit, before=before))
+
+    # Sources
+
+    def add_source(self, text: str, *, title: str | None = None,
+                   origin_type: str | None = None, origin_name: str | None = None,
+                   source_id: str | None = None, extract: bool = True,
+                   workspace: str | None = None) -> R:
+        return self._call("POST", self._ws(workspace) + "/sources", json=_body(
+            text=text, title=title, origin_type=origin_type, origin_name=origin_name,
+            source_id=source_id, extract=extract))
+
+    def list_sources(self, *, limit: int = 100, offset: int = 0,
+                     workspace: str | None = None) -> R:
+        return self._call("GET", self._ws(workspace) + "/sources",
+                          params={"limit": limit, "offset": offset})
+
+    def get_source(self, source_id: str, *, workspace: str | None = None) -> R:
+        return self._call("GET", f"{self._ws(workspace)}/sources/{_seg(source_id)}")
+
+    def extract_source(self, source_id: str, *, workspace: str | None = None) -> R:
+        """Re-run extraction on the latest version's failed or skipped fragments."""
+        return self._call("POST", f"{self._ws(workspace)}/sources/{_seg(source_id)}/extract")
+
+    # Claims
+
+    def search_claims(self, q: str | None = None, *, status: Sequence[str] | None = None,
+                      limit: int = 20, offset: int = 0, workspace: str | None = None) -> R:
+        params = _body(q=q, limit=limit, offset=offset,
+                       status=",".join(status) if status else None)
+        return self._call("GET", self._ws(workspace) + "/claims", params=params)
+
+    def get_claim(self, claim_id: str, *, workspace: str | None = None) -> R:
+        return self._call("GET", f"{self._ws(workspace)}/claims/{_seg(claim_id)}")
+
+    # Agent runs
+
+    def run_agent(self, task: str, *, builds_on: Sequence[str] | None = None,
+                  workspace: str | None = None) -> R:
+        return self._call("POST", self._ws(workspace) + "/agent-runs",
+                          json={"task": task, "builds_on": list(builds_on or [])})
+
+    def list_runs(self, *, limit: int = 50, offset: int = 0,
+                  workspace: str | None = None) -> R:
+        return self._call("GET", self._ws(workspace) + "/agent-runs",
+                          params={"limit": limit, "offset": offset})
+
+    def get_run(self, run_id: str, *, workspace: str | None = None) -> R:
+        return self._call("GET", f"{self._ws(workspace)}/agent-runs/{_seg(run_id)}")
+
+    # Decisions and actions
+
+    def list_decisions(self, *, status: Sequence[str] | None = None, limit: int = 100,
+                       offset: int = 0, workspace: str | None = None) -> R:
+        params: dict[str, Any] = {"limit": limit, "offset": offset}
+        if status:
+            params["status"] = list(status)
+        return self._call("GET", self._ws(workspace) + "/decisions", params=params)
+
+    def get_decision(self, decision_id: str, *, workspace: str | None = None) -> R:
+        return self._call("GET", f"{self._ws(workspace)}/decisions/{_seg(decision_id)}")
+
+    def review_decision(self, decision_id: str, op: DecisionOp, *, revision: int,
+                        claim_ids: Sequence[str] | None = None,
+                        premises: Sequence[Mapping[str, Any]] | None = None,
+                        note: str | None = None, workspace: str | None = None) -> R:
+        return self._call(
+            "PATCH", f"{self._ws(workspace)}/decisions/{_seg(decision_id)}", json=_body(
+                op=op, revision=revision, claim_ids=list(claim_ids) if claim_ids else None,
+                premises=[dict(p) for p in premises] if premises else None, note=note))
+
+    def get_action(self, action_id: str, *, workspace: str | None = None) -> R:
+        return self._call("GET", f"{self._ws(workspace)}/actions/{_seg(action_id)}")
+
+    def change_action(self, action_id: str, op: ActionOp, *, revision: int,
+                      workspace: str | None = None) -> R:
+        return self._call("PATCH", f"{self._ws(workspace)}/actions/{_seg(action_id)}",
+                          json={"op": op, "revision": revision})
+
+    # Corrections
+
+    def preview_correction(self, claim_id: str, statement: str | None = None, *,
+                           kind: CorrectionKind = "replace",
+                           workspace: str | None = None) -> R:
+        return self._call(
+            "POST", f"{self._ws(workspace)}/claims/{_seg(claim_id)}/corrections/preview",
+            json=_body(statement=statement, kind=kind))
+
+    def apply_correction(self, claim_id: str, statement: str | None = None, *,
+                         claim_revision: int, impact_token: str,
+                         kind: CorrectionKind = "replace", reason: str | None = None,
+                         reviewer: str | None = None, workspace: str | None = None) -> R:
+        """Apply with the revisions a preview returned; StaleCorrectionPreviewError when the
+        claim or what depends on it changed since. ``status`` is applied / already_applied."""
+        return self._call(
+            "POST", f"{self._ws(workspace)}/claims/{_seg(claim_id)}/corrections",
+            json=_body(statement=statement, kind=kind, reason=reason, reviewer=reviewer,
+                       claim_revision=claim_revision, impact_token=impact_token))
+
+    def apply_preview(self, preview: Mapping[str, Any], *, reason: str | None = None,
+                      reviewer: str | None = None, workspace: str | None = None) -> R:
+        """Apply exactly what a ``preview_correction`` answer showed, with its revisions."""
+        revisions = preview["revisions"]
+        return self.apply_correction(
+            preview["claim"]["id"], preview.get("statement"),
+            claim_revision=revisions["claim_revision"], impact_token=revisions["impact_token"],
+            kind=preview.get("kind") or "replace", reason=reason, reviewer=reviewer,
+            workspace=workspace)
+
+    def get_correction(self, correction_id: str, *, workspace: str | None = None) -> R:
+        return self._call("GET", f"{self._ws(workspace)}/corrections/{_seg(correction_id)}")
+
+    # Graph
+
+    def graph(self, *, view: Literal["product", "internal"] = "product",
+              limit: int | None = None, workspace: str | None = None) -> R:
+        return self._call("GET", self._ws(workspace) + "/graph",
+                          params=_body(view=view, limit=limit))
+
+
+def _headers(key: str | None) -> dict[str, str]:
+    headers = {"accept": "application/json", "user-agent": "afterhack-client/0.1"}
+    if key:
+        headers["authorization"] = f"Bearer {key}"
+    return headers
+
+
+class Client(_Endpoints[JSON]):
+    """Synchronous client. ``with Client(url, key=..., workspace=...) as c: c.get_claim(id)``."""
+
+    def __init__(self, base_url: str = DEFAULT_URL, *, key: str | None = None,
+                 workspace: str | None = None, timeout: float = 120.0,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.workspace = workspace
+        self._http = httpx.Client(base_url=self.base_url + "/api", headers=_headers(key),
+                                  timeout=timeout, transport=transport)
+
+    def _call(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
+              json: JSON | None = None) -> JSON:
+        try:
+            response = self._http.request(method, path, params=params, json=json)
+        except httpx.TransportError as exc:
+            raise ApiConnectionError(0, "connection_failed",
+                                     f"Cannot reach afterhack at {self.base_url}: {exc}") from exc
+        return _decode(response)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncClient(_Endpoints[Awaitable[JSON]]):
+    """Asynchronous client: the same methods, each awaited."""
+
+    def __init__(self, base_url: str = DEFAULT_URL, *, key: str | None = None,
+                 workspace: str | None = None, timeout: float = 120.0,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.workspace = workspace
+        self._http = httpx.AsyncClient(base_url=self.base_url + "/api", headers=_headers(key),
+                                       timeout=timeout, transport=transport)
+
+    async def _send(self, method: str, path: str, params: Mapping[str, Any] | None,
+                    json: JSON | None) -> JSON:
+        try:
+            response = await self._http.request(method, path, params=params, json=json)
+        except httpx.TransportError as exc:
+            raise ApiConnectionError(0, "connection_failed",
+                                     f"Cannot reach afterhack at {self.base_url}: {exc}") from exc
+        return _decode(response)
+
+    def _call(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
+              json: JSON | None = None) -> Awaitable[JSON]:
+        return self._send(method, path, params, json)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
