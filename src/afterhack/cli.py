@@ -5,13 +5,34 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
+from afterhack.client import DEFAULT_URL
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from afterhack.client import Client
+
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="afterhack: agent memory that keeps the chain of because.")
+
+
+DataDirOpt = Annotated[Path | None, typer.Option(
+    help="Where the embedded FalkorDB keeps its data (default ./.afterhack).")]
+UrlOpt = Annotated[str, typer.Option("--url", envvar="AFTERHACK_URL",
+                                     help="The running afterhack server.")]
+WorkspaceOpt = Annotated[str | None, typer.Option(
+    "--workspace", "-w", envvar="AFTERHACK_WORKSPACE", help="Workspace id.")]
+KeyOpt = Annotated[str | None, typer.Option("--key", envvar="AFTERHACK_API_KEY",
+                                            help="API key (sent as a bearer token).",
+                                            show_default=False)]
 
 
 @app.callback()
@@ -32,10 +53,10 @@ def is_loopback(host: str) -> bool:
 def serve(
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to bind.")] = 8000,
-    data_dir: Annotated[Path | None, typer.Option(help="Where the embedded FalkorDB keeps its data.")] = None,
+    data_dir: DataDirOpt = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
-    """Serve the API and the UI (starting the embedded FalkorDB unless AFTERHACK_FALKORDB_URL is set)."""
+    """Serve the API, the UI and MCP at /mcp (embedded FalkorDB unless AFTERHACK_FALKORDB_URL)."""
     import uvicorn
 
     from afterhack.api.app import create_app
@@ -68,6 +89,151 @@ def _keys_on(settings: object) -> bool:
     require = getattr(settings, "require_keys", None)
     admin = getattr(settings, "admin_key", None)
     return bool(admin) and require is not False
+
+
+def _client(url: str, key: str | None, workspace: str | None,
+            need_workspace: bool = True) -> Client:
+    from afterhack.client import Client
+
+    if need_workspace and not workspace:
+        typer.echo("No workspace: pass --workspace or set AFTERHACK_WORKSPACE "
+                   "(`afterhack workspace NAME` creates one).", err=True)
+        raise typer.Exit(2)
+    return Client(url, key=key, workspace=workspace)
+
+
+@contextmanager
+def _api_errors() -> Iterator[None]:
+    from afterhack.client import ApiError
+
+    try:
+        yield
+    except ApiError as exc:
+        typer.echo(f"error: {exc.code}: {exc.message}", err=True)
+        raise typer.Exit(1) from None
+
+
+def _console() -> Console:
+    from rich.console import Console
+
+    return Console()
+
+
+@app.command()
+def workspace(
+    name: Annotated[str | None, typer.Argument(help="Create a workspace with this name.")] = None,
+    url: UrlOpt = DEFAULT_URL, key: KeyOpt = None,
+) -> None:
+    """Create a workspace (with NAME) or list them."""
+    with _api_errors(), _client(url, key, None, need_workspace=False) as c:
+        if name:
+            ws = c.create_workspace(name)
+            typer.echo(ws["id"])
+            typer.echo(f"export AFTERHACK_WORKSPACE={ws['id']}", err=True)
+            return
+        for w in c.list_workspaces()["items"]:
+            typer.echo(f"{w['id']}  {w['name']}")
+
+
+@app.command()
+def ingest(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
+                                         help="A UTF-8 text file; its name is the title.")],
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """Add a document as a source; print the claims kept (each with an exact quote)."""
+    from afterhack import console as show
+
+    text = file.read_text(encoding="utf-8")
+    with _api_errors(), _client(url, key, workspace) as c:
+        result = c.add_source(text, title=file.stem or file.name, origin_name=file.name)
+    _console().print(show.source_summary(result))
+
+
+@app.command()
+def ask(
+    task: Annotated[str, typer.Argument(help="The question or task for the agent.")],
+    builds_on: Annotated[list[str] | None, typer.Option(
+        "--builds-on", help="A decision (in good standing) this one depends on.")] = None,
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """Run the agent on a task: a decision citing only claims it found and read."""
+    from afterhack import console as show
+
+    with _api_errors(), _client(url, key, workspace) as c:
+        view = c.run_agent(task, builds_on=builds_on or [])
+    _console().print(show.run_view(view))
+
+
+@app.command()
+def correct(
+    claim_id: Annotated[str, typer.Argument(help="The claim that is wrong.")],
+    statement: Annotated[str | None, typer.Argument(
+        help="The corrected statement (leave out with --retract).")] = None,
+    retract: Annotated[bool, typer.Option("--retract", help="Retract, no replacement.")] = False,
+    reason: Annotated[str | None, typer.Option(help="Why (kept on the correction).")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """Preview a correction, confirm, apply it with the preview's revisions, show before/after."""
+    from afterhack import console as show
+
+    out = _console()
+    with _api_errors(), _client(url, key, workspace) as c:
+        kind: Literal["replace", "retract"] = "retract" if retract else "replace"
+        preview = c.preview_correction(claim_id, statement, kind=kind)
+        out.print(show.claim_card(c.get_claim(claim_id), "Claim to correct", "red"))
+        out.print(show.impact_view(preview))
+        if not yes and not typer.confirm("Apply this correction?", default=False):
+            typer.echo("Not applied.")
+            raise typer.Exit(1)
+        result = c.apply_preview(preview, reason=reason)
+    out.print(show.correction_view(result))
+
+
+@app.command()
+def graph(url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None,
+          key: KeyOpt = None) -> None:
+    """Show the workspace: sources -> claims -> decisions -> actions, with statuses."""
+    from afterhack import console as show
+
+    with _api_errors(), _client(url, key, workspace) as c:
+        view = c.graph()
+    _console().print(show.graph_tree(view, f"Workspace {workspace}"))
+
+
+@app.command()
+def mcp(data_dir: DataDirOpt = None) -> None:
+    """Serve the MCP tools over stdio (set AFTERHACK_FALKORDB_URL next to a running serve)."""
+    import asyncio
+
+    from afterhack.config import Settings
+    from afterhack.embedded import DataDirInUse
+    from afterhack.mcpserver.stdio import serve_stdio
+
+    overrides: dict[str, object] = {} if data_dir is None else {"data_dir": data_dir}
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    # stdout is the protocol: every log line goes to stderr.
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(serve_stdio(settings))
+    except DataDirInUse as exc:
+        typer.echo(f"{exc}\nOr use the running server's MCP endpoint at /mcp.", err=True)
+        raise typer.Exit(3) from None
+    except KeyboardInterrupt:
+        pass
+
+
+@app.command()
+def demo(data_dir: Annotated[Path | None, typer.Option(
+        help="Keep the demo's FalkorDB data here (default: a fresh temporary dir).")] = None,
+         ) -> None:
+    """Run the whole journey on a fresh workspace and print it: source, claim, decision,
+    correction preview, before/after, flag and hold, and a fresh run citing the correction."""
+    from afterhack.demo import run_demo
+
+    raise typer.Exit(run_demo(data_dir))
 
 
 def main() -> None:

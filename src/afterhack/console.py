@@ -1,0 +1,192 @@
+"""Rich renderings of API answers for the terminal (the CLI and the demo).
+
+Pure functions from the JSON the HTTP API returns to rich renderables; nothing here talks
+to the server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+JSON = dict[str, Any]
+
+STATUS_STYLE = {
+    "proposed": "cyan", "accepted": "green", "rejected": "red", "superseded": "dim strike",
+    "draft": "green", "needs_review": "bold yellow", "approved": "green", "held": "bold yellow",
+    "done": "green", "cancelled": "dim", "replace": "magenta", "retract": "magenta",
+    "completed": "green", "failed": "red", "open": "cyan",
+}
+
+
+def status(value: str | None) -> Text:
+    label = value or "-"
+    return Text(f"[{label}]", style=STATUS_STYLE.get(label, ""))
+
+
+def _line(*parts: str | Text) -> Text:
+    return Text.assemble(*[(p, "") if isinstance(p, str) else p for p in parts])
+
+
+def origin_text(claim: JSON) -> str:
+    origin = claim.get("origin") or {}
+    if origin.get("type") == "human_correction":
+        return f"{origin.get('name')} ({origin.get('type')})"
+    title = origin.get("source_title") or origin.get("name") or "?"
+    version = f", version {origin['version']}" if origin.get("version") else ""
+    return f"{origin.get('type') or 'document'}: {title}{version}"
+
+
+def _quote(claim: JSON) -> str:
+    if (claim.get("origin") or {}).get("type") == "human_correction":
+        evidence = claim.get("evidence") or []
+        return str(evidence[0]["text"]) if evidence else str(claim.get("statement"))
+    return str(claim.get("evidence_quote") or "")
+
+
+def claim_card(claim: JSON, title: str, style: str = "") -> Panel:
+    rows = Table.grid(padding=(0, 1))
+    rows.add_column(style="bold", no_wrap=True)
+    rows.add_column()
+    rows.add_row("claim", Text(str(claim.get("statement"))))
+    rows.add_row("status", status(claim.get("status")))
+    rows.add_row("quote", Text(f"\u201c{_quote(claim)}\u201d", style="italic"))
+    rows.add_row("origin", Text(origin_text(claim)))
+    rows.add_row("confidence", Text(str(claim.get("confidence_kind"))))
+    rows.add_row("id", Text(str(claim.get("id")), style="dim"))
+    return Panel(rows, title=title, title_align="left", border_style=style or "blue")
+
+
+def source_summary(result: JSON) -> RenderableType:
+    source = result.get("source") or {}
+    head = _line(Text("Source ", style="bold"), str(source.get("title")),
+                 Text(f"  ({result.get('status')}, id {source.get('id')})", style="dim"))
+    table = Table(show_header=True, header_style="bold", expand=False)
+    table.add_column("claim id", style="dim", no_wrap=True)
+    table.add_column("statement")
+    table.add_column("status")
+    for c in result.get("claims") or []:
+        table.add_row(str(c["id"]), str(c["statement"]), status(c.get("status")))
+    parts: list[RenderableType] = [head, table]
+    dropped = result.get("dropped") or {}
+    if dropped:
+        parts.append(Text("dropped: " + ", ".join(f"{k} {v}" for k, v in dropped.items()),
+                          style="yellow"))
+    return Group(*parts)
+
+
+def decision_view(decision: JSON | None, actions: Iterable[JSON] = ()) -> RenderableType:
+    if decision is None:
+        return Text("No decision.", style="yellow")
+    tree = Tree(_line(Text("Decision ", style="bold"), status(decision.get("status")), " ",
+                      str(decision.get("title")), Text(f"  ({decision.get('id')})", style="dim")))
+    if decision.get("summary"):
+        tree.add(Text(f"summary: {decision['summary']}", style="italic"))
+    for p in decision.get("premises") or []:
+        branch = tree.add(Text(f"premise: {p.get('premise')}", style="bold"))
+        for c in p.get("claims") or []:
+            branch.add(_line("cites ", status(c.get("status")), " ", str(c.get("statement")),
+                             Text(f"  ({c.get('id')})", style="dim")))
+    for up in decision.get("depends_on") or []:
+        tree.add(_line("depends on ", status(up.get("status")), " ", str(up.get("title"))))
+    for a in actions:
+        tree.add(_line(Text("action ", style="bold"), status(a.get("status")), " ",
+                       str(a.get("description")), Text(f"  ({a.get('id')})", style="dim")))
+    return tree
+
+
+def run_view(view: JSON) -> RenderableType:
+    parts: list[RenderableType] = [decision_view(view.get("decision"), view.get("actions") or [])]
+    dropped = [d for h in view.get("handoffs") or [] for d in h.get("dropped") or []]
+    if dropped:
+        parts.append(Text("dropped by the evidence gate: " + ", ".join(
+            f"{d['claim_id']} ({d['reason']})" for d in dropped), style="yellow"))
+    return Group(*parts)
+
+
+def impact_view(preview: JSON) -> RenderableType:
+    """The flag / hold / stay lists of a correction preview (or of get_impact)."""
+    tree = Tree(Text("Impact of correcting this claim", style="bold"))
+    flag = tree.add(Text("decisions flagged needs_review", style="yellow"))
+    for f in preview.get("flag") or []:
+        why = "; ".join(
+            f"premise '{r['premise']}' lost its last claim" if r["type"] == "premise_lost"
+            else f"upstream decision {r.get('decision_id')} fell" for r in f.get("reasons") or [])
+        flag.add(_line(status(f.get("status")), f" {f.get('title')}",
+                       Text(f"  because {why}", style="dim")))
+    hold = tree.add(Text("actions held", style="yellow"))
+    for h in preview.get("hold") or []:
+        hold.add(_line(status(h.get("status")), f" {h.get('description')}"))
+    stay = tree.add(Text("decisions that stay supported", style="green"))
+    for s in preview.get("stay") or []:
+        stay.add(Text(str(s.get("title"))))
+    return tree
+
+
+def correction_view(result: JSON) -> RenderableType:
+    """Before/after cards of an applied correction, then what it flagged and held."""
+    parts: list[RenderableType] = [
+        Text(f"Correction {result.get('status')}", style="bold"),
+        claim_card(result["old_claim"], "Before: the claim that was wrong", "red"),
+    ]
+    if result.get("replacement"):
+        parts.append(claim_card(result["replacement"], "After: the reviewer's correction",
+                                "green"))
+    else:
+        parts.append(Text("Retracted: no replacement claim.", style="magenta"))
+    parts.append(Text(f"flagged decisions: {len(result.get('flagged') or [])}, "
+                      f"held actions: {len(result.get('held') or [])}"))
+    return Group(*parts)
+
+
+_CHILD_EDGES = {"source": ("SUPPORTS",), "correction": ("SUPPORTS",),
+                "claim": ("INFORMS",), "decision": ("INFORMS", "ENABLES"), "action": ()}
+
+
+def graph_tree(graph: JSON, title: str = "Workspace") -> Tree:
+    """Sources (and reviewer corrections) -> claims -> decisions -> actions, with statuses."""
+    nodes = {n["id"]: n for n in graph.get("nodes") or []}
+    children: dict[str, list[tuple[str, str]]] = {}
+    corrects: dict[str, list[str]] = {}
+    replaces: dict[str, list[str]] = {}
+    for e in graph.get("edges") or []:
+        children.setdefault(e["source"], []).append((e["type"], e["target"]))
+        if e["type"] == "CORRECTS":
+            corrects.setdefault(e["target"], []).append(e["source"])
+        if e["type"] == "REPLACES":
+            replaces.setdefault(e["source"], []).append(e["target"])
+
+    def label(n: JSON) -> Text:
+        kind = str(n["type"])
+        text = _line(Text(f"{kind} ", style="bold"), status(n.get("status")), " ",
+                     str(n.get("label")), Text(f"  ({n['id']})", style="dim"))
+        if kind == "correction":
+            text = _line(Text("correction ", style="bold"), status(n.get("status")),
+                         " Workspace reviewer correction: ", str(n.get("label")),
+                         Text(f"  ({n['id']})", style="dim"))
+        for old in replaces.get(n["id"], []):
+            text.append(f"  replaces {old}", style="magenta")
+        for k in corrects.get(n["id"], []):
+            text.append(f"  corrected by {k}", style="magenta")
+        return text
+
+    def grow(branch: Tree, node_id: str, path: frozenset[str]) -> None:
+        n = nodes[node_id]
+        allowed = _CHILD_EDGES.get(str(n["type"]), ())
+        for kind, target in children.get(node_id, []):
+            if kind in allowed and target in nodes and target not in path:
+                grow(branch.add(label(nodes[target])), target, path | {target})
+
+    tree = Tree(Text(title, style="bold"))
+    roots = [n for n in nodes.values() if n["type"] in ("source", "correction")]
+    for n in sorted(roots, key=lambda n: (n["type"] != "source", str(n.get("label")))):
+        grow(tree.add(label(n)), n["id"], frozenset([n["id"]]))
+    if not roots:
+        tree.add(Text("(empty)", style="dim"))
+    return tree
