@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 from tests.support.fakellm import FakeLLM
+from tests.support.procs import AppProcess
 
 from afterhack.api.app import create_app
 from afterhack.config import Settings
@@ -98,3 +99,14 @@ def gateway_client(
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def running_app(falkordb: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppProcess]:
+    """A real ``afterhack serve`` process on a free loopback port, on the test FalkorDB, with
+    the offline model and no keys; shared by the client, CLI and MCP-over-HTTP tests."""
+    base = tmp_path_factory.mktemp("served")
+    env = {"AFTERHACK_FALKORDB_URL": falkordb, "OPENAI_BASE_URL": "",
+           "AFTERHACK_ADMIN_KEY": "", "AFTERHACK_REQUIRE_KEYS": "false"}
+    with AppProcess(env, data_dir=base / "data", log_path=base / "app.log") as app:
+        yield app

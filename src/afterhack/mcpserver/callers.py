@@ -24,7 +24,10 @@ LOCAL_ADMIN = Caller(actor="local", role="admin")
 
 
 def keys_on(settings: Settings) -> bool:
-    return settings.admin_key is not None and settings.require_keys is not False
+    # The same rule as ``serve``'s refusal to bind beyond loopback: an admin key that is set
+    # (and not empty) turns keys on unless AFTERHACK_REQUIRE_KEYS=false.
+    admin = settings.admin_key.get_secret_value() if settings.admin_key else ""
+    return bool(admin) and settings.require_keys is not False
 
 
 def settings_keys(settings: Settings) -> KeyResolver:
@@ -35,7 +38,7 @@ def settings_keys(settings: Settings) -> KeyResolver:
         if not keys_on(settings):
             return LOCAL_ADMIN
         admin = settings.admin_key.get_secret_value() if settings.admin_key else ""
-        if key and admin and hmac.compare_digest(key.encode(), admin.encode()):
+        if key and hmac.compare_digest(key.encode(), admin.encode()):
             return Caller(actor="admin", role="admin")
         raise Unauthorized()
 

@@ -1,0 +1,181 @@
+"""afterhack.client and the CLI journey against a real running app (AppProcess)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.support.procs import AppProcess
+from typer.testing import CliRunner
+
+from afterhack.cli import app as cli
+from afterhack.client import (
+    ApiConnectionError,
+    ApiError,
+    AsyncClient,
+    Client,
+    ConflictError,
+    InvalidRequestError,
+    NotFoundError,
+    StaleCorrectionPreviewError,
+    UnavailableError,
+)
+from afterhack.embedded import free_loopback_port
+
+JUNE = "The product launch is planned for June 12."
+FIXED = "The product launch is planned for June 19."
+WIDE = {"COLUMNS": "200", "NO_COLOR": "1"}
+
+
+@pytest.fixture
+def api(running_app: AppProcess) -> Iterator[Client]:
+    with Client(running_app.base_url) as c:
+        c.workspace = c.create_workspace("client")["id"]
+        yield c
+
+
+def test_client_journey_and_errors(api: Client) -> None:
+    assert api.health()["status"] == "ok"
+    ws = api.get_workspace()
+    assert ws["id"] == api.workspace and ws["name"] == "client"
+    added = api.add_source(JUNE, title="Launch plan")
+    claim = added["claims"][0]
+    assert added["status"] == "created" and claim["statement"] == JUNE
+    assert api.get_source(added["source"]["id"])["title"] == "Launch plan"
+    assert [s["id"] for s in api.list_sources()["items"]] == [added["source"]["id"]]
+    assert [c["id"] for c in api.search_claims("launch")["items"]] == [claim["id"]]
+
+    view = api.run_agent("Plan the launch event")
+    assert api.get_run(view["run"]["id"]) == view
+    assert [r["id"] for r in api.list_runs()["items"]] == [view["run"]["id"]]
+    decision, action = view["decision"], view["actions"][0]
+    assert [d["id"] for d in api.list_decisions(status=["draft"])["items"]] == [decision["id"]]
+
+    preview = api.preview_correction(claim["id"], FIXED)
+    applied = api.apply_preview(preview, reason="The venue moved it.")
+    assert applied["status"] == "applied"
+    assert api.apply_preview(preview)["status"] == "already_applied"
+    assert api.get_correction(applied["correction"]["id"])["statement"] == FIXED
+    assert api.get_decision(decision["id"])["status"] == "needs_review"
+    assert api.get_action(action["id"])["status"] == "held"
+    assert api.search_claims(status=["superseded"])["items"][0]["id"] == claim["id"]
+    kinds = [e["kind"] for e in api.audit()["items"]]
+    assert "correction.applied" in kinds
+
+    # Errors are exceptions built from the canonical body.
+    with pytest.raises(NotFoundError) as nf:
+        api.get_claim(str(uuid.uuid4()))
+    assert (nf.value.status, nf.value.code) == (404, "claim_not_found")
+    with pytest.raises(NotFoundError) as nf:
+        api.get_workspace(workspace=str(uuid.uuid4()))
+    assert nf.value.code == "workspace_not_found"
+    with pytest.raises(InvalidRequestError) as bad:
+        api.run_agent("   ")
+    assert bad.value.status == 422 and bad.value.details["errors"]
+    with pytest.raises(ConflictError) as superseded:
+        api.preview_correction(claim["id"], "Another date.")
+    assert superseded.value.code == "claim_superseded"
+
+    replacement = applied["replacement"]["id"]
+    stale = api.preview_correction(replacement, "The product launch is planned for June 20.")
+    api.run_agent("When is the launch?")  # a new decision now rests on it
+    with pytest.raises(StaleCorrectionPreviewError) as err:
+        api.apply_preview(stale)
+    assert err.value.status == 409 and err.value.code == "stale_correction_preview"
+    assert err.value.details["seen"]["impact_token"] == stale["revisions"]["impact_token"]
+    assert isinstance(err.value, ConflictError) and isinstance(err.value, ApiError)
+
+    held = api.get_action(action["id"])
+    assert api.change_action(action["id"], "cancel", revision=held["revision"])["status"] \
+        == "cancelled"
+    graph = api.graph()
+    assert {n["type"] for n in graph["nodes"]} == {"source", "claim", "decision", "action",
+                                                   "correction"}
+
+
+async def test_async_client(running_app: AppProcess) -> None:
+    async with AsyncClient(running_app.base_url) as c:
+        ws = await c.create_workspace("async")
+        assert (await c.get_workspace(workspace=ws["id"]))["name"] == "async"
+        with pytest.raises(NotFoundError):
+            await c.get_run(str(uuid.uuid4()), workspace=ws["id"])
+
+
+def test_unreachable_server_is_a_connection_error() -> None:
+    with Client(f"http://127.0.0.1:{free_loopback_port()}", timeout=2) as c, \
+            pytest.raises(ApiConnectionError) as err:
+        c.health()
+    assert isinstance(err.value, UnavailableError) and err.value.code == "connection_failed"
+
+
+def test_cli_ingest_ask_correct_graph(running_app: AppProcess, tmp_path: Path) -> None:
+    runner = CliRunner()
+    url = ["--url", running_app.base_url]
+    made = runner.invoke(cli, ["workspace", "cli journey", *url], env=WIDE)
+    assert made.exit_code == 0, made.output
+    ws = made.stdout.strip().splitlines()[0]
+    env = {**WIDE, "AFTERHACK_WORKSPACE": ws}
+
+    doc = tmp_path / "launch-plan.txt"
+    doc.write_text(JUNE + " The keynote speaker is Dana Reyes.\n", encoding="utf-8")
+    out = runner.invoke(cli, ["ingest", str(doc), *url], env=env)
+    assert out.exit_code == 0, out.output
+    assert "launch-plan" in out.output and JUNE in out.output
+
+    with Client(running_app.base_url, workspace=ws) as api:
+        claim = next(c for c in api.search_claims("launch")["items"] if c["statement"] == JUNE)
+        assert api.get_claim(claim["id"])["origin"]["source_title"] == "launch-plan"
+
+        out = runner.invoke(cli, ["ask", "Plan the launch event", *url], env=env)
+        assert out.exit_code == 0, out.output
+        assert "[draft] Plan the launch event" in out.output
+        assert "action [proposed] Plan the launch event" in out.output
+
+        # Without --yes it asks, and "no" changes nothing.
+        out = runner.invoke(cli, ["correct", claim["id"], FIXED, *url], env=env, input="n\n")
+        assert out.exit_code == 1 and "Not applied." in out.output
+        assert api.get_claim(claim["id"])["status"] == "proposed"
+
+        out = runner.invoke(cli, ["correct", claim["id"], FIXED, "--yes", *url], env=env)
+        assert out.exit_code == 0, out.output
+        for text in ("decisions flagged needs_review", "actions held", "Correction applied",
+                     f"\u201c{JUNE}\u201d", "document: launch-plan", FIXED,
+                     "Workspace reviewer correction (human_correction)"):
+            assert text in out.output, text
+        corrected = api.get_claim(claim["id"])
+        assert corrected["status"] == "superseded"
+        decision = api.list_decisions()["items"][0]
+        assert decision["status"] == "needs_review"
+        assert decision["actions"][0]["status"] == "held"
+
+        out = runner.invoke(cli, ["graph", *url], env=env)
+        assert out.exit_code == 0, out.output
+        for text in ("source [-] launch-plan", f"claim [superseded] {JUNE}",
+                     "decision [needs_review] Plan the launch event",
+                     "action [held] Plan the launch event",
+                     f"Workspace reviewer correction: {FIXED}",
+                     f"claim [accepted] {FIXED}"):
+            assert text in out.output, text
+
+    out = runner.invoke(cli, ["correct", str(uuid.uuid4()), FIXED, "--yes", *url], env=env)
+    assert out.exit_code == 1 and "claim_not_found" in out.output
+    out = runner.invoke(cli, ["ask", "x", *url], env=WIDE)
+    assert out.exit_code == 2 and "No workspace" in out.output
+
+
+def test_demo_runs_the_whole_journey(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), **WIDE}
+    done = subprocess.run([sys.executable, "-m", "afterhack.cli", "demo"], env=env,
+                          capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    for text in (f"\u201c{JUNE}\u201d", "document: Launch plan", FIXED,
+                 "Workspace reviewer correction", "human_correction",
+                 "decision is needs_review; action is held",
+                 "action [held] Plan the launch event", "Impact of correcting this claim",
+                 "The chain of because was repaired."):
+        assert text in out, text

@@ -1,0 +1,326 @@
+"""The MCP tools, driven with the SDK's own client: in-process and over real HTTP (/mcp on a
+running app), plus one stdio round trip. The evidence gate must hold across separate calls."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+from starlette.requests import Request
+from tests.support.procs import AppProcess
+
+from afterhack.agents.gate import NO_ANSWER_TITLE
+from afterhack.agents.run import get_run_view
+from afterhack.api.deps import Caller
+from afterhack.client import Client as ApiClient
+from afterhack.config import Settings
+from afterhack.mcpserver import (
+    LOCAL_ADMIN,
+    AfterhackMCP,
+    create_mcp_server,
+    fixed_key_caller,
+    http_caller,
+    settings_keys,
+)
+from afterhack.services import Services, build_services
+from afterhack.store.client import Store
+from afterhack.store.export import dump_graph
+from afterhack.store.workspaces import create_workspace, workspace_graph
+
+JUNE = "The product launch is planned for June 12."
+KEYNOTE = "The keynote speaker is Dana Reyes."
+INVENTED = str(uuid.uuid4())
+
+TOOLS = {"start_run", "search_claims", "get_claim_sources", "submit_proposal", "add_source",
+         "get_claim", "preview_correction", "apply_correction", "get_impact"}
+
+
+@pytest.fixture
+async def services(settings: Settings) -> AsyncIterator[Services]:
+    assert settings.falkordb_url
+    store = Store(settings.falkordb_url)
+    try:
+        yield build_services(settings, store)
+    finally:
+        await store.close()
+
+
+def server_for(svc: Services, caller: Caller = LOCAL_ADMIN) -> AfterhackMCP:
+    async def source(_request: Any) -> Caller:
+        return caller
+
+    return create_mcp_server(lambda: svc, source)
+
+
+@pytest.fixture(params=["in-process", "http"])
+def target(request: pytest.FixtureRequest, services: Services) -> AfterhackMCP | str:
+    if request.param == "http":
+        app: AppProcess = request.getfixturevalue("running_app")
+        return app.base_url + "/mcp"
+    return server_for(services)
+
+
+async def new_ws(svc: Services, name: str = "mcp") -> str:
+    return str((await create_workspace(svc.store, name, "test"))["id"])
+
+
+async def call(c: Client, name: str, **args: Any) -> Any:
+    r = await c.call_tool(name, args)
+    assert not r.is_error, r.content
+    data = r.structured_content
+    assert data is not None
+    return data["result"] if set(data) == {"result"} else data
+
+
+async def fail(c: Client, name: str, **args: Any) -> dict[str, Any]:
+    r = await c.call_tool(name, args)
+    assert r.is_error, r.structured_content
+    body = json.loads(r.content[0].text)  # type: ignore[union-attr]
+    assert body == r.structured_content and set(body["error"]) == {"code", "message", "details"}
+    return dict(body["error"])
+
+
+async def test_tools_listed_with_hints(services: Services) -> None:
+    async with Client(server_for(services)) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+    assert set(tools) == TOOLS
+    for t in tools.values():
+        assert "workspace_id" in t.input_schema["required"], t.name
+    assert tools["preview_correction"].annotations.read_only_hint is True  # type: ignore[union-attr]
+    assert tools["get_impact"].annotations.read_only_hint is True  # type: ignore[union-attr]
+    assert tools["apply_correction"].annotations.destructive_hint is True  # type: ignore[union-attr]
+
+
+async def test_gate_holds_across_separate_calls(target: AfterhackMCP | str,
+                                                services: Services) -> None:
+    ws = await new_ws(services)
+    async with Client(target) as c:
+        added = await call(c, "add_source", workspace_id=ws, title="Plan",
+                           text=f"{JUNE} {KEYNOTE}")
+        ids = {x["statement"]: x["id"] for x in added["claims"]}
+        june, keynote = ids[JUNE], ids[KEYNOTE]
+
+        # Searched but never retrieved: a search hit is not evidence.
+        run = (await call(c, "start_run", workspace_id=ws, task="When is the launch?"))["run_id"]
+        hits = await call(c, "search_claims", workspace_id=ws, run_id=run, query="launch")
+        assert hits == [{"claim_id": june, "statement": JUNE, "status": "proposed"}]
+        view = await call(c, "submit_proposal", workspace_id=ws, run_id=run,
+                          answer="June 12", claim_ids=[june])
+        assert view["decision"]["status"] == "needs_review"
+        assert view["decision"]["title"] == NO_ANSWER_TITLE
+        assert view["actions"] == []
+        assert view["handoffs"][0]["dropped"] == [{"claim_id": june, "reason": "not_retrieved"}]
+
+        # Searched and retrieved in this run: cited. An invented id and a claim this run
+        # never searched are dropped, with the reason.
+        run = (await call(c, "start_run", workspace_id=ws, task="Plan the launch"))["run_id"]
+        await call(c, "search_claims", workspace_id=ws, run_id=run, query="launch")
+        sources = await call(c, "get_claim_sources", workspace_id=ws, run_id=run,
+                             claim_ids=[june])
+        frag = sources[0]["fragments"][0]
+        assert frag["text"][frag["quote_start"] - frag["start"]:
+                            frag["quote_end"] - frag["start"]] == JUNE
+        view = await call(c, "submit_proposal", workspace_id=ws, run_id=run, answer="June 12",
+                          claim_ids=[june, INVENTED, keynote], proposed_actions=["Book the hall"])
+        decision = view["decision"]
+        assert decision["status"] == "draft"
+        assert [x["id"] for p in decision["premises"] for x in p["claims"]] == [june]
+        assert [a["description"] for a in view["actions"]] == ["Book the hall"]
+        reasons = {d["claim_id"]: d["reason"] for d in view["handoffs"][0]["dropped"]}
+        assert reasons == {INVENTED: "unknown", keynote: "not_searched"}
+        names = [t["name"] for t in view["handoffs"][0]["tool_calls"]]
+        assert names == ["search_claims", "get_claim_sources", "submit_proposal"]
+        # The same RunView as GET /agent-runs/{id}.
+        assert view == json.loads(json.dumps(
+            await get_run_view(workspace_graph(services.store, ws), run)))
+
+        # A concluded run refuses further calls.
+        for name, args in (("search_claims", {"query": "launch"}),
+                           ("get_claim_sources", {"claim_ids": [june]}),
+                           ("submit_proposal", {"answer": "x", "claim_ids": [june]})):
+            err = await fail(c, name, workspace_id=ws, run_id=run, **args)
+            assert err["code"] == "agent_run_closed", name
+
+        # Evidence is per run: an id remembered from the last run is not evidence in this one.
+        run = (await call(c, "start_run", workspace_id=ws, task="When is the launch?"))["run_id"]
+        view = await call(c, "submit_proposal", workspace_id=ws, run_id=run, answer="June 12",
+                          claim_ids=[june])
+        assert view["decision"]["title"] == NO_ANSWER_TITLE
+        assert view["handoffs"][0]["dropped"] == [{"claim_id": june, "reason": "not_searched"}]
+
+        err = await fail(c, "search_claims", workspace_id=ws, run_id=INVENTED, query="x")
+        assert err["code"] == "agent_run_not_found"
+
+
+async def test_errors_carry_the_canonical_code(services: Services) -> None:
+    ws = await new_ws(services)
+    async with Client(server_for(services)) as c:
+        claim = (await call(c, "add_source", workspace_id=ws, title="Plan", text=JUNE))["claims"][0]
+        err = await fail(c, "start_run", workspace_id=ws, task="   ")
+        assert err["code"] == "invalid_request" and err["details"]["errors"][0]["loc"] == ["task"]
+        err = await fail(c, "get_claim", workspace_id=ws, claim_id=INVENTED)
+        assert err["code"] == "claim_not_found"
+        err = await fail(c, "get_claim", workspace_id="not-a-uuid", claim_id=claim["id"])
+        assert err["code"] == "workspace_not_found"
+
+        preview = await call(c, "preview_correction", workspace_id=ws, claim_id=claim["id"],
+                             statement="The product launch is planned for June 19.")
+        # The impact set changes between preview and apply: a new decision now uses the claim.
+        run = (await call(c, "start_run", workspace_id=ws, task="Plan the launch"))["run_id"]
+        await call(c, "search_claims", workspace_id=ws, run_id=run, query="launch")
+        await call(c, "get_claim_sources", workspace_id=ws, run_id=run, claim_ids=[claim["id"]])
+        await call(c, "submit_proposal", workspace_id=ws, run_id=run, answer="x",
+                   claim_ids=[claim["id"]])
+        err = await fail(c, "apply_correction", workspace_id=ws, claim_id=claim["id"],
+                         statement="The product launch is planned for June 19.",
+                         claim_revision=preview["revisions"]["claim_revision"],
+                         impact_token=preview["revisions"]["impact_token"])
+        assert err["code"] == "stale_correction_preview"
+        assert err["details"]["seen"]["impact_token"] == preview["revisions"]["impact_token"]
+
+
+async def test_get_impact_is_the_preview_without_a_statement(services: Services) -> None:
+    ws = await new_ws(services)
+    g = workspace_graph(services.store, ws)
+    async with Client(server_for(services)) as c:
+        claim = (await call(c, "add_source", workspace_id=ws, title="Plan", text=JUNE))["claims"][0]
+        run = (await call(c, "start_run", workspace_id=ws, task="Plan the launch"))["run_id"]
+        await call(c, "search_claims", workspace_id=ws, run_id=run, query="launch")
+        await call(c, "get_claim_sources", workspace_id=ws, run_id=run, claim_ids=[claim["id"]])
+        view = await call(c, "submit_proposal", workspace_id=ws, run_id=run, answer="x",
+                          claim_ids=[claim["id"]], proposed_actions=["Plan the launch"])
+        before = await dump_graph(g)
+        impact = await call(c, "get_impact", workspace_id=ws, claim_id=claim["id"])
+        assert await dump_graph(g) == before
+        preview = await call(c, "preview_correction", workspace_id=ws, claim_id=claim["id"],
+                             statement="Another date.")
+    assert impact["correctable"] is True
+    for k in ("flag", "hold", "stay", "revisions"):
+        assert impact[k] == preview[k], k
+    assert [f["decision_id"] for f in impact["flag"]] == [view["decision"]["id"]]
+    assert [h["action_id"] for h in impact["hold"]] == [view["actions"][0]["id"]]
+
+
+async def test_keys_and_roles_as_over_http(services: Services) -> None:
+    ws = await new_ws(services, "mine")
+    other = await new_ws(services, "theirs")
+    async with Client(server_for(services)) as c:
+        claim = (await call(c, "add_source", workspace_id=ws, title="Plan", text=JUNE))["claims"][0]
+
+    scoped = Caller(actor="agent-key", role="agent", workspace_id=ws)
+    async with Client(server_for(services, scoped)) as c:
+        assert (await call(c, "get_claim", workspace_id=ws, claim_id=claim["id"]))["id"]
+        # Another workspace looks exactly like one that does not exist.
+        foreign = await fail(c, "get_claim", workspace_id=other, claim_id=claim["id"])
+        missing = INVENTED
+        absent = await fail(c, "get_claim", workspace_id=missing, claim_id=claim["id"])
+        assert foreign["code"] == absent["code"] == "workspace_not_found"
+        assert foreign["message"] == absent["message"]
+        assert foreign["details"] == {"id": other} and absent["details"] == {"id": missing}
+        # An agent key may run agents but not correct.
+        err = await fail(c, "preview_correction", workspace_id=ws, claim_id=claim["id"],
+                         statement="x")
+        assert err["code"] == "forbidden"
+
+    reader = Caller(actor="reader-key", role="reader", workspace_id=ws)
+    async with Client(server_for(services, reader)) as c:
+        assert (await fail(c, "start_run", workspace_id=ws, task="x"))["code"] == "forbidden"
+        assert (await fail(c, "add_source", workspace_id=ws, title="t", text="x"))["code"] \
+            == "forbidden"
+
+    keyed = Settings(falkordb_url="unused", admin_key="s3cret", _env_file=None)  # type: ignore[call-arg]
+    for key, code in ((None, "unauthorized"), ("wrong", "unauthorized"), ("s3cret", None)):
+        server = create_mcp_server(lambda: services,
+                                   fixed_key_caller(settings_keys(keyed), key))
+        async with Client(server) as c:
+            r = await c.call_tool("get_claim", {"workspace_id": ws, "claim_id": claim["id"]})
+            got = json.loads(r.content[0].text)  # type: ignore[union-attr]
+            assert (got["error"]["code"] if r.is_error else None) == code
+
+
+async def test_http_caller_prefers_the_api_key_check_then_the_bearer_key() -> None:
+    keyed = Settings(falkordb_url="unused", admin_key="s3cret", _env_file=None)  # type: ignore[call-arg]
+    source = http_caller(settings_keys(keyed))
+
+    def request(auth: str | None, caller: Caller | None = None) -> Request:
+        headers = [(b"authorization", auth.encode())] if auth else []
+        return Request({"type": "http", "headers": headers,
+                        "state": {"caller": caller} if caller else {}})
+
+    set_by_api = Caller(actor="k1", role="reviewer", workspace_id=str(uuid.uuid4()))
+    assert await source(request(None, set_by_api)) == set_by_api
+    assert (await source(request("Bearer s3cret"))).role == "admin"
+    from afterhack.errors import Unauthorized
+
+    with pytest.raises(Unauthorized):
+        await source(request("Bearer nope"))
+
+
+def _story(api: ApiClient) -> dict[str, str]:
+    """The same small world in a fresh workspace: two decisions rest on the June claim (one
+    through the other), one does not."""
+    ws = api.create_workspace("parity")["id"]
+    api.workspace = ws
+    june = api.add_source(JUNE, title="Launch plan")["claims"][0]["id"]
+    api.add_source(KEYNOTE, title="Speakers")
+    first = api.run_agent("Plan the launch event")["decision"]["id"]
+    api.run_agent("Book the keynote speaker")
+    api.run_agent("Prepare the launch party", builds_on=[first])
+    return {"ws": ws, "june": june}
+
+
+def _shape(graph: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    key = {n["id"]: (n["type"], n["label"], n["status"]) for n in graph["nodes"]}
+    edges = sorted((e["type"], key[e["source"]], key[e["target"]]) for e in graph["edges"])
+    return sorted(key.values()), edges
+
+
+async def test_a_correction_through_mcp_equals_one_through_http(running_app: AppProcess) -> None:
+    fixed = "The product launch is planned for June 19."
+    with ApiClient(running_app.base_url) as api:
+        over_mcp, over_http = _story(api), _story(api)
+        async with Client(running_app.base_url + "/mcp") as c:
+            preview = await call(c, "preview_correction", workspace_id=over_mcp["ws"],
+                                 claim_id=over_mcp["june"], statement=fixed)
+            applied = await call(c, "apply_correction", workspace_id=over_mcp["ws"],
+                                 claim_id=over_mcp["june"], statement=fixed,
+                                 claim_revision=preview["revisions"]["claim_revision"],
+                                 impact_token=preview["revisions"]["impact_token"])
+            again = await call(c, "apply_correction", workspace_id=over_mcp["ws"],
+                               claim_id=over_mcp["june"], statement=fixed,
+                               claim_revision=preview["revisions"]["claim_revision"],
+                               impact_token=preview["revisions"]["impact_token"])
+        http_preview = api.preview_correction(over_http["june"], fixed,
+                                              workspace=over_http["ws"])
+        http_applied = api.apply_preview(http_preview, workspace=over_http["ws"])
+        mcp_graph = api.graph(workspace=over_mcp["ws"])
+        http_graph = api.graph(workspace=over_http["ws"])
+    assert applied["status"] == "applied" and again["status"] == "already_applied"
+    assert len(applied["flagged"]) == len(http_applied["flagged"]) == 2
+    assert len(applied["held"]) == len(http_applied["held"]) == 2
+    nodes, edges = _shape(mcp_graph)
+    assert (nodes, edges) == _shape(http_graph)
+    statuses = sorted((t, s) for t, _, s in nodes if t in ("decision", "action"))
+    assert statuses == [("action", "held"), ("action", "held"), ("action", "proposed"),
+                        ("decision", "draft"), ("decision", "needs_review"),
+                        ("decision", "needs_review")]
+    assert {e[0] for e in edges} == {"SUPPORTS", "INFORMS", "ENABLES", "CORRECTS", "REPLACES"}
+
+
+async def test_stdio_round_trip(falkordb: str, services: Services) -> None:
+    ws = await new_ws(services)
+    env = {**os.environ, "AFTERHACK_FALKORDB_URL": falkordb, "OPENAI_BASE_URL": "",
+           "AFTERHACK_ADMIN_KEY": ""}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "afterhack.cli", "mcp"],
+                                   env=env)
+    async with Client(params) as c:
+        assert {t.name for t in (await c.list_tools()).tools} == TOOLS
+        added = await call(c, "add_source", workspace_id=ws, title="Plan", text=JUNE)
+        got = await call(c, "get_claim", workspace_id=ws, claim_id=added["claims"][0]["id"])
+    assert got["statement"] == JUNE and got["origin"]["type"] == "document"
