@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 from starlette.requests import Request
+from tests.support.fakellm import FakeLLM, Reply
 from tests.support.procs import AppProcess
 
 from afterhack.agents.gate import NO_ANSWER_TITLE
@@ -324,3 +325,57 @@ async def test_stdio_round_trip(falkordb: str, services: Services) -> None:
         added = await call(c, "add_source", workspace_id=ws, title="Plan", text=JUNE)
         got = await call(c, "get_claim", workspace_id=ws, claim_id=added["claims"][0]["id"])
     assert got["statement"] == JUNE and got["origin"]["type"] == "document"
+
+
+async def test_the_coordinator_is_gated_again_and_its_failure_closes_the_run(
+        services: Services, gateway_settings: Settings, fakellm: FakeLLM) -> None:
+    """The Coordinator behind submit_proposal is the configured model (here a scripted one
+    over real HTTP): what it cites is gated again with the run's persisted evidence."""
+    ws = await new_ws(services)
+    async with Client(server_for(services)) as c:  # offline extraction for the story
+        added = await call(c, "add_source", workspace_id=ws, title="Plan",
+                           text=f"{JUNE} {KEYNOTE}")
+    ids = {x["statement"]: x["id"] for x in added["claims"]}
+    june, keynote = ids[JUNE], ids[KEYNOTE]
+
+    def coordinator(body: dict[str, Any]) -> Reply:
+        payload = json.loads(body["messages"][-1]["content"])
+        assert [e["claim_id"] for e in payload["evidence"]] == [june]  # only gated evidence
+        return Reply.json({"title": "Launch", "summary": "June 12",
+                           "claim_ids": [june, keynote, INVENTED],
+                           "premises": [{"statement": "date", "claim_ids": [june, INVENTED]}],
+                           "actions": [{"description": "Book the hall"}]})
+
+    fakellm.on_request(coordinator)
+    assert gateway_settings.falkordb_url
+    store = Store(gateway_settings.falkordb_url)
+    gated_services = build_services(gateway_settings, store)
+    try:
+        async with Client(server_for(gated_services)) as c:
+            run = (await call(c, "start_run", workspace_id=ws, task="Plan the launch"))["run_id"]
+            await call(c, "search_claims", workspace_id=ws, run_id=run, query="launch")
+            await call(c, "get_claim_sources", workspace_id=ws, run_id=run, claim_ids=[june])
+            view = await call(c, "submit_proposal", workspace_id=ws, run_id=run, answer="x",
+                              claim_ids=[june])
+            assert [(p["premise"], [x["id"] for x in p["claims"]])
+                    for p in view["decision"]["premises"]] == [("date", [june])]
+            assert [a["description"] for a in view["actions"]] == ["Book the hall"]
+            second = {d["claim_id"]: d["reason"] for d in view["handoffs"][1]["dropped"]}
+            assert second == {keynote: "not_searched", INVENTED: "unknown"}
+            assert [m["role"] for m in view["run"]["model_calls"]] == ["coordinator", "run"]
+
+            fakellm.on_request(lambda _body: Reply.error(500, "down"))
+            run = (await call(c, "start_run", workspace_id=ws, task="Plan the launch"))["run_id"]
+            await call(c, "search_claims", workspace_id=ws, run_id=run, query="launch")
+            await call(c, "get_claim_sources", workspace_id=ws, run_id=run, claim_ids=[june])
+            err = await fail(c, "submit_proposal", workspace_id=ws, run_id=run, answer="x",
+                             claim_ids=[june])
+            assert err["code"] == "llm_gateway_unavailable" and err["details"]["run_id"] == run
+            err = await fail(c, "search_claims", workspace_id=ws, run_id=run, query="launch")
+            assert err["code"] == "agent_run_closed" and err["details"]["status"] == "failed"
+        failed = await get_run_view(workspace_graph(store, ws), run)
+        assert failed["run"]["status"] == "failed" and failed["decision"] is None
+        assert failed["handoffs"][0]["retrieved_claim_ids"] == [june]
+    finally:
+        await gated_services.aclose()
+        await store.close()
