@@ -3,6 +3,7 @@ running app), plus one stdio round trip. The evidence gate must hold across sepa
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
@@ -379,3 +380,25 @@ async def test_the_coordinator_is_gated_again_and_its_failure_closes_the_run(
     finally:
         await gated_services.aclose()
         await store.close()
+
+
+async def test_two_racing_submits_conclude_the_run_once(services: Services) -> None:
+    ws = await new_ws(services)
+    g = workspace_graph(services.store, ws)
+    async with Client(server_for(services)) as c:
+        june = (await call(c, "add_source", workspace_id=ws, title="Plan",
+                           text=JUNE))["claims"][0]["id"]
+        run = (await call(c, "start_run", workspace_id=ws, task="Plan the launch"))["run_id"]
+        await call(c, "search_claims", workspace_id=ws, run_id=run, query="launch")
+        await call(c, "get_claim_sources", workspace_id=ws, run_id=run, claim_ids=[june])
+        open_view = await get_run_view(g, run)
+        assert open_view["run"]["status"] == "open" and open_view["decision"] is None
+        args = {"workspace_id": ws, "run_id": run, "answer": "x", "claim_ids": [june]}
+        results = await asyncio.gather(c.call_tool("submit_proposal", args),
+                                       c.call_tool("submit_proposal", args))
+    assert sorted(r.is_error for r in results) == [False, True]
+    loser = next(r for r in results if r.is_error)
+    assert loser.structured_content["error"]["code"] == "agent_run_closed"  # type: ignore[index]
+    rows = await g.read("MATCH (:AgentRun {id:$id})-[:PRODUCED]->(d:Decision) "
+                        "RETURN count(d) AS n", {"id": run})
+    assert rows.scalar() == 1
