@@ -10,7 +10,6 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import cast
 
 from afterhack.agents.llm import GatewayAnalyst, GatewayCoordinator
 from afterhack.agents.offline import OfflineAnalyst, OfflineCoordinator
@@ -46,7 +45,7 @@ class Services:
 
     @property
     def policy(self) -> Policy:
-        return cast(Policy, "any" if self.settings.support_policy == "any" else "independent")
+        return "any" if self.settings.support_policy == "any" else "independent"
 
     async def aclose(self) -> None:
         if self.gateway is not None:
