@@ -1,0 +1,3 @@
+export default function App() {
+  return <main data-testid="app">afterhack</main>
+}
