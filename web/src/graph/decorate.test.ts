@@ -39,10 +39,11 @@ describe('decorateNodes / decorateEdges', () => {
     out.forEach((node, i) => expect(node).toBe(nodes[i]))
   })
 
-  it('classes nodes by impact and keeps data identity where the mark did not change', () => {
+  it('classes only the impact path and leaves every other node object untouched', () => {
     const impact = traceImpact(buildFlowIndex(edges.map((e) => ({ ...e, type: e.data!.apiType }))), 'c')
     const out = decorateNodes(nodes, impact, new Map())
-    expect(out.map((x) => x.className)).toEqual(['is-selected', 'is-downstream', 'is-downstream', 'is-dimmed'])
+    expect(out.map((x) => x.className)).toEqual(['is-selected', 'is-downstream', 'is-downstream', undefined])
+    expect(out[3]).toBe(nodes[3])
     out.forEach((node, i) => expect(node.data).toBe(nodes[i].data))
     const drawn = decorateEdges(edges, impact)
     expect(drawn.every((e) => e.animated)).toBe(true)

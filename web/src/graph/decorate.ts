@@ -15,12 +15,15 @@ export function marksFromPreview(preview: CorrectionPreview | null): Map<string,
   return marks
 }
 
+// Only nodes on the impact path get a class. Dimming the rest is one class on the canvas
+// (`has-selection`), so a click on a 2,000-node graph touches a handful of node objects,
+// not all of them.
 function emphasisClass(id: string, impact: Impact | null): string | undefined {
   if (!impact) return undefined
   if (id === impact.selected) return 'is-selected'
   if (impact.downstream.has(id)) return 'is-downstream'
   if (impact.upstream.has(id)) return 'is-upstream'
-  return 'is-dimmed'
+  return undefined
 }
 
 export function decorateNodes(
@@ -47,6 +50,6 @@ export function decorateEdges(edges: readonly AppEdge[], impact: Impact | null):
     if (impact.upstreamEdges.has(edge.id)) {
       return { ...edge, className: `${base} is-upstream`, zIndex: 1 }
     }
-    return { ...edge, className: `${base} is-dimmed` }
+    return edge
   })
 }
