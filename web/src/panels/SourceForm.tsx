@@ -42,7 +42,12 @@ export function SourceForm({ ws, onAdded }: { ws: string; onAdded: () => void })
       </button>
       <ErrorNote error={error} testId="source-error" />
       {result && (
-        <div className="result" data-testid="source-result" data-claims={result.claims.length}>
+        <div
+          className="result"
+          data-testid="source-result"
+          data-claims={result.claims.length}
+          data-claim-ids={result.claims.map((c) => c.id).join(' ')}
+        >
           {result.status === 'unchanged' ? 'Unchanged: same text as the latest version.' : `Source ${result.status}.`}{' '}
           {result.claims.length} claim{result.claims.length === 1 ? '' : 's'} kept with an exact quote
           {dropped.length > 0 && (
