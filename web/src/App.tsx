@@ -119,7 +119,7 @@ export default function App() {
         </button>
       </header>
 
-      <aside className="left">
+      <aside className="side-left">
         {ws ? (
           <>
             <div className="muted" data-testid="workspace-current" data-id={ws}>
@@ -180,7 +180,7 @@ export default function App() {
         />
       </main>
 
-      <aside className="right" data-testid="detail-panel">
+      <aside className="side-right" data-testid="detail-panel">
         {ws && (
           <DetailPanel
             ws={ws}
