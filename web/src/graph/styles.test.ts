@@ -27,9 +27,9 @@ describe('statusStyle', () => {
 })
 
 describe('legendCounts', () => {
-  it('counts nodes per legend row, unknown and missing statuses as current', () => {
+  it('counts nodes per legend row: unknown statuses as current, no status not at all', () => {
     expect(
-      legendCounts(['accepted', 'proposed', null, 'needs_review', 'held', 'held', 'superseded', 'cancelled', 'rejected']),
+      legendCounts(['accepted', 'proposed', 'new_one', null, 'needs_review', 'held', 'held', 'superseded', 'cancelled', 'rejected']),
     ).toEqual({ current: 3, needs_review: 1, held: 2, superseded: 1, rejected: 2 })
   })
 })

@@ -48,14 +48,17 @@ export const LEGEND: { key: string; label: string; statuses: string[]; sample: s
   { key: 'rejected', label: 'rejected / cancelled', statuses: ['rejected', 'cancelled'], sample: 'rejected' },
 ]
 
-/** How many nodes fall in each legend row (statuses outside the table count as current). */
+/**
+ * How many nodes fall in each legend row. Nodes without a status (sources, corrections) are
+ * not counted; a status outside the table counts as current, the way it is drawn.
+ */
 export function legendCounts(statuses: Iterable<string | null | undefined>): Record<string, number> {
   const rowOf = new Map<string, string>()
   for (const row of LEGEND) for (const s of row.statuses) rowOf.set(s, row.key)
   const counts: Record<string, number> = Object.fromEntries(LEGEND.map((row) => [row.key, 0]))
   for (const status of statuses) {
-    const key = (status && rowOf.get(status)) || 'current'
-    counts[key] += 1
+    if (!status) continue
+    counts[rowOf.get(status) ?? 'current'] += 1
   }
   return counts
 }
