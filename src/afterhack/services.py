@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from afterhack.agents.llm import GatewayAnalyst, GatewayCoordinator
 from afterhack.agents.offline import OfflineAnalyst, OfflineCoordinator
@@ -33,7 +32,8 @@ class Services:
 
     @property
     def policy(self) -> Policy:
-        return cast(Policy, "any" if self.settings.support_policy == "any" else "independent")
+        policy: Policy = "any" if self.settings.support_policy == "any" else "independent"
+        return policy
 
     async def aclose(self) -> None:
         if self.gateway is not None:

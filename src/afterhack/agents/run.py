@@ -46,8 +46,8 @@ def _gated_dict(g: Gated) -> dict[str, Any]:
             "premises": [asdict(p) for p in g.premises], "proposed_actions": g.actions}
 
 
-def _handoff(seq: int, src: str, dst: str, proposal: Any, ev: Evidence, dropped: list[dict[str, str]],
-             tool_calls: list[dict[str, Any]]) -> dict[str, Any]:
+def _handoff(seq: int, src: str, dst: str, proposal: Any, ev: Evidence,
+             dropped: list[dict[str, str]], tool_calls: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "id": new_id(), "seq": seq, "from_role": src, "to_role": dst,
         "proposal": json.dumps(proposal, ensure_ascii=False, default=str)[:200_000],
@@ -80,7 +80,8 @@ async def _coordinator_evidence(g: Graph, ids: list[str]) -> dict[str, Any]:
     }
 
 
-async def _resolve_builds_on(g: Graph, builds_on: list[str]) -> tuple[list[str], list[dict[str, str]]]:
+async def _resolve_builds_on(g: Graph,
+                             builds_on: list[str]) -> tuple[list[str], list[dict[str, str]]]:
     ids = list(dict.fromkeys(builds_on))
     if len(ids) > _MAX_BUILDS_ON:
         raise InvalidRequest(f"builds_on names at most {_MAX_BUILDS_ON} decisions.")
@@ -95,7 +96,8 @@ async def _resolve_builds_on(g: Graph, builds_on: list[str]) -> tuple[list[str],
 
 def _decision(task: str, out: Any, g2: Gated) -> dict[str, Any]:
     o = out if isinstance(out, dict) else {}
-    title = o.get("title") if isinstance(o.get("title"), str) and o["title"].strip() else task
+    raw_title = o.get("title")
+    title = raw_title if isinstance(raw_title, str) and raw_title.strip() else task
     summary = o.get("summary") if isinstance(o.get("summary"), str) else g2.answer
     return {"title": title.strip()[:300], "summary": (summary or "").strip()[:5000],
             "status": "draft", "premises": g2.premises, "actions": g2.actions,

@@ -26,7 +26,7 @@ Row = dict[str, Any]
 
 
 class GraphMissing(AfterhackError):
-    """Raised (and turned into a domain 404 by callers) when a read hits a graph that does not exist."""
+    """Raised (and turned into a 404 by callers) when a read hits a graph that does not exist."""
 
 
 class QueryFailed(AfterhackError):
@@ -180,7 +180,8 @@ class Store:
         """Bytes FalkorDB reports for one graph (GRAPH.MEMORY USAGE), 0 when unknown."""
         reply = await self.command("GRAPH.MEMORY", "USAGE", graph)
         # The client may hand back a map or a flat [name, value, ...] list; the unit is megabytes.
-        pairs = reply if isinstance(reply, dict) else dict(zip(reply[::2], reply[1::2], strict=False))
+        pairs = (reply if isinstance(reply, dict)
+                 else dict(zip(reply[::2], reply[1::2], strict=False)))
         mb = pairs.get("total_graph_sz_mb")
         return int(float(mb) * 1024 * 1024) if mb is not None else 0
 

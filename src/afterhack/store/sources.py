@@ -160,7 +160,8 @@ async def latest_hash(g: Graph, source_id: str) -> str | None:
         "WHERE v.version = s.latest_version RETURN v.content_hash AS h",
         {"id": source_id},
     )
-    return rows.scalar()
+    value = rows.scalar()
+    return None if value is None else str(value)
 
 
 async def pending_fragments(g: Graph, source_id: str) -> dict[str, Any] | None:
