@@ -58,3 +58,14 @@ def test_reconfirm_needs_claims(client: TestClient, ws: str) -> None:
     r = client.patch(f"/api/workspaces/{ws}/decisions/{d['id']}",
                      json={"op": "reconfirm", "revision": d["revision"]})
     assert_canonical_error(r, 422)
+
+
+def test_list_actions_by_status(client: TestClient, ws: str) -> None:
+    a = _plan(client, ws)["actions"][0]
+    items = client.get(f"/api/workspaces/{ws}/actions").json()["items"]
+    assert [x["id"] for x in items] == [a["id"]]
+    assert items[0]["decision_ids"] == a["decision_ids"]
+    held = client.get(f"/api/workspaces/{ws}/actions", params={"status": "held"}).json()
+    assert held["items"] == []
+    assert_canonical_error(client.get(f"/api/workspaces/{ws}/actions",
+                                      params={"status": "bogus"}), 422)

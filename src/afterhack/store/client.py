@@ -121,6 +121,10 @@ class Store:
                 raise GraphMissing(graph) from exc
             if _is_unavailable_response(msg):
                 raise StoreUnavailable() from exc
+            if "timed out" in msg.lower():
+                # The server gave up on it and rolled it back; the caller may retry.
+                raise StoreUnavailable("The graph store took too long to answer; retry.",
+                                       reason="query_timeout") from exc
             log.warning("query failed on %s: %s\n%s", graph, msg, cypher)
             raise QueryFailed(msg) from exc
         except _UNAVAILABLE as exc:
