@@ -12,8 +12,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
-from tests.support.fakellm import FakeLLM
-from tests.support.procs import AppProcess
 
 from afterhack.api.app import create_app
 from afterhack.config import Settings
@@ -21,6 +19,8 @@ from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.store.client import Store
 from afterhack.store.export import dump_graph
 from afterhack.store.workspaces import workspace_graph
+from tests.support.fakellm import FakeLLM
+from tests.support.procs import AppProcess
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 

@@ -69,3 +69,14 @@ def test_50k_source_offsets_slice_version_text(client: TestClient, ws: str) -> N
     for f in frags:
         assert text[f["start"] : f["end"]] == f["text"]
     assert "".join(f["text"] for f in frags) == text
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=200, max_value=3000))
+def test_50k_random_texts_tile_exactly(seed: int, max_chars: int) -> None:
+    rng = random.Random(seed)
+    alphabet = ["a", "B", " ", ". ", "? ", "\n\n", "🚀", "👩‍👩‍👧", "e\u0301", "🇩🇪", "ß", "…"]
+    text = "".join(rng.choice(alphabet) for _ in range(30_000))[:50_000]
+    spans = split_fragments(text, max_chars)
+    assert "".join(text[s.start : s.end] for s in spans) == text
+    assert all(0 < s.end - s.start <= max_chars for s in spans)

@@ -88,3 +88,18 @@ def test_duplicate_claims_in_one_source_are_dropped(client: TestClient, ws: str)
     out = _add(client, ws, JUNE + " " + JUNE + " the product launch is planned for june 12.")
     assert len(out["claims"]) == 1
     assert out["dropped"] == {"duplicate": 2}
+
+
+def test_skipped_extraction_can_run_later(client: TestClient, ws: str) -> None:
+    r = client.post(f"/api/workspaces/{ws}/sources",
+                    json={"title": "t", "text": JUNE, "extract": False})
+    assert r.status_code == 201 and r.json()["claims"] == []
+    sid = r.json()["source"]["id"]
+    assert r.json()["source"]["versions"][0]["fragments"][0]["extraction"] == "skipped"
+    out = client.post(f"/api/workspaces/{ws}/sources/{sid}/extract").json()
+    assert [c["statement"] for c in out["claims"]] == [JUNE]
+    assert out["source"]["versions"][0]["fragments"][0]["extraction"] == "done"
+    again = client.post(f"/api/workspaces/{ws}/sources/{sid}/extract").json()
+    assert again["claims"] == []
+    assert len(client.get(f"/api/workspaces/{ws}/claims").json()["items"]) == 1
+    assert client.post(f"/api/workspaces/{ws}/sources/{uuid.uuid4()}/extract").status_code == 404

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.support.procs import AppProcess
 from typer.testing import CliRunner
 
 from afterhack.cli import app as cli
@@ -25,6 +24,7 @@ from afterhack.client import (
     UnavailableError,
 )
 from afterhack.embedded import free_loopback_port
+from tests.support.procs import AppProcess
 
 JUNE = "The product launch is planned for June 12."
 FIXED = "The product launch is planned for June 19."

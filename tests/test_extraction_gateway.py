@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
-from tests.conftest import snapshot
-from tests.support.fakellm import FakeLLM, Reply
 
 from afterhack.chunking import split_fragments
 from afterhack.config import Settings
+from tests.conftest import snapshot
+from tests.support.fakellm import FakeLLM, Reply
 
 FRAGMENT_MAX = 60  # small, so each sentence below is a fragment of its own
 

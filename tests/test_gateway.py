@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from tests.support.fakellm import FakeLLM, Reply, ToolCallSpec
 
 from afterhack.config import Settings
 from afterhack.embedded import free_loopback_port
@@ -22,6 +21,7 @@ from afterhack.errors import (
 )
 from afterhack.ingest import ModelCall
 from afterhack.llm.gateway import AssistantTurn, Gateway, ToolCall, parse_json_object
+from tests.support.fakellm import FakeLLM, Reply, ToolCallSpec
 
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"claims": {"type": "array"}}}
 ASK = [{"role": "system", "content": "Reply in JSON."}, {"role": "user", "content": "Hi."}]

@@ -14,8 +14,6 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 from starlette.requests import Request
-from tests.support.fakellm import FakeLLM, Reply
-from tests.support.procs import AppProcess
 
 from afterhack.agents.gate import NO_ANSWER_TITLE
 from afterhack.agents.run import get_run_view
@@ -34,6 +32,8 @@ from afterhack.services import Services, build_services
 from afterhack.store.client import Store
 from afterhack.store.export import dump_graph
 from afterhack.store.workspaces import create_workspace, workspace_graph
+from tests.support.fakellm import FakeLLM, Reply
+from tests.support.procs import AppProcess
 
 JUNE = "The product launch is planned for June 12."
 KEYNOTE = "The keynote speaker is Dana Reyes."

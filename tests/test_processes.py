@@ -4,6 +4,7 @@ two app processes on one external FalkorDB, and FalkorDB going away and coming b
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -116,3 +117,37 @@ def test_falkordb_down_is_503_and_app_recovers(tmp_path: Path) -> None:
             assert r.status_code == 200, r.text
     finally:
         server.stop()
+
+
+def test_readme_run_command_serves_api_and_ui(tmp_path: Path) -> None:
+    """scripts/run (the README's run command) on the embedded FalkorDB and offline model."""
+    from afterhack.embedded import free_loopback_port
+
+    root = Path(__file__).resolve().parent.parent
+    port = free_loopback_port()
+    env = {**_env_without_url(), "AFTERHACK_DATA_DIR": str(tmp_path / "data")}
+    env.pop("OPENAI_BASE_URL", None)
+    with open(tmp_path / "run.log", "wb") as log:
+        proc = subprocess.Popen([str(root / "scripts" / "run"), "--port", str(port)], cwd=root,
+                                env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 180
+        health = None
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                health = httpx.get(base + "/api/health", timeout=2).json()
+                break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        assert health is not None, (tmp_path / "run.log").read_text()[-3000:]
+        assert health["falkordb"] == {"reachable": True, "mode": "embedded"}
+        assert health["model"]["mode"] == "offline"
+        page = httpx.get(base + "/")
+        assert page.status_code == 200 and '<div id="root">' in page.text
+        ws = httpx.post(base + "/api/workspaces", json={"name": "run"}).json()
+        assert ws["revision"] == 1
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    assert not _redis_alive(tmp_path / "data")

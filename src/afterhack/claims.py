@@ -32,8 +32,8 @@ def parse_statuses(values: Iterable[str] | None) -> list[str]:
 async def search_claims(g: Graph, q: str | None, statuses: list[str], *, limit: int = 20,
                         offset: int = 0) -> dict[str, Any]:
     if q is None or not q.strip():
-        items = await store_claims.list_claims(g, statuses, limit, offset)
-        return {"items": items, "search": {"q": q, "terms": [], "backed_off": False}}
+        listed = await store_claims.list_claims(g, statuses, limit, offset)
+        return {"items": listed, "search": {"q": q, "terms": [], "backed_off": False}}
     p = search.plan(q)
     items: list[dict[str, Any]] = []
     backed_off = False

@@ -89,5 +89,6 @@ def highlight_segments(text: str, start: int, end: int) -> list[Segment]:
     """Split text into plain and highlighted parts; offsets are code points, [start, end)."""
     start = max(0, min(start, len(text)))
     end = max(start, min(end, len(text)))
-    parts = [Segment(text[:start], False), Segment(text[start:end], True), Segment(text[end:], False)]
+    parts = [Segment(text[:start], False), Segment(text[start:end], True),
+             Segment(text[end:], False)]
     return [p for p in parts if p.text]

@@ -258,3 +258,51 @@ async def ingest_source(
         ],
         "model_calls": [c.as_dict() for c in ex.calls],
     }
+
+
+async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
+                          source_id: str, actor: str) -> dict[str, Any]:
+    """Re-run extraction on the latest version's fragments that failed or were skipped."""
+    from afterhack.errors import WorkspaceBusy
+
+    pending = await store_sources.pending_fragments(g, source_id)
+    if pending is None:
+        raise SourceNotFound(source_id)
+    frags = [FragmentPlan(id=f["id"], seq=f["seq"], span=Span(f["start"], f["end"]),
+                          text=f["text"]) for f in pending["fragments"]
+             # a map projection of a missing OPTIONAL MATCH row is a map of nulls
+             if f["id"] is not None]
+    ex = Extraction()
+    if frags:
+        seen = await store_sources.existing_claim_keys(g, source_id)
+        ex = await run_extraction(extractor, frags, seen, settings.max_claims_per_source)
+        row = await store_sources.add_claims(g, {
+            "source_id": source_id, "version_id": pending["version_id"],
+            "fragment_ids": [f.id for f in frags],
+            "fragment_updates": [{"id": f.id, "extraction": f.extraction} for f in frags],
+            "claims": ex.kept,
+            **audit_params("source.extracted", actor, source_id, {
+                "version_id": pending["version_id"], "claims": len(ex.kept),
+                "dropped": dict(ex.dropped),
+                "failed_fragments": sum(f.extraction == "failed" for f in frags)}),
+        })
+        if row is None:
+            raise WorkspaceBusy("Another extraction of this source is under way; retry.")
+        status_by_id = {c["id"]: c["status"] for c in row["created"]}
+    else:
+        status_by_id = {}
+    return {
+        "status": "extracted",
+        "source": await store_sources.get_source(g, source_id),
+        "claims": [
+            {"id": c["id"], "statement": c["statement"], "evidence_quote": c["quote"],
+             "quote_start": c["quote_start"], "quote_end": c["quote_end"],
+             "fragment_id": c["fragment_id"], "status": status_by_id.get(c["id"], "proposed")}
+            for c in ex.kept
+        ],
+        "dropped": dict(ex.dropped),
+        "dropped_examples": ex.dropped_examples,
+        "failed_fragments": [{"fragment_id": f.id, "seq": f.seq, "error": f.error}
+                             for f in frags if f.extraction == "failed"],
+        "model_calls": [c.as_dict() for c in ex.calls],
+    }

@@ -179,7 +179,7 @@ async def recheck_claim(g: Graph, claim_id: str, *, policy: Policy,
                         actor: str) -> dict[str, Any]:
     """Re-run the dependency check for an already corrected claim; flags what lost support."""
     for _ in range(5):
-        _claim, snap, out = await _picture(g, claim_id, policy)
+        _, snap, out = await _picture(g, claim_id, policy)
         if not out.flag and not out.hold:
             return {"flagged": [], "held": []}
         flags = [{"id": i, "reason": json.dumps({"type": "recheck", "claim_id": claim_id,

@@ -141,7 +141,7 @@ async def _reject(g: Graph, decision_id: str, cur: dict[str, Any], revision: int
                                                  "decision_id": decision_id, "reasons": r})}
                  for i, r in out.flag.items()]
         if out.flag or out.hold:
-            audits = audits + [audit_event("decision.dependents_flagged", actor, decision_id,
+            audits = [*audits, audit_event("decision.dependents_flagged", actor, decision_id,
                                            {"flagged": sorted(out.flag),
                                             "held": sorted(out.hold)})]
         rows = await g.write(

@@ -45,7 +45,8 @@ class Services:
 
     @property
     def policy(self) -> Policy:
-        return "any" if self.settings.support_policy == "any" else "independent"
+        policy: Policy = "any" if self.settings.support_policy == "any" else "independent"
+        return policy
 
     async def aclose(self) -> None:
         if self.gateway is not None:

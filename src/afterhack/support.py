@@ -142,7 +142,8 @@ def relabel(snap: Snapshot, *, corrected: str | None, corrected_source: str | No
                         else u.status not in GOOD)]
         out.flag[d.id] = reasons
     for a in snap.actions.values():
-        if a.status in OPEN_ACTION and any(x in out.fallen for x in a.decision_ids):
-            if not any(x in fallen_roots for x in a.decision_ids):
-                out.hold[a.id] = a
+        # An action of the decision being rejected is cancelled by the rejection, not held.
+        if (a.status in OPEN_ACTION and any(x in out.fallen for x in a.decision_ids)
+                and not any(x in fallen_roots for x in a.decision_ids)):
+            out.hold[a.id] = a
     return out

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from afterhack.agents import prompts
 from afterhack.agents.tools import TOOL_SPECS, RunTools
 from afterhack.ingest import ModelCall
-from afterhack.agents import prompts
 
 
 class GatewayAnalyst:
@@ -75,5 +75,6 @@ class GatewayCoordinator:
             {"role": "system", "content": prompts.COORDINATOR_SYSTEM},
             {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
         ]
-        return await self.gateway.complete_json("coordinator", messages, "decision",
-                                                prompts.DECISION_SCHEMA)
+        out, call = await self.gateway.complete_json("coordinator", messages, "decision",
+                                                     prompts.DECISION_SCHEMA)
+        return out, call

@@ -88,8 +88,8 @@ async def _coordinator_evidence(g: Graph, ids: list[str]) -> dict[str, Any]:
     }
 
 
-async def _resolve_builds_on(g: Graph, builds_on: list[str]
-                             ) -> tuple[list[str], list[dict[str, str]]]:
+async def _resolve_builds_on(g: Graph,
+                             builds_on: list[str]) -> tuple[list[str], list[dict[str, str]]]:
     ids = list(dict.fromkeys(builds_on))
     if len(ids) > _MAX_BUILDS_ON:
         raise InvalidRequest(f"builds_on names at most {_MAX_BUILDS_ON} decisions.")

@@ -26,7 +26,7 @@ Row = dict[str, Any]
 
 
 class GraphMissing(AfterhackError):
-    """Raised (and turned into a domain 404 by callers) when a read hits a graph that does not exist."""
+    """Raised (and turned into a 404 by callers) when a read hits a graph that does not exist."""
 
 
 class QueryFailed(AfterhackError):
@@ -121,6 +121,10 @@ class Store:
                 raise GraphMissing(graph) from exc
             if _is_unavailable_response(msg):
                 raise StoreUnavailable() from exc
+            if "timed out" in msg.lower():
+                # The server gave up on it and rolled it back; the caller may retry.
+                raise StoreUnavailable("The graph store took too long to answer; retry.",
+                                       reason="query_timeout") from exc
             log.warning("query failed on %s: %s\n%s", graph, msg, cypher)
             raise QueryFailed(msg) from exc
         except _UNAVAILABLE as exc:
@@ -180,7 +184,8 @@ class Store:
         """Bytes FalkorDB reports for one graph (GRAPH.MEMORY USAGE), 0 when unknown."""
         reply = await self.command("GRAPH.MEMORY", "USAGE", graph)
         # The client may hand back a map or a flat [name, value, ...] list; the unit is megabytes.
-        pairs = reply if isinstance(reply, dict) else dict(zip(reply[::2], reply[1::2], strict=False))
+        pairs = (reply if isinstance(reply, dict)
+                 else dict(zip(reply[::2], reply[1::2], strict=False)))
         mb = pairs.get("total_graph_sz_mb")
         return int(float(mb) * 1024 * 1024) if mb is not None else 0
 

@@ -98,6 +98,15 @@ async def list_decisions(g: Graph, statuses: list[str] | None, *, limit: int,
     return await _with_action_decisions(g, [decision_view(r) for r in rows])
 
 
+async def list_actions(g: Graph, statuses: list[str] | None, *, limit: int,
+                       offset: int) -> list[dict[str, Any]]:
+    rows = await g.read(
+        "MATCH (a:Action) WHERE $statuses IS NULL OR a.status IN $statuses "
+        f"RETURN {_ACTION_MAP} AS a ORDER BY a.created_at DESC, a.id SKIP $offset LIMIT $limit",
+        {"statuses": statuses, "limit": limit, "offset": offset})
+    return [dict(r["a"]) for r in rows]
+
+
 async def get_action(g: Graph, action_id: str) -> dict[str, Any]:
     rows = await g.read(f"MATCH (a:Action {{id:$id}}) RETURN {_ACTION_MAP} AS a",
                         {"id": action_id})

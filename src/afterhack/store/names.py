@@ -36,6 +36,20 @@ RANGE_INDEXES = (
     ("Correction", "key"),
 )
 
+# Every relationship type a workspace graph uses (see workspaces._prime_relationship_types).
+RELATIONSHIP_TYPES = (
+    "HAS_VERSION",
+    "HAS_FRAGMENT",
+    "SUPPORTED_BY",
+    "CORRECTS",
+    "SUPERSEDES",
+    "HAS_HANDOFF",
+    "PRODUCED",
+    "USED_CLAIM",
+    "DEPENDS_ON",
+    "REQUIRES",
+)
+
 CURRENT_CLAIM = ("proposed", "accepted")
 GOOD_STANDING = ("draft", "accepted")
 

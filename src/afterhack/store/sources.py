@@ -160,4 +160,36 @@ async def latest_hash(g: Graph, source_id: str) -> str | None:
         "WHERE v.version = s.latest_version RETURN v.content_hash AS h",
         {"id": source_id},
     )
-    return rows.scalar()
+    value = rows.scalar()
+    return None if value is None else str(value)
+
+
+async def pending_fragments(g: Graph, source_id: str) -> dict[str, Any] | None:
+    """The latest version and its fragments whose extraction failed or never ran."""
+    rows = await g.read(
+        "MATCH (s:Source {id:$id})-[:HAS_VERSION]->(v:SourceVersion) "
+        "WHERE v.version = s.latest_version "
+        "OPTIONAL MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment) "
+        "WHERE f.extraction IN ['failed', 'skipped'] "
+        "WITH v, f ORDER BY f.seq "
+        "RETURN v.id AS version_id, collect(f {.id, .seq, .text, .start, .end}) AS fragments",
+        {"id": source_id},
+    )
+    return rows.first()
+
+
+async def add_claims(g: Graph, p: dict[str, Any]) -> dict[str, Any] | None:
+    """Store claims extracted later; None if another extraction got to these fragments first."""
+    rows = await g.write(
+        "MATCH (s:Source {id:$source_id})-[:HAS_VERSION]->(v:SourceVersion {id:$version_id}) "
+        "OPTIONAL MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment) "
+        "WHERE f.id IN $fragment_ids AND f.extraction IN ['failed', 'skipped'] "
+        "WITH s, v, count(f) AS still_pending WHERE still_pending = size($fragment_ids) "
+        "CALL { WITH v UNWIND $fragment_updates AS u "
+        "  MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment {id:u.id}) SET f.extraction = u.extraction "
+        "  RETURN count(*) AS n_updated } "
+        + _CREATE_CLAIMS
+        + "WITH s, v, created " + CREATE_AUDIT + " RETURN s.id AS source_id, created",
+        p,
+    )
+    return rows.first()

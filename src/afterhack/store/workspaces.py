@@ -13,7 +13,14 @@ from typing import Any
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
 from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
 from afterhack.store.client import Graph, GraphMissing, Store
-from afterhack.store.names import ID_LABELS, RANGE_INDEXES, REGISTRY_GRAPH, graph_name, new_id
+from afterhack.store.names import (
+    ID_LABELS,
+    RANGE_INDEXES,
+    REGISTRY_GRAPH,
+    RELATIONSHIP_TYPES,
+    graph_name,
+    new_id,
+)
 
 _INDEX_WAIT_S = 30.0
 
@@ -39,10 +46,23 @@ async def _create_range_index(g: Graph, label: str, prop: str) -> None:
             raise
 
 
+async def _prime_relationship_types(g: Graph) -> None:
+    """Make every relationship type known to the graph before any query is cached.
+
+    FalkorDB 4.16 caches a query's plan; a pattern comprehension compiled while its
+    relationship type did not exist yet keeps returning [] after such edges are created
+    (reproduced in tests/test_store_quirks.py). Creating and deleting one edge of each
+    type registers them all, so every plan is compiled against the full schema.
+    """
+    pattern = ", ".join(f"(a)-[:{t}]->(b)" for t in RELATIONSHIP_TYPES)
+    await g.write(f"CREATE (a:_Prime), (b:_Prime) CREATE {pattern} WITH a, b DETACH DELETE a, b")
+
+
 async def _create_schema(store: Store, name: str) -> None:
     from afterhack.store.client import QueryFailed
 
     g = store.graph(name)
+    await _prime_relationship_types(g)
     for label in ID_LABELS:
         await store.create_unique_constraint(name, label, "id")
     for label, prop in RANGE_INDEXES:

@@ -40,6 +40,21 @@ async def review_decision(decision_id: str, body: DecisionReview, ws: WorkspaceD
         note=body.note, policy=services.policy, actor=caller.actor)
 
 
+ActionStatus = Literal["proposed", "approved", "held", "done", "cancelled"]
+
+
+@router.get("/workspaces/{ws}/actions")
+async def list_actions(
+    ws: WorkspaceDep,
+    status: Annotated[list[ActionStatus] | None, Query(max_length=5)] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> dict[str, Any]:
+    items = await decisions.list_actions(ws.graph, list(status) if status else None,
+                                         limit=limit, offset=offset)
+    return {"items": items}
+
+
 @router.get("/workspaces/{ws}/actions/{action_id}")
 async def get_action(action_id: str, ws: WorkspaceDep) -> dict[str, Any]:
     return await decisions.get_action(ws.graph, action_id)

@@ -38,3 +38,10 @@ async def list_sources(
 @router.get("/workspaces/{ws}/sources/{source_id}")
 async def get_source(source_id: str, ws: WorkspaceDep) -> dict[str, Any]:
     return await sources.get_source(ws.graph, source_id)
+
+
+@router.post("/workspaces/{ws}/sources/{source_id}/extract")
+async def extract_source(source_id: str, ws: WorkspaceDep, services: ServicesDep,
+                         caller: CallerDep) -> dict[str, Any]:
+    return await ingest.extract_pending(ws.graph, services.settings, services.extractor,
+                                        source_id=source_id, actor=caller.actor)

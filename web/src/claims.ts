@@ -1,0 +1,20 @@
+// Pure helpers about claims that several panels share.
+import type { ClaimView } from './apiTypes'
+
+export const REVIEWER_ORIGIN = 'Workspace reviewer correction'
+
+/** Where a claim comes from, in the words a reviewer reads: a document's title, or the reviewer. */
+export function originLabel(origin: ClaimView['origin']): string {
+  if (origin.type === 'human_correction') return origin.name || REVIEWER_ORIGIN
+  return origin.source_title || origin.name || origin.type
+}
+
+/** Current claims are the only ones a correction can start from. */
+export function isCurrentClaim(status: string): boolean {
+  return status === 'proposed' || status === 'accepted'
+}
+
+/** Enough of a UUID to tell ids apart in a trail. */
+export function shortId(id: string): string {
+  return id.length > 8 ? id.slice(0, 8) : id
+}

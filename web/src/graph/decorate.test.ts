@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import type { CorrectionPreview } from '../apiTypes'
+import type { AppEdge, AppNode } from '../types'
+import { decorateEdges, decorateNodes, marksFromPreview } from './decorate'
+import { buildFlowIndex, traceImpact } from './impact'
+
+const n = (id: string, type: 'claim' | 'decision' | 'action'): AppNode => ({
+  id,
+  type,
+  position: { x: 0, y: 0 },
+  data: { apiType: type, label: id, status: null, mark: null },
+})
+const nodes = [n('c', 'claim'), n('d', 'decision'), n('a', 'action'), n('other', 'claim')]
+const edges: AppEdge[] = [
+  { id: 'cd', source: 'c', target: 'd', data: { apiType: 'INFORMS' } },
+  { id: 'da', source: 'd', target: 'a', data: { apiType: 'ENABLES' } },
+]
+
+const preview: CorrectionPreview = {
+  claim: { id: 'c', statement: 'x', status: 'accepted', revision: 1 },
+  kind: 'replace',
+  statement: 'y',
+  flag: [{ decision_id: 'd', title: 'D', status: 'draft', reasons: [] }],
+  hold: [{ action_id: 'a', description: 'A', status: 'proposed', decision_ids: ['d'] }],
+  stay: [{ decision_id: 'd2', title: 'D2', supported_by: [] }],
+  revisions: { claim_revision: 1, impact_token: 't' },
+}
+
+describe('marksFromPreview', () => {
+  it('marks the claim, flagged decisions, held actions and decisions that stay supported', () => {
+    expect(Object.fromEntries(marksFromPreview(preview))).toEqual({ c: 'target', d: 'flagged', a: 'held', d2: 'stays' })
+    expect(marksFromPreview(null).size).toBe(0)
+  })
+})
+
+describe('decorateNodes / decorateEdges', () => {
+  it('returns the very same node objects when nothing is selected or previewed', () => {
+    const out = decorateNodes(nodes, null, new Map())
+    out.forEach((node, i) => expect(node).toBe(nodes[i]))
+  })
+
+  it('classes only the impact path and leaves every other node object untouched', () => {
+    const impact = traceImpact(buildFlowIndex(edges.map((e) => ({ ...e, type: e.data!.apiType }))), 'c')
+    const out = decorateNodes(nodes, impact, new Map())
+    expect(out.map((x) => x.className)).toEqual(['is-selected', 'is-downstream', 'is-downstream', undefined])
+    expect(out[3]).toBe(nodes[3])
+    out.forEach((node, i) => expect(node.data).toBe(nodes[i].data))
+    const drawn = decorateEdges(edges, impact)
+    expect(drawn.every((e) => e.animated)).toBe(true)
+  })
+
+  it('puts preview marks into node data', () => {
+    const out = decorateNodes(nodes, null, marksFromPreview(preview))
+    expect(out.map((x) => x.data.mark)).toEqual(['target', 'flagged', 'held', null])
+    expect(out[3]).toBe(nodes[3])
+  })
+})

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { NODE_HEIGHT, NODE_WIDTH, RANK_SEP, layoutGraph, rankOf } from './layout'
+
+const node = (id: string, apiType: string) => ({ id, data: { apiType } })
+const edge = (source: string, target: string) => ({ source, target })
+const column = (i: number) => i * (NODE_WIDTH + RANK_SEP)
+
+describe('layoutGraph', () => {
+  it('shifts dagre centre positions to the top-left corner', () => {
+    const [only] = layoutGraph([node('s', 'source')], [])
+    // dagre puts the centre at (width/2, height/2); React Flow wants the corner.
+    expect(only.position).toEqual({ x: 0, y: 0 })
+  })
+
+  it('puts one rank per kind, left to right: sources, corrections, claims, decisions, actions', () => {
+    const nodes = [
+      node('a1', 'action'),
+      node('d1', 'decision'),
+      node('c1', 'claim'),
+      node('c2', 'claim'),
+      node('k1', 'correction'),
+      node('s1', 'source'),
+    ]
+    const edges = [edge('s1', 'c1'), edge('k1', 'c2'), edge('c1', 'd1'), edge('c2', 'd1'), edge('d1', 'a1')]
+    const x = Object.fromEntries(layoutGraph(nodes, edges).map((n) => [n.id, n.position.x]))
+    expect(x.s1).toBe(column(0))
+    expect(x.k1).toBe(column(1))
+    expect(x.c1).toBe(column(2))
+    expect(x.c2).toBe(column(2))
+    expect(x.d1).toBe(column(3))
+    expect(x.a1).toBe(column(4))
+  })
+
+  it('keeps the kind order even for a node with no edges and for edges that run backwards', () => {
+    // Internal view: Claim -[:SUPPORTED_BY]-> SourceFragment points right to left.
+    const nodes = [node('c', 'Claim'), node('f', 'SourceFragment'), node('lonely', 'Action'), node('s', 'Source')]
+    const x = Object.fromEntries(layoutGraph(nodes, [edge('c', 'f')]).map((n) => [n.id, n.position.x]))
+    expect(x.s).toBeLessThan(x.f)
+    expect(x.f).toBeLessThan(x.c)
+    expect(x.c).toBeLessThan(x.lonely)
+  })
+
+  it('leaves no empty column for a kind that is absent', () => {
+    const out = layoutGraph([node('s', 'source'), node('c', 'claim')], [edge('s', 'c')])
+    expect(out.find((n) => n.id === 'c')!.position.x).toBe(column(1))
+  })
+
+  it('stacks same-kind nodes without overlap, including ones joined by a same-kind edge', () => {
+    const nodes = [node('c', 'claim'), node('d1', 'decision'), node('d2', 'decision'), node('d3', 'decision')]
+    const edges = [edge('c', 'd1'), edge('c', 'd2'), edge('d1', 'd2'), edge('d2', 'd3')]
+    const ds = layoutGraph(nodes, edges)
+      .filter((n) => n.data.apiType === 'decision')
+      .map((n) => n.position)
+    expect(new Set(ds.map((p) => p.x)).size).toBe(1)
+    const ys = ds.map((p) => p.y).sort((a, b) => a - b)
+    for (let i = 1; i < ys.length; i++) expect(ys[i] - ys[i - 1]).toBeGreaterThanOrEqual(NODE_HEIGHT)
+  })
+
+  it('ranks product kinds and internal labels in the same order', () => {
+    expect(rankOf('source')).toBeLessThan(rankOf('correction'))
+    expect(rankOf('correction')).toBeLessThan(rankOf('claim'))
+    expect(rankOf('claim')).toBeLessThan(rankOf('decision'))
+    expect(rankOf('decision')).toBeLessThan(rankOf('action'))
+    expect(rankOf('SourceFragment')).toBeLessThan(rankOf('Claim'))
+    expect(rankOf('Decision')).toBeLessThan(rankOf('Action'))
+  })
+
+  it('returns new objects and leaves the input alone', () => {
+    const input = [node('s', 'source')]
+    const out = layoutGraph(input, [])
+    expect(out[0]).not.toBe(input[0])
+    expect('position' in input[0]).toBe(false)
+  })
+})

@@ -1,0 +1,126 @@
+import { useState, type FormEvent } from 'react'
+import { api } from '../api'
+import type { ClaimView, CorrectionApplied, CorrectionPreview } from '../apiTypes'
+import { useAction } from '../hooks'
+import { ErrorNote, type SelectById } from './common'
+import { PreviewList } from './PreviewList'
+
+export type CorrectionKind = 'replace' | 'retract'
+
+/** A preview and exactly what was sent to get it, so apply sends the same. */
+export interface PreviewState {
+  claimId: string
+  statement: string
+  kind: CorrectionKind
+  data: CorrectionPreview
+}
+
+interface Props {
+  ws: string
+  claim: ClaimView
+  preview: PreviewState | null
+  onPreview: (preview: PreviewState | null) => void
+  onApplied: (result: CorrectionApplied) => void
+  onSelect: SelectById
+}
+
+export function CorrectionPanel({ ws, claim, preview, onPreview, onApplied, onSelect }: Props) {
+  const mine = preview && preview.claimId === claim.id ? preview : null
+  // Coming back to a claim whose preview is still on the graph picks the text up again.
+  const [statement, setStatement] = useState(() => mine?.statement ?? '')
+  const [kind, setKind] = useState<CorrectionKind>(() => mine?.kind ?? 'replace')
+  const [reason, setReason] = useState('')
+  const [stale, setStale] = useState(false)
+  const previewing = useAction()
+  const applying = useAction()
+
+  // Apply only what was previewed: editing the text afterwards needs a new preview.
+  const matches = mine !== null && mine.statement === statement.trim() && mine.kind === kind
+
+  async function doPreview(e: FormEvent) {
+    e.preventDefault()
+    setStale(false)
+    applying.setError(null)
+    const text = statement.trim()
+    const data = await previewing.run(() => api.previewCorrection(ws, claim.id, text, kind))
+    if (data) onPreview({ claimId: claim.id, statement: text, kind, data })
+  }
+
+  async function doApply() {
+    if (!mine) return
+    const result = await applying.run(() =>
+      api.applyCorrection(ws, claim.id, {
+        statement: mine.statement,
+        kind: mine.kind,
+        reason: reason.trim() || (mine.kind === 'retract' ? mine.statement : undefined),
+        claim_revision: mine.data.revisions.claim_revision,
+        impact_token: mine.data.revisions.impact_token,
+      }),
+      (error) => {
+        // A stale preview is not an error to read but an instruction: look again.
+        if (error.code === 'stale_correction_preview') {
+          onPreview(null)
+          setStale(true)
+        }
+      },
+    )
+    if (result) {
+      onPreview(null)
+      onApplied(result)
+    }
+  }
+
+  return (
+    <form className="correction stack" onSubmit={doPreview} data-testid="correction-panel">
+      <h3>Correct this claim</h3>
+      <div className="row">
+        <label className="check">
+          <input type="radio" name="kind" checked={kind === 'replace'} onChange={() => setKind('replace')} />
+          replace
+        </label>
+        <label className="check">
+          <input type="radio" name="kind" data-testid="correction-kind-retract" checked={kind === 'retract'} onChange={() => setKind('retract')} />
+          retract
+        </label>
+      </div>
+      <textarea
+        data-testid="correction-input"
+        rows={2}
+        placeholder={kind === 'replace' ? 'The corrected statement' : 'Why this claim is wrong'}
+        value={statement}
+        onChange={(e) => setStatement(e.target.value)}
+      />
+      <input
+        data-testid="correction-reason"
+        placeholder="Reason (optional)"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      <div className="row">
+        <button data-testid="correction-preview" disabled={previewing.busy || !statement.trim()}>
+          {previewing.busy ? 'Previewing…' : 'Preview impact'}
+        </button>
+        <button
+          type="button"
+          data-testid="correction-apply"
+          className="danger"
+          disabled={!matches || applying.busy}
+          onClick={() => void doApply()}
+        >
+          {applying.busy ? 'Applying…' : 'Apply correction'}
+        </button>
+      </div>
+      {stale && (
+        <p className="warn" role="alert" data-testid="correction-stale">
+          Someone changed this; preview again.
+        </p>
+      )}
+      <ErrorNote error={previewing.error} testId="correction-error" />
+      {applying.error && applying.error.code !== 'stale_correction_preview' && (
+        <ErrorNote error={applying.error} testId="correction-error" />
+      )}
+      {mine && !matches && <p className="muted">The text changed since the preview: preview again to apply.</p>}
+      {mine && <PreviewList preview={mine.data} onSelect={onSelect} />}
+    </form>
+  )
+}

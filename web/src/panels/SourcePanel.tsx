@@ -1,0 +1,28 @@
+import { api } from '../api'
+import { useAsync } from '../hooks'
+import { ErrorNote } from './common'
+
+export function SourcePanel({ ws, id }: { ws: string; id: string }) {
+  const source = useAsync(id, () => api.getSource(ws, id))
+  if (source.error) return <ErrorNote error={source.error} />
+  const s = source.data
+  if (!s) return <p className="muted">Loading the source…</p>
+  const latest = [...s.versions].sort((a, b) => b.version - a.version)[0]
+  return (
+    <div className="stack" data-testid="source-panel">
+      <h2>{s.title}</h2>
+      <div className="muted">
+        {s.origin_type}
+        {s.origin_name && ` · ${s.origin_name}`} · version {s.latest_version} of {s.versions.length}
+      </div>
+      {latest?.fragments.map((f) => (
+        <blockquote key={f.id} className="fragment">
+          {f.text}
+          <footer className="muted">
+            fragment {f.seq} · characters {f.start}–{f.end}
+          </footer>
+        </blockquote>
+      ))}
+    </div>
+  )
+}

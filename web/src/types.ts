@@ -1,0 +1,45 @@
+// React Flow node and edge types for the graph canvas (typed unions, one type per kind).
+import type { Edge, Node } from '@xyflow/react'
+
+/** The product view's node kinds, left to right along the chain of because. */
+export type ProductKind = 'source' | 'correction' | 'claim' | 'decision' | 'action'
+
+/** What a correction preview says will happen to a node. */
+export type PreviewMark = 'target' | 'flagged' | 'held' | 'stays'
+
+export interface GraphNodeData extends Record<string, unknown> {
+  /** The API's node type: a product kind, or a stored label in the internal view. */
+  apiType: string
+  label: string
+  status: string | null
+  /** Set only while a correction preview is shown. Emphasis from selection lives in the
+   * node's className instead, so a click does not re-render every node component. */
+  mark: PreviewMark | null
+  /** The API node's `data`, shown as properties in the internal view. */
+  props?: Record<string, unknown>
+}
+
+export type SourceNode = Node<GraphNodeData, 'source'>
+export type CorrectionNode = Node<GraphNodeData, 'correction'>
+export type ClaimNode = Node<GraphNodeData, 'claim'>
+export type DecisionNode = Node<GraphNodeData, 'decision'>
+export type ActionNode = Node<GraphNodeData, 'action'>
+/** Any stored node of the internal view that has no product kind (fragments, runs, audit…). */
+export type StoredNode = Node<GraphNodeData, 'stored'>
+
+export type AppNode = SourceNode | CorrectionNode | ClaimNode | DecisionNode | ActionNode | StoredNode
+export type AppNodeType = NonNullable<AppNode['type']>
+
+export interface GraphEdgeData extends Record<string, unknown> {
+  apiType: string
+}
+
+export type AppEdge = Edge<GraphEdgeData>
+
+/** Selecting a node opens the panel for its product kind (also from the internal view). */
+export interface Selection {
+  id: string
+  kind: ProductKind | null
+  /** The graph node, when the selection came from the canvas. */
+  node?: AppNode
+}
