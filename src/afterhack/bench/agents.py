@@ -13,11 +13,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from afterhack.bench.floors import Floors
 from afterhack.bench.harness import Harness
 from afterhack.bench.stats import summary, timed
 
 
-async def measure_agent_runs(h: Harness, ws_id: str, tasks: list[str],
+async def measure_agent_runs(h: Harness, ws_id: str, tasks: list[str], floors: Floors,
                              *, warmup: int = 2) -> dict[str, Any]:
     assert h.http is not None
     wall: list[float] = []
@@ -27,6 +28,8 @@ async def measure_agent_runs(h: Harness, ws_id: str, tasks: list[str],
     tools: list[int] = []
     cited: list[int] = []
     for i, task in enumerate(tasks):
+        if i >= warmup:
+            await floors.tick()
         ms, r = await timed(partial(h.http.post, f"/api/workspaces/{ws_id}/agent-runs",
                                     json={"task": task}))
         if r.status_code != 201:

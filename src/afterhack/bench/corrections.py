@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from afterhack.bench.floors import Floors
 from afterhack.bench.harness import Harness
 from afterhack.bench.stats import summary, timed
 from afterhack.store import repair as store_repair
@@ -30,7 +31,7 @@ async def naive_reach(h: Harness, ws_id: str, claim_id: str) -> tuple[int, int]:
     return decisions, actions
 
 
-async def measure_corrections(h: Harness, ws_id: str, targets: list[str],
+async def measure_corrections(h: Harness, ws_id: str, targets: list[str], floors: Floors,
                               *, warmup: int = 2) -> dict[str, Any]:
     assert h.http is not None
     http = h.http
@@ -41,6 +42,8 @@ async def measure_corrections(h: Harness, ws_id: str, targets: list[str],
     totals = {"naive_decisions": 0, "naive_actions": 0, "flagged": 0, "held": 0}
     for i, claim_id in enumerate(targets):
         statement = f"Reviewed statement {i}: the earlier figure was wrong."
+        if i >= warmup:
+            await floors.tick()
         ms_p, r = await timed(partial(http.post, f"{base}/{claim_id}/corrections/preview",
                                       json={"statement": statement}))
         r.raise_for_status()
@@ -49,6 +52,8 @@ async def measure_corrections(h: Harness, ws_id: str, targets: list[str],
         seen = preview["revisions"]
         body = {"statement": statement, "claim_revision": seen["claim_revision"],
                 "impact_token": seen["impact_token"], "reason": "benchmark"}
+        if i >= warmup:
+            await floors.tick()
         ms_a, r = await timed(partial(http.post, f"{base}/{claim_id}/corrections", json=body))
         if r.status_code != 201:
             raise RuntimeError(f"apply answered {r.status_code}: {r.text[:500]}")

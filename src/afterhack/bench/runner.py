@@ -13,7 +13,7 @@ from typing import Any
 from afterhack.bench import report
 from afterhack.bench.agents import measure_agent_runs
 from afterhack.bench.corrections import measure_corrections
-from afterhack.bench.floors import measure_floors
+from afterhack.bench.floors import Floors
 from afterhack.bench.harness import Harness, machine
 from afterhack.bench.ingest import measure_ingest
 from afterhack.bench.load import load_workspace
@@ -70,21 +70,24 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
     log(f"[{n}] shape {ws.counts()}")
     ws_id, load = await load_workspace(h, ws, f"bench {n}")
     log(f"[{n}] bulk-loaded in {load['seconds']} s ({load['claims_per_s']} claims/s)")
-    floors = await measure_floors(h, graph_name(ws_id), cfg.floor_samples)
-    log(f"[{n}] floors: RETURN 1 p50 {floors['falkordb']['p50']} ms, "
-        f"ping p50 {floors['http']['p50']} ms")
+    floors = Floors(h, graph_name(ws_id))
+    tight = await floors.tight(cfg.floor_samples)
+    log(f"[{n}] floors: RETURN 1 p50 {tight['falkordb']['p50']} ms, "
+        f"ping p50 {tight['http']['p50']} ms")
 
     async def get_ws() -> None:
         (await http.get(f"/api/workspaces/{ws_id}")).raise_for_status()
 
-    workspace_get = summary(await sample(get_ws, cfg.workspace_gets, warmup=10))
-    search = await measure_search(h, ws_id, search_queries(ws, 64), cfg.search_samples)
+    workspace_get = summary(await sample(get_ws, cfg.workspace_gets, warmup=10,
+                                         before=floors.tick))
+    search = await measure_search(h, ws_id, search_queries(ws, 64), cfg.search_samples, floors)
     log(f"[{n}] search p50: api {search['api_fulltext']['p50']} ms, store full-text "
         f"{search['store_fulltext']['p50']} ms, CONTAINS {search['store_contains']['p50']} ms")
-    corr = await measure_corrections(h, ws_id, correction_targets(ws, cfg.corrections + 2))
+    corr = await measure_corrections(h, ws_id, correction_targets(ws, cfg.corrections + 2),
+                                     floors)
     log(f"[{n}] corrections p50: preview {corr['preview']['p50']} ms, "
         f"apply {corr['apply']['p50']} ms")
-    agents = await measure_agent_runs(h, ws_id, agent_tasks(vocab, cfg.agent_runs + 2))
+    agents = await measure_agent_runs(h, ws_id, agent_tasks(vocab, cfg.agent_runs + 2), floors)
     log(f"[{n}] agent run overhead per tool call p50 "
         f"{agents['overhead_per_tool_call']['p50']} ms")
     ingest = await measure_ingest(h, ws_id, vocab, sources=cfg.ingest_sources,
@@ -95,7 +98,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
         "claims": n,
         "shape": ws.counts(),
         "load": load,
-        "floors": floors,
+        "floors": {"tight": tight, "interleaved": floors.interleaved()},
         "workspace_get": workspace_get,
         "search": search,
         "corrections": corr,
@@ -133,6 +136,8 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
         "tenants": tenants,
         "sizes": sizes,
     }
+    for size in sizes:
+        size["ratios"] = report.ratios(size)
     result["promises"] = report.promises(result)
     write(result, cfg.out)
     return result

@@ -17,6 +17,7 @@ import itertools
 from typing import Any
 
 from afterhack import search as search_plan
+from afterhack.bench.floors import Floors
 from afterhack.bench.harness import Harness
 from afterhack.bench.stats import sample, summary
 from afterhack.store import claims as store_claims
@@ -25,8 +26,8 @@ from afterhack.store.names import CURRENT_CLAIM, graph_name
 LIMIT = 20
 
 
-async def measure_search(h: Harness, ws_id: str, queries: list[list[str]],
-                         n: int) -> dict[str, Any]:
+async def measure_search(h: Harness, ws_id: str, queries: list[list[str]], n: int,
+                         floors: Floors) -> dict[str, Any]:
     assert h.store is not None and h.http is not None
     http = h.http
     g = h.store.graph(graph_name(ws_id))
@@ -57,7 +58,7 @@ async def measure_search(h: Harness, ws_id: str, queries: list[list[str]],
     out: dict[str, Any] = {}
     for name, fn in (("api_fulltext", api), ("store_fulltext", fulltext),
                      ("store_contains", contains)):
-        out[name] = summary(await sample(fn, n, warmup=5))
+        out[name] = summary(await sample(fn, n, warmup=5, before=floors.tick))
         found = hits[name][-n:]  # without the warm-up calls
         out[name]["mean_hits"] = round(sum(found) / len(found), 1)
         out[name]["empty_results"] = sum(1 for x in found if x == 0)

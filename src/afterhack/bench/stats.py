@@ -39,12 +39,16 @@ async def timed(fn: Callable[[], Awaitable[T]]) -> tuple[float, T]:
     return (time.perf_counter_ns() - t0) / 1e6, out
 
 
-async def sample(fn: Callable[[], Awaitable[Any]], n: int, *, warmup: int = 5) -> list[float]:
-    """Milliseconds of n calls after a few unrecorded ones (connections and caches warm)."""
+async def sample(fn: Callable[[], Awaitable[Any]], n: int, *, warmup: int = 5,
+                 before: Callable[[], Awaitable[None]] | None = None) -> list[float]:
+    """Milliseconds of n calls after a few unrecorded ones (connections and caches warm);
+    ``before`` runs, untimed, ahead of each recorded call (the interleaved floors)."""
     for _ in range(warmup):
         await fn()
     out = []
     for _ in range(n):
+        if before is not None:
+            await before()
         ms, _ = await timed(fn)
         out.append(ms)
     return out
