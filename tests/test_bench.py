@@ -54,7 +54,7 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
         # GRAPH.MEMORY USAGE counts whole megabytes: 0 for a 200-claim graph.
         assert r and all(x > 0 or name.startswith("memory") for x in r.values()), name
     _positive_latency(size["workspace_get"], "workspace_get")
-    for path in ("api_fulltext", "store_fulltext", "store_contains"):
+    for path in ("api_fulltext", "api_fulltext_broad", "store_fulltext", "store_contains"):
         _positive_latency(size["search"][path], f"search.{path}")
         assert size["search"][path]["mean_hits"] > 0, path
     corr = size["corrections"]
