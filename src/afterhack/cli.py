@@ -67,13 +67,13 @@ def serve(
 @app.command()
 def bench(
     sizes: Annotated[str | None, typer.Option(
-        help="Workspace sizes in claims, comma-separated [default: 1000,10000,100000].")] = None,
+        help="Workspace sizes in claims, comma-separated (default 1000,10000,100000).")] = None,
     out: Annotated[Path, typer.Option(help="Where latest.json and latest.md go.")] = Path(
         "bench-results"),
     quick: Annotated[bool, typer.Option(
         help="A tiny run (200 claims, few samples) that checks the suite works.")] = False,
     workspaces: Annotated[int | None, typer.Option(
-        help="Empty workspaces for the many-tenants figures [default: 1000; 20 with --quick].",
+        help="Empty workspaces for the many-tenants figures (default 1000; 20 with --quick).",
         min=2)] = None,
 ) -> None:
     """Measure the product against its floors at each size (own FalkorDB and app, offline model)."""
