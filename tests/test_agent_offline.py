@@ -109,3 +109,28 @@ def test_gate_drops_unsearched_and_unretrieved_ids() -> None:
     assert {d["claim_id"]: d["reason"] for d in out.dropped} == {
         "b": "not_retrieved", "c": "not_searched", "zz": "not_searched"}
     assert gate("garbage", ev, actions_key="actions").empty
+
+
+def test_offline_analyst_records_its_own_time_not_its_tools() -> None:
+    """Model time on a run is the model's: the store reads its tools make are not in it."""
+    import asyncio
+    from typing import Any
+
+    from afterhack.agents.offline import OfflineAnalyst
+    from afterhack.agents.tools import RunTools
+
+    class SlowTools(RunTools):
+        async def search_claims(self, query: Any) -> list[dict[str, Any]]:
+            await asyncio.sleep(0.1)
+            return [{"claim_id": "c1", "statement": "The launch is in June.",
+                     "status": "proposed"}]
+
+        async def get_claim_sources(self, claim_ids: Any) -> list[dict[str, Any]]:
+            await asyncio.sleep(0.1)
+            return [{"claim_id": "c1", "fragments": [{"text": "The launch is in June."}]}]
+
+    proposal, calls = asyncio.run(
+        OfflineAnalyst().run(SlowTools(None, Evidence()), "When is the launch?", 8))  # type: ignore[arg-type]
+    assert proposal["claim_ids"] == ["c1"]
+    assert [c.role for c in calls] == ["analyst"]
+    assert 0 <= calls[0].duration_ms < 100

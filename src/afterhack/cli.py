@@ -85,6 +85,45 @@ def serve(
         raise typer.Exit(3) from None
 
 
+@app.command()
+def bench(
+    sizes: Annotated[str | None, typer.Option(
+        help="Workspace sizes in claims, comma-separated (default 1000,10000,100000).")] = None,
+    out: Annotated[Path, typer.Option(help="Where latest.json and latest.md go.")] = Path(
+        "bench-results"),
+    quick: Annotated[bool, typer.Option(
+        help="A tiny run (200 claims, few samples) that checks the suite works.")] = False,
+    workspaces: Annotated[int | None, typer.Option(
+        help="Empty workspaces for the many-tenants figures (default 1000; 20 with --quick).",
+        min=2)] = None,
+) -> None:
+    """Measure the product against its floors at each size (own FalkorDB and app, offline model)."""
+    import asyncio
+    import sys
+
+    from afterhack.bench.runner import BenchConfig, run_bench
+
+    parsed: tuple[int, ...] = ()
+    if sizes is not None:
+        try:
+            parsed = tuple(int(x) for x in sizes.split(",") if x.strip())
+        except ValueError:
+            raise typer.BadParameter("sizes are whole numbers, e.g. 1000,10000") from None
+        if not parsed or min(parsed) < 50:
+            raise typer.BadParameter("each size must be at least 50 claims")
+    cfg = BenchConfig.quick_config() if quick else BenchConfig()
+    cfg.out = out
+    cfg.command = " ".join(["afterhack", *sys.argv[1:]])
+    if parsed:
+        cfg.sizes = parsed
+    if workspaces is not None:
+        cfg.tenants = workspaces
+    result = asyncio.run(run_bench(cfg, log=lambda line: typer.echo(line, err=True)))
+    typer.echo((out / "latest.md").read_text())
+    typer.echo(f"wrote {out / 'latest.json'} and {out / 'latest.md'} "
+               f"in {result['meta']['duration_s']} s", err=True)
+
+
 def _keys_on(settings: object) -> bool:
     require = getattr(settings, "require_keys", None)
     admin = getattr(settings, "admin_key", None)

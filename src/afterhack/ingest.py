@@ -104,7 +104,9 @@ def check_candidates(
         if at is None:
             _drop(ex, "quote_not_found", item, frag)
             continue
-        if evidence.missing_from_quote(statement, quote):
+        # A statement that is its quote carries every name and number of it by definition
+        # (the offline model's claims, and many a model's): skip the token comparison.
+        if statement != quote and evidence.missing_from_quote(statement, quote):
             _drop(ex, "statement_not_in_quote", item, frag)
             continue
         key = evidence.statement_key(statement)
@@ -239,6 +241,7 @@ async def ingest_source(
         if maybe is None:
             raise SourceNotFound(sid)
         row = maybe
+    # Only claims that did not start as 'proposed' (a re-ingested, corrected mistake).
     status_by_id = {c["id"]: c["status"] for c in row["created"]}
     return {
         "status": "created" if new_source else "versioned",

@@ -63,8 +63,7 @@ async def _picture(g: Graph, claim_id: str, policy: Policy
     claim = await store_repair.claim_state(g, claim_id)
     if claim is None:
         raise ClaimNotFound(claim_id)
-    ids = await store_repair.region_ids(g, claim_id=claim_id)
-    snap = await store_repair.load_snapshot(g, ids)
+    snap = await store_repair.load_region(g, claim["user_ids"])
     out = relabel(snap, corrected=claim_id, corrected_source=claim["source_id"], policy=policy)
     return claim, snap, out
 

@@ -133,8 +133,7 @@ async def _reject(g: Graph, decision_id: str, cur: dict[str, Any], revision: int
     if cur["status"] == "rejected":
         raise InvalidTransition("This decision is already rejected.")
     for _ in range(5):
-        ids = await store_repair.region_ids(g, root_decision=decision_id)
-        snap = await store_repair.load_snapshot(g, ids)
+        snap = await store_repair.load_region(g, [decision_id])
         out = relabel(snap, corrected=None, corrected_source=None, policy=policy,
                       fallen_roots=frozenset([decision_id]))
         flags = [{"id": i, "reason": json.dumps({"type": "upstream_rejected",

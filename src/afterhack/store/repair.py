@@ -18,74 +18,78 @@ _MAX_DEPTH = 100_000
 
 
 async def claim_state(g: Graph, claim_id: str) -> dict[str, Any] | None:
+    """The claim as a correction sees it, with the decisions that use it (the region's start)."""
     rows = await g.read(
         "MATCH (c:Claim {id:$id}) RETURN c.id AS id, c.status AS status, c.revision AS revision, "
         "c.source_id AS source_id, c.statement AS statement, "
-        "size([(c)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users",
+        "size([(c)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users, "
+        "[(c)<-[:USED_CLAIM]-(d:Decision) | d.id] AS user_ids",
         {"id": claim_id},
     )
     return rows.first()
 
 
-async def region_ids(g: Graph, *, claim_id: str | None = None,
-                     root_decision: str | None = None) -> list[str]:
-    """Every decision using the claim (or depending on the root), and their dependents, any depth.
+# One level of the region: each decision with everything the relabel and the guard read
+# (its premises' claims, the decisions it builds on, its actions and the decisions each of
+# them requires) and the ids of the decisions that depend on it (the next level).
+# FalkorDB returns null for a pattern comprehension nested in another one, so the decisions
+# an action requires are collected by OPTIONAL MATCH instead.
+_LEVEL = """
+MATCH (d:Decision) WHERE d.id IN $ids
+OPTIONAL MATCH (d)<-[:REQUIRES]-(a:Action)
+OPTIONAL MATCH (a)-[:REQUIRES]->(y:Decision)
+WITH d, a, collect(y.id) AS required
+WITH d, collect(CASE WHEN a IS NULL THEN NULL ELSE {id: a.id, description: a.description,
+    status: a.status, revision: a.revision, decision_ids: required} END) AS actions
+RETURN d.id AS id, d.title AS title, d.status AS status, d.revision AS revision,
+  [(d)-[u:USED_CLAIM]->(c:Claim) | {claim_id: c.id, premise: u.premise,
+    status: c.status, source_id: c.source_id, revision: c.revision}] AS uses,
+  [(d)-[:DEPENDS_ON]->(x:Decision) | {id: x.id, status: x.status,
+    revision: x.revision}] AS ups,
+  actions,
+  size([(d)<-[e:DEPENDS_ON]-(:Decision) | e]) AS n_dependents,
+  [(d)<-[:DEPENDS_ON]-(z:Decision) | z.id] AS dependent_ids
+"""
 
-    Walked breadth-first one level per query: no LIMIT, no path enumeration, and a cycle
-    ends the walk because visited decisions are never expanded twice.
+
+async def load_region(g: Graph, start: list[str]) -> Snapshot:
+    """The start decisions and everything that depends on them, at any depth, as a Snapshot.
+
+    Walked breadth-first, one query per level that reads the level's decisions whole and
+    names the next level: no LIMIT, no path enumeration (a var-length pattern enumerates
+    paths, exponential in diamonds), and a cycle ends the walk because visited decisions
+    are never expanded twice.
     """
-    if claim_id is not None:
-        rows = await g.read(
-            "MATCH (:Claim {id:$id})<-[:USED_CLAIM]-(d:Decision) RETURN DISTINCT d.id AS id",
-            {"id": claim_id})
-        frontier = [r["id"] for r in rows]
-    else:
-        frontier = [root_decision] if root_decision else []
-    seen: dict[str, None] = dict.fromkeys(frontier)
+    seen: dict[str, None] = dict.fromkeys(start)
+    frontier = list(seen)
+    decisions: dict[str, DecisionInfo] = {}
+    actions: dict[str, ActionInfo] = {}
     for _ in range(_MAX_DEPTH):
         if not frontier:
             break
-        rows = await g.read(
-            "MATCH (d:Decision)<-[:DEPENDS_ON]-(x:Decision) WHERE d.id IN $ids "
-            "RETURN DISTINCT x.id AS id",
-            {"ids": frontier})
-        frontier = [r["id"] for r in rows if r["id"] not in seen]
-        seen.update(dict.fromkeys(frontier))
-    return list(seen)
-
-
-async def load_snapshot(g: Graph, ids: list[str]) -> Snapshot:
-    rows = await g.read(
-        "MATCH (d:Decision) WHERE d.id IN $ids "
-        "RETURN d.id AS id, d.title AS title, d.status AS status, d.revision AS revision, "
-        "[(d)-[u:USED_CLAIM]->(c:Claim) | {claim_id: c.id, premise: u.premise, "
-        "  status: c.status, source_id: c.source_id, revision: c.revision}] AS uses, "
-        "[(d)-[:DEPENDS_ON]->(x:Decision) | {id: x.id, status: x.status, "
-        "  revision: x.revision}] AS ups, "
-        "[(d)<-[:REQUIRES]-(a:Action) | {id: a.id, description: a.description, "
-        "  status: a.status, revision: a.revision}] AS actions, "
-        "size([(d)<-[e:DEPENDS_ON]-(:Decision) | e]) AS n_dependents",
-        {"ids": ids},
-    )
-    decisions: dict[str, DecisionInfo] = {}
-    actions: dict[str, ActionInfo] = {}
-    # FalkorDB returns null for a pattern comprehension nested in another one, so the
-    # decisions each action requires are read separately.
-    required = await action_decisions(g, [a["id"] for r in rows for a in r["actions"]])
-    for r in rows:
-        uses = sorted((Use(u["claim_id"], u["premise"], u["status"], u["source_id"],
-                           u["revision"]) for u in r["uses"]),
-                      key=lambda u: (u.premise, u.claim_id))
-        ups = sorted((Up(u["id"], u["status"], u["revision"]) for u in r["ups"]),
-                     key=lambda u: u.decision_id)
-        for a in r["actions"]:
-            actions[a["id"]] = ActionInfo(a["id"], a["description"], a["status"], a["revision"],
-                                          tuple(sorted(required.get(a["id"], []))))
-        decisions[r["id"]] = DecisionInfo(
-            id=r["id"], title=r["title"], status=r["status"], revision=r["revision"],
-            uses=uses, ups=ups, action_ids=sorted(a["id"] for a in r["actions"]),
-            n_dependents=r["n_dependents"])
+        rows = await g.read(_LEVEL, {"ids": frontier})
+        nxt: dict[str, None] = {}
+        for r in rows:
+            _add_decision(r, decisions, actions)
+            nxt.update((i, None) for i in r["dependent_ids"] if i not in seen)
+        seen.update(nxt)
+        frontier = list(nxt)
     return Snapshot(decisions=decisions, actions=actions)
+
+
+def _add_decision(r: dict[str, Any], decisions: dict[str, DecisionInfo],
+                  actions: dict[str, ActionInfo]) -> None:
+    uses = sorted((Use(u["claim_id"], u["premise"], u["status"], u["source_id"], u["revision"])
+                   for u in r["uses"]), key=lambda u: (u.premise, u.claim_id))
+    ups = sorted((Up(u["id"], u["status"], u["revision"]) for u in r["ups"]),
+                 key=lambda u: u.decision_id)
+    for a in r["actions"]:
+        actions[a["id"]] = ActionInfo(a["id"], a["description"], a["status"], a["revision"],
+                                      tuple(sorted(a["decision_ids"])))
+    decisions[r["id"]] = DecisionInfo(
+        id=r["id"], title=r["title"], status=r["status"], revision=r["revision"],
+        uses=uses, ups=ups, action_ids=sorted(a["id"] for a in r["actions"]),
+        n_dependents=r["n_dependents"])
 
 
 async def action_decisions(g: Graph, action_ids: list[str]) -> dict[str, list[str]]:

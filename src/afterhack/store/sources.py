@@ -20,7 +20,9 @@ _VERSION_FIELDS = (
 # Claims are created in a subquery so a version without claims still returns its row.
 # A claim whose statement was already corrected somewhere in the workspace comes back
 # superseded by that correction's replacement (or rejected, for a retraction): a
-# re-ingested mistake must not become current evidence again.
+# re-ingested mistake must not become current evidence again. Only those claims come back
+# in `created` (every other one is 'proposed'): a map per claim in the reply cost more to
+# parse on the client than writing the claims did.
 _CREATE_CLAIMS = """
 WITH s, v
 CALL {
@@ -47,7 +49,8 @@ CALL {
     CREATE (r)-[:SUPERSEDES {reason: 'reingested'}]->(cl)
     RETURN count(*) AS linked
   }
-  RETURN collect({id: cl.id, status: cl.status}) AS created
+  WITH collect({id: cl.id, status: cl.status}) AS made
+  RETURN [x IN made WHERE x.status <> 'proposed'] AS created
 }
 """
 

@@ -9,6 +9,12 @@ from afterhack.api.deps import ServicesDep, SettingsDep, StoreDep
 router = APIRouter(tags=["health"])
 
 
+@router.get("/ping")
+async def ping() -> dict[str, bool]:
+    """Touches nothing (no store, no settings): the floor of an HTTP request to the app."""
+    return {"pong": True}
+
+
 @router.get("/health")
 async def health(store: StoreDep, settings: SettingsDep, services: ServicesDep) -> dict[str, Any]:
     reachable = await store.ping()

@@ -1,0 +1,83 @@
+"""Correction preview and apply, and the flag-everything-reachable baseline on the same claims.
+
+Each sample corrects a fresh claim that decisions use: preview, then apply with the
+preview's revisions (as a client does). Between the two, outside the timings, the region
+the correction reaches is read through the store to count what a naive rule would do: flag
+every reachable decision in good standing and hold every open action requiring one.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from afterhack.bench.floors import Floors
+from afterhack.bench.harness import Harness
+from afterhack.bench.stats import summary, timed
+from afterhack.store import repair as store_repair
+from afterhack.store.names import graph_name
+from afterhack.support import GOOD, OPEN_ACTION
+
+
+async def naive_reach(h: Harness, ws_id: str, claim_id: str) -> tuple[int, int]:
+    """(decisions, actions) the flag-everything-reachable rule would flag and hold."""
+    assert h.store is not None
+    g = h.store.graph(graph_name(ws_id))
+    claim = await store_repair.claim_state(g, claim_id)
+    assert claim is not None
+    snap = await store_repair.load_region(g, claim["user_ids"])
+    decisions = sum(1 for d in snap.decisions.values() if d.status in GOOD)
+    actions = sum(1 for a in snap.actions.values() if a.status in OPEN_ACTION)
+    return decisions, actions
+
+
+async def measure_corrections(h: Harness, ws_id: str, targets: list[str], floors: Floors,
+                              *, warmup: int = 2) -> dict[str, Any]:
+    assert h.http is not None
+    http = h.http
+    base = f"/api/workspaces/{ws_id}/claims"
+    preview_ms: list[float] = []
+    apply_ms: list[float] = []
+    region: list[int] = []
+    totals = {"naive_decisions": 0, "naive_actions": 0, "flagged": 0, "held": 0}
+    for i, claim_id in enumerate(targets):
+        statement = f"Reviewed statement {i}: the earlier figure was wrong."
+        if i >= warmup:
+            await floors.tick()
+        ms_p, r = await timed(partial(http.post, f"{base}/{claim_id}/corrections/preview",
+                                      json={"statement": statement}))
+        r.raise_for_status()
+        preview = r.json()
+        naive_d, naive_a = await naive_reach(h, ws_id, claim_id)
+        seen = preview["revisions"]
+        body = {"statement": statement, "claim_revision": seen["claim_revision"],
+                "impact_token": seen["impact_token"], "reason": "benchmark"}
+        if i >= warmup:
+            await floors.tick()
+        ms_a, r = await timed(partial(http.post, f"{base}/{claim_id}/corrections", json=body))
+        if r.status_code != 201:
+            raise RuntimeError(f"apply answered {r.status_code}: {r.text[:500]}")
+        applied = r.json()
+        if (sorted(applied["flagged"]) != sorted(f["decision_id"] for f in preview["flag"])
+                or sorted(applied["held"]) != sorted(x["action_id"] for x in preview["hold"])):
+            raise RuntimeError(f"apply did not do what the preview said for {claim_id}")
+        if i < warmup:
+            continue
+        preview_ms.append(ms_p)
+        apply_ms.append(ms_a)
+        region.append(len(preview["flag"]) + len(preview["stay"]))
+        totals["naive_decisions"] += naive_d
+        totals["naive_actions"] += naive_a
+        totals["flagged"] += len(applied["flagged"])
+        totals["held"] += len(applied["held"])
+    return {
+        "preview": summary(preview_ms),
+        "apply": summary(apply_ms),
+        "region_decisions": {"mean": round(sum(region) / len(region), 2), "max": max(region)},
+        "baseline": {
+            "corrections": len(apply_ms),
+            **totals,
+            "false_alarms_avoided": (totals["naive_decisions"] - totals["flagged"]
+                                     + totals["naive_actions"] - totals["held"]),
+        },
+    }

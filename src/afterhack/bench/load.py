@@ -1,0 +1,46 @@
+"""Build one synthetic workspace: created through the API, filled through the bulk loader."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from afterhack.bench.harness import Harness
+from afterhack.bench.synth import Workspace
+from afterhack.store.bulk import bulk_load
+from afterhack.store.names import graph_name
+
+
+async def create_workspace(h: Harness, name: str) -> str:
+    assert h.http is not None
+    r = await h.http.post("/api/workspaces", json={"name": name})
+    r.raise_for_status()
+    return str(r.json()["id"])
+
+
+async def load_workspace(h: Harness, ws: Workspace, name: str) -> tuple[str, dict[str, Any]]:
+    """Returns the workspace id and the load's figures (time, throughput, memory)."""
+    assert h.store is not None
+    ws_id = await create_workspace(h, name)
+    g = h.store.graph(graph_name(ws_id))
+    used_before = await h.used_memory()
+    t0 = time.perf_counter()
+    await bulk_load(g, sources=ws.sources, claims=ws.claims, decisions=ws.decisions,
+                    actions=ws.actions)
+    seconds = time.perf_counter() - t0
+    used_after = await h.used_memory()
+    graph_bytes = await h.store.memory_usage(graph_name(ws_id))
+    n = len(ws.claims)
+    text_bytes = sum(len(c["statement"].encode()) for c in ws.claims) / n
+    return ws_id, {
+        "seconds": round(seconds, 2),
+        "claims_per_s": round(n / seconds),
+        "memory": {
+            # FalkorDB reports GRAPH.MEMORY USAGE in whole megabytes.
+            "graph_memory_usage_bytes": graph_bytes,
+            "bytes_per_claim": round(graph_bytes / n),
+            "used_memory_delta_bytes": used_after - used_before,
+            "used_memory_delta_per_claim": round((used_after - used_before) / n),
+            "statement_bytes_per_claim": round(text_bytes, 1),
+        },
+    }

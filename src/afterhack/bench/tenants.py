@@ -1,0 +1,77 @@
+"""Many empty workspaces: what each costs in memory, and whether reads slow down with them.
+
+Runs first, on a fresh FalkorDB: one workspace, ``GET /api/workspaces/{ws}`` sampled; then
+the rest are created through the API, and the same request is sampled again (on the first
+workspace and on random ones). Memory is FalkorDB's ``GRAPH.MEMORY USAGE`` summed over the
+new graphs (it reports whole megabytes, so an empty graph reads 0) and Redis's
+``used_memory`` before and after. Floors are taken on the registry graph. The extra
+workspaces are deleted afterwards, so the sized workspaces meet a server like a fresh one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from afterhack.bench.floors import Floors
+from afterhack.bench.harness import Harness
+from afterhack.bench.load import create_workspace
+from afterhack.bench.stats import sample, summary, timed
+from afterhack.store.names import REGISTRY_GRAPH, graph_name
+from afterhack.store.workspaces import delete_workspace
+
+_CONCURRENCY = 4
+
+
+async def _sample_get(h: Harness, ids: list[str], n: int, seed: int,
+                      floors: Floors) -> dict[str, Any]:
+    assert h.http is not None
+    http = h.http
+    rng = random.Random(seed)
+
+    async def get() -> None:
+        r = await http.get(f"/api/workspaces/{rng.choice(ids)}")
+        r.raise_for_status()
+
+    return summary(await sample(get, n, warmup=50, before=floors.tick))
+
+
+async def measure_tenants(h: Harness, count: int, n: int) -> dict[str, Any]:
+    assert h.store is not None
+    floors = Floors(h, REGISTRY_GRAPH)
+    tight = await floors.tight(n)
+    first = await create_workspace(h, "tenant 0")
+    one = await _sample_get(h, [first], n, seed=1, floors=floors)
+    before = await h.used_memory()
+    created: list[str] = []
+    create_ms: list[float] = []
+    gate = asyncio.Semaphore(_CONCURRENCY)
+
+    async def make(i: int) -> None:
+        async with gate:
+            ms, ws = await timed(lambda: create_workspace(h, f"tenant {i}"))
+            create_ms.append(ms)
+            created.append(ws)
+
+    await asyncio.gather(*(make(i) for i in range(1, count)))
+    after = await h.used_memory()
+    graph_bytes = 0
+    for ws in created:
+        graph_bytes += await h.store.memory_usage(graph_name(ws))
+    many_first = await _sample_get(h, [first], n, seed=2, floors=floors)
+    many_any = await _sample_get(h, [first, *created], n, seed=3, floors=floors)
+    extra = max(1, len(created))
+    for ws in created:
+        await delete_workspace(h.store, ws)
+    await delete_workspace(h.store, first)
+    return {
+        "workspaces": count,
+        "floors": {"tight": tight, "interleaved": floors.interleaved()},
+        "create": summary(create_ms) if create_ms else None,
+        "get_with_1": one,
+        "get_with_all_same": many_first,
+        "get_with_all_random": many_any,
+        "used_memory_per_workspace_bytes": round((after - before) / extra),
+        "graph_memory_usage_sum_bytes": graph_bytes,
+    }

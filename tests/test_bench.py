@@ -1,0 +1,99 @@
+"""The benchmark suite runs end to end on a tiny size and writes well-formed results.
+
+Benchmarks are never timed pass/fail tests: this checks only that every figure is there
+and is a positive number, and that the Markdown table was written.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi.testclient import TestClient
+
+LATENCY = ("p50", "p95", "n")
+
+
+def _positive_latency(s: dict[str, Any], where: str) -> None:
+    for k in LATENCY:
+        assert s[k] > 0, f"{where}.{k} = {s[k]}"
+    assert s["p95"] >= s["p50"], where
+
+
+def test_ping_touches_nothing(client: TestClient) -> None:
+    r = client.get("/api/ping")
+    assert r.status_code == 200 and r.json() == {"pong": True}
+
+
+def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    proc = subprocess.run(
+        [sys.executable, "-m", "afterhack.cli", "bench", "--quick", "--out", str(out)],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+    result = json.loads((out / "latest.json").read_text())
+    assert set(result) >= {"meta", "tenants", "sizes", "promises"}
+    meta = result["meta"]
+    assert meta["machine"]["cores"] > 0 and meta["machine"]["python"]
+    assert meta["versions"]["falkordb"].count(".") == 2
+    assert meta["duration_s"] > 0
+
+    (size,) = result["sizes"]
+    assert size["claims"] == 200
+    for kind in ("tight", "interleaved"):
+        floors = size["floors"][kind]
+        _positive_latency(floors["falkordb"], f"floors.{kind}.falkordb")
+        _positive_latency(floors["http"], f"floors.{kind}.http")
+        assert floors["http_plus_falkordb"]["p50"] > 0
+    for name, r in size["ratios"].items():
+        # GRAPH.MEMORY USAGE counts whole megabytes: 0 for a 200-claim graph.
+        assert r and all(x > 0 or name.startswith("memory") for x in r.values()), name
+    _positive_latency(size["workspace_get"], "workspace_get")
+    for path in ("api_fulltext", "api_fulltext_broad", "store_fulltext", "store_contains"):
+        _positive_latency(size["search"][path], f"search.{path}")
+        assert size["search"][path]["mean_hits"] > 0, path
+    corr = size["corrections"]
+    _positive_latency(corr["preview"], "preview")
+    _positive_latency(corr["apply"], "apply")
+    base = corr["baseline"]
+    assert base["corrections"] > 0
+    assert base["naive_decisions"] >= base["flagged"] >= 0
+    assert base["naive_actions"] >= base["held"] >= 0
+    runs = size["agent_runs"]
+    _positive_latency(runs["overhead_per_tool_call"], "agent overhead per tool call")
+    assert runs["tool_calls_per_run"] > 0
+    ingest = size["ingest"]
+    assert ingest["claims"] > 0 and ingest["claims_per_s"] > 0 and ingest["dropped"] == {}
+    assert size["load"]["claims_per_s"] > 0
+    assert size["load"]["memory"]["used_memory_delta_bytes"] > 0
+
+    tenants = result["tenants"]
+    assert tenants["floors"]["tight"]["http"]["p50"] > 0
+    assert tenants["workspaces"] == 20
+    for k in ("get_with_1", "get_with_all_same", "get_with_all_random", "create"):
+        _positive_latency(tenants[k], f"tenants.{k}")
+    assert tenants["used_memory_per_workspace_bytes"] > 0
+
+    assert {p["id"] for p in result["promises"]} == {
+        "apply_scales", "preview_near_floor", "ingest_rate"}
+    assert all(isinstance(p["holds"], bool) and p["value"] > 0 for p in result["promises"])
+
+    md = (out / "latest.md").read_text()
+    assert md.startswith("# afterhack benchmarks")
+    for heading in ("## Promises", "## Floors", "## Latency", "## Throughput and memory",
+                    "## Corrections against flag-everything-reachable", "empty workspaces"):
+        assert heading in md
+    assert "| correction apply |" in md
+    assert "200 claims" in md
+    # The suite stopped what it started: nothing answers on the app's port any more.
+    port = meta["app_port"]
+    try:
+        httpx.get(f"http://127.0.0.1:{port}/api/ping", timeout=0.5)
+        raise AssertionError("the benchmark's app is still running")
+    except httpx.TransportError:
+        pass
