@@ -94,7 +94,7 @@ class Store:
     def __init__(self, url: str, *, pool_size: int = 16, query_timeout_ms: int = 60_000) -> None:
         self.url = url
         self.query_timeout_ms = query_timeout_ms
-        self._pool = _make_pool(url, pool_size)
+        self._pool = _make_pool(url, pool_size, query_timeout_ms)
         self._db = FalkorDB(connection_pool=self._pool)
 
     def graph(self, name: str) -> Graph:
@@ -193,13 +193,18 @@ class Store:
             log.debug("closing the FalkorDB pool failed", exc_info=True)
 
 
-def _make_pool(url: str, size: int) -> aioredis.BlockingConnectionPool:
+def _make_pool(url: str, size: int, query_timeout_ms: int) -> aioredis.BlockingConnectionPool:
     parsed = urlparse(url)
     common: dict[str, Any] = {
         "max_connections": size,
         "timeout": 10,
         "decode_responses": True,
         "socket_connect_timeout": 5,
+        # redis-py gives up reading after 5 s by default, but a write it gave up on still
+        # commits on the server: the app would answer 503 for a write that happened. Wait
+        # as long as the server may run a query (TIMEOUT_MAX is twice the default), plus
+        # the time to read a large reply.
+        "socket_timeout": 2 * query_timeout_ms / 1000 + 30,
         "health_check_interval": 30,
     }
     if parsed.scheme == "unix":
