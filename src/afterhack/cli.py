@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import os
 from pathlib import Path
@@ -19,26 +18,19 @@ def _root() -> None:
     """afterhack: agent memory that keeps the chain of because."""
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to bind.")] = 8000,
-    data_dir: Annotated[Path | None, typer.Option(help="Where the embedded FalkorDB keeps its data.")] = None,
+    data_dir: Annotated[Path | None,
+                        typer.Option(help="Where the embedded FalkorDB keeps its data.")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
-    """Serve the API and the UI (starting the embedded FalkorDB unless AFTERHACK_FALKORDB_URL is set)."""
+    """Serve the API and the UI (and the embedded FalkorDB unless AFTERHACK_FALKORDB_URL is set)."""
     import uvicorn
 
     from afterhack.api.app import create_app
+    from afterhack.api.security import keys_required, refuse_to_serve
     from afterhack.config import Settings
     from afterhack.embedded import DataDirInUse
 
@@ -46,11 +38,13 @@ def serve(
     if data_dir is not None:
         overrides["data_dir"] = data_dir
     settings = Settings(**overrides)  # type: ignore[arg-type]
-    if not is_loopback(host) and not _keys_on(settings):
-        typer.echo(
-            f"Refusing to serve on {host} without keys: set AFTERHACK_ADMIN_KEY "
-            "(and AFTERHACK_REQUIRE_KEYS=true), or bind to 127.0.0.1.", err=True)
+    refusal = refuse_to_serve(settings)
+    if refusal:
+        typer.echo(refusal, err=True)
         raise typer.Exit(2)
+    if keys_required(settings) and settings.admin_key is None:
+        typer.echo("Keys are on without AFTERHACK_ADMIN_KEY: only keys made earlier work, "
+                   "and nobody can make new ones.", err=True)
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     # The HTTP clients log every request's full URL at INFO: the gateway's base URL (which
     # may carry credentials) stays out of the log.
@@ -62,12 +56,6 @@ def serve(
     except DataDirInUse as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(3) from None
-
-
-def _keys_on(settings: object) -> bool:
-    require = getattr(settings, "require_keys", None)
-    admin = getattr(settings, "admin_key", None)
-    return bool(admin) and require is not False
 
 
 def main() -> None:

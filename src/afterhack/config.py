@@ -45,9 +45,10 @@ class Settings(BaseSettings):
 
     support_policy: str = "independent"
 
-    # Keys: off by default for a single local user on loopback; see security.py.
+    # Keys: off by default for a single local user on loopback; see api/security.py.
     admin_key: SecretStr | None = None
     require_keys: bool | None = None
+    # Per key (the keyless local user is not limited), counted in FalkorDB's Redis.
     rate_limit_per_minute: int = Field(default=600, ge=1)
 
     @property

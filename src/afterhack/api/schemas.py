@@ -86,3 +86,9 @@ class CorrectionApply(Body):
     reviewer: Annotated[Text, Field(max_length=200)] | None = None
     claim_revision: Revision
     impact_token: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class KeyCreate(Body):
+    role: Literal["reader", "agent", "reviewer"]
+    name: Annotated[NonBlank, Field(max_length=200)]
+

@@ -26,7 +26,7 @@ Row = dict[str, Any]
 
 
 class GraphMissing(AfterhackError):
-    """Raised (and turned into a domain 404 by callers) when a read hits a graph that does not exist."""
+    """Raised (and turned into a domain 404 by callers) when a read hits a missing graph."""
 
 
 class QueryFailed(AfterhackError):
@@ -145,6 +145,25 @@ class Store:
                 raise StoreUnavailable() from exc
             raise QueryFailed(str(exc)) from exc
 
+    async def rate_hit(self, bucket: str, window_s: int) -> int:
+        """Count one hit on ``bucket`` (a plain Redis key beside the graphs) and return the count.
+
+        INCR and EXPIRE go in one MULTI so a counter never outlives its window; every app
+        process sharing this FalkorDB shares the count.
+        """
+        try:
+            async with self._db.connection.pipeline(transaction=True) as pipe:
+                pipe.incr(bucket)
+                pipe.expire(bucket, window_s)
+                count, _ = await pipe.execute()
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable() from exc
+        except rx.ResponseError as exc:
+            if _is_unavailable_response(str(exc)):
+                raise StoreUnavailable() from exc
+            raise QueryFailed(str(exc)) from exc
+        return int(count)
+
     async def ping(self) -> bool:
         try:
             return bool(await self._db.connection.ping())
@@ -180,7 +199,8 @@ class Store:
         """Bytes FalkorDB reports for one graph (GRAPH.MEMORY USAGE), 0 when unknown."""
         reply = await self.command("GRAPH.MEMORY", "USAGE", graph)
         # The client may hand back a map or a flat [name, value, ...] list; the unit is megabytes.
-        pairs = reply if isinstance(reply, dict) else dict(zip(reply[::2], reply[1::2], strict=False))
+        pairs = (reply if isinstance(reply, dict)
+                 else dict(zip(reply[::2], reply[1::2], strict=False)))
         mb = pairs.get("total_graph_sz_mb")
         return int(float(mb) * 1024 * 1024) if mb is not None else 0
 

@@ -25,6 +25,7 @@ async def ensure_registry(store: Store) -> None:
     for label in ("WorkspaceEntry", "ApiKey"):
         await store.create_unique_constraint(REGISTRY_GRAPH, label, "id")
     await _create_range_index(g, "ApiKey", "key_hash")
+    await _create_range_index(g, "ApiKey", "workspace_id")
     await _wait_schema(store, REGISTRY_GRAPH)
 
 

@@ -4,12 +4,13 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from afterhack.api import responses as out
 from afterhack.api.deps import ServicesDep, SettingsDep, StoreDep
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/health")
+@router.get("/health", response_model=out.Health)
 async def health(store: StoreDep, settings: SettingsDep, services: ServicesDep) -> dict[str, Any]:
     reachable = await store.ping()
     # Never the gateway's address or key: only whether one is configured and the model name.
