@@ -151,6 +151,13 @@ def test_revoked_key_is_refused_on_its_next_request(keyed: TestClient) -> None:
     assert_canonical_error(r, 404)
 
 
+def test_deleting_a_workspace_revokes_its_keys(keyed: TestClient) -> None:
+    ws = new_ws(keyed)
+    key = new_key(keyed, ws, "reader")["key"]
+    assert keyed.delete(f"/api/workspaces/{ws}", headers=bearer(ADMIN)).status_code == 204
+    assert_canonical_error(keyed.get("/api/workspaces", headers=bearer(key)), 401)
+
+
 # -- 401 over every route -----------------------------------------------------------------
 
 
@@ -300,6 +307,9 @@ def test_what_each_role_may_do_in_its_own_workspace(keyed: TestClient) -> None:
         ("POST", "/api/workspaces", {"name": "mine"}),
         ("POST", f"/api/workspaces/{ws}/keys", {"role": "reader", "name": "x"}),
         ("GET", f"/api/workspaces/{ws}/keys", None),
+        ("GET", f"/api/workspaces/{ws}/export", None),
+        ("DELETE", f"/api/workspaces/{ws}", None),
+        ("POST", "/api/workspaces/restore", {}),
     ):
         r = keyed.request(method, url, json=payload, headers=k["reviewer"])
         assert_canonical_error(r, 403)

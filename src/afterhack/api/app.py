@@ -18,6 +18,7 @@ from afterhack.api.limits import BodyLimit
 from afterhack.api.responses import ERRORS
 from afterhack.api.routes import (
     agents,
+    backup,
     claims,
     corrections,
     decisions,
@@ -77,13 +78,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     errors.install(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       overrides={"/api/workspaces/restore": settings.max_restore_bytes})
     # Added last, so it runs first: no body is read before the caller is known.
     app.add_middleware(security.Authenticate, settings=settings)
 
     api = APIRouter(prefix="/api", responses=ERRORS)
-    for module in (health, workspaces, keys, sources, claims, agents, decisions, corrections,
-                   graph):
+    for module in (health, workspaces, keys, backup, sources, claims, agents, decisions,
+                   corrections, graph):
         api.include_router(module.router)
     app.include_router(api)
     security.route_permissions(app)  # refuses to build an app with an unguarded route
