@@ -32,6 +32,11 @@ async def ensure_registry(store: Store) -> None:
 async def _create_range_index(g: Graph, label: str, prop: str) -> None:
     from afterhack.store.client import QueryFailed
 
+    # Asked first, so restarting an app does not log a failed CREATE INDEX per index.
+    rows = await g.read("CALL db.indexes() YIELD label, properties "
+                        "RETURN label AS label, properties AS props")
+    if any(r["label"] == label and prop in r["props"] for r in rows):
+        return
     try:
         # Labels and property names are constants of this module, never user input.
         await g.write(f"CREATE INDEX FOR (n:{label}) ON (n.{prop})")
