@@ -20,13 +20,13 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.support.graphs import load
+from tests.support.procs import AppProcess
 
 from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.store.client import Graph, Store
 from afterhack.store.invariants import check_sources, check_workspace
 from afterhack.store.workspaces import workspace_graph
-from tests.support.graphs import load
-from tests.support.procs import AppProcess
 
 pytestmark = pytest.mark.slow
 

@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
-
-from afterhack.api.app import create_app
-from afterhack.config import Settings
-from afterhack.embedded import free_loopback_port
 from tests.conftest import snapshot
 from tests.support.fakellm import FakeLLM, Reply
 from tests.support.graphs import load
 from tests.test_error_shape import assert_canonical_error
+
+from afterhack.api.app import create_app
+from afterhack.config import Settings
+from afterhack.embedded import free_loopback_port
 
 LAUNCH = "The launch is planned for June 12."
 
@@ -136,7 +136,7 @@ def test_a_model_that_never_submits_is_stopped_after_the_round_limit(
     gw: tuple[TestClient, FakeLLM], falkordb: str
 ) -> None:
     client, fake = gw
-    ws, cid = seeded(client, falkordb)
+    ws, _ = seeded(client, falkordb)
     fake.on_request(lambda body: SEARCH)
     r = client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "When is the launch?"})
     assert r.status_code == 201, r.text
