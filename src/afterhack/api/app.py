@@ -32,7 +32,7 @@ from afterhack.config import Settings
 from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.services import build_services
 from afterhack.store.client import Store
-from afterhack.store.workspaces import ensure_registry
+from afterhack.store.workspaces import ensure_registry, register_types_everywhere
 
 log = logging.getLogger("afterhack")
 
@@ -56,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         services = None
         try:
             await ensure_registry(store)
+            await register_types_everywhere(store)
             app.state.store = store
             app.state.embedded = embedded
             app.state.services = services = build_services(settings, store)

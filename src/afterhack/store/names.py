@@ -28,6 +28,21 @@ ID_LABELS = (
     "AuditEvent",
 )
 
+# Every relationship type a workspace graph holds. Each is registered when the graph is made
+# (see workspaces.register_relationship_types) and restore accepts only these.
+RELATIONSHIP_TYPES = (
+    "HAS_VERSION",
+    "HAS_FRAGMENT",
+    "SUPPORTED_BY",
+    "CORRECTS",
+    "SUPERSEDES",
+    "HAS_HANDOFF",
+    "PRODUCED",
+    "USED_CLAIM",
+    "DEPENDS_ON",
+    "REQUIRES",
+)
+
 # Extra range indexes that queries filter on (beyond id).
 RANGE_INDEXES = (
     ("Claim", "statement_key"),

@@ -16,13 +16,10 @@ from typing import Any
 
 from afterhack.errors import Conflict
 from afterhack.store.client import GraphMissing, Store
-from afterhack.store.names import ID_LABELS, REGISTRY_GRAPH, graph_name
+from afterhack.store.names import ID_LABELS, REGISTRY_GRAPH, RELATIONSHIP_TYPES, graph_name
 from afterhack.store.workspaces import _create_schema, _drop_quietly
 
-EDGE_TYPES = frozenset({
-    "HAS_VERSION", "HAS_FRAGMENT", "SUPPORTED_BY", "CORRECTS", "SUPERSEDES", "HAS_HANDOFF",
-    "PRODUCED", "USED_CLAIM", "DEPENDS_ON", "REQUIRES",
-})
+EDGE_TYPES = frozenset(RELATIONSHIP_TYPES)
 NODE_LABELS = frozenset(ID_LABELS)
 BATCH = 2000
 

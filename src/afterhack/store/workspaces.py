@@ -13,7 +13,14 @@ from typing import Any
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
 from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
 from afterhack.store.client import Graph, GraphMissing, Store
-from afterhack.store.names import ID_LABELS, RANGE_INDEXES, REGISTRY_GRAPH, graph_name, new_id
+from afterhack.store.names import (
+    ID_LABELS,
+    RANGE_INDEXES,
+    REGISTRY_GRAPH,
+    RELATIONSHIP_TYPES,
+    graph_name,
+    new_id,
+)
 
 _INDEX_WAIT_S = 30.0
 
@@ -45,10 +52,45 @@ async def _create_range_index(g: Graph, label: str, prop: str) -> None:
             raise
 
 
+async def register_relationship_types(g: Graph) -> None:
+    """Make every relationship type exist in the graph before any query can be planned.
+
+    FalkorDB 4.16 caches a read plan that names a relationship type the graph does not have
+    yet as "matches nothing", and keeps using it after the type appears: a preview made in a
+    fresh workspace left ``size([(c)<-[:USED_CLAIM]-(:Decision) | u])`` at 0 for good, so
+    every later apply failed its guard (a false 409). A type, once created, stays in the
+    graph's schema even when its last edge is gone, so one throwaway edge of each is enough.
+    """
+    rows = await g.read("CALL db.relationshipTypes() YIELD relationshipType "
+                        "RETURN collect(relationshipType) AS types")
+    if set(RELATIONSHIP_TYPES) <= set(rows.scalar() or []):
+        return
+    # Types are constants of names.py, never user input.
+    edges = ", ".join(f"(a)-[:{t}]->(b)" for t in RELATIONSHIP_TYPES)
+    await g.write(f"CREATE (a), (b) CREATE {edges} WITH a, b DETACH DELETE a, b")
+
+
+async def register_types_everywhere(store: Store) -> int:
+    """At start-up, for workspaces made before types were registered; returns how many
+    graphs were checked. (Plans a running FalkorDB already cached wrongly stay until it
+    restarts.)"""
+    rows = await store.graph(REGISTRY_GRAPH).read(
+        "MATCH (e:WorkspaceEntry) RETURN e.id AS id ORDER BY e.id")
+    n = 0
+    for r in rows:
+        try:
+            await register_relationship_types(workspace_graph(store, r["id"]))
+        except (GraphMissing, ValueError):
+            continue  # registered but its graph is gone: listing skips it as well
+        n += 1
+    return n
+
+
 async def _create_schema(store: Store, name: str) -> None:
     from afterhack.store.client import QueryFailed
 
     g = store.graph(name)
+    await register_relationship_types(g)
     for label in ID_LABELS:
         await store.create_unique_constraint(name, label, "id")
     for label, prop in RANGE_INDEXES:
