@@ -58,6 +58,39 @@ def serve(
         raise typer.Exit(3) from None
 
 
+@app.command()
+def loadtest(
+    clients: Annotated[int, typer.Option(help="Concurrent clients (at most 500).")] = 50,
+    duration: Annotated[float, typer.Option(help="Seconds of load (at most 600).")] = 60.0,
+    workspaces: Annotated[int, typer.Option(help="Workspaces; half the clients share "
+                                                 "the first one.")] = 4,
+    apps: Annotated[int, typer.Option(help="App processes sharing one FalkorDB.")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed of the clients' choices.")] = 1,
+    url: Annotated[str | None, typer.Option(help="An app already running on loopback "
+                                                 "(instead of starting one).")] = None,
+    falkordb_url: Annotated[str | None, typer.Option(help="Its FalkorDB, for the checks.")]
+    = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the report here.")]
+    = None,
+) -> None:
+    """Load the API on loopback (reads, ingests, agent runs, corrections), then check that
+    the invariants hold, every 2xx write is there and every 409 was a real conflict."""
+    from afterhack.load.run import Options, run, table
+
+    key = os.environ.get("AFTERHACK_ADMIN_KEY") if url else None
+    report = run(Options(clients=clients, duration_s=duration, workspaces=workspaces,
+                         apps=apps, seed=seed, url=url, falkordb_url=falkordb_url,
+                         admin_key=key, json_out=json_out))
+    typer.echo(table(report))
+    typer.echo(f"acknowledged writes: {report['writes_acknowledged']}; "
+               f"conflicts (409): {report['conflicts']}; checks took {report['verify_s']} s")
+    if report["problems"]:
+        for kind, items in report["problems"].items():
+            typer.echo(f"PROBLEM {kind} ({len(items)}): " + "; ".join(items[:10]), err=True)
+        raise typer.Exit(1)
+    typer.echo("all checks passed")
+
+
 def main() -> None:
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     app()
