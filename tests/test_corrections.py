@@ -7,7 +7,6 @@ import uuid
 from typing import Any
 
 from fastapi.testclient import TestClient
-
 from tests.support.graphs import load, statuses, violations
 
 JUNE = "The product launch is planned for June 12."

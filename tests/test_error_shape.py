@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-
 from tests.conftest import snapshot
 
 INJECTIONS = [

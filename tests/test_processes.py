@@ -11,9 +11,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from tests.support.procs import AppProcess
 
 from afterhack.embedded import EmbeddedFalkorDB
-from tests.support.procs import AppProcess
 
 pytestmark = pytest.mark.slow
 
