@@ -42,6 +42,7 @@ def falkordb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def settings(falkordb: str, tmp_path_factory: pytest.TempPathFactory) -> Settings:
     return Settings(falkordb_url=falkordb, data_dir=tmp_path_factory.mktemp("data"),
+                    max_restore_bytes=8 * 1024 * 1024,
                     _env_file=None)  # type: ignore[call-arg]
 
 

@@ -306,3 +306,23 @@ def test_rejecting_a_decision_cancels_its_actions_and_flags_dependents(
     s = statuses(falkordb, ws)
     assert (s[d1], s[a1], s[d2], s[a2]) == ("rejected", "cancelled", "needs_review", "held")
     assert violations(falkordb, ws) == []
+
+
+def test_preview_before_any_decision_exists_does_not_make_later_applies_stale(
+    client: TestClient, ws: str
+) -> None:
+    # FalkorDB caches a read plan that names a relationship type the graph does not have
+    # yet, and the cached plan keeps matching nothing after the type appears. A preview in a
+    # fresh workspace must not poison every later correction of a claim with decisions.
+    claim = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": "Launch plan", "text": JUNE}).json()["claims"][0]
+    _preview(client, ws, claim["id"])
+    client.get(f"/api/workspaces/{ws}/claims/{claim['id']}")
+    run = client.post(f"/api/workspaces/{ws}/agent-runs",
+                      json={"task": "Plan the launch event"}).json()
+    client.post(f"/api/workspaces/{ws}/agent-runs",
+                json={"task": "Plan the launch party", "builds_on": [run["decision"]["id"]]})
+    preview = _preview(client, ws, claim["id"])
+    assert run["decision"]["id"] in {f["decision_id"] for f in preview["flag"]}
+    r = _apply(client, ws, claim["id"], preview)
+    assert r.status_code == 201, r.text

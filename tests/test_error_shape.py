@@ -133,7 +133,9 @@ def test_every_route_answers_bad_input_canonically(
                 for name, prop in _body_props(client, route, method).items():
                     r = _send(client, method, url, json={name: _wrong_value(prop)})
                     assert_canonical_error(r)
-                big = b'{"text": "' + b"a" * (settings.max_body_bytes + 10) + b'"}'
+                limit = (settings.max_restore_bytes if route.path == "/api/workspaces/restore"
+                         else settings.max_body_bytes)
+                big = b'{"text": "' + b"a" * (limit + 10) + b'"}'
                 r = _send(client, method, url, content=big,
                           headers={"content-type": "application/json"})
                 assert_canonical_error(r, 413)

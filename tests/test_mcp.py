@@ -18,6 +18,7 @@ from starlette.requests import Request
 from afterhack.agents.gate import NO_ANSWER_TITLE
 from afterhack.agents.run import get_run_view
 from afterhack.api.deps import Caller
+from afterhack.api.security import key_resolver
 from afterhack.client import Client as ApiClient
 from afterhack.config import Settings
 from afterhack.mcpserver import (
@@ -26,7 +27,6 @@ from afterhack.mcpserver import (
     create_mcp_server,
     fixed_key_caller,
     http_caller,
-    settings_keys,
 )
 from afterhack.services import Services, build_services
 from afterhack.store.client import Store
@@ -239,16 +239,18 @@ async def test_keys_and_roles_as_over_http(services: Services) -> None:
     keyed = Settings(falkordb_url="unused", admin_key="s3cret", _env_file=None)  # type: ignore[call-arg]
     for key, code in ((None, "unauthorized"), ("wrong", "unauthorized"), ("s3cret", None)):
         server = create_mcp_server(lambda: services,
-                                   fixed_key_caller(settings_keys(keyed), key))
+                                   fixed_key_caller(key_resolver(keyed, lambda: services.store),
+                                                    key))
         async with Client(server) as c:
             r = await c.call_tool("get_claim", {"workspace_id": ws, "claim_id": claim["id"]})
             got = json.loads(r.content[0].text)  # type: ignore[union-attr]
             assert (got["error"]["code"] if r.is_error else None) == code
 
 
-async def test_http_caller_prefers_the_api_key_check_then_the_bearer_key() -> None:
+async def test_http_caller_prefers_the_api_key_check_then_the_bearer_key(
+        services: Services) -> None:
     keyed = Settings(falkordb_url="unused", admin_key="s3cret", _env_file=None)  # type: ignore[call-arg]
-    source = http_caller(settings_keys(keyed))
+    source = http_caller(key_resolver(keyed, lambda: services.store))
 
     def request(auth: str | None, caller: Caller | None = None) -> Request:
         headers = [(b"authorization", auth.encode())] if auth else []

@@ -151,3 +151,81 @@ def test_readme_run_command_serves_api_and_ui(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
     assert not _redis_alive(tmp_path / "data")
+
+
+def test_falkordb_stopped_and_restarted_under_traffic(tmp_path: Path) -> None:
+    """Readers and writers keep going while FalkorDB is killed and comes back: every answer
+    is a success or a canonical 503 (never a 500 or a dropped connection), the app recovers
+    by itself, and every acknowledged write is there afterwards."""
+    import threading
+
+    from afterhack.store.invariants import check_sources, check_workspace
+    from tests.test_kill9 import read
+
+    server = EmbeddedFalkorDB(tmp_path / "fdb")
+    url = server.start()
+    statuses: list[tuple[float, int, str]] = []
+    acked: list[str] = []
+    bad: list[str] = []
+    stop = threading.Event()
+    lock = threading.Lock()
+    try:
+        env = {"AFTERHACK_FALKORDB_URL": url}
+        with AppProcess(env, data_dir=tmp_path / "a", log_path=tmp_path / "a.log") as app:
+            ws = httpx.post(app.base_url + "/api/workspaces", json={"name": "x"}).json()["id"]
+
+            def traffic(n: int) -> None:
+                with httpx.Client(base_url=app.base_url, timeout=30) as c:
+                    i = 0
+                    while not stop.is_set():
+                        i += 1
+                        try:
+                            if i % 3 == 0:
+                                r = c.post(f"/api/workspaces/{ws}/sources", json={
+                                    "title": f"t{n}-{i}",
+                                    "text": f"Shipment {n}-{i} leaves on day {i}."})
+                            elif i % 3 == 1:
+                                r = c.get(f"/api/workspaces/{ws}/claims",
+                                          params={"q": "shipment"})
+                            else:
+                                r = c.get("/api/workspaces")
+                        except httpx.HTTPError as exc:
+                            with lock:
+                                bad.append(repr(exc))
+                            continue
+                        with lock:
+                            statuses.append((time.monotonic(), r.status_code,
+                                             r.json().get("error", {}).get("code", "")
+                                             if r.status_code >= 400 else ""))
+                            if r.status_code == 201:
+                                acked.append(r.json()["source"]["id"])
+
+            threads = [threading.Thread(target=traffic, args=(n,)) for n in range(6)]
+            for t in threads:
+                t.start()
+            time.sleep(1.5)
+            server.kill()
+            down_at = time.monotonic()
+            time.sleep(2.0)
+            server.restart()
+            up_at = time.monotonic()
+            time.sleep(3.0)
+            stop.set()
+            for t in threads:
+                t.join(timeout=60)
+            assert app.proc is not None and app.proc.poll() is None
+    finally:
+        server.stop()
+    assert bad == []
+    codes = {(s, c) for _, s, c in statuses}
+    assert codes <= {(200, ""), (201, ""), (503, "graph_store_unavailable")}, codes
+    assert any(s == 503 for _, s, _ in statuses), "the outage was never seen"
+    assert any(s == 200 and t < down_at for t, s, _ in statuses)
+    # Recovered by itself: the last second of traffic was all successes.
+    last = [s for t, s, _ in statuses if t > up_at + 2.0]
+    assert last and set(last) <= {200, 201}, last
+    with EmbeddedFalkorDB(tmp_path / "fdb") as again:
+        got = read(again.url or "", ws, lambda g: g.read("MATCH (s:Source) RETURN s.id AS id"))
+        assert set(acked) <= {r["id"] for r in got}
+        assert read(again.url or "", ws, check_workspace) == []
+        assert read(again.url or "", ws, check_sources) == []

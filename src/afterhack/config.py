@@ -25,6 +25,8 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=0, le=65535)
 
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
+    # POST /api/workspaces/restore takes a whole export.
+    max_restore_bytes: int = Field(default=256 * 1024 * 1024, ge=1024)
     max_source_chars: int = Field(default=1_000_000, ge=1)
     fragment_max_chars: int = Field(default=1200, ge=50, le=100_000)
     max_claims_per_source: int = Field(default=20_000, ge=1)
@@ -45,9 +47,10 @@ class Settings(BaseSettings):
 
     support_policy: str = "independent"
 
-    # Keys: off by default for a single local user on loopback; see security.py.
+    # Keys: off by default for a single local user on loopback; see api/security.py.
     admin_key: SecretStr | None = None
     require_keys: bool | None = None
+    # Per key (the keyless local user is not limited), counted in FalkorDB's Redis.
     rate_limit_per_minute: int = Field(default=600, ge=1)
 
     @property

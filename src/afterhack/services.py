@@ -21,7 +21,7 @@ from afterhack.llm.extraction import GatewayExtractor
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.offline import OfflineExtractor
 from afterhack.store.client import Store
-from afterhack.store.workspaces import ensure_registry
+from afterhack.store.workspaces import ensure_registry, register_types_everywhere
 from afterhack.support import Policy
 
 log = logging.getLogger("afterhack")
@@ -79,6 +79,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         services = None
         try:
             await ensure_registry(store)
+            await register_types_everywhere(store)
             services = build_services(settings, store)
             services.embedded = embedded
             yield services

@@ -6,20 +6,25 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, FastAPI
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from afterhack.api import errors
+from afterhack.api import errors, security
 from afterhack.api.limits import BodyLimit
+from afterhack.api.responses import ERRORS
 from afterhack.api.routes import (
     agents,
+    backup,
     claims,
     corrections,
     decisions,
     graph,
     health,
+    keys,
     sources,
     workspaces,
 )
@@ -52,16 +57,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     errors.install(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       overrides={"/api/workspaces/restore": settings.max_restore_bytes})
+    # Added last, so it runs first: no body is read before the caller is known.
+    app.add_middleware(security.Authenticate, settings=settings)
 
-    api = APIRouter(prefix="/api")
-    for module in (health, workspaces, sources, claims, agents, decisions, corrections, graph):
+    api = APIRouter(prefix="/api", responses=ERRORS)
+    for module in (health, workspaces, keys, backup, sources, claims, agents, decisions,
+                   corrections, graph):
         api.include_router(module.router)
     app.include_router(api)
+    security.route_permissions(app)  # refuses to build an app with an unguarded route
+    _document_security(app, settings)
     # The MCP tools at /mcp, sharing this app's store and model (see mcpserver/).
-    mcp = mount_mcp(app, settings, lambda: app.state.services)
+    mcp = mount_mcp(app, settings, lambda: app.state.services,
+                    resolve_key=security.key_resolver(settings, lambda: app.state.store))
     _mount_ui(app)
     return app
+
+
+def _document_security(app: FastAPI, settings: Settings) -> None:
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
+                                 routes=app.routes)
+            security.document(schema, app, settings)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _mount_ui(app: FastAPI) -> None:

@@ -39,7 +39,8 @@ ServicesDep = Annotated[Any, Depends(get_services)]
 class Caller:
     actor: str
     role: str  # "admin" | "reviewer" | "agent" | "reader"
-    workspace_id: str | None = None
+    workspace_id: str | None = None  # None: not bound to one workspace (admin, local user)
+    key_id: str | None = None  # the key this call came with; None for the keyless local user
 
 
 async def get_caller(request: Request) -> Caller:

@@ -73,6 +73,12 @@ async def _validation(_: Request, exc: Exception) -> JSONResponse:
 
 async def _http(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:
+        # FastAPI's only 400 is a body it could not decode (not UTF-8, say): that is
+        # invalid input like any other, with the one validation status the API documents.
+        return JSONResponse(error_body("invalid_request",
+                                       "The request body could not be read as UTF-8 JSON."),
+                            status_code=422)
     code = _HTTP_CODES.get(exc.status_code, "http_error")
     message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
     return JSONResponse(error_body(code, message), status_code=exc.status_code,

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+)
 
 
 def _clean_text(value: str) -> str:
@@ -86,3 +95,42 @@ class CorrectionApply(Body):
     reviewer: Annotated[Text, Field(max_length=200)] | None = None
     claim_revision: Revision
     impact_token: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class KeyCreate(Body):
+    role: Literal["reader", "agent", "reviewer"]
+    name: Annotated[NonBlank, Field(max_length=200)]
+
+
+# A restore body is an export: property values are what FalkorDB stores (no maps, no nulls).
+_Int64 = Annotated[StrictInt, Field(ge=-(2**63), le=2**63 - 1)]
+_Float = Annotated[StrictFloat, Field(allow_inf_nan=False)]
+Scalar = Annotated[StrictStr, AfterValidator(_clean_text)] | StrictBool | _Int64 | _Float
+PropName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
+Properties = dict[PropName, Scalar | Annotated[list[Scalar], Field(max_length=100_000)]]
+
+
+class ExportNode(Body):
+    labels: Annotated[list[Annotated[str, Field(max_length=64)]],
+                      Field(min_length=1, max_length=1)]
+    properties: Properties
+
+
+class ExportEdge(Body):
+    type: Annotated[str, Field(max_length=64)]
+    source: Id
+    target: Id
+    properties: Properties = {}
+
+
+class ExportWorkspace(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: Id
+    name: Annotated[Text, Field(max_length=200)] | None = None
+
+
+class WorkspaceRestore(Body):
+    format: Literal["afterhack-export/1"]
+    workspace: ExportWorkspace
+    nodes: list[ExportNode]
+    edges: list[ExportEdge]

@@ -7,7 +7,6 @@ from afterhack.mcpserver.callers import (
     KeyResolver,
     fixed_key_caller,
     http_caller,
-    settings_keys,
 )
 from afterhack.mcpserver.http import MCP_PATH, McpHttp, mount_mcp
 from afterhack.mcpserver.server import AfterhackMCP, create_mcp_server, error_result
@@ -24,5 +23,4 @@ __all__ = [
     "fixed_key_caller",
     "http_caller",
     "mount_mcp",
-    "settings_keys",
 ]

@@ -2,47 +2,22 @@
 
 A ``KeyResolver`` turns the key a caller presented (or none) into a ``Caller``. Over HTTP
 the caller the HTTP API's own key check left on ``request.state.caller`` wins; otherwise the
-bearer key is resolved. Over stdio the key is ``AFTERHACK_API_KEY``. Wiring the real key
-check (api/security.py) is passing its resolver to ``mount_mcp`` / ``serve_stdio``.
+bearer key is resolved with the HTTP API's own check (``api.security.key_resolver``). Over
+stdio the key is ``AFTERHACK_API_KEY``.
 """
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from afterhack.api.deps import Caller
-from afterhack.config import Settings
-from afterhack.errors import Unauthorized
 
 KeyResolver = Callable[[str | None], Awaitable[Caller]]
 # Given the HTTP request (None over stdio or in-process), who is calling.
 CallerSource = Callable[[Any], Awaitable[Caller]]
 
 LOCAL_ADMIN = Caller(actor="local", role="admin")
-
-
-def keys_on(settings: Settings) -> bool:
-    # The same rule as ``serve``'s refusal to bind beyond loopback: an admin key that is set
-    # (and not empty) turns keys on unless AFTERHACK_REQUIRE_KEYS=false.
-    admin = settings.admin_key.get_secret_value() if settings.admin_key else ""
-    return bool(admin) and settings.require_keys is not False
-
-
-def settings_keys(settings: Settings) -> KeyResolver:
-    """Until per-workspace keys are wired in: keys off means the single local user (admin);
-    keys on means only the admin key from the environment is accepted."""
-
-    async def resolve(key: str | None) -> Caller:
-        if not keys_on(settings):
-            return LOCAL_ADMIN
-        admin = settings.admin_key.get_secret_value() if settings.admin_key else ""
-        if key and hmac.compare_digest(key.encode(), admin.encode()):
-            return Caller(actor="admin", role="admin")
-        raise Unauthorized()
-
-    return resolve
 
 
 def bearer(header: str | None) -> str | None:

@@ -13,8 +13,9 @@ from typing import Any
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from afterhack.api.security import key_resolver
 from afterhack.config import Settings
-from afterhack.mcpserver.callers import KeyResolver, http_caller, settings_keys
+from afterhack.mcpserver.callers import KeyResolver, http_caller
 from afterhack.mcpserver.server import AfterhackMCP, ServicesProvider, create_mcp_server
 
 MCP_PATH = "/mcp"
@@ -47,7 +48,8 @@ def mount_mcp(app: Any, settings: Settings, services: ServicesProvider,
     The caller is whoever the HTTP API's key check left on ``request.state.caller``, else the
     bearer key resolved by ``resolve_key`` (default: settings' keys, see callers.py).
     """
-    server = create_mcp_server(services, http_caller(resolve_key or settings_keys(settings)))
+    resolve = resolve_key or key_resolver(settings, lambda: services().store)
+    server = create_mcp_server(services, http_caller(resolve))
     # DNS-rebinding protection (Host/Origin must be loopback) is on when bound to loopback.
     endpoint = McpHttp(server, settings.host)
     app.router.routes.append(Route(MCP_PATH, endpoint=endpoint, include_in_schema=False))

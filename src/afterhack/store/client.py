@@ -26,7 +26,7 @@ Row = dict[str, Any]
 
 
 class GraphMissing(AfterhackError):
-    """Raised (and turned into a 404 by callers) when a read hits a graph that does not exist."""
+    """Raised (and turned into a domain 404 by callers) when a read hits a missing graph."""
 
 
 class QueryFailed(AfterhackError):
@@ -94,7 +94,7 @@ class Store:
     def __init__(self, url: str, *, pool_size: int = 16, query_timeout_ms: int = 60_000) -> None:
         self.url = url
         self.query_timeout_ms = query_timeout_ms
-        self._pool = _make_pool(url, pool_size)
+        self._pool = _make_pool(url, pool_size, query_timeout_ms)
         self._db = FalkorDB(connection_pool=self._pool)
 
     def graph(self, name: str) -> Graph:
@@ -149,6 +149,25 @@ class Store:
                 raise StoreUnavailable() from exc
             raise QueryFailed(str(exc)) from exc
 
+    async def rate_hit(self, bucket: str, window_s: int) -> int:
+        """Count one hit on ``bucket`` (a plain Redis key beside the graphs) and return the count.
+
+        INCR and EXPIRE go in one MULTI so a counter never outlives its window; every app
+        process sharing this FalkorDB shares the count.
+        """
+        try:
+            async with self._db.connection.pipeline(transaction=True) as pipe:
+                pipe.incr(bucket)
+                pipe.expire(bucket, window_s)
+                count, _ = await pipe.execute()
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable() from exc
+        except rx.ResponseError as exc:
+            if _is_unavailable_response(str(exc)):
+                raise StoreUnavailable() from exc
+            raise QueryFailed(str(exc)) from exc
+        return int(count)
+
     async def ping(self) -> bool:
         try:
             return bool(await self._db.connection.ping())
@@ -198,13 +217,18 @@ class Store:
             log.debug("closing the FalkorDB pool failed", exc_info=True)
 
 
-def _make_pool(url: str, size: int) -> aioredis.BlockingConnectionPool:
+def _make_pool(url: str, size: int, query_timeout_ms: int) -> aioredis.BlockingConnectionPool:
     parsed = urlparse(url)
     common: dict[str, Any] = {
         "max_connections": size,
         "timeout": 10,
         "decode_responses": True,
         "socket_connect_timeout": 5,
+        # redis-py gives up reading after 5 s by default, but a write it gave up on still
+        # commits on the server: the app would answer 503 for a write that happened. Wait
+        # as long as the server may run a query (TIMEOUT_MAX is twice the default), plus
+        # the time to read a large reply.
+        "socket_timeout": 2 * query_timeout_ms / 1000 + 30,
         "health_check_interval": 30,
     }
     if parsed.scheme == "unix":

@@ -13,6 +13,7 @@ Returns a list of violations; an empty list means the workspace is consistent:
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from afterhack.store.client import Graph
@@ -98,4 +99,47 @@ async def check_workspace(g: Graph) -> list[str]:
     for q in quotes:
         if q["text"] is None or q["text"][q["s"] : q["e"]] != q["quote"]:
             v.append(f"claim {q['id']}: quote is not the version text at its offsets")
+    return v
+
+
+async def check_sources(g: Graph) -> list[str]:
+    """Every source version is whole: its fragments tile its text exactly (in seq order,
+    from 0 to its length, each fragment's text the slice at its offsets), and it holds as
+    many claims as the audit event written with it says were kept. (For sources added
+    through the API; the bulk loader writes no audit events.)"""
+    v: list[str] = []
+    versions = await _all(g, (
+        "MATCH (s:Source)-[:HAS_VERSION]->(ver:SourceVersion) "
+        "RETURN s.id AS source_id, ver.id AS id, ver.text AS text, "
+        "[(ver)-[:HAS_FRAGMENT]->(f:SourceFragment) | {seq: f.seq, start: f.start, "
+        "  end: f.end, text: f.text}] AS frags, "
+        "size([(ver)-[:HAS_FRAGMENT]->(:SourceFragment)<-[k:SUPPORTED_BY]-(:Claim) | k]) "
+        "AS n_claims ORDER BY ver.id"))
+    kept: dict[str, int] = {}
+    for e in await _all(g, (
+            "MATCH (e:AuditEvent) WHERE e.kind IN ['source.created', 'source.versioned'] "
+            "RETURN e.detail AS detail ORDER BY e.id")):
+        detail = json.loads(e["detail"] or "{}")
+        kept[detail.get("version_id", "")] = int(detail.get("claims", -1))
+    sources_without_version = await _all(g, (
+        "MATCH (s:Source) WITH s, size([(s)-[h:HAS_VERSION]->(:SourceVersion) | h]) AS n "
+        "WHERE n = 0 RETURN s.id AS id ORDER BY s.id"))
+    v += [f"source {r['id']} has no version" for r in sources_without_version]
+    for ver in versions:
+        frags = sorted(ver["frags"], key=lambda f: f["seq"])
+        text = ver["text"] or ""
+        pos = 0
+        for f in frags:
+            if f["start"] != pos or text[f["start"] : f["end"]] != f["text"]:
+                v.append(f"version {ver['id']}: fragment {f['seq']} does not tile its text")
+                break
+            pos = f["end"]
+        else:
+            if pos != len(text) or (text and not frags):
+                v.append(f"version {ver['id']}: fragments cover {pos} of {len(text)} chars")
+        if ver["id"] not in kept:
+            v.append(f"version {ver['id']} has no audit event")
+        elif kept[ver["id"]] != ver["n_claims"]:
+            v.append(f"version {ver['id']} holds {ver['n_claims']} claims, "
+                     f"its audit says {kept[ver['id']]}")
     return v

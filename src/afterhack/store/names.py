@@ -28,15 +28,8 @@ ID_LABELS = (
     "AuditEvent",
 )
 
-# Extra range indexes that queries filter on (beyond id).
-RANGE_INDEXES = (
-    ("Claim", "statement_key"),
-    ("Claim", "status"),
-    ("AuditEvent", "at"),
-    ("Correction", "key"),
-)
-
-# Every relationship type a workspace graph uses (see workspaces._prime_relationship_types).
+# Every relationship type a workspace graph holds. Each is registered when the graph is made
+# (see workspaces.register_relationship_types) and restore accepts only these.
 RELATIONSHIP_TYPES = (
     "HAS_VERSION",
     "HAS_FRAGMENT",
@@ -48,6 +41,14 @@ RELATIONSHIP_TYPES = (
     "USED_CLAIM",
     "DEPENDS_ON",
     "REQUIRES",
+)
+
+# Extra range indexes that queries filter on (beyond id).
+RANGE_INDEXES = (
+    ("Claim", "statement_key"),
+    ("Claim", "status"),
+    ("AuditEvent", "at"),
+    ("Correction", "key"),
 )
 
 CURRENT_CLAIM = ("proposed", "accepted")

@@ -32,12 +32,18 @@ async def ensure_registry(store: Store) -> None:
     for label in ("WorkspaceEntry", "ApiKey"):
         await store.create_unique_constraint(REGISTRY_GRAPH, label, "id")
     await _create_range_index(g, "ApiKey", "key_hash")
+    await _create_range_index(g, "ApiKey", "workspace_id")
     await _wait_schema(store, REGISTRY_GRAPH)
 
 
 async def _create_range_index(g: Graph, label: str, prop: str) -> None:
     from afterhack.store.client import QueryFailed
 
+    # Asked first, so restarting an app does not log a failed CREATE INDEX per index.
+    rows = await g.read("CALL db.indexes() YIELD label, properties "
+                        "RETURN label AS label, properties AS props")
+    if any(r["label"] == label and prop in r["props"] for r in rows):
+        return
     try:
         # Labels and property names are constants of this module, never user input.
         await g.write(f"CREATE INDEX FOR (n:{label}) ON (n.{prop})")
@@ -46,23 +52,45 @@ async def _create_range_index(g: Graph, label: str, prop: str) -> None:
             raise
 
 
-async def _prime_relationship_types(g: Graph) -> None:
-    """Make every relationship type known to the graph before any query is cached.
+async def register_relationship_types(g: Graph) -> None:
+    """Make every relationship type exist in the graph before any query can be planned.
 
-    FalkorDB 4.16 caches a query's plan; a pattern comprehension compiled while its
-    relationship type did not exist yet keeps returning [] after such edges are created
-    (reproduced in tests/test_store_quirks.py). Creating and deleting one edge of each
-    type registers them all, so every plan is compiled against the full schema.
+    FalkorDB 4.16 caches a read plan that names a relationship type the graph does not have
+    yet as "matches nothing", and keeps using it after the type appears: a preview made in a
+    fresh workspace left ``size([(c)<-[:USED_CLAIM]-(:Decision) | u])`` at 0 for good, so
+    every later apply failed its guard (a false 409). A type, once created, stays in the
+    graph's schema even when its last edge is gone, so one throwaway edge of each is enough.
     """
-    pattern = ", ".join(f"(a)-[:{t}]->(b)" for t in RELATIONSHIP_TYPES)
-    await g.write(f"CREATE (a:_Prime), (b:_Prime) CREATE {pattern} WITH a, b DETACH DELETE a, b")
+    rows = await g.read("CALL db.relationshipTypes() YIELD relationshipType "
+                        "RETURN collect(relationshipType) AS types")
+    if set(RELATIONSHIP_TYPES) <= set(rows.scalar() or []):
+        return
+    # Types are constants of names.py, never user input.
+    edges = ", ".join(f"(a)-[:{t}]->(b)" for t in RELATIONSHIP_TYPES)
+    await g.write(f"CREATE (a), (b) CREATE {edges} WITH a, b DETACH DELETE a, b")
+
+
+async def register_types_everywhere(store: Store) -> int:
+    """At start-up, for workspaces made before types were registered; returns how many
+    graphs were checked. (Plans a running FalkorDB already cached wrongly stay until it
+    restarts.)"""
+    rows = await store.graph(REGISTRY_GRAPH).read(
+        "MATCH (e:WorkspaceEntry) RETURN e.id AS id ORDER BY e.id")
+    n = 0
+    for r in rows:
+        try:
+            await register_relationship_types(workspace_graph(store, r["id"]))
+        except (GraphMissing, ValueError):
+            continue  # registered but its graph is gone: listing skips it as well
+        n += 1
+    return n
 
 
 async def _create_schema(store: Store, name: str) -> None:
     from afterhack.store.client import QueryFailed
 
     g = store.graph(name)
-    await _prime_relationship_types(g)
+    await register_relationship_types(g)
     for label in ID_LABELS:
         await store.create_unique_constraint(name, label, "id")
     for label, prop in RANGE_INDEXES:

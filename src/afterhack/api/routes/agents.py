@@ -5,14 +5,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from afterhack.agents.run import get_run_view, run_agent
+from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import AgentRunCreate
+from afterhack.api.security import allow
 from afterhack.store import runs
 
 router = APIRouter(tags=["agent runs"])
 
 
-@router.post("/workspaces/{ws}/agent-runs", status_code=201)
+@router.post("/workspaces/{ws}/agent-runs", status_code=201, response_model=out.RunView,
+             dependencies=[allow("run_agent")])
 async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesDep,
                      caller: CallerDep) -> dict[str, Any]:
     return await run_agent(ws.graph, services.analyst, services.coordinator, task=body.task,
@@ -20,7 +23,8 @@ async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesD
                            max_rounds=services.settings.agent_max_rounds)
 
 
-@router.get("/workspaces/{ws}/agent-runs")
+@router.get("/workspaces/{ws}/agent-runs", response_model=out.Items,
+            dependencies=[allow("read")])
 async def list_runs(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
@@ -29,6 +33,7 @@ async def list_runs(
     return {"items": await runs.list_runs(ws.graph, limit=limit, offset=offset)}
 
 
-@router.get("/workspaces/{ws}/agent-runs/{run_id}")
+@router.get("/workspaces/{ws}/agent-runs/{run_id}", response_model=out.RunView,
+            dependencies=[allow("read")])
 async def get_run(run_id: str, ws: WorkspaceDep) -> dict[str, Any]:
     return await get_run_view(ws.graph, run_id)

@@ -5,12 +5,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from afterhack import claims
+from afterhack.api import responses as out
 from afterhack.api.deps import WorkspaceDep
+from afterhack.api.security import allow
 
 router = APIRouter(tags=["claims"])
 
 
-@router.get("/workspaces/{ws}/claims")
+@router.get("/workspaces/{ws}/claims", response_model=out.ClaimSearch,
+            dependencies=[allow("read")])
 async def list_claims(
     ws: WorkspaceDep,
     q: Annotated[str | None, Query(max_length=2000)] = None,
@@ -22,6 +25,7 @@ async def list_claims(
     return await claims.search_claims(ws.graph, q, statuses, limit=limit, offset=offset)
 
 
-@router.get("/workspaces/{ws}/claims/{claim_id}")
+@router.get("/workspaces/{ws}/claims/{claim_id}", response_model=out.Claim,
+            dependencies=[allow("read")])
 async def get_claim(claim_id: str, ws: WorkspaceDep) -> dict[str, Any]:
     return await claims.get_claim(ws.graph, claim_id)

@@ -5,21 +5,27 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from afterhack import repair
+from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import CorrectionApply, CorrectionPreview
+from afterhack.api.security import allow
 from afterhack.store import corrections
 
 router = APIRouter(tags=["corrections"])
 
 
-@router.post("/workspaces/{ws}/claims/{claim_id}/corrections/preview")
+@router.post("/workspaces/{ws}/claims/{claim_id}/corrections/preview",
+             response_model=out.CorrectionPreview, dependencies=[allow("correct")])
 async def preview(claim_id: str, body: CorrectionPreview, ws: WorkspaceDep,
                   services: ServicesDep) -> dict[str, Any]:
     return await repair.preview_correction(ws.graph, claim_id, statement=body.statement,
                                            kind=body.kind, policy=services.policy)
 
 
-@router.post("/workspaces/{ws}/claims/{claim_id}/corrections", status_code=201)
+@router.post("/workspaces/{ws}/claims/{claim_id}/corrections", status_code=201,
+             response_model=out.CorrectionResult, dependencies=[allow("correct")],
+             responses={200: {"model": out.CorrectionResult,
+                              "description": "The same apply again: already_applied."}})
 async def apply(claim_id: str, body: CorrectionApply, ws: WorkspaceDep, services: ServicesDep,
                 caller: CallerDep, response: Response) -> dict[str, Any]:
     status, result = await repair.apply_correction(
@@ -31,6 +37,7 @@ async def apply(claim_id: str, body: CorrectionApply, ws: WorkspaceDep, services
     return {"status": status, **result}
 
 
-@router.get("/workspaces/{ws}/corrections/{correction_id}")
+@router.get("/workspaces/{ws}/corrections/{correction_id}", response_model=out.Correction,
+            dependencies=[allow("read")])
 async def get_correction(correction_id: str, ws: WorkspaceDep) -> dict[str, Any]:
     return await corrections.get_correction(ws.graph, correction_id)

@@ -5,8 +5,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 
 from afterhack import review
+from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import ActionChange, DecisionReview
+from afterhack.api.security import allow
 from afterhack.store import decisions
 
 router = APIRouter(tags=["decisions and actions"])
@@ -14,7 +16,8 @@ router = APIRouter(tags=["decisions and actions"])
 DecisionStatus = Literal["draft", "accepted", "needs_review", "rejected"]
 
 
-@router.get("/workspaces/{ws}/decisions")
+@router.get("/workspaces/{ws}/decisions", response_model=out.Items,
+            dependencies=[allow("read")])
 async def list_decisions(
     ws: WorkspaceDep,
     status: Annotated[list[DecisionStatus] | None, Query(max_length=4)] = None,
@@ -26,12 +29,14 @@ async def list_decisions(
     return {"items": items}
 
 
-@router.get("/workspaces/{ws}/decisions/{decision_id}")
+@router.get("/workspaces/{ws}/decisions/{decision_id}", response_model=out.Decision,
+            dependencies=[allow("read")])
 async def get_decision(decision_id: str, ws: WorkspaceDep) -> dict[str, Any]:
     return await decisions.get_decision(ws.graph, decision_id)
 
 
-@router.patch("/workspaces/{ws}/decisions/{decision_id}")
+@router.patch("/workspaces/{ws}/decisions/{decision_id}", response_model=out.Decision,
+              dependencies=[allow("review")])
 async def review_decision(decision_id: str, body: DecisionReview, ws: WorkspaceDep,
                           services: ServicesDep, caller: CallerDep) -> dict[str, Any]:
     return await review.review_decision(
@@ -43,7 +48,8 @@ async def review_decision(decision_id: str, body: DecisionReview, ws: WorkspaceD
 ActionStatus = Literal["proposed", "approved", "held", "done", "cancelled"]
 
 
-@router.get("/workspaces/{ws}/actions")
+@router.get("/workspaces/{ws}/actions", response_model=out.Items,
+            dependencies=[allow("read")])
 async def list_actions(
     ws: WorkspaceDep,
     status: Annotated[list[ActionStatus] | None, Query(max_length=5)] = None,
@@ -55,12 +61,14 @@ async def list_actions(
     return {"items": items}
 
 
-@router.get("/workspaces/{ws}/actions/{action_id}")
+@router.get("/workspaces/{ws}/actions/{action_id}", response_model=out.Action,
+            dependencies=[allow("read")])
 async def get_action(action_id: str, ws: WorkspaceDep) -> dict[str, Any]:
     return await decisions.get_action(ws.graph, action_id)
 
 
-@router.patch("/workspaces/{ws}/actions/{action_id}")
+@router.patch("/workspaces/{ws}/actions/{action_id}", response_model=out.Action,
+              dependencies=[allow("review")])
 async def change_action(action_id: str, body: ActionChange, ws: WorkspaceDep,
                         caller: CallerDep) -> dict[str, Any]:
     return await review.act_on_action(ws.graph, action_id, op=body.op,

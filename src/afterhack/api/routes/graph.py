@@ -5,12 +5,15 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 
 from afterhack import projection
+from afterhack.api import responses as out
 from afterhack.api.deps import WorkspaceDep
+from afterhack.api.security import allow
 
 router = APIRouter(tags=["graph"])
 
 
-@router.get("/workspaces/{ws}/graph")
+@router.get("/workspaces/{ws}/graph", response_model=out.GraphView,
+            dependencies=[allow("read")])
 async def get_graph(
     ws: WorkspaceDep,
     view: Literal["product", "internal"] = "product",

@@ -4,6 +4,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from afterhack.api import responses as out
 from afterhack.api.deps import ServicesDep, SettingsDep, StoreDep
 
 router = APIRouter(tags=["health"])
@@ -15,7 +16,7 @@ async def ping() -> dict[str, bool]:
     return {"pong": True}
 
 
-@router.get("/health")
+@router.get("/health", response_model=out.Health)
 async def health(store: StoreDep, settings: SettingsDep, services: ServicesDep) -> dict[str, Any]:
     reachable = await store.ping()
     # Never the gateway's address or key: only whether one is configured and the model name.

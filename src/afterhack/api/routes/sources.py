@@ -5,14 +5,19 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from afterhack import ingest
+from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import SourceCreate
+from afterhack.api.security import allow
 from afterhack.store import sources
 
 router = APIRouter(tags=["sources"])
 
 
-@router.post("/workspaces/{ws}/sources", status_code=201)
+@router.post("/workspaces/{ws}/sources", status_code=201, response_model=out.IngestResult,
+             dependencies=[allow("add_source")],
+             responses={200: {"model": out.IngestResult,
+                              "description": "A new version equal to the latest: unchanged."}})
 async def add_source(body: SourceCreate, ws: WorkspaceDep, services: ServicesDep,
                      caller: CallerDep, response: Response) -> dict[str, Any]:
     result = await ingest.ingest_source(
@@ -26,7 +31,8 @@ async def add_source(body: SourceCreate, ws: WorkspaceDep, services: ServicesDep
     return result
 
 
-@router.get("/workspaces/{ws}/sources")
+@router.get("/workspaces/{ws}/sources", response_model=out.Items,
+            dependencies=[allow("read")])
 async def list_sources(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
@@ -35,7 +41,8 @@ async def list_sources(
     return {"items": await sources.list_sources(ws.graph, limit=limit, offset=offset)}
 
 
-@router.get("/workspaces/{ws}/sources/{source_id}")
+@router.get("/workspaces/{ws}/sources/{source_id}", response_model=out.Source,
+            dependencies=[allow("read")])
 async def get_source(source_id: str, ws: WorkspaceDep) -> dict[str, Any]:
     return await sources.get_source(ws.graph, source_id)
 

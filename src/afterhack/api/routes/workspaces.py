@@ -4,37 +4,41 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
+from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, StoreDep, WorkspaceDep
 from afterhack.api.schemas import WorkspaceCreate
+from afterhack.api.security import allow
 from afterhack.store import audit, workspaces
 
 router = APIRouter(tags=["workspaces"])
 
 
-@router.post("/workspaces", status_code=201)
+@router.post("/workspaces", status_code=201, response_model=out.Workspace,
+             dependencies=[allow("manage")])
 async def create_workspace(body: WorkspaceCreate, store: StoreDep,
                            caller: CallerDep) -> dict[str, Any]:
     return await workspaces.create_workspace(store, body.name, caller.actor)
 
 
-@router.get("/workspaces")
+@router.get("/workspaces", response_model=out.WorkspaceList, dependencies=[allow("read")])
 async def list_workspaces(
     store: StoreDep,
     caller: CallerDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
 ) -> dict[str, Any]:
+    # A workspace key sees its own workspace only.
     ids = None if caller.workspace_id is None else [caller.workspace_id]
     items = await workspaces.list_workspaces(store, limit=limit, offset=offset, ids=ids)
     return {"items": items, "limit": limit, "offset": offset}
 
 
-@router.get("/workspaces/{ws}")
+@router.get("/workspaces/{ws}", response_model=out.Workspace, dependencies=[allow("read")])
 async def get_workspace(ws: WorkspaceDep) -> dict[str, Any]:
     return ws.row
 
 
-@router.get("/workspaces/{ws}/audit")
+@router.get("/workspaces/{ws}/audit", response_model=out.Items, dependencies=[allow("read")])
 async def get_audit(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,

@@ -1,0 +1,165 @@
+"""What the API answers, as far as OpenAPI documents it (and Schemathesis checks it).
+
+The models are deliberately minimal: they name the fields every client relies on and let
+the rest through unchanged (``extra="allow"``); docs/api.md has the full shapes. Every error
+status shares one body, the canonical ``{"error": {code, message, details}}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    details: dict[str, Any]
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+_ERROR_STATUSES = {
+    401: "No key, an unknown key or a revoked key (when keys are on).",
+    403: "The key's role does not allow this.",
+    404: "Unknown id, or a workspace this key cannot see.",
+    409: "Conflict: stale revision or preview, already corrected, invalid transition.",
+    413: "The body or a field is over its limit.",
+    422: "Invalid request.",
+    429: "Over the per-key rate limit; see Retry-After.",
+    502: "The model gateway failed.",
+    503: "The graph store is unavailable.",
+    504: "The model gateway did not answer in time.",
+}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": text} for status, text in _ERROR_STATUSES.items()
+}
+
+
+class Health(Out):
+    status: Literal["ok", "degraded"]
+    falkordb: dict[str, Any]
+    model: dict[str, Any]
+
+
+class Workspace(Out):
+    id: str
+    name: str
+    revision: int
+    created_at: int
+
+
+class WorkspaceList(Out):
+    items: list[Workspace]
+    limit: int
+    offset: int
+
+
+class Items(Out):
+    items: list[dict[str, Any]]
+
+
+class Source(Out):
+    id: str
+    title: str | None
+    origin_type: str
+    revision: int
+    latest_version: int
+    versions: list[dict[str, Any]]
+
+
+class IngestResult(Out):
+    status: Literal["created", "versioned", "unchanged"]
+    source: Source
+    claims: list[dict[str, Any]]
+    dropped: dict[str, int]
+    failed_fragments: list[dict[str, Any]]
+    model_calls: list[dict[str, Any]]
+
+
+class ClaimSearch(Out):
+    items: list[dict[str, Any]]
+    search: dict[str, Any]
+
+
+class Claim(Out):
+    id: str
+    statement: str
+    status: Literal["proposed", "accepted", "rejected", "superseded"]
+    revision: int
+    evidence: list[dict[str, Any]]
+
+
+class Action(Out):
+    id: str
+    description: str
+    status: Literal["proposed", "approved", "held", "done", "cancelled"]
+    revision: int
+
+
+class Decision(Out):
+    id: str
+    title: str
+    status: Literal["draft", "accepted", "needs_review", "rejected"]
+    revision: int
+    actions: list[Action]
+
+
+class RunView(Out):
+    run: dict[str, Any]
+    handoffs: list[dict[str, Any]]
+    decision: Decision | None
+    actions: list[Action]
+
+
+class CorrectionPreview(Out):
+    claim: dict[str, Any]
+    kind: Literal["replace", "retract"]
+    flag: list[dict[str, Any]]
+    hold: list[dict[str, Any]]
+    stay: list[dict[str, Any]]
+    revisions: dict[str, Any]
+
+
+class Correction(Out):
+    id: str
+    claim_id: str
+    kind: Literal["replace", "retract"]
+
+
+class CorrectionResult(Out):
+    status: Literal["applied", "already_applied"]
+    correction: Correction
+    old_claim: Claim
+    replacement: Claim | None
+    flagged: list[str]
+    held: list[str]
+
+
+class GraphView(Out):
+    nodes: list[dict[str, Any]]
+    edges: list[dict[str, Any]]
+
+
+class ApiKey(Out):
+    id: str
+    workspace_id: str
+    role: Literal["reader", "agent", "reviewer"]
+    name: str
+    created_at: int
+    revoked_at: int | None = None
+
+
+class NewApiKey(ApiKey):
+    key: str
+
+
+class ApiKeyList(Out):
+    items: list[ApiKey]

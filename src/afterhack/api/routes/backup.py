@@ -1,0 +1,44 @@
+"""Export a workspace (as data or as W3C PROV-JSON), delete it, restore it (admin only)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Response
+
+from afterhack import backup, prov
+from afterhack.api import responses as out
+from afterhack.api.deps import StoreDep
+from afterhack.api.schemas import WorkspaceRestore
+from afterhack.api.security import allow
+
+router = APIRouter(tags=["backup"])
+
+
+@router.get("/workspaces/{ws}/export", dependencies=[allow("manage")])
+async def export_workspace(ws: str, store: StoreDep,
+                           format: Literal["json", "prov"] = "json") -> dict[str, Any]:
+    """``json``: every node and edge (``afterhack-export/1``, what restore takes).
+    ``prov``: the provenance chain as a W3C PROV-JSON document."""
+    doc = await backup.export_workspace(store, ws)
+    if format == "prov":
+        return prov.to_prov(doc["workspace"], doc["nodes"], doc["edges"])
+    return doc
+
+
+@router.delete("/workspaces/{ws}", status_code=204, response_class=Response,
+               dependencies=[allow("manage")])
+async def delete_workspace(ws: str, store: StoreDep) -> Response:
+    """Deletes the graph and its registry entry, and revokes the workspace's keys."""
+    await backup.delete_workspace(store, ws)
+    return Response(status_code=204)
+
+
+@router.post("/workspaces/restore", status_code=201, response_model=out.Workspace,
+             dependencies=[allow("manage")])
+async def restore_workspace(body: WorkspaceRestore, store: StoreDep) -> dict[str, Any]:
+    """Recreates an exported workspace under its own id (409 ``workspace_exists`` if it is
+    there), with its indexes, constraints and registry entry."""
+    return await backup.restore_workspace(
+        store, body.workspace.id, [n.model_dump() for n in body.nodes],
+        [e.model_dump() for e in body.edges])

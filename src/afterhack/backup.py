@@ -1,0 +1,68 @@
+"""Export a workspace as data, delete it, and restore it from an export.
+
+The export is every node and edge of the workspace graph read in one query (one consistent
+moment); restoring it into an empty server gives back the same graph, node for node and
+edge for edge, under the same workspace id. Keys are not part of an export: they live in the
+registry, are revoked when their workspace is deleted, and a restored workspace gets new ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from afterhack.errors import InvalidRequest
+from afterhack.store import keys as store_keys
+from afterhack.store import restore as store_restore
+from afterhack.store import workspaces as store_workspaces
+from afterhack.store.client import Store
+from afterhack.store.export import snapshot_graph
+from afterhack.store.names import is_uuid
+
+FORMAT = "afterhack-export/1"
+
+
+async def export_workspace(store: Store, ws_id: str) -> dict[str, Any]:
+    row = await store_workspaces.get_workspace(store, ws_id)
+    snap = await snapshot_graph(store_workspaces.workspace_graph(store, ws_id))
+    return {"format": FORMAT, "workspace": row, **snap}
+
+
+async def delete_workspace(store: Store, ws_id: str) -> None:
+    await store_workspaces.get_workspace(store, ws_id)
+    # Keys first: from here on nothing can use them, whatever happens to the rest.
+    await store_keys.revoke_workspace_keys(store, ws_id)
+    await store_workspaces.delete_workspace(store, ws_id)
+
+
+def check_export(ws_id: str, nodes: list[dict[str, Any]], edges: list[dict[str, Any]]) -> None:
+    """Raise InvalidRequest unless the document is a whole, well-formed workspace graph."""
+    if not is_uuid(ws_id):
+        raise InvalidRequest("workspace.id must be a workspace id (a lowercase UUID).")
+    ids: set[str] = set()
+    workspaces = []
+    for i, n in enumerate(nodes):
+        label = n["labels"][0]
+        if label not in store_restore.NODE_LABELS:
+            raise InvalidRequest(f"nodes[{i}] has an unknown label.", label=label[:64])
+        node_id = n["properties"].get("id")
+        if not isinstance(node_id, str) or not node_id:
+            raise InvalidRequest(f"nodes[{i}] has no string id.")
+        if node_id in ids:
+            raise InvalidRequest(f"nodes[{i}] repeats an id.", id=node_id[:64])
+        ids.add(node_id)
+        if label == "Workspace":
+            workspaces.append(node_id)
+    if workspaces != [ws_id]:
+        raise InvalidRequest("An export has exactly one Workspace node, with workspace.id.")
+    for i, e in enumerate(edges):
+        if e["type"] not in store_restore.EDGE_TYPES:
+            raise InvalidRequest(f"edges[{i}] has an unknown type.", type=e["type"][:64])
+        if e["source"] not in ids or e["target"] not in ids:
+            raise InvalidRequest(f"edges[{i}] joins a node that is not in the export.")
+
+
+async def restore_workspace(store: Store, ws_id: str, nodes: list[dict[str, Any]],
+                            edges: list[dict[str, Any]]) -> dict[str, Any]:
+    check_export(ws_id, nodes, edges)
+    await store_restore.restore_graph(store, ws_id, nodes, edges)
+    return await store_workspaces.get_workspace(store, ws_id)

@@ -1,0 +1,1 @@
+"""A bounded load test with its own checks: see run.py (``afterhack loadtest``)."""

@@ -1,0 +1,216 @@
+"""The provenance chain of a workspace as a W3C PROV-JSON document.
+
+Entities: sources (and their versions, ``specializationOf`` the source), fragments, claims,
+corrections, decisions, actions and handoffs. Activities: each version's extraction, each
+agent run, each correction. Agents: the models (software agents) and the reviewers (people).
+A claim quotes its fragment (``wasDerivedFrom`` of type ``prov:Quotation``); a replacement is
+a ``prov:Revision`` of the claim it supersedes, which ``wasInvalidatedBy`` the correction.
+Built from an export snapshot only (no queries of its own), so both views agree.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import quote
+
+NS = "urn:afterhack:"
+
+
+def _qname(value: str) -> dict[str, str]:
+    return {"$": value, "type": "prov:QUALIFIED_NAME"}
+
+
+def _time(ms: Any) -> str | None:
+    if not isinstance(ms, int | float) or isinstance(ms, bool):
+        return None
+    dt = datetime.fromtimestamp(ms / 1000, tz=UTC)
+    return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+
+
+def _clean(attrs: dict[str, Any]) -> dict[str, Any]:
+    # PROV-JSON values are strings, numbers or booleans (a list would mean several values).
+    return {k: v for k, v in attrs.items() if isinstance(v, str | int | float | bool | dict)}
+
+
+class _Doc:
+    def __init__(self) -> None:
+        self.doc: dict[str, Any] = {"prefix": {"ah": NS}}
+        self._ids = itertools.count(1)
+
+    def record(self, kind: str, ident: str, attrs: dict[str, Any]) -> None:
+        self.doc.setdefault(kind, {})[ident] = _clean(attrs)
+
+    def relation(self, kind: str, attrs: dict[str, Any]) -> None:
+        rel = {k: v for k, v in attrs.items() if v is not None}
+        self.doc.setdefault(kind, {})[f"_:{kind}{next(self._ids)}"] = _clean(rel)
+
+
+def _agent_id(kind: str, name: str) -> str:
+    return f"ah:{kind}-{quote(name, safe='')}"
+
+
+def to_prov(workspace: dict[str, Any], nodes: list[dict[str, Any]],
+            edges: list[dict[str, Any]]) -> dict[str, Any]:
+    d = _Doc()
+    by_id = {n["properties"]["id"]: n for n in nodes}
+    label = {i: n["labels"][0] for i, n in by_id.items()}
+
+    def ent(i: str) -> str:
+        return f"ah:{label[i].lower()}-{i}"
+
+    def agent(kind: str, name: str) -> str:
+        ident = _agent_id(kind, name)
+        ptype = "prov:SoftwareAgent" if kind == "model" else "prov:Person"
+        d.record("agent", ident, {"prov:type": _qname(ptype), "prov:label": name})
+        return ident
+
+    run_of_decision: dict[str, str] = {}
+    for e in edges:
+        if e["type"] == "PRODUCED":
+            run_of_decision[e["target"]] = e["source"]
+    correction_of_claim = {p.get("replacement_id"): i for i, n in by_id.items()
+                           if label[i] == "Correction" and (p := n["properties"])}
+
+    for i, n in by_id.items():
+        p, lab = n["properties"], label[i]
+        common = {"prov:type": _qname(f"ah:{lab}"), "ah:created_at": _time(p.get("created_at"))}
+        if lab == "Source":
+            d.record("entity", ent(i), {**common, "prov:label": p.get("title") or "",
+                                        "ah:origin_type": p.get("origin_type"),
+                                        "ah:origin_name": p.get("origin_name")})
+        elif lab == "SourceVersion":
+            d.record("entity", ent(i), {**common, "ah:version": p.get("version"),
+                                        "ah:content_hash": p.get("content_hash")})
+            act = f"ah:extraction-{i}"
+            t = _time(p.get("created_at"))
+            d.record("activity", act, {"prov:type": _qname("ah:Extraction"),
+                                       "prov:startTime": t, "prov:endTime": t})
+            d.relation("used", {"prov:activity": act, "prov:entity": ent(i), "prov:time": t})
+        elif lab == "SourceFragment":
+            d.record("entity", ent(i), {**common, "prov:value": p.get("text", ""),
+                                        "ah:start": p.get("start"), "ah:end": p.get("end"),
+                                        "ah:origin_type": p.get("origin_type"),
+                                        "ah:origin_name": p.get("origin_name")})
+        elif lab == "Claim":
+            d.record("entity", ent(i), {**common, "prov:value": p.get("statement", ""),
+                                        "ah:status": p.get("status"),
+                                        "ah:evidence_quote": p.get("evidence_quote"),
+                                        "ah:quote_start": p.get("quote_start"),
+                                        "ah:quote_end": p.get("quote_end"),
+                                        "ah:confidence": p.get("confidence"),
+                                        "ah:confidence_kind": p.get("confidence_kind")})
+            _claim_origin(d, i, p, ent, agent, label, correction_of_claim)
+        elif lab == "Correction":
+            _correction(d, i, p, ent, agent, label)
+        elif lab == "Decision":
+            d.record("entity", ent(i), {**common, "prov:label": p.get("title", ""),
+                                        "ah:summary": p.get("summary"),
+                                        "ah:status": p.get("status")})
+        elif lab == "Action":
+            d.record("entity", ent(i), {**common, "prov:value": p.get("description", ""),
+                                        "ah:status": p.get("status")})
+        elif lab == "Handoff":
+            d.record("entity", ent(i), {**common, "ah:from_role": p.get("from_role"),
+                                        "ah:to_role": p.get("to_role")})
+        elif lab == "AgentRun":
+            d.record("activity", ent(i), {"prov:type": _qname("ah:AgentRun"),
+                                          "prov:label": p.get("task", ""),
+                                          "prov:startTime": _time(p.get("created_at")),
+                                          "prov:endTime": _time(p.get("finished_at")),
+                                          "ah:status": p.get("status")})
+            if p.get("model"):
+                d.relation("wasAssociatedWith", {"prov:activity": ent(i),
+                                                 "prov:agent": agent("model", p["model"])})
+    _edges(d, edges, by_id, label, ent, run_of_decision)
+    d.doc["entity"] = d.doc.get("entity", {})
+    return d.doc
+
+
+def _claim_origin(d: _Doc, i: str, p: dict[str, Any], ent: Any, agent: Any,
+                  label: dict[str, str], correction_of_claim: dict[Any, str]) -> None:
+    if p.get("confidence_kind") == "human_correction":
+        corr = correction_of_claim.get(i)
+        if corr is not None:
+            d.relation("wasGeneratedBy", {"prov:entity": ent(i),
+                                          "prov:activity": f"ah:correcting-{corr}",
+                                          "prov:time": _time(p.get("created_at"))})
+        return
+    version = p.get("version_id")
+    if isinstance(version, str) and label.get(version) == "SourceVersion":
+        d.relation("wasGeneratedBy", {"prov:entity": ent(i),
+                                      "prov:activity": f"ah:extraction-{version}",
+                                      "prov:time": _time(p.get("created_at"))})
+    if isinstance(p.get("extracted_by"), str):
+        model = agent("model", p["extracted_by"])
+        d.relation("wasAttributedTo", {"prov:entity": ent(i), "prov:agent": model})
+        if isinstance(version, str) and label.get(version) == "SourceVersion":
+            d.relation("wasAssociatedWith", {"prov:activity": f"ah:extraction-{version}",
+                                             "prov:agent": model})
+
+
+def _correction(d: _Doc, i: str, p: dict[str, Any], ent: Any, agent: Any,
+                label: dict[str, str]) -> None:
+    act = f"ah:correcting-{i}"
+    t = _time(p.get("created_at"))
+    d.record("entity", ent(i), {"prov:type": _qname("ah:Correction"),
+                                "prov:value": p.get("statement") or "",
+                                "ah:kind": p.get("kind"), "ah:reason": p.get("reason"),
+                                "ah:created_at": t})
+    d.record("activity", act, {"prov:type": _qname("ah:Correcting"),
+                               "prov:startTime": t, "prov:endTime": t})
+    d.relation("wasGeneratedBy", {"prov:entity": ent(i), "prov:activity": act, "prov:time": t})
+    claim = p.get("claim_id")
+    if isinstance(claim, str) and claim in label:
+        d.relation("used", {"prov:activity": act, "prov:entity": ent(claim), "prov:time": t})
+        d.relation("wasInvalidatedBy", {"prov:entity": ent(claim), "prov:activity": act,
+                                        "prov:time": t})
+    if isinstance(p.get("reviewer"), str) and p["reviewer"]:
+        who = agent("reviewer", p["reviewer"])
+        d.relation("wasAssociatedWith", {"prov:activity": act, "prov:agent": who})
+        d.relation("wasAttributedTo", {"prov:entity": ent(i), "prov:agent": who})
+
+
+def _edges(d: _Doc, edges: list[dict[str, Any]], by_id: dict[str, Any],
+           label: dict[str, str], ent: Any, run_of_decision: dict[str, str]) -> None:
+    for e in edges:
+        s, t, typ, p = e["source"], e["target"], e["type"], e["properties"]
+        if typ == "HAS_VERSION":
+            d.relation("specializationOf", {"prov:specificEntity": ent(t),
+                                            "prov:generalEntity": ent(s)})
+        elif typ == "HAS_FRAGMENT" and label[s] == "SourceVersion":
+            d.relation("wasDerivedFrom", {"prov:generatedEntity": ent(t),
+                                          "prov:usedEntity": ent(s)})
+        elif typ == "HAS_FRAGMENT" and label[s] == "Correction":
+            d.relation("wasGeneratedBy", {"prov:entity": ent(t),
+                                          "prov:activity": f"ah:correcting-{s}"})
+        elif typ == "SUPPORTED_BY":
+            d.relation("wasDerivedFrom", {"prov:generatedEntity": ent(s),
+                                          "prov:usedEntity": ent(t),
+                                          "prov:type": _qname("prov:Quotation"),
+                                          "ah:role": p.get("role")})
+        elif typ == "SUPERSEDES":
+            d.relation("wasDerivedFrom", {"prov:generatedEntity": ent(s),
+                                          "prov:usedEntity": ent(t),
+                                          "prov:type": _qname("prov:Revision"),
+                                          "ah:reason": p.get("reason")})
+            if p.get("reason") == "reingested":
+                # A re-extracted copy of a corrected mistake is born invalid.
+                d.relation("wasInvalidatedBy", {"prov:entity": ent(t)})
+        elif typ == "USED_CLAIM":
+            d.relation("wasDerivedFrom", {"prov:generatedEntity": ent(s),
+                                          "prov:usedEntity": ent(t),
+                                          "ah:premise": p.get("premise")})
+            run = run_of_decision.get(s)
+            if run is not None:
+                d.relation("used", {"prov:activity": ent(run), "prov:entity": ent(t)})
+        elif typ in ("DEPENDS_ON", "REQUIRES"):
+            d.relation("wasDerivedFrom", {"prov:generatedEntity": ent(s),
+                                          "prov:usedEntity": ent(t), "ah:via": typ})
+        elif typ == "PRODUCED":
+            d.relation("wasGeneratedBy", {"prov:entity": ent(t), "prov:activity": ent(s),
+                                          "prov:time": _time(by_id[t]["properties"]
+                                                             .get("created_at"))})
+        elif typ == "HAS_HANDOFF":
+            d.relation("wasGeneratedBy", {"prov:entity": ent(t), "prov:activity": ent(s)})

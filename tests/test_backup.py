@@ -1,0 +1,262 @@
+"""Export, PROV-JSON export, delete and restore on the real FalkorDB: export → delete →
+restore gives back the same graph node for node and edge for edge, under the same id."""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from typing import Any
+
+import pytest
+import redis
+from fastapi.testclient import TestClient
+from prov.model import ProvDocument
+
+from afterhack.store.client import Graph
+from afterhack.store.names import REGISTRY_GRAPH, graph_name
+from tests.conftest import snapshot
+from tests.support.graphs import load, violations, with_graph
+from tests.test_error_shape import assert_canonical_error
+
+JUNE = "The product launch is planned for June 12."
+JULY = "The product launch is planned for July 15."
+
+
+def _graphs(url: str) -> set[str]:
+    r = redis.Redis.from_url(url, decode_responses=True)
+    try:
+        return set(r.execute_command("GRAPH.LIST"))
+    finally:
+        r.close()
+
+
+def _indexes(url: str, ws: str) -> list[str]:
+    """The workspace graph's indexes and constraints, as comparable strings."""
+
+    async def read(g: Graph) -> list[str]:
+        rows = await g.read("CALL db.indexes() YIELD label, properties, types "
+                            "RETURN label, properties, types")
+        cons = await g.store.list_constraints(g.name)
+        return sorted(json.dumps(x, sort_keys=True, default=str)
+                      for x in [*rows, *[{k: c[k] for k in ("type", "label", "properties")}
+                                         for c in cons]])
+
+    return with_graph(url, ws, read)
+
+
+def _canon(snap: dict[str, Any]) -> dict[str, list[str]]:
+    return {k: sorted(json.dumps(x, sort_keys=True) for x in snap[k]) for k in ("nodes", "edges")}
+
+
+def _rich_workspace(client: TestClient, falkordb: str) -> str:
+    """Every kind of node and edge the API writes, plus a bulk-loaded part for size."""
+    ws = client.post("/api/workspaces", json={"name": "Rich ✓ \"quoted\""}).json()["id"]
+    src = client.post(f"/api/workspaces/{ws}/sources", json={
+        "title": "Launch plan", "text": JUNE + " The caterer is Bella Foods. 🚀 Badges are blue."})
+    assert src.status_code == 201, src.text
+    body = src.json()
+    claim = next(c for c in body["claims"] if "June" in c["statement"])
+    client.post(f"/api/workspaces/{ws}/sources", json={
+        "source_id": body["source"]["id"], "text": JUNE + " The venue is the harbour hall."})
+    run = client.post(f"/api/workspaces/{ws}/agent-runs",
+                      json={"task": "Plan the launch event"}).json()
+    client.post(f"/api/workspaces/{ws}/agent-runs", json={
+        "task": "Schedule the caterer", "builds_on": [run["decision"]["id"]]})
+    preview = client.post(f"/api/workspaces/{ws}/claims/{claim['id']}/corrections/preview",
+                          json={"statement": JULY}).json()
+    r = client.post(f"/api/workspaces/{ws}/claims/{claim['id']}/corrections", json={
+        "statement": JULY, "reason": "The venue moved it.", "reviewer": "Ana",
+        "claim_revision": preview["revisions"]["claim_revision"],
+        "impact_token": preview["revisions"]["impact_token"]})
+    assert r.status_code == 201, r.text
+    badge = next(c for c in body["claims"] if "Badges" in c["statement"])
+    preview = client.post(f"/api/workspaces/{ws}/claims/{badge['id']}/corrections/preview",
+                          json={"kind": "retract"}).json()
+    r = client.post(f"/api/workspaces/{ws}/claims/{badge['id']}/corrections", json={
+        "kind": "retract", "reason": "Nobody decided that.",
+        "claim_revision": preview["revisions"]["claim_revision"],
+        "impact_token": preview["revisions"]["impact_token"]})
+    assert r.status_code == 201, r.text
+    # The mistake again, re-ingested: born superseded.
+    client.post(f"/api/workspaces/{ws}/sources", json={"title": "Old memo", "text": JUNE})
+    sources = [{"id": str(uuid.uuid4()), "title": f"bulk {i}"} for i in range(30)]
+    claims = [{"id": str(uuid.uuid4()), "statement": f"Fact number {i} holds.",
+               "source_id": sources[i % 30]["id"]} for i in range(3000)]
+    decisions = [{"id": str(uuid.uuid4()), "title": f"D{i}",
+                  "premises": {"p": [claims[i]["id"], claims[i + 1]["id"]]}}
+                 for i in range(0, 2000, 2)]
+    actions = [{"id": str(uuid.uuid4()), "description": f"A{i}",
+                "decision_ids": [decisions[i]["id"]]} for i in range(500)]
+    load(falkordb, ws, sources=sources, claims=claims, decisions=decisions, actions=actions)
+    return str(ws)
+
+
+@pytest.fixture(scope="module")
+def exported(client: TestClient, falkordb: str) -> dict[str, Any]:
+    ws = _rich_workspace(client, falkordb)
+    before = snapshot(falkordb, ws)
+    indexes = _indexes(falkordb, ws)
+    r = client.get(f"/api/workspaces/{ws}/export")
+    assert r.status_code == 200, r.text
+    return {"ws": ws, "before": before, "indexes": indexes, "doc": r.json(),
+            "prov": client.get(f"/api/workspaces/{ws}/export", params={"format": "prov"})}
+
+
+def test_export_holds_every_node_and_edge(exported: dict[str, Any]) -> None:
+    doc = exported["doc"]
+    assert doc["format"] == "afterhack-export/1"
+    assert doc["workspace"]["id"] == exported["ws"]
+    assert set(doc) == {"format", "workspace", "nodes", "edges"}
+    assert _canon(doc) == _canon(exported["before"])
+    labels = {n["labels"][0] for n in doc["nodes"]}
+    assert labels >= {"Workspace", "Source", "SourceVersion", "SourceFragment", "Claim",
+                      "Correction", "AgentRun", "Handoff", "Decision", "Action", "AuditEvent"}
+    assert {e["type"] for e in doc["edges"]} >= {
+        "HAS_VERSION", "HAS_FRAGMENT", "SUPPORTED_BY", "CORRECTS", "SUPERSEDES", "HAS_HANDOFF",
+        "PRODUCED", "USED_CLAIM", "DEPENDS_ON", "REQUIRES"}
+
+
+def test_prov_export_is_valid_prov_json_of_the_chain(exported: dict[str, Any]) -> None:
+    r = exported["prov"]
+    assert r.status_code == 200, r.text
+    doc = r.json()
+    parsed = ProvDocument.deserialize(content=json.dumps(doc), format="json")
+    assert parsed.get_records()  # the prov library reads it back
+    declared = {kind: set(doc.get(kind, {})) for kind in ("entity", "activity", "agent")}
+    every = set().union(*declared.values())
+    refs = {"prov:entity": "entity", "prov:activity": "activity", "prov:agent": "agent",
+            "prov:generatedEntity": "entity", "prov:usedEntity": "entity",
+            "prov:specificEntity": "entity", "prov:generalEntity": "entity"}
+    for kind in ("wasDerivedFrom", "wasGeneratedBy", "used", "wasAttributedTo",
+                 "wasInvalidatedBy", "wasAssociatedWith", "specializationOf"):
+        assert doc.get(kind), kind
+        for rid, rel in doc[kind].items():
+            assert rid.startswith("_:")
+            for key, want in refs.items():
+                if key in rel:
+                    assert rel[key] in declared[want], (kind, key, rel[key])
+    assert all(i.startswith("ah:") for i in every)
+    types = {e["prov:type"]["$"] for e in doc["entity"].values()}
+    assert {"ah:Source", "ah:SourceVersion", "ah:SourceFragment", "ah:Claim",
+            "ah:Correction", "ah:Decision", "ah:Action"} <= types
+    assert {a["prov:type"]["$"] for a in doc["activity"].values()} == {
+        "ah:Extraction", "ah:AgentRun", "ah:Correcting"}
+    # The corrected claim was invalidated by the correcting activity, and its replacement
+    # is a revision of it attributed to the reviewer.
+    nodes = {n["properties"]["id"]: n for n in exported["doc"]["nodes"]}
+    corr = next(n["properties"] for n in nodes.values()
+                if n["labels"] == ["Correction"] and n["properties"]["kind"] == "replace")
+    old, rep = f"ah:claim-{corr['claim_id']}", f"ah:claim-{corr['replacement_id']}"
+    assert any(x["prov:entity"] == old and x.get("prov:activity") == f"ah:correcting-{corr['id']}"
+               for x in doc["wasInvalidatedBy"].values())
+    assert any(x["prov:generatedEntity"] == rep and x["prov:usedEntity"] == old
+               and x.get("prov:type", {}).get("$") == "prov:Revision"
+               for x in doc["wasDerivedFrom"].values())
+    assert "ah:reviewer-Ana" in declared["agent"]
+
+
+def test_export_delete_restore_gives_back_the_same_graph(
+    client: TestClient, exported: dict[str, Any], falkordb: str
+) -> None:
+    ws, doc = exported["ws"], exported["doc"]
+    r = client.delete(f"/api/workspaces/{ws}")
+    assert r.status_code == 204 and r.content == b""
+    assert_canonical_error(client.get(f"/api/workspaces/{ws}"), 404)
+    assert graph_name(ws) not in _graphs(falkordb)
+    assert_canonical_error(client.delete(f"/api/workspaces/{ws}"), 404)
+
+    r = client.post("/api/workspaces/restore", json=doc)
+    assert r.status_code == 201, r.text
+    assert r.json() == doc["workspace"]
+    assert _canon(snapshot(falkordb, ws)) == _canon(exported["before"])
+    assert _indexes(falkordb, ws) == exported["indexes"]
+    assert ws in [w["id"] for w in client.get("/api/workspaces",
+                                              params={"limit": 1000}).json()["items"]]
+    assert violations(falkordb, ws) == []
+    # It works as a workspace again: full-text search and a correction preview.
+    hits = client.get(f"/api/workspaces/{ws}/claims", params={"q": "caterer"}).json()["items"]
+    assert hits and "Bella Foods" in hits[0]["statement"]
+    preview = client.post(f"/api/workspaces/{ws}/claims/{hits[0]['id']}/corrections/preview",
+                          json={"statement": "The caterer is Nordic Bites."})
+    assert preview.status_code == 200, preview.text
+    # And again: the id is taken now.
+    r = client.post("/api/workspaces/restore", json=doc)
+    assert_canonical_error(r, 409)
+    assert r.json()["error"]["code"] == "workspace_exists"
+
+
+def test_racing_restores_of_one_export_have_one_winner(client: TestClient,
+                                                       falkordb: str) -> None:
+    ws = client.post("/api/workspaces", json={"name": "race"}).json()["id"]
+    client.post(f"/api/workspaces/{ws}/sources", json={"title": "t", "text": JUNE})
+    doc = client.get(f"/api/workspaces/{ws}/export").json()
+    assert client.delete(f"/api/workspaces/{ws}").status_code == 204
+    statuses: list[int] = []
+
+    def go() -> None:
+        statuses.append(client.post("/api/workspaces/restore", json=doc).status_code)
+
+    threads = [threading.Thread(target=go) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [201, 409, 409, 409]
+    assert _canon(snapshot(falkordb, ws)) == _canon(doc)
+
+
+def _mutations(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def changed(**kw: Any) -> dict[str, Any]:
+        return {**json.loads(json.dumps(doc)), **kw}
+
+    nodes, edges = doc["nodes"], doc["edges"]
+    claim = next(n for n in nodes if n["labels"] == ["Claim"])
+    ws_node = next(n for n in nodes if n["labels"] == ["Workspace"])
+    return {
+        "unknown label": changed(nodes=[*nodes, {"labels": ["Claim`) DETACH DELETE (x"],
+                                                "properties": {"id": "x"}}]),
+        "two labels": changed(nodes=[*nodes, {"labels": ["Claim", "Source"],
+                                             "properties": {"id": "y"}}]),
+        "repeated id": changed(nodes=[*nodes, claim]),
+        "no id": changed(nodes=[*nodes, {"labels": ["Claim"], "properties": {"x": 1}}]),
+        "dangling edge": changed(edges=[*edges, {"type": "SUPPORTED_BY", "source": "nope",
+                                                 "target": claim["properties"]["id"],
+                                                 "properties": {}}]),
+        "edge type": changed(edges=[{**edges[0], "type": "X]->() DETACH DELETE (n"}]),
+        "property name": changed(nodes=[*nodes[:-1], {"labels": nodes[-1]["labels"],
+                                                      "properties": {**nodes[-1]["properties"],
+                                                                     "a b": 1}}]),
+        "map value": changed(nodes=[*nodes[:-1], {"labels": nodes[-1]["labels"],
+                                                  "properties": {**nodes[-1]["properties"],
+                                                                 "m": {"k": 1}}}]),
+        "no workspace node": changed(nodes=[n for n in nodes if n is not ws_node]),
+        "other workspace id": changed(workspace={**doc["workspace"], "id": str(uuid.uuid4())}),
+        "not a uuid": changed(workspace={**doc["workspace"], "id": "../registry"}),
+        "wrong format": changed(format="afterhack-export/2"),
+    }
+
+
+def test_a_bad_export_is_422_and_creates_nothing(client: TestClient, falkordb: str) -> None:
+    ws = client.post("/api/workspaces", json={"name": "bad"}).json()["id"]
+    client.post(f"/api/workspaces/{ws}/sources", json={"title": "t", "text": JUNE})
+    doc = client.get(f"/api/workspaces/{ws}/export").json()
+    assert client.delete(f"/api/workspaces/{ws}").status_code == 204
+    graphs = _graphs(falkordb)
+    for name, bad in _mutations(doc).items():
+        r = client.post("/api/workspaces/restore", json=bad)
+        assert r.status_code == 422, (name, r.text)
+        assert_canonical_error(r, 422)
+    nan = json.dumps(doc).replace('"confidence": 1.0', '"confidence": NaN', 1).encode()
+    assert b'NaN' in nan
+    r = client.post("/api/workspaces/restore", content=nan,
+                    headers={"content-type": "application/json"})
+    assert_canonical_error(r, 422)
+    assert _graphs(falkordb) == graphs
+    assert client.post("/api/workspaces/restore", json=doc).status_code == 201
+
+
+def test_registry_is_not_exportable(client: TestClient) -> None:
+    for ws in (REGISTRY_GRAPH, "not-a-uuid", str(uuid.uuid4())):
+        assert_canonical_error(client.get(f"/api/workspaces/{ws}/export"), 404)
+        assert_canonical_error(client.delete(f"/api/workspaces/{ws}"), 404)

@@ -1,0 +1,128 @@
+"""Property-based fuzzing of every operation in /api/openapi.json with Schemathesis.
+
+The app runs as a real process (keys on, the admin key sent) on the test FalkorDB. Each
+operation gets valid-looking and invalid requests, with real ids of a seeded workspace in
+its path (and, for the invalid ones, whatever Schemathesis makes of the other ids). No
+answer may be a 5xx, use an undocumented status or content type, or break the response
+schema the OpenAPI document gives. The budget is bounded: a fixed number of examples per
+operation and mode, no example database, and a time limit for the whole run.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import requests
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from tests.support.procs import AppProcess
+
+pytestmark = pytest.mark.slow
+
+ADMIN = "fuzz-admin-" + uuid.uuid4().hex
+EXAMPLES = 40  # per operation and mode
+TIME_LIMIT_S = 150.0
+# Not negative_data_rejection: it counts an unknown query parameter as invalid input that
+# must be refused, while the API (like most) ignores query parameters it does not know.
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
+          response_headers_conformance, response_schema_conformance]
+
+
+def _seed(base: str) -> dict[str, str]:
+    h = {"Authorization": f"Bearer {ADMIN}"}
+    with httpx.Client(base_url=base + "/api", headers=h, timeout=60) as c:
+        ws = c.post("/workspaces", json={"name": "fuzz"}).json()["id"]
+        src = c.post(f"/workspaces/{ws}/sources", json={
+            "title": "Plan", "text": "The launch is planned for June 12. The caterer is "
+                                     "Bella Foods."}).json()
+        claim = src["claims"][0]["id"]
+        run = c.post(f"/workspaces/{ws}/agent-runs", json={"task": "Plan the launch"}).json()
+        other = src["claims"][1]["id"]
+        p = c.post(f"/workspaces/{ws}/claims/{other}/corrections/preview",
+                   json={"statement": "The caterer is Nordic Bites."}).json()
+        corr = c.post(f"/workspaces/{ws}/claims/{other}/corrections", json={
+            "statement": "The caterer is Nordic Bites.",
+            "claim_revision": p["revisions"]["claim_revision"],
+            "impact_token": p["revisions"]["impact_token"]}).json()
+        key = c.post(f"/workspaces/{ws}/keys", json={"role": "reader", "name": "k"}).json()
+        doomed = c.post("/workspaces", json={"name": "to delete"}).json()["id"]
+        return {"ws": ws, "source_id": src["source"]["id"], "claim_id": claim,
+                "run_id": run["run"]["id"], "decision_id": run["decision"]["id"],
+                "action_id": run["actions"][0]["id"], "correction_id": corr["correction"]["id"],
+                "key_id": key["id"], "doomed": doomed}
+
+
+def test_schemathesis_finds_no_5xx_and_no_schema_violation(
+    falkordb: str, tmp_path: Path
+) -> None:
+    env = {"AFTERHACK_FALKORDB_URL": falkordb, "AFTERHACK_ADMIN_KEY": ADMIN,
+           "AFTERHACK_RATE_LIMIT_PER_MINUTE": "1000000"}
+    app = AppProcess(env, data_dir=tmp_path / "app", log_path=tmp_path / "app.log").start()
+    try:
+        ids = _seed(app.base_url)
+        schema = schemathesis.openapi.from_url(app.base_url + "/api/openapi.json")
+        failures = _fuzz(schema, app.base_url, ids)
+        assert app.proc is not None and app.proc.poll() is None, app.log_tail()
+    finally:
+        app.stop()
+    assert not failures, "\n\n".join(failures)
+
+
+def _fuzz(schema: Any, base: str, ids: dict[str, str]) -> list[str]:
+    session = requests.Session()
+    session.headers["Authorization"] = f"Bearer {ADMIN}"
+    failures: list[str] = []
+    started = time.monotonic()
+    operations = [r.ok() for r in schema.get_all_operations()]
+    assert len(operations) >= 25
+    calls = 0
+    for op in operations:
+        names = [p.name for p in op.path_parameters]
+        fixed = {n: ids[n] for n in names if n in ids}
+        if op.method.upper() == "DELETE" and op.path == "/api/workspaces/{ws}":
+            fixed["ws"] = ids["doomed"]  # deleting the seeded workspace would end the run
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            if time.monotonic() - started > TIME_LIMIT_S:
+                failures.append(f"time limit reached before {op.method} {op.path} {mode}")
+                return failures
+            # Negative cases keep only the workspace fixed, so ids get fuzzed as well.
+            path = fixed if mode is GenerationMode.POSITIVE else {
+                k: v for k, v in fixed.items() if k == "ws"}
+            strategy = op.as_strategy(mode, path_parameters=path)
+
+            @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
+                      phases=[Phase.explicit, Phase.generate, Phase.shrink],
+                      suppress_health_check=list(HealthCheck))
+            @given(case=strategy)
+            def run(case: Any) -> None:
+                nonlocal calls
+                calls += 1
+                response = case.call(base_url=base, session=session, timeout=60)
+                case.validate_response(response, checks=CHECKS,
+                                       headers=dict(session.headers))
+
+            try:
+                run()
+            except Unsatisfiable:
+                # Nothing to make invalid: no parameters and no body (GET /api/health).
+                assert mode is GenerationMode.NEGATIVE and op.path == "/api/health"
+            except (Exception, BaseExceptionGroup) as exc:  # report every operation's failure
+                failures.append(f"{op.method.upper()} {op.path} ({mode.value}): {exc}"[:3000])
+    print(f"schemathesis: {calls} requests over {len(operations)} operations")
+    assert calls >= len(operations) * 2 * 5, failures[:3]
+    return failures
