@@ -76,7 +76,7 @@ class Source(Out):
 
 
 class IngestResult(Out):
-    status: Literal["created", "versioned", "unchanged"]
+    status: Literal["created", "versioned", "unchanged", "extracted"]
     source: Source
     claims: list[dict[str, Any]]
     dropped: dict[str, int]

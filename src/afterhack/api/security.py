@@ -195,7 +195,7 @@ class Allow:
         self.permission = permission
 
     async def __call__(self, request: Request) -> Caller:
-        caller = get_caller(request)
+        caller = await get_caller(request)
         ws = request.path_params.get("ws")
         if ws is not None and caller.workspace_id is not None and ws != caller.workspace_id:
             # Byte for byte the answer for a workspace that does not exist.

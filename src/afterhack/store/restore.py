@@ -59,12 +59,24 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[dict[str, Any]],
     g = store.graph(gname)
     [ws_node] = [n for n in nodes if n["labels"] == ["Workspace"]]
     ready = ws_node["properties"].get("ready", True)
-    # Guarded: of two restores racing for one id, only one creates the Workspace node.
+    # Of restores racing for one id, only one claims it in the registry (a graph that always
+    # exists, so the claim cannot race a graph being created); the others stop here.
+    claimed = await store.graph(REGISTRY_GRAPH).write(
+        "OPTIONAL MATCH (x:WorkspaceEntry {id:$id}) WITH count(x) AS n WHERE n = 0 "
+        "CREATE (:WorkspaceEntry {id:$id, name:$name, graph:$graph, created_at:$now}) "
+        "RETURN 1 AS ok",
+        {"id": ws_id, "name": ws_node["properties"].get("name", ""), "graph": gname,
+         "now": ws_node["properties"].get("created_at", 0)})
+    if not claimed:
+        raise WorkspaceExists(id=ws_id)
     rows = await g.write(
         "OPTIONAL MATCH (x:Workspace) WITH count(x) AS n WHERE n = 0 "
         "CREATE (w:Workspace) SET w = $props, w.ready = false RETURN w.id AS id",
         {"props": ws_node["properties"]})
     if not rows:
+        # A graph of that name is already there (made outside this app): leave it alone.
+        await store.graph(REGISTRY_GRAPH).write(
+            "MATCH (e:WorkspaceEntry {id:$id}) DELETE e", {"id": ws_id})
         raise WorkspaceExists(id=ws_id)
     try:
         await _create_schema(store, gname)
@@ -89,10 +101,6 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[dict[str, Any]],
                 await g.write(
                     f"UNWIND $rows AS r MATCH (a:{src} {{id: r.s}}) MATCH (b:{dst} {{id: r.t}}) "
                     f"CREATE (a)-[e:{etype}]->(b) SET e = r.p", {"rows": batch})
-        await store.graph(REGISTRY_GRAPH).write(
-            "CREATE (:WorkspaceEntry {id:$id, name:$name, graph:$graph, created_at:$now})",
-            {"id": ws_id, "name": ws_node["properties"].get("name", ""), "graph": gname,
-             "now": ws_node["properties"].get("created_at", 0)})
         await g.write("MATCH (w:Workspace {id:$id}) SET w.ready = $ready",
                       {"id": ws_id, "ready": ready})
     except BaseException:

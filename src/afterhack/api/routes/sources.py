@@ -47,7 +47,8 @@ async def get_source(source_id: str, ws: WorkspaceDep) -> dict[str, Any]:
     return await sources.get_source(ws.graph, source_id)
 
 
-@router.post("/workspaces/{ws}/sources/{source_id}/extract")
+@router.post("/workspaces/{ws}/sources/{source_id}/extract", response_model=out.IngestResult,
+             dependencies=[allow("add_source")])
 async def extract_source(source_id: str, ws: WorkspaceDep, services: ServicesDep,
                          caller: CallerDep) -> dict[str, Any]:
     return await ingest.extract_pending(ws.graph, services.settings, services.extractor,
