@@ -229,3 +229,27 @@ def test_falkordb_stopped_and_restarted_under_traffic(tmp_path: Path) -> None:
         assert set(acked) <= {r["id"] for r in got}
         assert read(again.url or "", ws, check_workspace) == []
         assert read(again.url or "", ws, check_sources) == []
+
+
+def test_embedded_falkordb_that_dies_is_restarted_by_the_app(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with AppProcess({"AFTERHACK_FALKORDB_URL": ""}, data_dir=data,
+                    log_path=tmp_path / "app.log") as app:
+        ws = httpx.post(app.base_url + "/api/workspaces", json={"name": "w"}).json()["id"]
+        r = httpx.post(f"{app.base_url}/api/workspaces/{ws}/sources",
+                       json={"title": "t", "text": "The launch is planned for June 12."})
+        assert r.status_code == 201
+        first = int((data / "falkordb.pid").read_text())
+        os.kill(first, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        codes = set()
+        while time.monotonic() < deadline:
+            r = httpx.get(f"{app.base_url}/api/workspaces/{ws}/claims", timeout=30)
+            codes.add(r.status_code)
+            if r.status_code == 200:
+                break
+            assert r.status_code == 503, r.text
+            time.sleep(0.1)
+        assert r.status_code == 200 and len(r.json()["items"]) == 1
+        assert int((data / "falkordb.pid").read_text()) != first
+        assert "restarting it" in app.log_tail(200)

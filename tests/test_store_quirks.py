@@ -55,3 +55,39 @@ def test_workspace_graphs_know_every_relationship_type(client: TestClient, falko
             await store.close()
 
     assert asyncio.run(go()) == (0, 1)
+
+
+def test_a_full_journey_adds_no_property_name_beyond_the_registered_ones(
+        client: TestClient, falkordb: str) -> None:
+    """Keeps names.PROPERTY_KEYS complete, so the schema never grows under traffic."""
+    from afterhack.store.names import PROPERTY_KEYS
+
+    ws = client.post("/api/workspaces", json={"name": "schema"}).json()["id"]
+    base = f"/api/workspaces/{ws}"
+    claim = client.post(base + "/sources", json={
+        "title": "Plan", "text": "The launch is planned for June 12. The venue is Hall 7."
+    }).json()["claims"][0]
+    run = client.post(base + "/agent-runs", json={"task": "Plan the launch event"}).json()
+    client.post(base + "/agent-runs", json={"task": "Plan the venue",
+                                            "builds_on": [run["decision"]["id"]]})
+    a = run["actions"][0]
+    client.patch(f"{base}/actions/{a['id']}", json={"op": "approve", "revision": 1})
+    p = client.post(f"{base}/claims/{claim['id']}/corrections/preview",
+                    json={"statement": "It is July 15."}).json()
+    client.post(f"{base}/claims/{claim['id']}/corrections", json={
+        "statement": "It is July 15.", "reason": "moved",
+        "claim_revision": p["revisions"]["claim_revision"],
+        "impact_token": p["revisions"]["impact_token"]})
+    d = client.get(f"{base}/decisions/{run['decision']['id']}").json()
+    client.patch(f"{base}/decisions/{d['id']}", json={"op": "reject", "revision": d["revision"]})
+
+    async def keys() -> set[str]:
+        store = Store(falkordb)
+        try:
+            rows = await store.graph(graph_name(ws)).read(
+                "CALL db.propertyKeys() YIELD propertyKey RETURN collect(propertyKey) AS k")
+            return set(rows.scalar())
+        finally:
+            await store.close()
+
+    assert asyncio.run(keys()) == set(PROPERTY_KEYS)

@@ -82,6 +82,7 @@ class EmbeddedFalkorDB:
         self.startup_timeout_s = startup_timeout_s
         self.process: subprocess.Popen[bytes] | None = None
         self.url: str | None = None
+        self.restarts = 0
         self._lock_fd: int | None = None
 
     @property

@@ -60,10 +60,9 @@ def _describe(snap: Snapshot, out: Outcome) -> dict[str, Any]:
 
 async def _picture(g: Graph, claim_id: str, policy: Policy
                    ) -> tuple[dict[str, Any], Snapshot, Outcome]:
-    claim = await store_repair.claim_state(g, claim_id)
+    claim, snap = await store_repair.claim_region(g, claim_id)
     if claim is None:
         raise ClaimNotFound(claim_id)
-    snap = await store_repair.load_region(g, claim["user_ids"])
     out = relabel(snap, corrected=claim_id, corrected_source=claim["source_id"], policy=policy)
     return claim, snap, out
 

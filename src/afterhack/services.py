@@ -6,6 +6,8 @@ set, the store, the registry, the model), shared by the HTTP app, stdio MCP and 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,7 +23,7 @@ from afterhack.llm.extraction import GatewayExtractor
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.offline import OfflineExtractor
 from afterhack.store.client import Store
-from afterhack.store.workspaces import ensure_registry, register_types_everywhere
+from afterhack.store.workspaces import ensure_registry, register_schema_everywhere
 from afterhack.support import Policy
 
 log = logging.getLogger("afterhack")
@@ -63,6 +65,26 @@ def build_services(settings: Settings, store: Store) -> Services:
                     gateway=gateway)
 
 
+async def supervise(embedded: EmbeddedFalkorDB, interval_s: float = 0.5) -> None:
+    """Restart the embedded FalkorDB on its own data dir if it dies; requests meanwhile get
+    503 and the store reconnects by itself. Its append-only file keeps what was acknowledged."""
+    while True:
+        await asyncio.sleep(interval_s)
+        proc = embedded.process
+        if proc is None or proc.poll() is None:
+            continue
+        log.error("embedded FalkorDB exited with %s; restarting it. Its log ends:\n%s",
+                  proc.returncode, embedded.log_tail())
+        try:
+            # On this thread, not a worker: FalkorDB is told to exit with the thread that
+            # started it (PR_SET_PDEATHSIG), and requests are failing meanwhile anyway.
+            embedded.restart()
+            embedded.restarts += 1
+            log.warning("embedded FalkorDB restarted (pid %s)", embedded.pid)
+        except Exception:
+            log.exception("restarting the embedded FalkorDB failed; retrying")
+
+
 @asynccontextmanager
 async def open_services(settings: Settings) -> AsyncIterator[Services]:
     """Start (or reach) FalkorDB, open the store and the model; close all of it on exit."""
@@ -77,13 +99,18 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         store = Store(url, pool_size=settings.falkordb_pool_size,
                       query_timeout_ms=settings.falkordb_query_timeout_ms)
         services = None
+        watchdog = asyncio.create_task(supervise(embedded)) if embedded is not None else None
         try:
             await ensure_registry(store)
-            await register_types_everywhere(store)
+            await register_schema_everywhere(store)
             services = build_services(settings, store)
             services.embedded = embedded
             yield services
         finally:
+            if watchdog is not None:
+                watchdog.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watchdog
             if services is not None:
                 await services.aclose()
             await store.close()

@@ -23,9 +23,8 @@ async def naive_reach(h: Harness, ws_id: str, claim_id: str) -> tuple[int, int]:
     """(decisions, actions) the flag-everything-reachable rule would flag and hold."""
     assert h.store is not None
     g = h.store.graph(graph_name(ws_id))
-    claim = await store_repair.claim_state(g, claim_id)
+    claim, snap = await store_repair.claim_region(g, claim_id)
     assert claim is not None
-    snap = await store_repair.load_region(g, claim["user_ids"])
     decisions = sum(1 for d in snap.decisions.values() if d.status in GOOD)
     actions = sum(1 for a in snap.actions.values() if a.status in OPEN_ACTION)
     return decisions, actions

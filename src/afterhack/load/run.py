@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import secrets
+import shutil
 import statistics
 import subprocess
 import sys
@@ -154,6 +155,14 @@ def table(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _keep_logs(tmp: Path) -> None:
+    """Copy FalkorDB's and the apps' logs out of the temporary directory before it goes."""
+    keep = Path(os.environ.get("AFTERHACK_LOAD_LOGS", "test-artifacts/load"))
+    keep.mkdir(parents=True, exist_ok=True)
+    for log in [*tmp.glob("*.log"), *tmp.glob("fdb/*.log")]:
+        shutil.copy(log, keep / log.name)
+
+
 def run(opts: Options) -> dict[str, Any]:
     """Run the load, verify, and return the report (``problems`` empty when all is well)."""
     _check(opts)
@@ -179,7 +188,15 @@ def run(opts: Options) -> dict[str, Any]:
                                       duration_s=opts.duration_s, seed=opts.seed))
         elapsed = time.monotonic() - t0
         checked = time.monotonic()
+        if not opts.url and server.process is not None and server.process.poll() is not None:
+            # FalkorDB itself died under the load: keep its own account of why.
+            crash = server.log_tail(200)
+            _keep_logs(tmp)
+            raise RuntimeError(f"FalkorDB exited with {server.process.returncode} under load; "
+                               f"its log ends:\n{crash}")
         problems = asyncio.run(verify(fdb, [s.ws for s in shared], log))
+        if problems:
+            _keep_logs(tmp)
         report = {**summarize(log, elapsed), "clients": opts.clients, "apps": len(apps),
                   "workspaces": len(shared), "duration_s": round(elapsed, 1),
                   "verify_s": round(time.monotonic() - checked, 1), "problems": problems}

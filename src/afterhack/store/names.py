@@ -28,8 +28,23 @@ ID_LABELS = (
     "AuditEvent",
 )
 
+# Every property name the app writes in a workspace graph, registered with the types below
+# (tests/test_store_quirks.py checks that a full journey adds no other).
+PROPERTY_KEYS = (
+    "actor", "at", "builds_on", "builds_on_skipped", "claim_id", "confidence",
+    "confidence_kind", "content_hash", "created_at", "description", "detail", "dropped",
+    "dropped_claim_ids", "end", "error", "evidence_quote", "extracted_by", "extraction",
+    "finished_at", "fragment_id", "from_role", "held_from", "id", "key", "kind",
+    "latest_version", "length", "model", "model_calls", "name", "origin_name", "origin_type",
+    "outcome", "premise", "premise_order", "proposal", "quote_end", "quote_start", "ready",
+    "reason", "replacement_id", "retrieved_claim_ids", "review_reason", "reviewer", "revision",
+    "role", "run_id", "searched_claim_ids", "seq", "source_id", "start", "statement",
+    "statement_key", "status", "subject_id", "summary", "task", "text", "title", "to_role",
+    "tool_calls", "tool_log", "version", "version_id",
+)
+
 # Every relationship type a workspace graph holds. Each is registered when the graph is made
-# (see workspaces.register_relationship_types) and restore accepts only these.
+# (see workspaces.register_schema) and restore accepts only these.
 RELATIONSHIP_TYPES = (
     "HAS_VERSION",
     "HAS_FRAGMENT",

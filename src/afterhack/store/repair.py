@@ -52,7 +52,63 @@ RETURN d.id AS id, d.title AS title, d.status AS status, d.revision AS revision,
 """
 
 
-async def load_region(g: Graph, start: list[str]) -> Snapshot:
+# The claim and the first level of its region in one round trip: the decisions that use it,
+# read exactly as _LEVEL reads a level.
+_CLAIM_AND_USERS = """
+MATCH (c:Claim {id: $id})
+OPTIONAL MATCH (c)<-[:USED_CLAIM]-(d:Decision)
+WITH DISTINCT c, d
+OPTIONAL MATCH (d)<-[:REQUIRES]-(a:Action)
+OPTIONAL MATCH (a)-[:REQUIRES]->(y:Decision)
+WITH c, d, a, collect(y.id) AS required
+WITH c, d, collect(CASE WHEN a IS NULL THEN NULL ELSE {id: a.id, description: a.description,
+    status: a.status, revision: a.revision, decision_ids: required} END) AS actions
+RETURN c.id AS claim_id, c.status AS claim_status, c.revision AS claim_revision,
+  c.source_id AS claim_source_id, c.statement AS claim_statement,
+  size([(c)<-[cu:USED_CLAIM]-(:Decision) | cu]) AS n_users,
+  d.id AS id, d.title AS title, d.status AS status, d.revision AS revision,
+  [(d)-[u:USED_CLAIM]->(uc:Claim) | {claim_id: uc.id, premise: u.premise,
+    status: uc.status, source_id: uc.source_id, revision: uc.revision}] AS uses,
+  [(d)-[:DEPENDS_ON]->(x:Decision) | {id: x.id, status: x.status,
+    revision: x.revision}] AS ups,
+  actions,
+  size([(d)<-[e:DEPENDS_ON]-(:Decision) | e]) AS n_dependents,
+  [(d)<-[:DEPENDS_ON]-(z:Decision) | z.id] AS dependent_ids
+"""
+
+
+async def claim_region(g: Graph, claim_id: str) -> tuple[dict[str, Any] | None, Snapshot]:
+    """The claim (None if there is no such claim) and its whole region, as a Snapshot.
+
+    The claim and the decisions using it come back in one query; each further level of
+    dependents costs one more (see load_region).
+    """
+    rows = await g.read(_CLAIM_AND_USERS, {"id": claim_id})
+    if not rows:
+        return None, Snapshot(decisions={}, actions={})
+    first = rows[0]
+    claim = {"id": first["claim_id"], "status": first["claim_status"],
+             "revision": first["claim_revision"], "source_id": first["claim_source_id"],
+             "statement": first["claim_statement"], "n_users": first["n_users"]}
+    decisions: dict[str, DecisionInfo] = {}
+    actions: dict[str, ActionInfo] = {}
+    nxt: dict[str, None] = {}
+    for r in rows:
+        if r["id"] is None:
+            continue
+        _add_decision(r, decisions, actions)
+        nxt.update((i, None) for i in r["dependent_ids"])
+    seen = dict.fromkeys(decisions)
+    more = [i for i in nxt if i not in seen]
+    if more:
+        rest = await load_region(g, more, seen=seen)
+        decisions.update(rest.decisions)
+        actions.update(rest.actions)
+    return claim, Snapshot(decisions=decisions, actions=actions)
+
+
+async def load_region(g: Graph, start: list[str],
+                      seen: dict[str, None] | None = None) -> Snapshot:
     """The start decisions and everything that depends on them, at any depth, as a Snapshot.
 
     Walked breadth-first, one query per level that reads the level's decisions whole and
@@ -60,8 +116,8 @@ async def load_region(g: Graph, start: list[str]) -> Snapshot:
     paths, exponential in diamonds), and a cycle ends the walk because visited decisions
     are never expanded twice.
     """
-    seen: dict[str, None] = dict.fromkeys(start)
-    frontier = list(seen)
+    seen = {**(seen or {}), **dict.fromkeys(start)}
+    frontier = list(dict.fromkeys(start))
     decisions: dict[str, DecisionInfo] = {}
     actions: dict[str, ActionInfo] = {}
     for _ in range(_MAX_DEPTH):

@@ -17,6 +17,7 @@ from afterhack.store.names import (
     ID_LABELS,
     RANGE_INDEXES,
     REGISTRY_GRAPH,
+    PROPERTY_KEYS,
     RELATIONSHIP_TYPES,
     graph_name,
     new_id,
@@ -52,25 +53,32 @@ async def _create_range_index(g: Graph, label: str, prop: str) -> None:
             raise
 
 
-async def register_relationship_types(g: Graph) -> None:
-    """Make every relationship type exist in the graph before any query can be planned.
+async def register_schema(g: Graph) -> None:
+    """Make every relationship type and property name exist in the graph before any query.
 
     FalkorDB 4.16 caches a read plan that names a relationship type the graph does not have
     yet as "matches nothing", and keeps using it after the type appears: a preview made in a
     fresh workspace left ``size([(c)<-[:USED_CLAIM]-(:Decision) | u])`` at 0 for good, so
-    every later apply failed its guard (a false 409). A type, once created, stays in the
-    graph's schema even when its last edge is gone, so one throwaway edge of each is enough.
+    every later apply failed its guard (a false 409). And a new type, label or property name
+    grows the graph's schema arrays while other threads plan queries against them (upstream
+    issue #1784: a data race that can crash 4.16 under concurrent load). Registering all of
+    them once, up front, removes both: types and names stay in the schema after their last
+    edge or node is gone, so one throwaway pair of nodes is enough.
     """
-    rows = await g.read("CALL db.relationshipTypes() YIELD relationshipType "
-                        "RETURN collect(relationshipType) AS types")
-    if set(RELATIONSHIP_TYPES) <= set(rows.scalar() or []):
+    types = await g.read("CALL db.relationshipTypes() YIELD relationshipType "
+                         "RETURN collect(relationshipType) AS types")
+    keys = await g.read("CALL db.propertyKeys() YIELD propertyKey "
+                        "RETURN collect(propertyKey) AS keys")
+    if (set(RELATIONSHIP_TYPES) <= set(types.scalar() or [])
+            and set(PROPERTY_KEYS) <= set(keys.scalar() or [])):
         return
-    # Types are constants of names.py, never user input.
+    # Types and names are constants of names.py, never user input.
     edges = ", ".join(f"(a)-[:{t}]->(b)" for t in RELATIONSHIP_TYPES)
-    await g.write(f"CREATE (a), (b) CREATE {edges} WITH a, b DETACH DELETE a, b")
+    await g.write(f"CREATE (a), (b) SET a = $props CREATE {edges} "
+                  "WITH a, b DETACH DELETE a, b", {"props": dict.fromkeys(PROPERTY_KEYS, 0)})
 
 
-async def register_types_everywhere(store: Store) -> int:
+async def register_schema_everywhere(store: Store) -> int:
     """At start-up, for workspaces made before types were registered; returns how many
     graphs were checked. (Plans a running FalkorDB already cached wrongly stay until it
     restarts.)"""
@@ -79,7 +87,7 @@ async def register_types_everywhere(store: Store) -> int:
     n = 0
     for r in rows:
         try:
-            await register_relationship_types(workspace_graph(store, r["id"]))
+            await register_schema(workspace_graph(store, r["id"]))
         except (GraphMissing, ValueError):
             continue  # registered but its graph is gone: listing skips it as well
         n += 1
@@ -90,7 +98,7 @@ async def _create_schema(store: Store, name: str) -> None:
     from afterhack.store.client import QueryFailed
 
     g = store.graph(name)
-    await register_relationship_types(g)
+    await register_schema(g)
     for label in ID_LABELS:
         await store.create_unique_constraint(name, label, "id")
     for label, prop in RANGE_INDEXES:
