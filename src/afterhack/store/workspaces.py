@@ -15,9 +15,9 @@ from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
 from afterhack.store.client import Graph, GraphMissing, Store
 from afterhack.store.names import (
     ID_LABELS,
+    PROPERTY_KEYS,
     RANGE_INDEXES,
     REGISTRY_GRAPH,
-    PROPERTY_KEYS,
     RELATIONSHIP_TYPES,
     graph_name,
     new_id,
