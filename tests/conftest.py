@@ -3,7 +3,6 @@ session (or the server in AFTERHACK_TEST_FALKORDB_URL). The only double anywhere
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,9 +15,7 @@ from pydantic import SecretStr
 from afterhack.api.app import create_app
 from afterhack.config import Settings
 from afterhack.embedded import EmbeddedFalkorDB
-from afterhack.store.client import Store
 from afterhack.store.export import dump_graph
-from afterhack.store.workspaces import workspace_graph
 from tests.support.fakellm import FakeLLM
 from tests.support.procs import AppProcess
 
@@ -61,15 +58,9 @@ def ws(client: TestClient) -> str:
 
 def snapshot(url: str, ws_id: str) -> dict[str, Any]:
     """Every node and edge of a workspace graph, read straight from FalkorDB."""
+    from tests.support.graphs import with_graph
 
-    async def go() -> dict[str, Any]:
-        store = Store(url)
-        try:
-            return await dump_graph(workspace_graph(store, ws_id))
-        finally:
-            await store.close()
-
-    return asyncio.run(go())
+    return with_graph(url, ws_id, dump_graph)
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ killed at random moments, restarted, and hammered again. Afterwards every acknow
 
 from __future__ import annotations
 
-import asyncio
 import random
 import threading
 import time
@@ -22,10 +21,9 @@ import httpx
 import pytest
 
 from afterhack.embedded import EmbeddedFalkorDB
-from afterhack.store.client import Graph, Store
+from afterhack.store.client import Graph
 from afterhack.store.invariants import check_sources, check_workspace
-from afterhack.store.workspaces import workspace_graph
-from tests.support.graphs import load
+from tests.support.graphs import load, with_graph
 from tests.support.procs import AppProcess
 
 pytestmark = pytest.mark.slow
@@ -40,14 +38,7 @@ def server(tmp_path: Path) -> Iterator[EmbeddedFalkorDB]:
 
 
 def read(url: str, ws: str, fn: Callable[[Graph], Any]) -> Any:
-    async def go() -> Any:
-        store = Store(url)
-        try:
-            return await fn(workspace_graph(store, ws))
-        finally:
-            await store.close()
-
-    return asyncio.run(go())
+    return with_graph(url, ws, fn)
 
 
 @dataclass

@@ -179,6 +179,27 @@ def _fragment_rows(frags: list[FragmentPlan]) -> list[dict[str, Any]]:
     ]
 
 
+def _outcome(ex: Extraction, frags: list[FragmentPlan],
+             created: list[dict[str, Any]]) -> dict[str, Any]:
+    """The part of an ingest's answer about extraction: what was kept, dropped and failed.
+
+    ``created`` lists only claims that did not start as 'proposed' (a re-ingested mistake)."""
+    status_by_id = {c["id"]: c["status"] for c in created}
+    return {
+        "claims": [
+            {"id": c["id"], "statement": c["statement"], "evidence_quote": c["quote"],
+             "quote_start": c["quote_start"], "quote_end": c["quote_end"],
+             "fragment_id": c["fragment_id"], "status": status_by_id.get(c["id"], "proposed")}
+            for c in ex.kept
+        ],
+        "dropped": dict(ex.dropped),
+        "dropped_examples": ex.dropped_examples,
+        "failed_fragments": [{"fragment_id": f.id, "seq": f.seq, "error": f.error}
+                             for f in frags if f.extraction == "failed"],
+        "model_calls": [c.as_dict() for c in ex.calls],
+    }
+
+
 async def ingest_source(
     g: Graph,
     settings: Settings,
@@ -241,25 +262,11 @@ async def ingest_source(
         if maybe is None:
             raise SourceNotFound(sid)
         row = maybe
-    # Only claims that did not start as 'proposed' (a re-ingested, corrected mistake).
-    status_by_id = {c["id"]: c["status"] for c in row["created"]}
     return {
         "status": "created" if new_source else "versioned",
         "source": await store_sources.get_source(g, sid),
         "version": row["version"],
-        "claims": [
-            {"id": c["id"], "statement": c["statement"], "evidence_quote": c["quote"],
-             "quote_start": c["quote_start"], "quote_end": c["quote_end"],
-             "fragment_id": c["fragment_id"], "status": status_by_id.get(c["id"], "proposed")}
-            for c in ex.kept
-        ],
-        "dropped": dict(ex.dropped),
-        "dropped_examples": ex.dropped_examples,
-        "failed_fragments": [
-            {"fragment_id": f.id, "seq": f.seq, "error": f.error}
-            for f in frags if f.extraction == "failed"
-        ],
-        "model_calls": [c.as_dict() for c in ex.calls],
+        **_outcome(ex, frags, row["created"]),
     }
 
 
@@ -291,21 +298,11 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
         })
         if row is None:
             raise WorkspaceBusy("Another extraction of this source is under way; retry.")
-        status_by_id = {c["id"]: c["status"] for c in row["created"]}
+        created = row["created"]
     else:
-        status_by_id = {}
+        created = []
     return {
         "status": "extracted",
         "source": await store_sources.get_source(g, source_id),
-        "claims": [
-            {"id": c["id"], "statement": c["statement"], "evidence_quote": c["quote"],
-             "quote_start": c["quote_start"], "quote_end": c["quote_end"],
-             "fragment_id": c["fragment_id"], "status": status_by_id.get(c["id"], "proposed")}
-            for c in ex.kept
-        ],
-        "dropped": dict(ex.dropped),
-        "dropped_examples": ex.dropped_examples,
-        "failed_fragments": [{"fragment_id": f.id, "seq": f.seq, "error": f.error}
-                             for f in frags if f.extraction == "failed"],
-        "model_calls": [c.as_dict() for c in ex.calls],
+        **_outcome(ex, frags, created),
     }
