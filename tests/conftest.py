@@ -15,7 +15,7 @@ from pydantic import SecretStr
 from afterhack.api.app import create_app
 from afterhack.config import Settings
 from afterhack.embedded import EmbeddedFalkorDB
-from afterhack.store.export import dump_graph
+from afterhack.store.export import snapshot_graph
 from tests.support.fakellm import FakeLLM
 from tests.support.procs import AppProcess
 
@@ -60,7 +60,7 @@ def snapshot(url: str, ws_id: str) -> dict[str, Any]:
     """Every node and edge of a workspace graph, read straight from FalkorDB."""
     from tests.support.graphs import with_graph
 
-    return with_graph(url, ws_id, dump_graph)
+    return with_graph(url, ws_id, snapshot_graph)
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from afterhack.mcpserver import (
 )
 from afterhack.services import Services, build_services
 from afterhack.store.client import Store
-from afterhack.store.export import dump_graph
+from afterhack.store.export import snapshot_graph
 from afterhack.store.workspaces import create_workspace, workspace_graph
 from tests.support.fakellm import FakeLLM, Reply
 from tests.support.procs import AppProcess
@@ -197,9 +197,9 @@ async def test_get_impact_is_the_preview_without_a_statement(services: Services)
         await call(c, "get_claim_sources", workspace_id=ws, run_id=run, claim_ids=[claim["id"]])
         view = await call(c, "submit_proposal", workspace_id=ws, run_id=run, answer="x",
                           claim_ids=[claim["id"]], proposed_actions=["Plan the launch"])
-        before = await dump_graph(g)
+        before = await snapshot_graph(g)
         impact = await call(c, "get_impact", workspace_id=ws, claim_id=claim["id"])
-        assert await dump_graph(g) == before
+        assert await snapshot_graph(g) == before
         preview = await call(c, "preview_correction", workspace_id=ws, claim_id=claim["id"],
                              statement="Another date.")
     assert impact["correctable"] is True
