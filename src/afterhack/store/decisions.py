@@ -54,6 +54,10 @@ async def _with_action_decisions(g: Graph, views: list[dict[str, Any]]) -> list[
     return views
 
 
+# Ends accept and reconfirm alike: held actions come back, the audit event is written.
+_ACCEPTED_TAIL = "WITH d " + RESTORE_HELD + "WITH d, restored " + CREATE_AUDITS + " RETURN restored"
+
+
 def decision_view(row: dict[str, Any]) -> dict[str, Any]:
     d = dict(row["d"])
     order = json.loads(d.pop("premise_order") or "[]")
@@ -150,8 +154,7 @@ async def accept_decision(g: Graph, p: dict[str, Any]) -> list[str] | None:
         "WHERE size(premises) > 0 AND size(held) = size(premises) "
         "AND all(s IN ups WHERE s IN ['draft','accepted']) "
         "SET d.status = 'accepted', d.revision = d.revision + 1, d.review_reason = null "
-        "WITH d " + RESTORE_HELD + "WITH d, restored " + CREATE_AUDITS
-        + " RETURN restored",
+        + _ACCEPTED_TAIL,
         p,
     )
     row = rows.first()
@@ -174,8 +177,7 @@ async def reconfirm_decision(g: Graph, p: dict[str, Any]) -> list[str] | None:
         "  CREATE (d)-[:USED_CLAIM {premise:u.premise}]->(c) RETURN count(*) AS n } "
         "SET d.status = 'accepted', d.revision = d.revision + 1, d.review_reason = null, "
         "    d.premise_order = $premise_order "
-        "WITH d " + RESTORE_HELD + "WITH d, restored " + CREATE_AUDITS
-        + " RETURN restored",
+        + _ACCEPTED_TAIL,
         p,
     )
     row = rows.first()

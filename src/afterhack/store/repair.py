@@ -18,12 +18,10 @@ _MAX_DEPTH = 100_000
 
 
 async def claim_state(g: Graph, claim_id: str) -> dict[str, Any] | None:
-    """The claim as a correction sees it, with the decisions that use it (the region's start)."""
+    """A claim's status and revision, for telling a client what it is now (claim_region reads
+    it together with its region)."""
     rows = await g.read(
-        "MATCH (c:Claim {id:$id}) RETURN c.id AS id, c.status AS status, c.revision AS revision, "
-        "c.source_id AS source_id, c.statement AS statement, "
-        "size([(c)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users, "
-        "[(c)<-[:USED_CLAIM]-(d:Decision) | d.id] AS user_ids",
+        "MATCH (c:Claim {id:$id}) RETURN c.status AS status, c.revision AS revision",
         {"id": claim_id},
     )
     return rows.first()
