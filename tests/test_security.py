@@ -349,6 +349,22 @@ def test_rate_limit_per_key_is_shared_by_every_app_process(
         assert one.get("/api/health").status_code == 200
 
 
+def test_each_admin_key_has_its_own_budget(falkordb: str, tmp_path: Any) -> None:
+    # Apps sharing one FalkorDB with different admin keys (or one after a key rotation) must
+    # not spend each other's requests: the counter is per admin secret, not per role.
+    mine, theirs = "admin-a-" + uuid.uuid4().hex, "admin-b-" + uuid.uuid4().hex
+    with TestClient(create_app(keyed_settings(falkordb, tmp_path, admin_key=SecretStr(mine),
+                                              rate_limit_per_minute=3)),
+                    raise_server_exceptions=False) as c:
+        _away_from_a_minute_boundary()
+        assert [c.get("/api/workspaces", headers=bearer(mine)).status_code
+                for _ in range(4)] == [200, 200, 200, 429]
+    with TestClient(create_app(keyed_settings(falkordb, tmp_path, admin_key=SecretStr(theirs),
+                                              rate_limit_per_minute=3)),
+                    raise_server_exceptions=False) as c:
+        assert c.get("/api/workspaces", headers=bearer(theirs)).status_code == 200
+
+
 def test_keyless_local_user_is_not_rate_limited(falkordb: str, tmp_path: Any) -> None:
     s = Settings(falkordb_url=falkordb, data_dir=tmp_path, rate_limit_per_minute=3,
                  _env_file=None)  # type: ignore[call-arg]

@@ -46,7 +46,6 @@ from afterhack.store.client import Store
 OPEN_PATHS = frozenset({"/api/health", "/api/ping", "/api/openapi.json", "/api/docs",
                         "/api/docs/oauth2-redirect"})
 LOCAL_USER = Caller(actor="local", role="admin")
-ADMIN_KEY_ID = "admin"
 _WINDOW_S = 60
 
 
@@ -111,6 +110,10 @@ class KeyCheck:
         self.enabled = keys_required(settings)
         admin = settings.admin_key.get_secret_value() if settings.admin_key else ""
         self._admin_digest = _digest(admin) if admin else None
+        # Counted per admin secret, so apps (or test runs) sharing one FalkorDB with
+        # different admin keys do not spend one another's requests per minute.
+        self._admin_key_id = (f"admin-{self._admin_digest.hex()[:16]}"
+                              if self._admin_digest else None)
 
     async def caller(self, store: Store, secret: str | None) -> Caller:
         if not self.enabled:
@@ -119,7 +122,7 @@ class KeyCheck:
             raise Unauthorized()
         if self._admin_digest is not None and hmac.compare_digest(_digest(secret),
                                                                    self._admin_digest):
-            return Caller(actor="admin", role="admin", key_id=ADMIN_KEY_ID)
+            return Caller(actor="admin", role="admin", key_id=self._admin_key_id)
         if not secret.startswith(store_keys.KEY_PREFIX) or len(secret) > 200:
             raise Unauthorized()
         row = await store_keys.find_live_key(store, secret)
