@@ -326,3 +326,59 @@ def test_preview_before_any_decision_exists_does_not_make_later_applies_stale(
     assert run["decision"]["id"] in {f["decision_id"] for f in preview["flag"]}
     r = _apply(client, ws, claim["id"], preview)
     assert r.status_code == 201, r.text
+
+
+def test_region_deeper_than_one_query_walks_is_read_whole(client: TestClient, ws: str,
+                                                          falkordb: str) -> None:
+    # The first query walks a few levels itself (store.repair._UNROLLED_LEVELS); a lattice
+    # of two decisions per level, 12 levels deep, plus a cycle back to the top, must still
+    # be read to its last level, each decision once, with its in-degree right.
+    from afterhack.store import repair as store_repair
+    from tests.support.graphs import with_graph
+
+    depth = store_repair._UNROLLED_LEVELS + 9
+    c1, c2, sa, sb = _ids(4)
+    levels = [_ids(2) for _ in range(depth)]
+    decisions = [{"id": d, "title": f"L0-{i}", "premises": {"p": [c1, c2]}}
+                 for i, d in enumerate(levels[0])]
+    for n in range(1, depth):
+        decisions += [{"id": d, "title": f"L{n}-{i}", "premises": {"q": [c2]},
+                       "depends_on": list(levels[n - 1])} for i, d in enumerate(levels[n])]
+    decisions[0]["depends_on"] = [levels[-1][0]]  # a cycle from the top back to the bottom
+    _seed(falkordb, ws, claims=[(c1, sa), (c2, sb)], decisions=decisions)
+
+    claim, snap = with_graph(falkordb, ws, lambda g: store_repair.claim_region(g, c2))
+    assert claim is not None and claim["n_users"] == 2 * depth
+    assert set(snap.decisions) == {d for lv in levels for d in lv}
+    assert snap.decisions[levels[-1][0]].n_dependents == 1
+    assert snap.decisions[levels[3][1]].n_dependents == 2
+
+    # Correcting c2 takes the one premise of every level above the first; L0-0 then rests on
+    # its own cycle, and only L0-1, whose premise keeps c1 from another source, stands.
+    preview = _correct(client, ws, c2)
+    assert [s["decision_id"] for s in preview["stay"]] == [levels[0][1]]
+    assert sorted(f["decision_id"] for f in preview["flag"]) == sorted(
+        d for lv in levels for d in lv if d != levels[0][1])
+
+
+def test_preview_checks_the_workspace_in_its_own_read(client: TestClient, ws: str,
+                                                      falkordb: str) -> None:
+    c1, d, sa = _ids(3)
+    _seed(falkordb, ws, claims=[(c1, sa)],
+          decisions=[{"id": d, "title": "D", "premises": {"p": [c1]}}])
+    missing_ws = str(uuid.uuid4())
+    body = {"statement": "Another statement."}
+    r = client.post(f"/api/workspaces/{missing_ws}/claims/{c1}/corrections/preview", json=body)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "workspace_not_found"
+    r = client.post(f"/api/workspaces/{ws}/claims/{_ids(1)[0]}/corrections/preview", json=body)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "claim_not_found"
+
+    # A workspace whose graph exists but is not ready (being created or restored) is absent.
+    from tests.support.graphs import with_graph
+
+    async def unready(g: Any) -> None:
+        await g.write("MATCH (w:Workspace) SET w.ready = false")
+
+    with_graph(falkordb, ws, unready)
+    r = client.post(f"/api/workspaces/{ws}/claims/{c1}/corrections/preview", json=body)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "workspace_not_found"

@@ -58,9 +58,9 @@ def _describe(snap: Snapshot, out: Outcome) -> dict[str, Any]:
     }
 
 
-async def _picture(g: Graph, claim_id: str, policy: Policy
+async def _picture(g: Graph, claim_id: str, policy: Policy, workspace_id: str | None = None
                    ) -> tuple[dict[str, Any], Snapshot, Outcome]:
-    claim, snap = await store_repair.claim_region(g, claim_id)
+    claim, snap = await store_repair.claim_region(g, claim_id, workspace_id=workspace_id)
     if claim is None:
         raise ClaimNotFound(claim_id)
     out = relabel(snap, corrected=claim_id, corrected_source=claim["source_id"], policy=policy)
@@ -77,9 +77,14 @@ def _check_statement(kind: Kind, statement: str | None, reason: str | None) -> s
 
 
 async def preview_correction(g: Graph, claim_id: str, *, statement: str | None, kind: Kind,
-                             policy: Policy) -> dict[str, Any]:
+                             policy: Policy, workspace_id: str | None = None
+                             ) -> dict[str, Any]:
+    """What applying this correction would do now, and the revisions apply must present.
+
+    With ``workspace_id``, the workspace is checked in the same read as the claim (see
+    store.repair.claim_region), so the caller need not read it first."""
+    claim, snap, out = await _picture(g, claim_id, policy, workspace_id)
     text = _check_statement(kind, statement, None)
-    claim, snap, out = await _picture(g, claim_id, policy)
     if claim["status"] not in CURRENT_CLAIM:
         raise ClaimSuperseded(claim_id=claim_id, status=claim["status"])
     return {

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 
 from afterhack.config import Settings
+from afterhack.errors import WorkspaceNotFound
 from afterhack.store import workspaces
 from afterhack.store.client import Graph, Store
 
@@ -64,3 +65,22 @@ async def get_workspace(ws: str, store: StoreDep) -> Workspace:
 
 
 WorkspaceDep = Annotated[Workspace, Depends(get_workspace)]
+
+
+@dataclass(frozen=True)
+class WorkspaceRef:
+    """A workspace's graph, not yet checked: for a route whose one read proves the workspace
+    is ready itself (a round trip fewer than WorkspaceDep)."""
+
+    id: str
+    graph: Graph
+
+
+async def get_workspace_ref(ws: str, store: StoreDep) -> WorkspaceRef:
+    try:
+        return WorkspaceRef(id=ws, graph=workspaces.workspace_graph(store, ws))
+    except ValueError:  # not a workspace id: nothing to read
+        raise WorkspaceNotFound(ws) from None
+
+
+WorkspaceRefDep = Annotated[WorkspaceRef, Depends(get_workspace_ref)]
