@@ -59,6 +59,7 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
         assert size["search"][path]["mean_hits"] > 0, path
     corr = size["corrections"]
     _positive_latency(corr["preview"], "preview")
+    _positive_latency(corr["preview_loop"], "preview back to back")
     _positive_latency(corr["apply"], "apply")
     base = corr["baseline"]
     assert base["corrections"] > 0

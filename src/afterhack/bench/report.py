@@ -1,7 +1,9 @@
 """Ratios to the floors, the design's promises checked against a result, and Markdown tables.
 
-A latency is divided by its floor at p50 twice: by the tight-loop floor (the strict figure,
-used for the promises) and by the interleaved floor (same machine state as the figure).
+A latency is divided by its floor at p50 twice: by the tight-loop floor (a loop of nothing
+but the floor request) and by the interleaved floor (taken in the same sequence, so the
+same machine state, as the figure). A promise compares like with like: a figure taken in a
+loop of its own with the tight floor, one taken in a mixed sequence with the interleaved.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ LATENCIES: dict[str, tuple[tuple[str, ...], str]] = {
     "search_store_fulltext": (("search", "store_fulltext"), _DB),
     "search_store_contains": (("search", "store_contains"), _DB),
     "correction_preview": (("corrections", "preview"), _API),
+    "correction_preview_loop": (("corrections", "preview_loop"), _API),
     "correction_apply": (("corrections", "apply"), _API),
     "agent_overhead_per_tool_call": (("agent_runs", "overhead_per_tool_call"), _API),
     "agent_overhead_per_run": (("agent_runs", "overhead"), _API),
@@ -32,7 +35,8 @@ _LABELS = {
                                  "match)",
     "search_store_fulltext": "search, full-text via store (÷ `RETURN 1`)",
     "search_store_contains": "search, `CONTAINS` scan via store (÷ `RETURN 1`)",
-    "correction_preview": "correction preview",
+    "correction_preview": "correction preview (between applies)",
+    "correction_preview_loop": "correction preview, back to back (each on a fresh claim)",
     "correction_apply": "correction apply",
     "agent_overhead_per_tool_call": "agent run: overhead per tool call (no model time)",
     "agent_overhead_per_run": "agent run: whole overhead (no model time)",
@@ -77,8 +81,11 @@ def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
         return []
     small, big = sizes[0], sizes[-1]
     apply_x = ratio(big["corrections"]["apply"]["p50"], small["corrections"]["apply"]["p50"])
-    preview = [(s["claims"], s["ratios"]["correction_preview"]) for s in sizes]
-    worst = max(x["tight"] for _, x in preview)
+    # Like with like: back-to-back previews over the tight-loop floor, and the previews
+    # taken between applies over the floors interleaved with them. Both must hold.
+    preview = [(s["claims"], s["ratios"]["correction_preview_loop"]["tight"],
+                s["ratios"]["correction_preview"]["interleaved"]) for s in sizes]
+    worst = max(max(loop, mixed) for _, loop, mixed in preview)
     ingest = [(s["claims"], s["ingest"]["claims_per_s"]) for s in sizes]
     slowest = min(x for _, x in ingest)
     return [
@@ -90,9 +97,10 @@ def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
          "value": apply_x, "holds": apply_x <= APPLY_SCALE_MAX},
         {"id": "preview_near_floor",
          "promise": f"preview p50 within {PREVIEW_FLOOR_MAX}x of the HTTP+FalkorDB floor "
-                    "(tight-loop floor)",
-         "measured": "; ".join(f"{label(n)}: {x['tight']}x (interleaved floor: "
-                               f"{x['interleaved']}x)" for n, x in preview),
+                    "(back to back ÷ tight-loop floor, and between applies ÷ interleaved "
+                    "floor)",
+         "measured": "; ".join(f"{label(n)}: {loop}x and {mixed}x"
+                               for n, loop, mixed in preview),
          "value": worst, "holds": worst <= PREVIEW_FLOOR_MAX},
         {"id": "ingest_rate",
          "promise": f"ingest at least {INGEST_MIN:,} claims/s excluding model time",
