@@ -61,6 +61,11 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
     _positive_latency(corr["preview"], "preview")
     _positive_latency(corr["preview_loop"], "preview back to back")
     _positive_latency(corr["apply"], "apply")
+    parts = size["preview_parts"]
+    for what in ("preview", "ping", "region_read", "first_query_in_falkordb"):
+        _positive_latency(parts[what], f"preview_parts.{what}")
+    cpu = parts["app_cpu_ms_per_request"]
+    assert cpu is not None and cpu["preview"] > 0, cpu  # the suite runs on Linux
     base = corr["baseline"]
     assert base["corrections"] > 0
     assert base["naive_decisions"] >= base["flagged"] >= 0
@@ -87,7 +92,8 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
     md = (out / "latest.md").read_text()
     assert md.startswith("# afterhack benchmarks")
     for heading in ("## Promises", "## Floors", "## Latency", "## Throughput and memory",
-                    "## Corrections against flag-everything-reachable", "empty workspaces"):
+                    "## Corrections against flag-everything-reachable", "empty workspaces",
+                    "## Where a preview's time goes"):
         assert heading in md
     assert "| correction apply |" in md
     assert "200 claims" in md

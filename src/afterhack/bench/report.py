@@ -125,6 +125,35 @@ def _ms(s: dict[str, Any]) -> str:
     return f"{s['p50']:.3f} / {s['p95']:.3f} ms"
 
 
+def _preview_parts(sizes: list[dict[str, Any]], head: list[str]) -> list[str]:
+    def cpu(s: dict[str, Any], what: str) -> str:
+        c = s["preview_parts"]["app_cpu_ms_per_request"]
+        return "n/a" if c is None else f"{c[what]:.3f} ms"
+
+    def p50(s: dict[str, Any], what: str) -> str:
+        return f"{s['preview_parts'][what]['p50']:.3f} ms"
+
+    return [
+        "## Where a preview's time goes",
+        "",
+        "One loop, each step once per round on claims not corrected above: `GET /api/ping`, "
+        "a preview through the API, the same region read through the store from this "
+        "process, and FalkorDB's own execution time of that read's first query. The app's "
+        "CPU is read from `/proc` around each request.",
+        "",
+        *_table(head, [
+            _row("preview through the API, p50", [p50(s, "preview") for s in sizes]),
+            _row("`GET /api/ping`, p50", [p50(s, "ping") for s in sizes]),
+            _row("region read through the store (wall), p50",
+                 [p50(s, "region_read") for s in sizes]),
+            _row("... its first query inside FalkorDB, p50",
+                 [p50(s, "first_query_in_falkordb") for s in sizes]),
+            _row("app CPU per preview", [cpu(s, "preview") for s in sizes]),
+            _row("app CPU per ping", [cpu(s, "ping") for s in sizes]),
+        ]),
+    ]
+
+
 def markdown(result: dict[str, Any]) -> str:
     meta, sizes, t = result["meta"], result["sizes"], result["tenants"]
     m, v = meta["machine"], meta["versions"]
@@ -169,6 +198,7 @@ def markdown(result: dict[str, Any]) -> str:
         *_table(head, [_row(_LABELS[name], [_lat(_get(s, path), s["ratios"][name])
                                             for s in sizes])
                        for name, (path, _) in LATENCIES.items()]),
+        *_preview_parts(sizes, head),
         "## Throughput and memory",
         "",
         *_table(head, _throughput_rows(sizes)),

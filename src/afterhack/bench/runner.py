@@ -12,6 +12,7 @@ from typing import Any
 
 from afterhack.bench import report
 from afterhack.bench.agents import measure_agent_runs
+from afterhack.bench.breakdown import measure_preview_parts
 from afterhack.bench.corrections import measure_corrections
 from afterhack.bench.floors import Floors
 from afterhack.bench.harness import Harness, machine
@@ -41,6 +42,7 @@ class BenchConfig:
     floor_samples: int = 1000
     search_samples: int = 200
     corrections: int = 40
+    breakdown_rounds: int = 200
     agent_runs: int = 30
     workspace_gets: int = 500
     tenants: int = 1000
@@ -52,8 +54,8 @@ class BenchConfig:
     def quick_config(cls, **overrides: Any) -> BenchConfig:
         base: dict[str, Any] = dict(
             sizes=QUICK_SIZES, quick=True, floor_samples=100, search_samples=20,
-            corrections=6, agent_runs=5, workspace_gets=50, tenants=20, ingest_sources=1,
-            ingest_claims_per_source=400)
+            corrections=6, breakdown_rounds=20, agent_runs=5, workspace_gets=50, tenants=20,
+            ingest_sources=1, ingest_claims_per_source=400)
         base.update(overrides)
         return cls(**base)
 
@@ -83,10 +85,15 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
     search = await measure_search(h, ws_id, search_queries(ws, 64), cfg.search_samples, floors)
     log(f"[{n}] search p50: api {search['api_fulltext']['p50']} ms, store full-text "
         f"{search['store_fulltext']['p50']} ms, CONTAINS {search['store_contains']['p50']} ms")
-    corr = await measure_corrections(h, ws_id, correction_targets(ws, cfg.corrections + 2),
-                                     floors)
+    targets = correction_targets(ws, cfg.corrections + 2 + 50)
+    corr = await measure_corrections(h, ws_id, targets[:cfg.corrections + 2], floors)
     log(f"[{n}] corrections p50: preview {corr['preview']['p50']} ms, "
         f"apply {corr['apply']['p50']} ms")
+    # Claims not corrected above: a preview of a corrected one stops before any work.
+    parts = await measure_preview_parts(h, ws_id, targets[cfg.corrections + 2:],
+                                        cfg.breakdown_rounds)
+    log(f"[{n}] preview parts p50: region read {parts['region_read']['p50']} ms, in FalkorDB "
+        f"{parts['first_query_in_falkordb']['p50']} ms; app CPU {parts['app_cpu_ms_per_request']}")
     agents = await measure_agent_runs(h, ws_id, agent_tasks(vocab, cfg.agent_runs + 2), floors)
     log(f"[{n}] agent run overhead per tool call p50 "
         f"{agents['overhead_per_tool_call']['p50']} ms")
@@ -102,6 +109,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
         "workspace_get": workspace_get,
         "search": search,
         "corrections": corr,
+        "preview_parts": parts,
         "agent_runs": agents,
         "ingest": ingest,
         "seconds": round(time.perf_counter() - t0, 1),

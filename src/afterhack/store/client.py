@@ -151,6 +151,21 @@ class Store:
             rows = await self._library_rows(graph, reply, header)
         return Rows(rows, _stats(reply[-1]))
 
+    async def execution_ms(self, graph: str, cypher: str,
+                           params: Mapping[str, Any] | None = None) -> float:
+        """FalkorDB's own time for a read (its "internal execution time"), for benchmarks."""
+        query = (_params_header(params) if params else "") + cypher
+        try:
+            reply = await self._send(("GRAPH.RO_QUERY", graph, query, "--compact"),
+                                     retry_after_send=True)
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable() from exc
+        for line in reply[-1]:
+            name, _, rest = line.partition(": ")
+            if name == "Query internal execution time":
+                return float(rest.split(" ")[0])
+        raise QueryFailed("FalkorDB reported no execution time")
+
     async def _send(self, args: tuple[Any, ...], *, retry_after_send: bool) -> Any:
         """One command on a pooled plain connection (store/resp.py).
 
