@@ -130,6 +130,8 @@ def test_misbehaving_model_stores_no_claim(
     assert len(fakellm.requests) == n_requests and fakellm.pending == 0
     [call] = body["model_calls"]
     assert call["role"] == "extractor" and call["ok"] is (not failed)
+    # A failed call's time is recorded too (here the 1 s timeout at least).
+    assert call["duration_ms"] >= (900 if case == "timeout" else 0.01)
     nodes = assert_stored_whole(client, falkordb, ws, body, TEXT)
     assert "Claim" not in nodes
     [fragment] = nodes["SourceFragment"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -140,12 +141,15 @@ async def run_extraction(
     ex = Extraction()
 
     async def one(f: FragmentPlan) -> tuple[FragmentPlan, list[Any] | None]:
+        t0 = time.perf_counter()
         try:
             raw, call = await extractor.extract(f.text)
         except GatewayError as exc:
+            # A failed call carries no ModelCall; its time (to the refusal or the timeout)
+            # is still the model's, and belongs in the record.
             f.extraction, f.error = "failed", exc.code
-            ex.calls.append(ModelCall("extractor", 0.0, False, error=exc.code,
-                                      detail={"fragment_seq": f.seq}))
+            ex.calls.append(ModelCall("extractor", (time.perf_counter() - t0) * 1000, False,
+                                      error=exc.code, detail={"fragment_seq": f.seq}))
             return f, None
         call.detail["fragment_seq"] = f.seq
         ex.calls.append(call)
