@@ -176,3 +176,25 @@ def test_a_password_in_the_url_logs_in(tmp_path: Any) -> None:
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_concurrently_returns_in_order_and_raises_only_after_all_finished() -> None:
+    from afterhack.store.client import concurrently
+
+    finished: list[str] = []
+
+    async def slow(name: str, s: float) -> str:
+        await asyncio.sleep(s)
+        finished.append(name)
+        return name
+
+    async def boom() -> str:
+        raise QueryFailed("first failure")
+
+    async def go() -> None:
+        assert await concurrently(slow("a", 0.02), slow("b", 0.0)) == ["a", "b"]
+        with pytest.raises(QueryFailed, match="first failure"):
+            await concurrently(boom(), slow("c", 0.05))
+        assert finished == ["b", "a", "c"]  # c was not left running
+
+    _run(go())

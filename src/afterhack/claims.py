@@ -8,7 +8,7 @@ from typing import Any
 from afterhack import evidence, search
 from afterhack.errors import InvalidRequest
 from afterhack.store import claims as store_claims
-from afterhack.store.client import Graph
+from afterhack.store.client import Graph, concurrently
 from afterhack.store.names import CURRENT_CLAIM
 
 ALL_STATUSES = ("proposed", "accepted", "rejected", "superseded")
@@ -81,8 +81,11 @@ async def claim_sources(g: Graph, ids: list[str]) -> dict[str, list[dict[str, An
 
 async def get_claim(g: Graph, claim_id: str) -> dict[str, Any]:
     row = await store_claims.get_claim_row(g, claim_id)
-    links = await store_claims.claim_links(g, claim_id)
-    ev = (await claim_sources(g, [claim_id]))[claim_id]
+    # Three independent reads of a claim that exists: at once, not one after another.
+    links, sources, chain = await concurrently(
+        store_claims.claim_links(g, claim_id), claim_sources(g, [claim_id]),
+        store_claims.replacement_chain(g, claim_id))
+    ev = sources[claim_id]
     first = ev[0] if ev else None
     origin = None
     if first is not None:
@@ -101,6 +104,6 @@ async def get_claim(g: Graph, claim_id: str) -> dict[str, Any]:
         "corrections": links["corrections"],
         "superseded_by": (links["superseded_by"] or [None])[0],
         "supersedes": links["supersedes"],
-        "replacement_chain": await store_claims.replacement_chain(g, claim_id),
+        "replacement_chain": chain,
         "used_by": links["used_by"],
     }

@@ -18,7 +18,7 @@ from afterhack.evidence import statement_key
 from afterhack.store import corrections as store_corrections
 from afterhack.store import repair as store_repair
 from afterhack.store.audit import audit_event, now_ms
-from afterhack.store.client import Graph
+from afterhack.store.client import Graph, concurrently
 from afterhack.store.names import CURRENT_CLAIM, new_id
 from afterhack.support import Outcome, Policy, Snapshot, relabel
 
@@ -199,9 +199,11 @@ async def recheck_claim(g: Graph, claim_id: str, *, policy: Policy,
 
 async def _result(g: Graph, correction_id: str, recheck: dict[str, Any] | None) -> dict[str, Any]:
     corr = await store_corrections.get_correction(g, correction_id)
-    old = await claims.get_claim(g, corr["claim_id"])
-    replacement = (await claims.get_claim(g, corr["replacement_id"])
-                   if corr["replacement_id"] else None)
+    if corr["replacement_id"]:
+        old, replacement = await concurrently(claims.get_claim(g, corr["claim_id"]),
+                                              claims.get_claim(g, corr["replacement_id"]))
+    else:
+        old, replacement = await claims.get_claim(g, corr["claim_id"]), None
     outcome = corr.pop("outcome")
     result = {"correction": corr, "old_claim": old, "replacement": replacement,
               "flagged": outcome["flagged"], "held": outcome["held"]}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
@@ -318,6 +318,16 @@ def _params_header(params: Mapping[str, Any]) -> str:
     # As the client library writes it: values in its own encoding (strings quoted and
     # escaped); names are this package's constants, backquoted.
     return "CYPHER " + "".join(f"`{k}`={stringify_param_value(v)} " for k, v in params.items())
+
+
+async def concurrently(*reads: Awaitable[Any]) -> list[Any]:
+    """Independent reads at once (each on its own pooled connection); the first failure is
+    raised after all have finished, so none is left running or unretrieved."""
+    results = await asyncio.gather(*reads, return_exceptions=True)
+    for r in results:
+        if isinstance(r, BaseException):
+            raise r
+    return results
 
 
 def _make_pool(url: str, size: int, query_timeout_ms: int) -> aioredis.BlockingConnectionPool:
