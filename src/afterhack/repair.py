@@ -26,23 +26,31 @@ Kind = Literal["replace", "retract"]
 REVIEWER_ORIGIN = "Workspace reviewer correction"
 
 
-def impact_token(claim: dict[str, Any], snap: Snapshot) -> str:
-    """A digest of everything the relabel reads; equal tokens mean an equal picture."""
+def impact_token(claim: dict[str, Any], snap: Snapshot,
+                 rows: dict[str, Any] | None = None) -> str:
+    """A digest of everything the relabel reads; equal tokens mean an equal picture.
+    ``rows``: the snapshot's guard rows, if the caller has them already."""
     payload = {
         "claim": [claim["id"], claim["revision"], claim["status"], claim["n_users"]],
-        **store_repair.guard_rows(snap),
+        **(rows if rows is not None else store_repair.guard_rows(snap)),
     }
     raw = json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
     return "imp_" + hashlib.sha256(raw).hexdigest()[:32]
 
 
-def _impact_revisions(snap: Snapshot) -> dict[str, dict[str, int]]:
+def _revisions(claim: dict[str, Any], snap: Snapshot) -> dict[str, Any]:
+    """What a client sends back to apply: the claim's revision, the token, and each
+    revision the token covers (the guard rows are built once for both)."""
     rows = store_repair.guard_rows(snap)
     return {
-        "decisions": {d["id"]: d["revision"] for d in rows["g_decisions"]},
-        "actions": {a["id"]: a["revision"] for a in rows["g_actions"]},
-        "claims": {c["id"]: c["revision"] for c in rows["g_claims"]},
-        "upstream": {u["id"]: u["revision"] for u in rows["g_ups"]},
+        "claim_revision": claim["revision"],
+        "impact_token": impact_token(claim, snap, rows),
+        "impact": {
+            "decisions": {d["id"]: d["revision"] for d in rows["g_decisions"]},
+            "actions": {a["id"]: a["revision"] for a in rows["g_actions"]},
+            "claims": {c["id"]: c["revision"] for c in rows["g_claims"]},
+            "upstream": {u["id"]: u["revision"] for u in rows["g_ups"]},
+        },
     }
 
 
@@ -92,9 +100,7 @@ async def preview_correction(g: Graph, claim_id: str, *, statement: str | None, 
         "kind": kind,
         "statement": text if kind == "replace" else statement,
         **_describe(snap, out),
-        "revisions": {"claim_revision": claim["revision"],
-                      "impact_token": impact_token(claim, snap),
-                      "impact": _impact_revisions(snap)},
+        "revisions": _revisions(claim, snap),
     }
 
 
@@ -107,9 +113,7 @@ async def claim_impact(g: Graph, claim_id: str, *, policy: Policy) -> dict[str, 
         "claim": {k: claim[k] for k in ("id", "statement", "status", "revision")},
         "correctable": claim["status"] in CURRENT_CLAIM,
         **_describe(snap, out),
-        "revisions": {"claim_revision": claim["revision"],
-                      "impact_token": impact_token(claim, snap),
-                      "impact": _impact_revisions(snap)},
+        "revisions": _revisions(claim, snap),
     }
 
 
@@ -131,7 +135,8 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None, ki
         return "already_applied", await _result(g, existing["id"], recheck)
 
     claim, snap, out = await _picture(g, claim_id, policy)
-    token = impact_token(claim, snap)
+    rows = store_repair.guard_rows(snap)
+    token = impact_token(claim, snap, rows)
     if claim["revision"] != claim_revision or token != impact_token_seen:
         raise StaleCorrectionPreview(
             seen={"claim_revision": claim_revision, "impact_token": impact_token_seen},
@@ -147,7 +152,7 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None, ki
              for i, r in out.flag.items()]
     now = now_ms()
     params: dict[str, Any] = {
-        **store_repair.guard_rows(snap),
+        **rows,
         "claim_id": claim_id, "claim_revision": claim["revision"],
         "n_users": claim["n_users"], "kind": kind, "key": key, "now": now,
         "old_status": "superseded" if kind == "replace" else "rejected",
