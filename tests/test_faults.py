@@ -115,6 +115,14 @@ def test_failed_model_call_fails_the_run_with_its_trail_and_writes_no_decision(
     assert view["run"]["status"] == "failed" and view["run"]["error"] == code
     assert view["decision"] is None and view["actions"] == []
     assert len(view["handoffs"]) == n_handoffs
+    # The record keeps every call made before the failure and the failed one, timed.
+    calls = view["run"]["model_calls"]
+    failed_role = "coordinator" if "coordinator" in case else "analyst"
+    assert calls[-1]["role"] == failed_role and calls[-1]["ok"] is False
+    assert calls[-1]["error"] == code and calls[-1]["duration_ms"] > 0
+    assert len(calls) == len(fake.requests) - (1 if "garbage" in case else 0)
+    if "too slow" in case:
+        assert calls[-1]["duration_ms"] >= 900  # the gateway's 1 s timeout
     if "reading" in case or "coordinator" in case:
         assert view["handoffs"][0]["retrieved_claim_ids"] == [cid]
     after = labels(falkordb, ws)

@@ -211,6 +211,9 @@ class StoreUnavailable(AfterhackError):
 class GatewayError(AfterhackError):
     status = 502
     code = "llm_gateway_error"
+    # The model calls of the failing step, the failed one last, when the step made several
+    # (a tool loop): set by the agent that caught it, so a failed run keeps its record.
+    model_calls: list[Any] | None = None
 
 
 class GatewayUnavailable(GatewayError):

@@ -7,10 +7,12 @@ the gate afterwards, and a model that never submits ends with the gate applied t
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from afterhack.agents import prompts
 from afterhack.agents.tools import TOOL_SPECS, RunTools
+from afterhack.errors import GatewayError
 from afterhack.ingest import ModelCall
 
 
@@ -27,7 +29,13 @@ class GatewayAnalyst:
         calls: list[ModelCall] = []
         last_text = ""
         for _ in range(max_rounds):
-            turn, call = await self.gateway.chat_tools("analyst", messages, TOOL_SPECS)
+            t0 = time.perf_counter()
+            try:
+                turn, call = await self.gateway.chat_tools("analyst", messages, TOOL_SPECS)
+            except GatewayError as exc:
+                exc.model_calls = [*calls, ModelCall(
+                    "analyst", (time.perf_counter() - t0) * 1000, False, error=exc.code)]
+                raise
             calls.append(call)
             if turn.content:
                 last_text = turn.content

@@ -161,7 +161,7 @@ async def run_agent(g: Graph, analyst: Analyst, coordinator: Coordinator, *, tas
         proposal, analyst_calls = await analyst.run(tools, task, max_rounds)
     except GatewayError as exc:
         trail = [_handoff(0, "analyst", "coordinator", {"error": exc.code}, ev, [], tools.calls)]
-        await _save_failed(g, start, exc, [], trail, actor)
+        await _save_failed(g, start, exc, list(exc.model_calls or []), trail, actor)
         raise
     return await conclude_run(g, coordinator, start, proposal=proposal, evidence=ev,
                               tool_calls=tools.calls, calls=analyst_calls, actor=actor)
@@ -185,7 +185,13 @@ async def conclude_run(g: Graph, coordinator: Coordinator, start: RunStart, *, p
             decision = _no_answer("analyst")
         else:
             evidence_for = await _coordinator_evidence(g, gated.claim_ids)
-            out, ccall = await coordinator.run(start.task, _gated_dict(gated), evidence_for)
+            t0 = time.perf_counter()
+            try:
+                out, ccall = await coordinator.run(start.task, _gated_dict(gated), evidence_for)
+            except GatewayError as exc:
+                calls.append(ModelCall("coordinator", (time.perf_counter() - t0) * 1000, False,
+                                       error=exc.code))
+                raise
             calls.append(ccall)
             gated2 = gate(out, ev, actions_key="actions")
             await _label_unknown(g, gated2.dropped)
