@@ -12,7 +12,7 @@ from typing import Any
 
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
 from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
-from afterhack.store.client import Graph, GraphMissing, Store
+from afterhack.store.client import Graph, GraphMissing, Store, concurrently
 from afterhack.store.names import (
     ID_LABELS,
     PROPERTY_KEYS,
@@ -199,13 +199,17 @@ async def list_workspaces(store: Store, *, limit: int, offset: int,
         "RETURN e.id AS id ORDER BY e.created_at, e.id SKIP $offset LIMIT $limit",
         {"limit": limit, "offset": offset, "ids": ids},
     )
-    out = []
-    for r in rows:
+
+    async def ready(ws_id: str) -> dict[str, Any] | None:
         try:
-            out.append(await get_workspace(store, r["id"]))
+            return await get_workspace(store, ws_id)
         except WorkspaceNotFound:
-            continue  # registered but not ready (still being created, or its graph was lost)
-    return out
+            return None  # registered but not ready (still being created, or its graph was lost)
+
+    # Each workspace is its own graph, so each is read on its own; at once, not in a row
+    # (the store's pool bounds how many are in flight).
+    found = await concurrently(*(ready(r["id"]) for r in rows))
+    return [w for w in found if w is not None]
 
 
 async def delete_workspace(store: Store, ws_id: str) -> None:
