@@ -404,3 +404,29 @@ async def test_two_racing_submits_conclude_the_run_once(services: Services) -> N
     rows = await g.read("MATCH (:AgentRun {id:$id})-[:PRODUCED]->(d:Decision) "
                         "RETURN count(d) AS n", {"id": run})
     assert rows.scalar() == 1
+
+
+async def test_an_open_run_left_too_long_expires(services: Services) -> None:
+    ws = await new_ws(services)
+    g = workspace_graph(services.store, ws)
+    ttl_s = services.settings.agent_run_open_ttl_s
+    async with Client(server_for(services)) as c:
+        await call(c, "add_source", workspace_id=ws, title="Plan", text=JUNE)
+        fresh = (await call(c, "start_run", workspace_id=ws, task="When?"))["run_id"]
+        old = (await call(c, "start_run", workspace_id=ws, task="When, long ago?"))["run_id"]
+        # As if the agent had walked away from this run just over the limit ago.
+        await g.write("MATCH (r:AgentRun {id:$id}) SET r.created_at = r.created_at - $ms",
+                      {"id": old, "ms": ttl_s * 1000 + 1000})
+
+        for tool, args in (("search_claims", {"query": "launch"}),
+                           ("submit_proposal", {"answer": "June", "claim_ids": []})):
+            err = await fail(c, tool, workspace_id=ws, run_id=old, **args)
+            assert err["code"] == "agent_run_closed" and err["details"]["status"] == "expired"
+        # The run within its time is untouched.
+        assert await call(c, "search_claims", workspace_id=ws, run_id=fresh, query="launch")
+
+    view = await get_run_view(g, old)
+    assert view["run"]["status"] == "expired" and view["run"]["error"] == "expired"
+    rows = await g.read("MATCH (e:AuditEvent {subject_id:$id}) RETURN e.kind AS kind "
+                        "ORDER BY e.at", {"id": old})
+    assert [r["kind"] for r in rows] == ["agent_run.started", "agent_run.expired"]

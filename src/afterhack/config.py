@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     # "json_schema" first, "json_object" for gateways that lack structured output.
     llm_response_format: str = "json_schema"
     agent_max_rounds: int = Field(default=8, ge=1, le=64)
+    # A run driven by an outside agent (MCP) that is still open this long after it started
+    # expires: its next tool call or proposal is refused, and it is recorded as expired.
+    agent_run_open_ttl_s: int = Field(default=3600, ge=1)
 
     support_policy: str = "independent"
 

@@ -16,7 +16,7 @@ from afterhack.agents.run import Coordinator, RunStart, begin_run, conclude_run
 from afterhack.agents.tools import RunTools
 from afterhack.errors import InvalidRequest, RunClosed, RunNotFound
 from afterhack.store import runs as store_runs
-from afterhack.store.audit import audit_event
+from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
 
 # Who the Analyst was, as recorded on the run (the Coordinator's model is in model_calls).
@@ -36,49 +36,57 @@ async def start_run(g: Graph, *, task: str, builds_on: list[str], actor: str) ->
             "builds_on_skipped": start.skipped}
 
 
-async def _open_state(g: Graph, run_id: str) -> dict[str, Any]:
+async def _open_state(g: Graph, run_id: str, ttl_s: int) -> dict[str, Any]:
     state = await store_runs.find_run_state(g, run_id)
     if state is None:
         raise RunNotFound(run_id)
+    now = now_ms()
+    if state["status"] == "open" and now - state["created_at"] > ttl_s * 1000:
+        # An agent that walked away should not hold a run (and its evidence) open forever.
+        await store_runs.expire_run(g, {"id": run_id, "now": now, "audits": [audit_event(
+            "agent_run.expired", "system", run_id, {"open_ttl_s": ttl_s}, at=now)]})
+        raise RunClosed(run_id=run_id, status="expired")
     if state["status"] != "open":
         raise RunClosed(run_id=run_id, status=state["status"])
     return state
 
 
-async def _record(g: Graph, run_id: str, tools: RunTools) -> None:
+async def _record(g: Graph, run_id: str, tools: RunTools, ttl_s: int) -> None:
     ok = await store_runs.record_tool_call(
         g, run_id, searched=list(tools.evidence.searched),
         retrieved=list(tools.evidence.retrieved), call=tools.calls[-1],
         max_calls=MAX_TOOL_CALLS)
     if ok:
         return
-    state = await _open_state(g, run_id)  # raises when the run closed meanwhile
+    state = await _open_state(g, run_id, ttl_s)  # raises when the run closed meanwhile
     raise InvalidRequest(f"This run used its {MAX_TOOL_CALLS} tool calls; submit a proposal.",
                          run_id=run_id, tool_calls=len(state["tool_log"]))
 
 
-async def search_claims(g: Graph, run_id: str, query: str) -> list[dict[str, Any]]:
+async def search_claims(g: Graph, run_id: str, query: str, *,
+                        ttl_s: int) -> list[dict[str, Any]]:
     """The Analyst's search_claims, with the hits remembered on the run."""
-    await _open_state(g, run_id)
+    await _open_state(g, run_id, ttl_s)
     tools = RunTools(g, Evidence())
     hits = await tools.search_claims(query)
-    await _record(g, run_id, tools)
+    await _record(g, run_id, tools, ttl_s)
     return hits
 
 
-async def get_claim_sources(g: Graph, run_id: str, claim_ids: list[str]) -> list[dict[str, Any]]:
+async def get_claim_sources(g: Graph, run_id: str, claim_ids: list[str], *,
+                            ttl_s: int) -> list[dict[str, Any]]:
     """The Analyst's get_claim_sources, with what was actually read remembered on the run."""
-    await _open_state(g, run_id)
+    await _open_state(g, run_id, ttl_s)
     tools = RunTools(g, Evidence())
     found = await tools.get_claim_sources(claim_ids)
-    await _record(g, run_id, tools)
+    await _record(g, run_id, tools, ttl_s)
     return found
 
 
 async def submit_proposal(g: Graph, coordinator: Coordinator, run_id: str, *,
-                          proposal: dict[str, Any], actor: str) -> dict[str, Any]:
+                          proposal: dict[str, Any], actor: str, ttl_s: int) -> dict[str, Any]:
     """Gate the proposal with what this run persisted, run the Coordinator, gate again, save."""
-    state = await _open_state(g, run_id)
+    state = await _open_state(g, run_id, ttl_s)
     ev = Evidence()
     ev.saw(state["searched"])
     ev.read(state["retrieved"])

@@ -136,7 +136,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         """Search the workspace's current claims: [{claim_id, statement, status}]. A search hit
         is not evidence until its sources are retrieved with get_claim_sources."""
         return await invoke(ctx, workspace_id, "run_agent",
-                            lambda g, _w, _s: external.search_claims(g, run_id, query))
+                            lambda g, _w, svc: external.search_claims(
+                                g, run_id, query, ttl_s=svc.settings.agent_run_open_ttl_s))
 
     @server.tool(annotations=_RUN)
     async def get_claim_sources(workspace_id: WorkspaceId, run_id: RunId,
@@ -146,7 +147,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         [{claim_id, status, fragments: [{fragment_id, text, origin_type, origin_name,
         quote_start, quote_end, start, end}]}]. Up to 50 ids per call."""
         return await invoke(ctx, workspace_id, "run_agent",
-                            lambda g, _w, _s: external.get_claim_sources(g, run_id, claim_ids))
+                            lambda g, _w, svc: external.get_claim_sources(
+                                g, run_id, claim_ids, ttl_s=svc.settings.agent_run_open_ttl_s))
 
     @server.tool(annotations=_RUN)
     async def submit_proposal(
@@ -167,7 +169,7 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
             "proposed_actions": proposed_actions or []}
         return await invoke(ctx, workspace_id, "run_agent", lambda g, who, svc: (
             external.submit_proposal(g, svc.coordinator, run_id, proposal=proposal,
-                                     actor=who.actor)))
+                                     actor=who.actor, ttl_s=svc.settings.agent_run_open_ttl_s)))
 
     @server.tool(annotations=_RUN)
     async def add_source(workspace_id: WorkspaceId,

@@ -135,6 +135,15 @@ async def create_open_run(g: Graph, p: dict[str, Any]) -> None:
     )
 
 
+async def expire_run(g: Graph, p: dict[str, Any]) -> bool:
+    """Close a run that stayed open too long; False when it was no longer open."""
+    rows = await g.write(
+        "MATCH (r:AgentRun {id:$id}) WHERE r.status = 'open' "
+        "SET r.status = 'expired', r.error = 'expired', r.finished_at = $now "
+        "WITH r " + CREATE_AUDITS + " RETURN r.id AS id", p)
+    return bool(rows)
+
+
 async def find_run_state(g: Graph, run_id: str) -> dict[str, Any] | None:
     """What the gate needs of a run: its status, task and the evidence it has seen."""
     rows = await g.read("MATCH (r:AgentRun {id:$id}) RETURN " + _OPEN_FIELDS, {"id": run_id})
