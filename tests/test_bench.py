@@ -60,6 +60,9 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
     corr = size["corrections"]
     _positive_latency(corr["preview"], "preview")
     _positive_latency(corr["preview_loop"], "preview back to back")
+    for part in ("falkordb", "http"):
+        _positive_latency(corr["preview_loop_floor"][part], f"floor around it: {part}")
+    assert size["ratios"]["correction_preview_loop"]["adjacent"] > 0
     _positive_latency(corr["apply"], "apply")
     parts = size["preview_parts"]
     for what in ("preview", "ping", "region_read", "first_query_in_falkordb"):

@@ -36,7 +36,7 @@ async def naive_reach(h: Harness, ws_id: str, claim_id: str) -> tuple[int, int]:
 
 
 async def measure_corrections(h: Harness, ws_id: str, targets: list[str], floors: Floors,
-                              *, warmup: int = 2) -> dict[str, Any]:
+                              *, floor_samples: int, warmup: int = 2) -> dict[str, Any]:
     assert h.http is not None
     http = h.http
     base = f"/api/workspaces/{ws_id}/claims"
@@ -46,11 +46,15 @@ async def measure_corrections(h: Harness, ws_id: str, targets: list[str], floors
                             json={"statement": "A back-to-back preview."})
         r.raise_for_status()
 
-    loop_ms: list[float] = []
-    for i, claim_id in enumerate(targets):
-        ms, _ = await timed(partial(preview_once, claim_id))
-        if i >= warmup:
-            loop_ms.append(ms)
+    async def loop() -> list[float]:
+        out = []
+        for i, claim_id in enumerate(targets):
+            ms, _ = await timed(partial(preview_once, claim_id))
+            if i >= warmup:
+                out.append(ms)
+        return out
+
+    loop_ms, loop_floor = await floors.around(floor_samples, loop)
     preview_ms: list[float] = []
     apply_ms: list[float] = []
     region: list[int] = []
@@ -88,6 +92,8 @@ async def measure_corrections(h: Harness, ws_id: str, targets: list[str], floors
     return {
         "preview": summary(preview_ms),
         "preview_loop": summary(loop_ms),
+        # The tight-loop floors taken just before and just after the back-to-back previews.
+        "preview_loop_floor": loop_floor,
         "apply": summary(apply_ms),
         "region_decisions": {"mean": round(sum(region) / len(region), 2), "max": max(region)},
         "baseline": {

@@ -56,6 +56,17 @@ class Floors:
         return _pair(summary(await sample(self.return_one, n, warmup=20)),
                      summary(await sample(self.ping_app, n, warmup=20)))
 
+    async def around(self, n: int, figure: Any) -> tuple[Any, dict[str, Any]]:
+        """Run ``figure()`` between two tight-loop floor blocks of n samples each and return
+        its result with the floors of both blocks together: a tight floor taken next to the
+        figure in time, so a host that speeds up or slows down between them moves both."""
+        db = await sample(self.return_one, n, warmup=20)
+        http = await sample(self.ping_app, n, warmup=20)
+        result = await figure()
+        db += await sample(self.return_one, n, warmup=20)
+        http += await sample(self.ping_app, n, warmup=20)
+        return result, _pair(summary(db), summary(http))
+
     def interleaved(self) -> dict[str, Any]:
         return _pair(summary(self.falkordb), summary(self.ping))
 

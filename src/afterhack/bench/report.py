@@ -65,6 +65,10 @@ def ratios(size: dict[str, Any]) -> dict[str, dict[str, float]]:
         p50 = _get(size, path)["p50"]
         out[name] = {kind: ratio(p50, size["floors"][kind][floor]["p50"])
                      for kind in ("tight", "interleaved")}
+    # Back-to-back previews also over the tight floors taken right before and after them.
+    out["correction_preview_loop"]["adjacent"] = ratio(
+        size["corrections"]["preview_loop"]["p50"],
+        size["corrections"]["preview_loop_floor"]["http_plus_falkordb"]["p50"])
     ingest, load = size["ingest"]["claims_per_s"], size["load"]["claims_per_s"]
     out["ingest_vs_bulk_load"] = {"rate": ratio(ingest, load)}
     mem = size["load"]["memory"]
@@ -83,7 +87,7 @@ def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
     apply_x = ratio(big["corrections"]["apply"]["p50"], small["corrections"]["apply"]["p50"])
     # Like with like: back-to-back previews over the tight-loop floor, and the previews
     # taken between applies over the floors interleaved with them. Both must hold.
-    preview = [(s["claims"], s["ratios"]["correction_preview_loop"]["tight"],
+    preview = [(s["claims"], s["ratios"]["correction_preview_loop"]["adjacent"],
                 s["ratios"]["correction_preview"]["interleaved"]) for s in sizes]
     worst = max(max(loop, mixed) for _, loop, mixed in preview)
     ingest = [(s["claims"], s["ingest"]["claims_per_s"]) for s in sizes]
@@ -97,8 +101,8 @@ def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
          "value": apply_x, "holds": apply_x <= APPLY_SCALE_MAX},
         {"id": "preview_near_floor",
          "promise": f"preview p50 within {PREVIEW_FLOOR_MAX}x of the HTTP+FalkorDB floor "
-                    "(back to back ÷ tight-loop floor, and between applies ÷ interleaved "
-                    "floor)",
+                    "(back to back ÷ the tight-loop floor taken around them, and between "
+                    "applies ÷ interleaved floor)",
          "measured": "; ".join(f"{label(n)}: {loop}x and {mixed}x"
                                for n, loop, mixed in preview),
          "value": worst, "holds": worst <= PREVIEW_FLOOR_MAX},
@@ -167,6 +171,10 @@ def markdown(result: dict[str, Any]) -> str:
             _row(f"HTTP+FalkorDB floor (sum), {kind}",
                  [_ms(s["floors"][kind]["http_plus_falkordb"]) for s in sizes]),
         ]
+    floor_rows.append(_row(
+        "HTTP+FalkorDB floor (sum), tight, taken just before and after the back-to-back "
+        "previews", [_ms(s["corrections"]["preview_loop_floor"]["http_plus_falkordb"])
+                     for s in sizes]))
     out = [
         "# afterhack benchmarks",
         "",

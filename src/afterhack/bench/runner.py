@@ -86,7 +86,8 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
     log(f"[{n}] search p50: api {search['api_fulltext']['p50']} ms, store full-text "
         f"{search['store_fulltext']['p50']} ms, CONTAINS {search['store_contains']['p50']} ms")
     targets = correction_targets(ws, cfg.corrections + 2 + 50)
-    corr = await measure_corrections(h, ws_id, targets[:cfg.corrections + 2], floors)
+    corr = await measure_corrections(h, ws_id, targets[:cfg.corrections + 2], floors,
+                                     floor_samples=max(50, cfg.floor_samples // 4))
     log(f"[{n}] corrections p50: preview {corr['preview']['p50']} ms, "
         f"apply {corr['apply']['p50']} ms")
     # Claims not corrected above: a preview of a corrected one stops before any work.
