@@ -8,6 +8,7 @@ Results are turned into plain rows here, once: the client reports each header as
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -80,6 +81,20 @@ def _is_unavailable_response(msg: str) -> bool:
         s in lowered
         for s in ("loading", "oom command not allowed", "readonly you can't write", "tryagain")
     )
+
+
+@contextlib.contextmanager
+def _command_errors() -> Iterator[None]:
+    """A Redis command's failure as the store reports it: the server unreachable, loading or
+    out of memory is StoreUnavailable (503), any other error reply QueryFailed."""
+    try:
+        yield
+    except _UNAVAILABLE as exc:
+        raise StoreUnavailable() from exc
+    except rx.ResponseError as exc:
+        if _is_unavailable_response(str(exc)):
+            raise StoreUnavailable() from exc
+        raise QueryFailed(str(exc)) from exc
 
 
 @dataclass(frozen=True)
@@ -200,14 +215,8 @@ class Store:
         return [dict(zip(header, r, strict=True)) for r in result.result_set]
 
     async def command(self, *args: Any) -> Any:
-        try:
+        with _command_errors():
             return await self._db.execute_command(*args)
-        except _UNAVAILABLE as exc:
-            raise StoreUnavailable() from exc
-        except rx.ResponseError as exc:
-            if _is_unavailable_response(str(exc)):
-                raise StoreUnavailable() from exc
-            raise QueryFailed(str(exc)) from exc
 
     async def rate_hit(self, bucket: str, window_s: int) -> int:
         """Count one hit on ``bucket`` (a plain Redis key beside the graphs) and return the count.
@@ -215,17 +224,11 @@ class Store:
         INCR and EXPIRE go in one MULTI so a counter never outlives its window; every app
         process sharing this FalkorDB shares the count.
         """
-        try:
+        with _command_errors():
             async with self._db.connection.pipeline(transaction=True) as pipe:
                 pipe.incr(bucket)
                 pipe.expire(bucket, window_s)
                 count, _ = await pipe.execute()
-        except _UNAVAILABLE as exc:
-            raise StoreUnavailable() from exc
-        except rx.ResponseError as exc:
-            if _is_unavailable_response(str(exc)):
-                raise StoreUnavailable() from exc
-            raise QueryFailed(str(exc)) from exc
         return int(count)
 
     async def ping(self) -> bool:
