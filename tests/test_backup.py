@@ -9,26 +9,17 @@ import uuid
 from typing import Any
 
 import pytest
-import redis
 from fastapi.testclient import TestClient
 from prov.model import ProvDocument
 
 from afterhack.store.client import Graph
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from tests.conftest import snapshot
-from tests.support.graphs import load, violations, with_graph
+from tests.support.graphs import graph_names, load, violations, with_graph
 from tests.test_error_shape import assert_canonical_error
 
 JUNE = "The product launch is planned for June 12."
 JULY = "The product launch is planned for July 15."
-
-
-def _graphs(url: str) -> set[str]:
-    r = redis.Redis.from_url(url, decode_responses=True)
-    try:
-        return set(r.execute_command("GRAPH.LIST"))
-    finally:
-        r.close()
 
 
 def _indexes(url: str, ws: str) -> list[str]:
@@ -163,7 +154,7 @@ def test_export_delete_restore_gives_back_the_same_graph(
     r = client.delete(f"/api/workspaces/{ws}")
     assert r.status_code == 204 and r.content == b""
     assert_canonical_error(client.get(f"/api/workspaces/{ws}"), 404)
-    assert graph_name(ws) not in _graphs(falkordb)
+    assert graph_name(ws) not in graph_names(falkordb)
     assert_canonical_error(client.delete(f"/api/workspaces/{ws}"), 404)
 
     r = client.post("/api/workspaces/restore", json=doc)
@@ -242,7 +233,7 @@ def test_a_bad_export_is_422_and_creates_nothing(client: TestClient, falkordb: s
     client.post(f"/api/workspaces/{ws}/sources", json={"title": "t", "text": JUNE})
     doc = client.get(f"/api/workspaces/{ws}/export").json()
     assert client.delete(f"/api/workspaces/{ws}").status_code == 204
-    graphs = _graphs(falkordb)
+    graphs = graph_names(falkordb)
     for name, bad in _mutations(doc).items():
         r = client.post("/api/workspaces/restore", json=bad)
         assert r.status_code == 422, (name, r.text)
@@ -252,7 +243,7 @@ def test_a_bad_export_is_422_and_creates_nothing(client: TestClient, falkordb: s
     r = client.post("/api/workspaces/restore", content=nan,
                     headers={"content-type": "application/json"})
     assert_canonical_error(r, 422)
-    assert _graphs(falkordb) == graphs
+    assert graph_names(falkordb) == graphs
     assert client.post("/api/workspaces/restore", json=doc).status_code == 201
 
 

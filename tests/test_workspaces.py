@@ -3,18 +3,10 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-import redis
 from fastapi.testclient import TestClient
 
 from afterhack.store.names import graph_name
-
-
-def _graphs(url: str) -> list[str]:
-    r = redis.Redis.from_url(url, decode_responses=True)
-    try:
-        return list(r.execute_command("GRAPH.LIST"))
-    finally:
-        r.close()
+from tests.support.graphs import graph_names
 
 
 def test_health_reports_falkordb_reachable(client: TestClient) -> None:
@@ -30,7 +22,7 @@ def test_create_names_graph_from_server_uuid(client: TestClient, falkordb: str) 
     assert set(body) >= {"id", "name", "revision"}
     assert body["name"] == "Launch planning" and body["revision"] == 1
     assert graph_name(body["id"]) == "ws_" + uuid.UUID(body["id"]).hex
-    assert "ws_" + uuid.UUID(body["id"]).hex in _graphs(falkordb)
+    assert "ws_" + uuid.UUID(body["id"]).hex in graph_names(falkordb)
     assert client.get(f"/api/workspaces/{body['id']}").json()["name"] == "Launch planning"
     listed = client.get("/api/workspaces", params={"limit": 1000}).json()["items"]
     assert body["id"] in [w["id"] for w in listed]
@@ -44,13 +36,13 @@ def test_request_cannot_choose_graph_name(client: TestClient, falkordb: str) -> 
     r = client.post("/api/workspaces", json={"name": "ws_" + uuid.UUID(chosen).hex})
     assert r.status_code == 201
     assert r.json()["id"] != chosen
-    assert "ws_" + uuid.UUID(chosen).hex not in _graphs(falkordb)
+    assert "ws_" + uuid.UUID(chosen).hex not in graph_names(falkordb)
 
 
 def test_unknown_and_malformed_ids_are_404_and_create_nothing(
     client: TestClient, falkordb: str
 ) -> None:
-    before = set(_graphs(falkordb))
+    before = set(graph_names(falkordb))
     missing = str(uuid.uuid4())
     for ws in (missing, "not-a-uuid", "ws_" + uuid.uuid4().hex, "../registry",
                missing.upper(), "afterhack_registry"):
@@ -62,7 +54,7 @@ def test_unknown_and_malformed_ids_are_404_and_create_nothing(
             assert "ws_" not in err["message"]
         r = client.post(f"/api/workspaces/{ws}/sources", json={"text": "The sky is blue today."})
         assert r.status_code == 404
-    assert set(_graphs(falkordb)) == before
+    assert set(graph_names(falkordb)) == before
 
 
 def test_unknown_source_is_404(client: TestClient, ws: str) -> None:

@@ -6,6 +6,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import redis
+
 from afterhack.store.bulk import bulk_load
 from afterhack.store.client import Graph, Store
 from afterhack.store.invariants import check_workspace
@@ -23,6 +25,15 @@ def with_graph(url: str, ws: str, fn: Callable[[Graph], Awaitable[T]]) -> T:
             await store.close()
 
     return asyncio.run(go())
+
+
+def graph_names(url: str) -> set[str]:
+    """Every graph the FalkorDB at ``url`` holds (GRAPH.LIST), read straight from it."""
+    r = redis.Redis.from_url(url, decode_responses=True)
+    try:
+        return set(r.execute_command("GRAPH.LIST"))
+    finally:
+        r.close()
 
 
 def load(url: str, ws: str, **parts: Any) -> None:
