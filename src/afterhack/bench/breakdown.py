@@ -31,7 +31,6 @@ async def measure_preview_parts(h: Harness, ws_id: str, claims: list[str],
     assert h.http is not None and h.store is not None and h.app is not None
     http, store, pid = h.http, h.store, h.app.pid
     g = store.graph(graph_name(ws_id))
-    first_query = store_repair._IN_READY_WORKSPACE + store_repair._CLAIM_AND_REGION
     url = f"/api/workspaces/{ws_id}/claims/{{}}/corrections/preview"
     out: dict[str, list[float]] = {"preview": [], "ping": [], "region_read": [],
                                    "first_query_in_falkordb": []}
@@ -55,7 +54,7 @@ async def measure_preview_parts(h: Harness, ws_id: str, claims: list[str],
         ms, _ = await timed(partial(store_repair.claim_region, g, claim, workspace_id=ws_id))
         out["region_read"].append(ms)
         out["first_query_in_falkordb"].append(await store.execution_ms(
-            g.name, first_query, {"id": claim, "ws": ws_id}))
+            g.name, store_repair.CLAIM_REGION_IN_WORKSPACE, {"id": claim, "ws": ws_id}))
     result: dict[str, Any] = {k: summary(v) for k, v in out.items()}
     result["app_cpu_ms_per_request"] = (
         {k: round(v / rounds * 1000, 3) for k, v in cpu.items()} if measured_cpu else None)
