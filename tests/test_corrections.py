@@ -330,13 +330,13 @@ def test_preview_before_any_decision_exists_does_not_make_later_applies_stale(
 
 def test_region_deeper_than_one_query_walks_is_read_whole(client: TestClient, ws: str,
                                                           falkordb: str) -> None:
-    # The first query walks a few levels itself (store.repair._UNROLLED_LEVELS); a lattice
+    # The first query reads two levels itself (store.repair._CLAIM_AND_REGION); a lattice
     # of two decisions per level, 12 levels deep, plus a cycle back to the top, must still
     # be read to its last level, each decision once, with its in-degree right.
     from afterhack.store import repair as store_repair
     from tests.support.graphs import with_graph
 
-    depth = store_repair._UNROLLED_LEVELS + 9
+    depth = 10
     c1, c2, sa, sb = _ids(4)
     levels = [_ids(2) for _ in range(depth)]
     decisions = [{"id": d, "title": f"L0-{i}", "premises": {"p": [c1, c2]}}
@@ -359,6 +359,31 @@ def test_region_deeper_than_one_query_walks_is_read_whole(client: TestClient, ws
     assert [s["decision_id"] for s in preview["stay"]] == [levels[0][1]]
     assert sorted(f["decision_id"] for f in preview["flag"]) == sorted(
         d for lv in levels for d in lv if d != levels[0][1])
+
+
+def test_region_read_keeps_shared_actions_and_self_dependencies(client: TestClient, ws: str,
+                                                                falkordb: str) -> None:
+    # An action requiring a decision of the region and one outside it is held with both in
+    # its decision_ids; a decision depending on itself (only a restore or the bulk loader
+    # can make one) is its own upstream, so it cannot prop itself up, and its in-degree
+    # counts that edge as the apply guard does, so the apply is not refused as stale.
+    c1, c2, d_in, d_out, d_self, a, sa, sb = _ids(8)
+    load(falkordb, ws,
+         sources=[{"id": s, "title": s} for s in (sa, sb)],
+         claims=[{"id": c1, "statement": "Claim one says a thing.", "source_id": sa},
+                 {"id": c2, "statement": "Claim two says a thing.", "source_id": sb}],
+         decisions=[{"id": d_in, "title": "In", "premises": {"p": [c1]}},
+                    {"id": d_out, "title": "Out", "premises": {"p": [c2]}},
+                    {"id": d_self, "title": "Self", "premises": {"p": [c1, c2]},
+                     "depends_on": [d_self]}],
+         actions=[{"id": a, "description": "do it", "decision_ids": [d_in, d_out]}])
+    preview = _correct(client, ws, c1)
+    assert [h["decision_ids"] for h in preview["hold"]] == [sorted([d_in, d_out])]
+    assert sorted(f["decision_id"] for f in preview["flag"]) == sorted([d_in, d_self])
+    reasons = {f["decision_id"]: f["reasons"] for f in preview["flag"]}
+    assert reasons[d_self] == [{"type": "upstream_fell", "decision_id": d_self}]
+    assert statuses(falkordb, ws)[d_out] == "draft"
+    assert violations(falkordb, ws) == []
 
 
 def test_preview_checks_the_workspace_in_its_own_read(client: TestClient, ws: str,

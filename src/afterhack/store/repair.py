@@ -28,69 +28,40 @@ async def claim_state(g: Graph, claim_id: str) -> dict[str, Any] | None:
     return rows.first()
 
 
-# How each decision of the region is read: everything the relabel and the guard read (its
-# premises' claims, the decisions it builds on, its actions and the decisions each of them
-# requires) and the ids of the decisions that depend on it, one per DEPENDS_ON edge (so
-# their count is the in-degree the guard re-checks). FalkorDB returns null for a pattern
-# comprehension nested in another one, so the decisions an action requires are collected
-# by OPTIONAL MATCH instead. Expects rows of `d` (null allowed) and carries `keep`
-# (variables with their trailing comma) to the RETURN.
-_DECISION_WHOLE = """
-OPTIONAL MATCH (d)<-[:REQUIRES]-(a:Action)
-OPTIONAL MATCH (a)-[:REQUIRES]->(y:Decision)
-WITH {keep}d, a, collect(y.id) AS required
-WITH {keep}d, collect(CASE WHEN a IS NULL THEN NULL ELSE {{id: a.id,
-    description: a.description, status: a.status, revision: a.revision,
-    decision_ids: required}} END) AS actions
-RETURN {returns}d.id AS id, d.title AS title, d.status AS status, d.revision AS revision,
-  [(d)-[u:USED_CLAIM]->(uc:Claim) | {{claim_id: uc.id, premise: u.premise,
-    status: uc.status, source_id: uc.source_id, revision: uc.revision}}] AS uses,
-  [(d)-[:DEPENDS_ON]->(x:Decision) | {{id: x.id, status: x.status,
-    revision: x.revision}}] AS ups,
-  actions,
-  [(d)<-[:DEPENDS_ON]-(z:Decision) | z.id] AS dependent_ids
+# How each decision of the region is read: everything the relabel and the guard need, in two
+# pattern comprehensions (each costs FalkorDB ~0.05 ms even when it finds nothing, so one
+# per kind of neighbour was most of a preview's read):
+# * `links`, every USED_CLAIM and DEPENDS_ON edge at d in either direction, as
+#   [is_dependency, d_is_start, d_is_end, id, status, revision, premise, source_id]: a use
+#   (d to a claim), an upstream decision (d is the start) or a dependent (d is the end; a
+#   self-loop is both, and is seen once);
+# * `requires`, per action requiring d, one row per decision the action requires (d itself
+#   included: FalkorDB does not keep a pattern's two edges distinct), with the id of the
+#   edge into d, so the actions are counted per edge as the guard counts them.
+# Lists, not maps: fewer bytes to decode per row.
+_DECISION = """d.id AS id, d.title AS title, d.status AS status, d.revision AS revision,
+  [(d)-[e:USED_CLAIM|DEPENDS_ON]-(n) | [type(e) = 'DEPENDS_ON', startNode(e) = d,
+    endNode(e) = d, n.id, n.status, n.revision, e.premise, n.source_id]] AS links,
+  [(d)<-[r:REQUIRES]-(a:Action)-[:REQUIRES]->(y:Decision) | [id(r), a.id, a.description,
+    a.status, a.revision, y.id]] AS requires
 """
 
 # One level of the region (the decisions $ids), for a walk that goes on past the first
 # query.
-_LEVEL = "MATCH (d:Decision) WHERE d.id IN $ids\n" + _DECISION_WHOLE.format(
-    keep="", returns="")
+_LEVEL = "MATCH (d:Decision) WHERE d.id IN $ids\nRETURN " + _DECISION
 
-# Levels of dependents the first query walks itself, past the decisions using the claim.
-# Each level walked costs FalkorDB ~0.1 ms even when empty, a further query ~0.5 ms: with
-# one, four regions in five of the benchmark's are read in one round trip (with none, only
-# half; with three, 96% but every preview pays 0.2 ms more). Deeper regions go on level
-# by level from where it stopped, so any depth is read whole.
-_UNROLLED_LEVELS = 1
-
-
-def _claim_and_region(levels: int) -> str:
-    """The claim, how many decisions use it, and those decisions plus `levels` levels of
-    their dependents, breadth-first by id (a node taken from a collected list cannot start
-    a pattern in FalkorDB, an id looked up in the index can)."""
-    q = ["MATCH (c:Claim {id: $id})",
-         "OPTIONAL MATCH (c)<-[cu:USED_CLAIM]-(u:Decision)",
-         "WITH c, count(cu) AS n_users, collect(DISTINCT u.id) AS l0"]
-    seen = "l0"
-    for lv in range(1, levels + 1):
-        carry = "c, n_users, " + ", ".join(f"l{j}" for j in range(lv))
-        q += [f"UNWIND (CASE WHEN l{lv - 1} = [] THEN [null] ELSE l{lv - 1} END) AS p{lv}",
-              f"OPTIONAL MATCH (:Decision {{id: p{lv}}})<-[:DEPENDS_ON]-(x{lv}:Decision)",
-              f"WITH {carry}, collect(DISTINCT x{lv}.id) AS new{lv}",
-              # Parenthesised: FalkorDB reads `NOT i IN a + b` as `(NOT i IN a) + b`.
-              f"WITH {carry}, [i IN new{lv} WHERE NOT (i IN ({seen}))] AS l{lv}"]
-        seen = f"{seen} + l{lv}"
-    q += [f"WITH c, n_users, {seen} AS ids",
-          "UNWIND (CASE WHEN ids = [] THEN [null] ELSE ids END) AS i",
-          "OPTIONAL MATCH (d:Decision {id: i})"]
-    return "\n".join(q) + _DECISION_WHOLE.format(
-        keep="c, n_users, ",
-        returns="c.id AS claim_id, c.status AS claim_status, c.revision AS claim_revision,\n"
-                "  c.source_id AS claim_source_id, c.statement AS claim_statement, n_users,\n"
-                "  ")
-
-
-_CLAIM_AND_REGION = _claim_and_region(_UNROLLED_LEVELS)
+# The claim and the first two levels of its region: the decisions using it and those
+# depending on them. One hop of a variable-length pattern enumerates no more paths than
+# there are edges, and it reads four regions in five of the benchmark's in this one round
+# trip; a longer one enumerates every path through a diamond (seconds on a lattice), so
+# deeper levels are read by load_region, level by level. The claim's number of users is
+# not read here: it is the count of the region's uses of the claim (claim_region).
+_CLAIM_AND_REGION = """MATCH (c:Claim {id: $id})
+OPTIONAL MATCH (c)<-[:USED_CLAIM]-(:Decision)<-[:DEPENDS_ON*0..1]-(d:Decision)
+WITH DISTINCT c, d
+RETURN c.id AS claim_id, c.status AS claim_status, c.revision AS claim_revision,
+  c.source_id AS claim_source_id, c.statement AS claim_statement,
+  """ + _DECISION
 
 # Put before _CLAIM_AND_REGION, it makes the same query prove the workspace is ready, so a
 # request need not spend a round trip reading the workspace first.
@@ -103,10 +74,10 @@ async def claim_region(g: Graph, claim_id: str, *, workspace_id: str | None = No
                        ) -> tuple[dict[str, Any] | None, Snapshot]:
     """The claim (None if there is no such claim) and its whole region, as a Snapshot.
 
-    One query reads the claim and its region to a depth of _UNROLLED_LEVELS dependents;
-    each further level costs one more (see load_region). With ``workspace_id`` (the
-    workspace whose graph ``g`` is), that query also checks the workspace is ready and
-    raises WorkspaceNotFound if it is not.
+    One query reads the claim and two levels of its region; each further level costs one
+    more (see load_region). With ``workspace_id`` (the workspace whose graph ``g`` is),
+    that query also checks the workspace is ready and raises WorkspaceNotFound if it is
+    not.
     """
     if workspace_id is None:
         rows = await g.read(_CLAIM_AND_REGION, {"id": claim_id})
@@ -122,21 +93,23 @@ async def claim_region(g: Graph, claim_id: str, *, workspace_id: str | None = No
     if not rows:
         return None, Snapshot(decisions={}, actions={})
     first = rows[0]
-    claim = {"id": first["claim_id"], "status": first["claim_status"],
-             "revision": first["claim_revision"], "source_id": first["claim_source_id"],
-             "statement": first["claim_statement"], "n_users": first["n_users"]}
     decisions: dict[str, DecisionInfo] = {}
     actions: dict[str, ActionInfo] = {}
+    more: dict[str, None] = {}
     for r in rows:
         if r["id"] is not None:
-            _add_decision(r, decisions, actions)
-    seen = dict.fromkeys(decisions)
-    more = list(dict.fromkeys(i for d in rows if d["id"] is not None
-                              for i in d["dependent_ids"] if i not in seen))
-    if more:
-        rest = await load_region(g, more, seen=seen)
-        decisions.update(rest.decisions)
-        actions.update(rest.actions)
+            more.update(dict.fromkeys(_add_decision(r, decisions, actions)))
+    # Every decision using the claim is in the region, so its uses of the claim are all of
+    # them: the number the apply guard re-checks.
+    n_users = sum(u.claim_id == claim_id for d in decisions.values() for u in d.uses)
+    claim = {"id": first["claim_id"], "status": first["claim_status"],
+             "revision": first["claim_revision"], "source_id": first["claim_source_id"],
+             "statement": first["claim_statement"], "n_users": n_users}
+    rest = [i for i in more if i not in decisions]
+    if rest:
+        deeper = await load_region(g, rest, seen=dict.fromkeys(decisions))
+        decisions.update(deeper.decisions)
+        actions.update(deeper.actions)
     return claim, Snapshot(decisions=decisions, actions=actions)
 
 
@@ -159,26 +132,40 @@ async def load_region(g: Graph, start: list[str],
         rows = await g.read(_LEVEL, {"ids": frontier})
         nxt: dict[str, None] = {}
         for r in rows:
-            _add_decision(r, decisions, actions)
-            nxt.update((i, None) for i in r["dependent_ids"] if i not in seen)
+            nxt.update((i, None) for i in _add_decision(r, decisions, actions) if i not in seen)
         seen.update(nxt)
         frontier = list(nxt)
     return Snapshot(decisions=decisions, actions=actions)
 
 
 def _add_decision(r: dict[str, Any], decisions: dict[str, DecisionInfo],
-                  actions: dict[str, ActionInfo]) -> None:
-    uses = sorted((Use(u["claim_id"], u["premise"], u["status"], u["source_id"], u["revision"])
-                   for u in r["uses"]), key=lambda u: (u.premise, u.claim_id))
-    ups = sorted((Up(u["id"], u["status"], u["revision"]) for u in r["ups"]),
-                 key=lambda u: u.decision_id)
-    for a in r["actions"]:
-        actions[a["id"]] = ActionInfo(a["id"], a["description"], a["status"], a["revision"],
-                                      tuple(sorted(a["decision_ids"])))
+                  actions: dict[str, ActionInfo]) -> list[str]:
+    """Adds the decision of row ``r`` (and its actions); returns the ids of its dependents."""
+    uses: list[Use] = []
+    ups: list[Up] = []
+    dependents: list[str] = []
+    for is_dependency, d_is_start, d_is_end, nid, status, revision, premise, source in r["links"]:
+        if not is_dependency:
+            uses.append(Use(nid, premise, status, source, revision))
+            continue
+        if d_is_start:
+            ups.append(Up(nid, status, revision))
+        if d_is_end:
+            dependents.append(nid)
+    edge_actions: dict[int, str] = {}
+    required: dict[str, tuple[list[Any], set[str]]] = {}
+    for edge, aid, *fields, decision_id in r["requires"]:
+        edge_actions[edge] = aid
+        required.setdefault(aid, (fields, set()))[1].add(decision_id)
+    for aid, ((description, status, revision), ids) in required.items():
+        actions[aid] = ActionInfo(aid, description, status, revision, tuple(sorted(ids)))
+    uses.sort(key=lambda u: (u.premise, u.claim_id))
+    ups.sort(key=lambda u: u.decision_id)
     decisions[r["id"]] = DecisionInfo(
         id=r["id"], title=r["title"], status=r["status"], revision=r["revision"],
-        uses=uses, ups=ups, action_ids=sorted(a["id"] for a in r["actions"]),
-        n_dependents=len(r["dependent_ids"]))
+        uses=uses, ups=ups, action_ids=sorted(edge_actions.values()),
+        n_dependents=len(dependents))
+    return dependents
 
 
 async def action_decisions(g: Graph, action_ids: list[str]) -> dict[str, list[str]]:
