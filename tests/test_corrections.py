@@ -386,6 +386,26 @@ def test_region_read_keeps_shared_actions_and_self_dependencies(client: TestClie
     assert violations(falkordb, ws) == []
 
 
+def test_action_of_a_fallen_decision_is_held_when_it_also_requires_a_deep_one(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    # The region is read in more than one query (levels past the first two come later); an
+    # action required by a decision of the first read and one of a later read must keep
+    # both, or the later read's view hides that one of its decisions fell.
+    c, alt, d0, da, db, dc, dd, a, sa, sb = _ids(10)
+    _seed(falkordb, ws, claims=[(c, sa), (alt, sb)], decisions=[
+        {"id": d0, "title": "Falls", "premises": {"p": [c]}},
+        {"id": da, "title": "Stands", "premises": {"p": [c, alt]}},
+        {"id": db, "title": "B", "premises": {"p": [alt]}, "depends_on": [da]},
+        {"id": dc, "title": "C", "premises": {"p": [alt]}, "depends_on": [db]},
+        {"id": dd, "title": "D", "premises": {"p": [alt]}, "depends_on": [dc]}])
+    load(falkordb, ws, actions=[{"id": a, "description": "both", "decision_ids": [d0, dd]}])
+    preview = _correct(client, ws, c)
+    assert [f["decision_id"] for f in preview["flag"]] == [d0]
+    assert preview["hold"] == [{"action_id": a, "description": "both", "status": "proposed",
+                                "decision_ids": sorted([d0, dd])}]
+    assert violations(falkordb, ws) == []
+
+
 def test_preview_checks_the_workspace_in_its_own_read(client: TestClient, ws: str,
                                                       falkordb: str) -> None:
     c1, d, sa = _ids(3)

@@ -54,13 +54,17 @@ def _revisions(claim: dict[str, Any], snap: Snapshot) -> dict[str, Any]:
     }
 
 
-def _describe(snap: Snapshot, out: Outcome) -> dict[str, Any]:
+async def _describe(g: Graph, snap: Snapshot, out: Outcome) -> dict[str, Any]:
     d = snap.decisions
+    # The snapshot knows an action's decisions inside the region; a held one is shown with
+    # all it requires.
+    required = await store_repair.action_decisions(g, sorted(out.hold))
     return {
         "flag": [{"decision_id": i, "title": d[i].title, "status": d[i].status, "reasons": r}
                  for i, r in sorted(out.flag.items())],
         "hold": [{"action_id": a.id, "description": a.description, "status": a.status,
-                  "decision_ids": list(a.decision_ids)} for _, a in sorted(out.hold.items())],
+                  "decision_ids": sorted(required.get(a.id, a.decision_ids))}
+                 for _, a in sorted(out.hold.items())],
         "stay": [{"decision_id": i, "title": d[i].title, "supported_by": s}
                  for i, s in sorted(out.stay.items())],
     }
@@ -99,7 +103,7 @@ async def preview_correction(g: Graph, claim_id: str, *, statement: str | None, 
         "claim": {k: claim[k] for k in ("id", "statement", "status", "revision")},
         "kind": kind,
         "statement": text if kind == "replace" else statement,
-        **_describe(snap, out),
+        **await _describe(g, snap, out),
         "revisions": _revisions(claim, snap),
     }
 
@@ -112,7 +116,7 @@ async def claim_impact(g: Graph, claim_id: str, *, policy: Policy) -> dict[str, 
     return {
         "claim": {k: claim[k] for k in ("id", "statement", "status", "revision")},
         "correctable": claim["status"] in CURRENT_CLAIM,
-        **_describe(snap, out),
+        **await _describe(g, snap, out),
         "revisions": _revisions(claim, snap),
     }
 

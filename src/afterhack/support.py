@@ -48,7 +48,7 @@ class ActionInfo:
     description: str
     status: str
     revision: int
-    decision_ids: tuple[str, ...]
+    decision_ids: tuple[str, ...]  # those of the region: only they can fall
 
 
 @dataclass

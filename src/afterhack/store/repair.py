@@ -28,22 +28,18 @@ async def claim_state(g: Graph, claim_id: str) -> dict[str, Any] | None:
     return rows.first()
 
 
-# How each decision of the region is read: everything the relabel and the guard need, in two
-# pattern comprehensions (each costs FalkorDB ~0.05 ms even when it finds nothing, so one
-# per kind of neighbour was most of a preview's read):
-# * `links`, every USED_CLAIM and DEPENDS_ON edge at d in either direction, as
-#   [is_dependency, d_is_start, d_is_end, id, status, revision, premise, source_id]: a use
-#   (d to a claim), an upstream decision (d is the start) or a dependent (d is the end; a
-#   self-loop is both, and is seen once);
-# * `requires`, per action requiring d, one row per decision the action requires (d itself
-#   included: FalkorDB does not keep a pattern's two edges distinct), with the id of the
-#   edge into d, so the actions are counted per edge as the guard counts them.
-# Lists, not maps: fewer bytes to decode per row.
+# How each decision of the region is read: its properties and, in ONE pattern comprehension,
+# every edge at it in either direction with the node at the other end, as [type,
+# d_is_start, id, status, revision, premise, source_id, description]: a use (USED_CLAIM to
+# a claim), an upstream decision (DEPENDS_ON, d the start), a dependent (DEPENDS_ON, d the
+# end; a self-loop is seen once, as both) or an action (REQUIRES, d the end). FalkorDB spends
+# ~0.05 ms on each comprehension or traversal even when it finds nothing, and one untyped
+# comprehension cost less than one over two named types; a preview's read had seven.
+# An action's decisions outside the region are not read (only the region's can fall):
+# action_decisions reads them for the actions a preview shows as held.
 _DECISION = """d.id AS id, d.title AS title, d.status AS status, d.revision AS revision,
-  [(d)-[e:USED_CLAIM|DEPENDS_ON]-(n) | [type(e) = 'DEPENDS_ON', startNode(e) = d,
-    endNode(e) = d, n.id, n.status, n.revision, e.premise, n.source_id]] AS links,
-  [(d)<-[r:REQUIRES]-(a:Action)-[:REQUIRES]->(y:Decision) | [id(r), a.id, a.description,
-    a.status, a.revision, y.id]] AS requires
+  [(d)-[e]-(n) | [type(e), startNode(e) = d, n.id, n.status, n.revision, e.premise,
+    n.source_id, n.description]] AS links
 """
 
 # One level of the region (the decisions $ids), for a walk that goes on past the first
@@ -105,27 +101,29 @@ async def claim_region(g: Graph, claim_id: str, *, workspace_id: str | None = No
     claim = {"id": first["claim_id"], "status": first["claim_status"],
              "revision": first["claim_revision"], "source_id": first["claim_source_id"],
              "statement": first["claim_statement"], "n_users": n_users}
-    rest = [i for i in more if i not in decisions]
-    if rest:
-        deeper = await load_region(g, rest, seen=dict.fromkeys(decisions))
-        decisions.update(deeper.decisions)
-        actions.update(deeper.actions)
+    await _walk(g, [i for i in more if i not in decisions], decisions, actions)
     return claim, Snapshot(decisions=decisions, actions=actions)
 
 
-async def load_region(g: Graph, start: list[str],
-                      seen: dict[str, None] | None = None) -> Snapshot:
-    """The start decisions and everything that depends on them, at any depth, as a Snapshot.
+async def load_region(g: Graph, start: list[str]) -> Snapshot:
+    """The start decisions and everything that depends on them, at any depth, as a Snapshot."""
+    snap = Snapshot(decisions={}, actions={})
+    await _walk(g, start, snap.decisions, snap.actions)
+    return snap
 
-    Walked breadth-first, one query per level that reads the level's decisions whole and
-    names the next level: no LIMIT, no path enumeration (a var-length pattern enumerates
-    paths, exponential in diamonds), and a cycle ends the walk because visited decisions
-    are never expanded twice.
+
+async def _walk(g: Graph, start: list[str], decisions: dict[str, DecisionInfo],
+                actions: dict[str, ActionInfo]) -> None:
+    """Adds the start decisions and all that depend on them to the region read so far.
+
+    Breadth-first, one query per level that reads the level's decisions whole and names
+    the next level: no LIMIT, no path enumeration (a var-length pattern enumerates paths,
+    exponential in diamonds), and a cycle ends the walk because visited decisions are never
+    expanded twice. The region's dicts are filled in place, so an action required by
+    decisions of several levels gathers all of them.
     """
-    seen = {**(seen or {}), **dict.fromkeys(start)}
+    seen = {**dict.fromkeys(decisions), **dict.fromkeys(start)}
     frontier = list(dict.fromkeys(start))
-    decisions: dict[str, DecisionInfo] = {}
-    actions: dict[str, ActionInfo] = {}
     for _ in range(_MAX_DEPTH):
         if not frontier:
             break
@@ -135,40 +133,40 @@ async def load_region(g: Graph, start: list[str],
             nxt.update((i, None) for i in _add_decision(r, decisions, actions) if i not in seen)
         seen.update(nxt)
         frontier = list(nxt)
-    return Snapshot(decisions=decisions, actions=actions)
 
 
 def _add_decision(r: dict[str, Any], decisions: dict[str, DecisionInfo],
                   actions: dict[str, ActionInfo]) -> list[str]:
     """Adds the decision of row ``r`` (and its actions); returns the ids of its dependents."""
+    did = r["id"]
     uses: list[Use] = []
     ups: list[Up] = []
     dependents: list[str] = []
-    for is_dependency, d_is_start, d_is_end, nid, status, revision, premise, source in r["links"]:
-        if not is_dependency:
+    action_ids: list[str] = []  # one per REQUIRES edge, as the guard counts them
+    for kind, d_is_start, nid, status, revision, premise, source, description in r["links"]:
+        if kind == "USED_CLAIM":
             uses.append(Use(nid, premise, status, source, revision))
-            continue
-        if d_is_start:
-            ups.append(Up(nid, status, revision))
-        if d_is_end:
-            dependents.append(nid)
-    edge_actions: dict[int, str] = {}
-    required: dict[str, tuple[list[Any], set[str]]] = {}
-    for edge, aid, *fields, decision_id in r["requires"]:
-        edge_actions[edge] = aid
-        required.setdefault(aid, (fields, set()))[1].add(decision_id)
-    for aid, ((description, status, revision), ids) in required.items():
-        actions[aid] = ActionInfo(aid, description, status, revision, tuple(sorted(ids)))
+        elif kind == "DEPENDS_ON":
+            if d_is_start:
+                ups.append(Up(nid, status, revision))
+            if not d_is_start or nid == did:
+                dependents.append(nid)
+        elif kind == "REQUIRES":
+            action_ids.append(nid)
+            known = actions[nid].decision_ids if nid in actions else ()
+            actions[nid] = ActionInfo(nid, description, status, revision,
+                                      tuple(sorted({*known, did})))
     uses.sort(key=lambda u: (u.premise, u.claim_id))
     ups.sort(key=lambda u: u.decision_id)
-    decisions[r["id"]] = DecisionInfo(
-        id=r["id"], title=r["title"], status=r["status"], revision=r["revision"],
-        uses=uses, ups=ups, action_ids=sorted(edge_actions.values()),
-        n_dependents=len(dependents))
+    action_ids.sort()
+    decisions[did] = DecisionInfo(id=did, title=r["title"], status=r["status"],
+                                  revision=r["revision"], uses=uses, ups=ups,
+                                  action_ids=action_ids, n_dependents=len(dependents))
     return dependents
 
 
 async def action_decisions(g: Graph, action_ids: list[str]) -> dict[str, list[str]]:
+    """Every decision each action requires, inside the region or not."""
     if not action_ids:
         return {}
     rows = await g.read(
