@@ -96,7 +96,8 @@ def test_a_full_journey_adds_no_property_name_beyond_the_registered_ones(
 
 def test_undirected_comprehension_sees_a_self_loop_once(falkordb: str) -> None:
     """store.repair reads every edge at a decision in one undirected, untyped comprehension
-    and counts a DEPENDS_ON self-loop as both upstream and dependent: it must come once."""
+    and counts a DEPENDS_ON self-loop as both upstream and dependent: it must come once.
+    It reads how many decisions an action requires with a typed outdegree."""
 
     async def go() -> list[Any]:
         store = Store(falkordb)
@@ -108,10 +109,13 @@ def test_undirected_comprehension_sees_a_self_loop_once(falkordb: str) -> None:
                 " (d2)-[:DEPENDS_ON]->(d1)")
             return list((await g.read(
                 "MATCH (d:Decision {id:'d1'}) "
-                "RETURN [(d)-[e]-(n) | [type(e), n.id, startNode(e) = d]] AS x")).scalar())
+                "RETURN [(d)-[e]-(n) | [type(e), n.id, startNode(e) = d,"
+                " outdegree(n, 'REQUIRES')]] AS x")).scalar())
         finally:
             await store.delete_graph(g.name)
             await store.close()
 
-    assert sorted(asyncio.run(go())) == [["DEPENDS_ON", "d1", True], ["DEPENDS_ON", "d2", False],
-                                         ["REQUIRES", "a", False]]
+    # outdegree with a type counts only that type's edges (d1's DEPENDS_ON are not REQUIRES).
+    assert sorted(asyncio.run(go())) == [
+        ["DEPENDS_ON", "d1", True, 0], ["DEPENDS_ON", "d2", False, 0],
+        ["REQUIRES", "a", False, 2]]

@@ -57,8 +57,9 @@ def _revisions(claim: dict[str, Any], snap: Snapshot) -> dict[str, Any]:
 async def _describe(g: Graph, snap: Snapshot, out: Outcome) -> dict[str, Any]:
     d = snap.decisions
     # The snapshot knows an action's decisions inside the region; a held one is shown with
-    # all it requires.
-    required = await store_repair.action_decisions(g, sorted(out.hold))
+    # all it requires, read here if some are outside.
+    required = await store_repair.action_decisions(
+        g, sorted(a.id for a in out.hold.values() if len(a.decision_ids) < a.n_required))
     return {
         "flag": [{"decision_id": i, "title": d[i].title, "status": d[i].status, "reasons": r}
                  for i, r in sorted(out.flag.items())],

@@ -49,6 +49,7 @@ class ActionInfo:
     status: str
     revision: int
     decision_ids: tuple[str, ...]  # those of the region: only they can fall
+    n_required: int  # how many decisions it requires, in the region or not
 
 
 @dataclass

@@ -30,16 +30,18 @@ async def claim_state(g: Graph, claim_id: str) -> dict[str, Any] | None:
 
 # How each decision of the region is read: its properties and, in ONE pattern comprehension,
 # every edge at it in either direction with the node at the other end, as [type,
-# d_is_start, id, status, revision, premise, source_id, description]: a use (USED_CLAIM to
-# a claim), an upstream decision (DEPENDS_ON, d the start), a dependent (DEPENDS_ON, d the
-# end; a self-loop is seen once, as both) or an action (REQUIRES, d the end). FalkorDB spends
-# ~0.05 ms on each comprehension or traversal even when it finds nothing, and one untyped
-# comprehension cost less than one over two named types; a preview's read had seven.
-# An action's decisions outside the region are not read (only the region's can fall):
-# action_decisions reads them for the actions a preview shows as held.
+# d_is_start, id, status, revision, premise, source_id, description, n_required]: a use
+# (USED_CLAIM to a claim), an upstream decision (DEPENDS_ON, d the start), a dependent
+# (DEPENDS_ON, d the end; a self-loop is seen once, as both) or an action (REQUIRES, d the
+# end, with how many decisions it requires). FalkorDB spends ~0.05 ms on each comprehension
+# or traversal even when it finds nothing, and one untyped comprehension cost less than
+# one over two named types; a preview's read had seven. An action's decisions outside the
+# region are not read (only the region's can fall); when a held action requires more than
+# the region's, action_decisions reads them for the preview.
 _DECISION = """d.id AS id, d.title AS title, d.status AS status, d.revision AS revision,
   [(d)-[e]-(n) | [type(e), startNode(e) = d, n.id, n.status, n.revision, e.premise,
-    n.source_id, n.description]] AS links
+    n.source_id, n.description,
+    CASE WHEN type(e) = 'REQUIRES' THEN outdegree(n, 'REQUIRES') END]] AS links
 """
 
 # One level of the region (the decisions $ids), for a walk that goes on past the first
@@ -143,7 +145,8 @@ def _add_decision(r: dict[str, Any], decisions: dict[str, DecisionInfo],
     ups: list[Up] = []
     dependents: list[str] = []
     action_ids: list[str] = []  # one per REQUIRES edge, as the guard counts them
-    for kind, d_is_start, nid, status, revision, premise, source, description in r["links"]:
+    for kind, d_is_start, nid, status, revision, premise, source, description, n_required \
+            in r["links"]:
         if kind == "USED_CLAIM":
             uses.append(Use(nid, premise, status, source, revision))
         elif kind == "DEPENDS_ON":
@@ -155,7 +158,7 @@ def _add_decision(r: dict[str, Any], decisions: dict[str, DecisionInfo],
             action_ids.append(nid)
             known = actions[nid].decision_ids if nid in actions else ()
             actions[nid] = ActionInfo(nid, description, status, revision,
-                                      tuple(sorted({*known, did})))
+                                      tuple(sorted({*known, did})), n_required)
     uses.sort(key=lambda u: (u.premise, u.claim_id))
     ups.sort(key=lambda u: u.decision_id)
     action_ids.sort()
