@@ -215,6 +215,12 @@ def _mutations(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
                                                  "target": claim["properties"]["id"],
                                                  "properties": {}}]),
         "edge type": changed(edges=[{**edges[0], "type": "X]->() DETACH DELETE (n"}]),
+        # The region read follows DEPENDS_ON without checking labels: a claim may not be
+        # a decision's dependent.
+        "edge ends": changed(edges=[*edges, {"type": "DEPENDS_ON",
+                                             "source": claim["properties"]["id"],
+                                             "target": claim["properties"]["id"],
+                                             "properties": {}}]),
         "property name": changed(nodes=[*nodes[:-1], {"labels": nodes[-1]["labels"],
                                                       "properties": {**nodes[-1]["properties"],
                                                                      "a b": 1}}]),

@@ -16,7 +16,7 @@ from afterhack.store import restore as store_restore
 from afterhack.store import workspaces as store_workspaces
 from afterhack.store.client import Store
 from afterhack.store.export import snapshot_graph
-from afterhack.store.names import is_uuid
+from afterhack.store.names import EDGE_ENDS, is_uuid
 
 FORMAT = "afterhack-export/1"
 
@@ -38,7 +38,7 @@ def check_export(ws_id: str, nodes: list[dict[str, Any]], edges: list[dict[str, 
     """Raise InvalidRequest unless the document is a whole, well-formed workspace graph."""
     if not is_uuid(ws_id):
         raise InvalidRequest("workspace.id must be a workspace id (a lowercase UUID).")
-    ids: set[str] = set()
+    label_of: dict[str, str] = {}
     workspaces = []
     for i, n in enumerate(nodes):
         label = n["labels"][0]
@@ -47,9 +47,9 @@ def check_export(ws_id: str, nodes: list[dict[str, Any]], edges: list[dict[str, 
         node_id = n["properties"].get("id")
         if not isinstance(node_id, str) or not node_id:
             raise InvalidRequest(f"nodes[{i}] has no string id.")
-        if node_id in ids:
+        if node_id in label_of:
             raise InvalidRequest(f"nodes[{i}] repeats an id.", id=node_id[:64])
-        ids.add(node_id)
+        label_of[node_id] = label
         if label == "Workspace":
             workspaces.append(node_id)
     if workspaces != [ws_id]:
@@ -57,8 +57,12 @@ def check_export(ws_id: str, nodes: list[dict[str, Any]], edges: list[dict[str, 
     for i, e in enumerate(edges):
         if e["type"] not in store_restore.EDGE_TYPES:
             raise InvalidRequest(f"edges[{i}] has an unknown type.", type=e["type"][:64])
-        if e["source"] not in ids or e["target"] not in ids:
+        if e["source"] not in label_of or e["target"] not in label_of:
             raise InvalidRequest(f"edges[{i}] joins a node that is not in the export.")
+        ends = EDGE_ENDS.get(e["type"])
+        if ends is not None and ends != (label_of[e["source"]], label_of[e["target"]]):
+            raise InvalidRequest(f"edges[{i}] ({e['type']}) must join a {ends[0]} to a "
+                                 f"{ends[1]}.")
 
 
 async def restore_workspace(store: Store, ws_id: str, nodes: list[dict[str, Any]],

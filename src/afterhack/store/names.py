@@ -58,6 +58,15 @@ RELATIONSHIP_TYPES = (
     "REQUIRES",
 )
 
+# The labels at the two ends of the edges a correction's region is read through. Queries
+# follow these edges without naming the labels (each label check costs FalkorDB a matrix
+# operation), so a restore refuses an edge of these types between other labels.
+EDGE_ENDS = {
+    "USED_CLAIM": ("Decision", "Claim"),
+    "DEPENDS_ON": ("Decision", "Decision"),
+    "REQUIRES": ("Action", "Decision"),
+}
+
 # Extra range indexes that queries filter on (beyond id).
 RANGE_INDEXES = (
     ("Claim", "statement_key"),

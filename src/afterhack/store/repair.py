@@ -53,9 +53,11 @@ _LEVEL = "MATCH (d:Decision) WHERE d.id IN $ids\nRETURN " + _DECISION
 # there are edges, and it reads four regions in five of the benchmark's in this one round
 # trip; a longer one enumerates every path through a diamond (seconds on a lattice), so
 # deeper levels are read by load_region, level by level. The claim's number of users is
-# not read here: it is the count of the region's uses of the claim (claim_region).
+# not read here: it is the count of the region's uses of the claim (claim_region). No
+# label is checked (each check is a matrix operation, a third of this part's time): these
+# edges join only decisions and claims (names.EDGE_ENDS, which restore enforces).
 _CLAIM_AND_REGION = """MATCH (c:Claim {id: $id})
-OPTIONAL MATCH (c)<-[:USED_CLAIM]-(:Decision)<-[:DEPENDS_ON*0..1]-(d:Decision)
+OPTIONAL MATCH (c)<-[:USED_CLAIM]-()<-[:DEPENDS_ON*0..1]-(d)
 WITH DISTINCT c, d
 RETURN c.id AS claim_id, c.status AS claim_status, c.revision AS claim_revision,
   c.source_id AS claim_source_id, c.statement AS claim_statement,
