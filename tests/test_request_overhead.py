@@ -31,3 +31,28 @@ def test_store_parses_replies_with_hiredis(falkordb: str) -> None:
             await store.close()
 
     assert asyncio.run(parser()) == "_AsyncHiredisParser"
+
+
+def test_no_route_shadows_another() -> None:
+    # Routes are matched in the order they are listed, and the hot ones are listed first
+    # (api/app.py): a path of each route, its parameters filled with values no literal
+    # segment uses, must match no route of the same method listed before it.
+    import re
+
+    from fastapi.routing import APIRoute, iter_route_contexts
+    from starlette.routing import compile_path
+
+    from afterhack.api.app import create_app
+    from afterhack.config import Settings
+
+    app = create_app(Settings())
+    api = [(str(c.path_format), set(c.methods or ())) for c in iter_route_contexts(app.routes)
+           if isinstance(c.original_route, APIRoute) and str(c.path_format).startswith("/api/")]
+    assert len(api) > 30
+    patterns = [(compile_path(path)[0], methods) for path, methods in api]
+    for i, (path, methods) in enumerate(api):
+        concrete = re.sub(r"\{(\w+)(:\w+)?\}", lambda m: f"p-{m.group(1)}-0", path)
+        assert patterns[i][0].match(concrete)
+        earlier = [api[j][0] for j, (rx, ms) in enumerate(patterns[:i])
+                   if ms & methods and rx.match(concrete)]
+        assert earlier == [], f"{sorted(methods)} {path} is shadowed by {earlier}"

@@ -69,16 +69,21 @@ WorkspaceDep = Annotated[Workspace, Depends(get_workspace)]
 
 @dataclass(frozen=True)
 class WorkspaceRef:
-    """A workspace's graph, not yet checked: for a route whose one read proves the workspace
-    is ready itself (a round trip fewer than WorkspaceDep)."""
+    """A workspace's graph, not yet checked, and the app's services: for a hot route whose
+    one read proves the workspace is ready itself (a round trip fewer than WorkspaceDep).
+    One dependency instead of three: FastAPI's work per dependency was a fifth of the app's
+    time on a preview."""
 
     id: str
     graph: Graph
+    services: Any
 
 
-async def get_workspace_ref(ws: str, store: StoreDep) -> WorkspaceRef:
+async def get_workspace_ref(ws: str, request: Request) -> WorkspaceRef:
+    state = request.app.state
     try:
-        return WorkspaceRef(id=ws, graph=workspaces.workspace_graph(store, ws))
+        return WorkspaceRef(id=ws, graph=workspaces.workspace_graph(state.store, ws),
+                            services=state.services)
     except ValueError:  # not a workspace id: nothing to read
         raise WorkspaceNotFound(ws) from None
 

@@ -17,13 +17,12 @@ router = APIRouter(tags=["corrections"])
 
 @router.post("/workspaces/{ws}/claims/{claim_id}/corrections/preview",
              response_model=out.CorrectionPreview, dependencies=[allow("correct")])
-async def preview(claim_id: str, body: CorrectionPreview, ws: WorkspaceRefDep,
-                  services: ServicesDep) -> Response:
+async def preview(claim_id: str, body: CorrectionPreview, ws: WorkspaceRefDep) -> Response:
     # The hot read of a review: the workspace is checked inside the region query, and the
     # answer (built to out.CorrectionPreview, which tests hold it to) is encoded once
     # instead of validated against the model again.
     result = await repair.preview_correction(
-        ws.graph, claim_id, statement=body.statement, kind=body.kind, policy=services.policy,
+        ws.graph, claim_id, statement=body.statement, kind=body.kind, policy=ws.services.policy,
         workspace_id=ws.id)
     return Response(to_json(result), media_type="application/json")
 
