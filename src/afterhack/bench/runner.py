@@ -43,6 +43,7 @@ class BenchConfig:
     search_samples: int = 200
     corrections: int = 40
     breakdown_rounds: int = 200
+    preview_loop_rounds: int = 5
     agent_runs: int = 30
     workspace_gets: int = 500
     tenants: int = 1000
@@ -54,8 +55,8 @@ class BenchConfig:
     def quick_config(cls, **overrides: Any) -> BenchConfig:
         base: dict[str, Any] = dict(
             sizes=QUICK_SIZES, quick=True, floor_samples=100, search_samples=20,
-            corrections=6, breakdown_rounds=20, agent_runs=5, workspace_gets=50, tenants=20,
-            ingest_sources=1, ingest_claims_per_source=400)
+            corrections=6, breakdown_rounds=20, preview_loop_rounds=2, agent_runs=5,
+            workspace_gets=50, tenants=20, ingest_sources=1, ingest_claims_per_source=400)
         base.update(overrides)
         return cls(**base)
 
@@ -68,6 +69,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
     assert h.http is not None
     http = h.http
     t0 = time.perf_counter()
+    rewrites_before = await h.aof_rewrites()
     ws = build_workspace(n, vocab=vocab)
     log(f"[{n}] shape {ws.counts()}")
     ws_id, load = await load_workspace(h, ws, f"bench {n}")
@@ -87,7 +89,8 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
         f"{search['store_fulltext']['p50']} ms, CONTAINS {search['store_contains']['p50']} ms")
     targets = correction_targets(ws, cfg.corrections + 2 + 50)
     corr = await measure_corrections(h, ws_id, targets[:cfg.corrections + 2], floors,
-                                     floor_samples=max(50, cfg.floor_samples // 4))
+                                     floor_samples=max(50, cfg.floor_samples // 4),
+                                     loop_rounds=cfg.preview_loop_rounds)
     log(f"[{n}] corrections p50: preview {corr['preview']['p50']} ms, "
         f"apply {corr['apply']['p50']} ms")
     # Claims not corrected above: a preview of a corrected one stops before any work.
@@ -113,6 +116,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
         "preview_parts": parts,
         "agent_runs": agents,
         "ingest": ingest,
+        "aof_rewrites": await h.aof_rewrites() - rewrites_before,
         "seconds": round(time.perf_counter() - t0, 1),
     }
 
