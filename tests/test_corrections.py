@@ -406,6 +406,23 @@ def test_action_of_a_fallen_decision_is_held_when_it_also_requires_a_deep_one(
     assert violations(falkordb, ws) == []
 
 
+def test_invariants_catch_a_replacement_citing_another_fragment(client: TestClient, ws: str,
+                                                               falkordb: str) -> None:
+    # The check reads two lists off each claim's fragments; when both comprehensions named
+    # their node alike, FalkorDB gave the second nothing and this check could never fire.
+    from tests.support.graphs import with_graph
+
+    c1, d, sa = _ids(3)
+    _seed(falkordb, ws, claims=[(c1, sa)],
+          decisions=[{"id": d, "title": "D", "premises": {"p": [c1]}}])
+    _correct(client, ws, c1)
+    assert violations(falkordb, ws) == []
+    with_graph(falkordb, ws, lambda g: g.write(
+        "MATCH (:Claim {confidence_kind: 'human_correction'})-[:SUPPORTED_BY]->"
+        "(f:SourceFragment) SET f.source_id = 'elsewhere'"))
+    assert any("cites another correction's fragment" in v for v in violations(falkordb, ws))
+
+
 def test_preview_checks_the_workspace_in_its_own_read(client: TestClient, ws: str,
                                                       falkordb: str) -> None:
     c1, d, sa = _ids(3)

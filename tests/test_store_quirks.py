@@ -119,3 +119,27 @@ def test_undirected_comprehension_sees_a_self_loop_once(falkordb: str) -> None:
     assert sorted(asyncio.run(go())) == [
         ["DEPENDS_ON", "d1", True, 0], ["DEPENDS_ON", "d2", False, 0],
         ["REQUIRES", "a", False, 2]]
+
+
+def test_a_node_name_reused_by_a_second_comprehension_is_joined(falkordb: str) -> None:
+    """Two pattern comprehensions in one projection must not reuse a node's name: FalkorDB
+    binds the second to the first's and it finds nothing (store/invariants.py once lost a
+    check to this)."""
+
+    async def go() -> list[dict[str, Any]]:
+        store = Store(falkordb)
+        g = store.graph("quirk_" + uuid.uuid4().hex)
+        try:
+            await g.write("CREATE (c:C {id:'c'}), (c)-[:T]->(:F {id:'f1', n:1}),"
+                          " (c)-[:T]->(:F {id:'f2', n:2})")
+            return [(await g.read(
+                "MATCH (c:C) RETURN [(c)-[:T]->(f:F) | f.id] AS a, " + second)).first() or {}
+                for second in ("[(c)-[:T]->(f:F) | f.n] AS b", "[(c)-[:T]->(f2:F) | f2.n] AS b")]
+        finally:
+            await store.delete_graph(g.name)
+            await store.close()
+
+    reused, renamed = asyncio.run(go())
+    assert sorted(reused["a"]) == ["f1", "f2"] and sorted(renamed["b"]) == [1, 2]
+    # A FalkorDB that fixes this fails here: the rule can then relax.
+    assert reused["b"] == [], "FalkorDB no longer joins a reused comprehension name"

@@ -69,8 +69,10 @@ async def check_workspace(g: Graph) -> list[str]:
         "c.confidence_kind AS kind, c.source_id AS source_id, "
         "size([(c)<-[s:SUPERSEDES]-(:Claim) | s]) AS n_replaced_by, "
         "size([(c)<-[k:CORRECTS]-(:Correction) | k]) AS n_corrections, "
+        # Each comprehension names its own node: FalkorDB joins a name reused by a later
+        # comprehension of the same projection, which then finds nothing.
         "[(c)-[:SUPPORTED_BY]->(f:SourceFragment) | f.origin_type] AS origins, "
-        "[(c)-[:SUPPORTED_BY]->(f:SourceFragment) | f.source_id] AS fragment_sources "
+        "[(c)-[:SUPPORTED_BY]->(sf:SourceFragment) | sf.source_id] AS fragment_sources "
         "ORDER BY c.id"))
     for c in claims:
         if c["status"] == "superseded" and c["n_replaced_by"] == 0:
