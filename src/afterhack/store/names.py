@@ -91,4 +91,4 @@ def graph_name(workspace_id: str) -> str:
     """The graph of a workspace; raises ValueError for anything but a canonical UUID."""
     if not is_uuid(workspace_id):
         raise ValueError("not a workspace id")
-    return "ws_" + uuid.UUID(workspace_id).hex
+    return "ws_" + workspace_id.replace("-", "")  # canonical: lowercase hex and dashes
