@@ -423,6 +423,21 @@ def test_invariants_catch_a_replacement_citing_another_fragment(client: TestClie
     assert any("cites another correction's fragment" in v for v in violations(falkordb, ws))
 
 
+def test_invariants_catch_a_region_edge_between_other_labels(client: TestClient, ws: str,
+                                                             falkordb: str) -> None:
+    # The region query follows USED_CLAIM and DEPENDS_ON without checking labels.
+    from tests.support.graphs import with_graph
+
+    c1, d, sa = _ids(3)
+    _seed(falkordb, ws, claims=[(c1, sa)],
+          decisions=[{"id": d, "title": "D", "premises": {"p": [c1]}}])
+    assert violations(falkordb, ws) == []
+    with_graph(falkordb, ws, lambda g: g.write(
+        "MATCH (c:Claim {id: $c}), (d:Decision {id: $d}) CREATE (c)-[:DEPENDS_ON]->(d)",
+        {"c": c1, "d": d}))
+    assert "1 DEPENDS_ON edges do not join a Decision to a Decision" in violations(falkordb, ws)
+
+
 def test_preview_checks_the_workspace_in_its_own_read(client: TestClient, ws: str,
                                                       falkordb: str) -> None:
     c1, d, sa = _ids(3)

@@ -8,7 +8,9 @@ Returns a list of violations; an empty list means the workspace is consistent:
 3. a held action remembers the status to return to;
 4. a superseded claim has the claim that replaced it; a claim is corrected at most once;
 5. a reviewer's claim cites only its own correction's human fragment, never a document;
-6. a document claim's quote is exactly the version text at its offsets.
+6. a document claim's quote is exactly the version text at its offsets;
+7. the edges a correction's region is read through join the labels they are for
+   (names.EDGE_ENDS: the region query does not check labels).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import json
 from typing import Any
 
 from afterhack.store.client import Graph
+from afterhack.store.names import EDGE_ENDS
 
 GOOD = ("draft", "accepted")
 CURRENT = ("proposed", "accepted")
@@ -101,6 +104,12 @@ async def check_workspace(g: Graph) -> list[str]:
     for q in quotes:
         if q["text"] is None or q["text"][q["s"] : q["e"]] != q["quote"]:
             v.append(f"claim {q['id']}: quote is not the version text at its offsets")
+    for kind, (start, end) in EDGE_ENDS.items():
+        stray = await g.read(
+            f"MATCH (a)-[e:{kind}]->(b) WHERE NOT (a:{start} AND b:{end}) "
+            "RETURN count(e) AS n")
+        if stray.scalar():
+            v.append(f"{stray.scalar()} {kind} edges do not join a {start} to a {end}")
     return v
 
 
