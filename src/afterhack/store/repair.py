@@ -49,15 +49,16 @@ _DECISION = """d.id AS id, d.title AS title, d.status AS status, d.revision AS r
 _LEVEL = "MATCH (d:Decision) WHERE d.id IN $ids\nRETURN " + _DECISION
 
 # The claim and the first two levels of its region: the decisions using it and those
-# depending on them. One hop of a variable-length pattern enumerates no more paths than
-# there are edges, and it reads four regions in five of the benchmark's in this one round
-# trip; a longer one enumerates every path through a diamond (seconds on a lattice), so
-# deeper levels are read by load_region, level by level. The claim's number of users is
-# not read here: it is the count of the region's uses of the claim (claim_region). No
-# label is checked (each check is a matrix operation, a third of this part's time): these
-# edges join only decisions and claims (names.EDGE_ENDS, which restore enforces).
+# depending on them, in one variable-length step over both edge types (only a decision
+# uses a claim, and only a decision depends on one: names.EDGE_ENDS, which restore refuses
+# to break and the invariants check), with no label checked (each check is a matrix
+# operation of its own). Two hops enumerate no more paths than users times dependents, and
+# read four regions in five of the benchmark's in this one round trip; more hops enumerate
+# every path through a diamond (seconds on a lattice), so deeper levels are read by
+# _walk, level by level. The claim's number of users is not read here: it is the count of
+# the region's uses of the claim (claim_region).
 _CLAIM_AND_REGION = """MATCH (c:Claim {id: $id})
-OPTIONAL MATCH (c)<-[:USED_CLAIM]-()<-[:DEPENDS_ON*0..1]-(d)
+OPTIONAL MATCH (c)<-[:USED_CLAIM|DEPENDS_ON*1..2]-(d)
 WITH DISTINCT c, d
 RETURN c.id AS claim_id, c.status AS claim_status, c.revision AS claim_revision,
   c.source_id AS claim_source_id, c.statement AS claim_statement,
