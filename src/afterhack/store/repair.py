@@ -44,9 +44,11 @@ _DECISION = """d.id AS id, d.title AS title, d.status AS status, d.revision AS r
     CASE WHEN type(e) = 'REQUIRES' THEN outdegree(n, 'REQUIRES') END]] AS links
 """
 
-# One level of the region (the decisions $ids), for a walk that goes on past the first
-# query.
-_LEVEL = "MATCH (d:Decision) WHERE d.id IN $ids\nRETURN " + _DECISION
+# Two levels of the region for a walk that goes on past the first query: the decisions
+# $ids and those depending on them (one hop: no more paths than edges; a decision read
+# before comes back and is skipped).
+_TWO_LEVELS = ("MATCH (s:Decision) WHERE s.id IN $ids\n"
+               "MATCH (s)<-[:DEPENDS_ON*0..1]-(d)\nWITH DISTINCT d\nRETURN " + _DECISION)
 
 # The claim and the first two levels of its region: the decisions using it and those
 # depending on them, in one variable-length step over both edge types (only a decision
@@ -55,7 +57,7 @@ _LEVEL = "MATCH (d:Decision) WHERE d.id IN $ids\nRETURN " + _DECISION
 # operation of its own). Two hops enumerate no more paths than users times dependents, and
 # read four regions in five of the benchmark's in this one round trip; more hops enumerate
 # every path through a diamond (seconds on a lattice), so deeper levels are read by
-# _walk, level by level. The claim's number of users is not read here: it is the count of
+# _walk, two levels a query. The claim's number of users is not read here: it is the count of
 # the region's uses of the claim (claim_region).
 _CLAIM_AND_REGION = """MATCH (c:Claim {id: $id})
 OPTIONAL MATCH (c)<-[:USED_CLAIM|DEPENDS_ON*1..2]-(d)
@@ -121,23 +123,26 @@ async def _walk(g: Graph, start: list[str], decisions: dict[str, DecisionInfo],
                 actions: dict[str, ActionInfo]) -> None:
     """Adds the start decisions and all that depend on them to the region read so far.
 
-    Breadth-first, one query per level that reads the level's decisions whole and names
-    the next level: no LIMIT, no path enumeration (a var-length pattern enumerates paths,
-    exponential in diamonds), and a cycle ends the walk because visited decisions are never
-    expanded twice. The region's dicts are filled in place, so an action required by
-    decisions of several levels gathers all of them.
+    Breadth-first, one query per two levels that reads their decisions whole and names the
+    next: no LIMIT, no path enumeration past one hop (a longer var-length pattern
+    enumerates paths, exponential in diamonds), and a cycle ends the walk because a
+    decision is expanded once. The region's dicts are filled in place, so an action
+    required by decisions read in several queries gathers all of them.
     """
     seen = {**dict.fromkeys(decisions), **dict.fromkeys(start)}
     frontier = list(dict.fromkeys(start))
     for _ in range(_MAX_DEPTH):
         if not frontier:
             break
-        rows = await g.read(_LEVEL, {"ids": frontier})
-        nxt: dict[str, None] = {}
+        rows = await g.read(_TWO_LEVELS, {"ids": frontier})
+        found: list[str] = []
         for r in rows:
-            nxt.update((i, None) for i in _add_decision(r, decisions, actions) if i not in seen)
-        seen.update(nxt)
-        frontier = list(nxt)
+            if r["id"] in decisions:
+                continue  # reached again through a diamond or a cycle
+            seen[r["id"]] = None
+            found += _add_decision(r, decisions, actions)
+        frontier = [i for i in dict.fromkeys(found) if i not in seen]
+        seen.update(dict.fromkeys(frontier))
 
 
 def _add_decision(r: dict[str, Any], decisions: dict[str, DecisionInfo],
