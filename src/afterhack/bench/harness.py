@@ -138,6 +138,19 @@ class Harness:
         return int(info["used_memory"])
 
 
+def cpu_stall_us() -> int | None:
+    """Microseconds runnable tasks on this host have waited for a CPU since boot (Linux PSI,
+    /proc/pressure/cpu "some total"); None where the kernel does not report it. Its growth
+    over a stretch of the run, divided by the stretch, is how busy the shared host was."""
+    try:
+        for line in Path("/proc/pressure/cpu").read_text().splitlines():
+            if line.startswith("some "):
+                return int(line.rsplit("total=", 1)[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 def _dist_version(name: str) -> str:
     try:
         return metadata.version(name)

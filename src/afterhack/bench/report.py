@@ -258,6 +258,11 @@ def _throughput_rows(sizes: list[dict[str, Any]]) -> list[str]:
         # measured meanwhile is slower, in this run as in production.
         _row("FalkorDB AOF rewrites (forks) while this size was loaded and measured",
              [str(s.get("aof_rewrites", "n/a")) for s in sizes]),
+        # Linux's pressure figure for the whole host: how much of the time some task (this
+        # run's own included) waited for a CPU. A run to compare with another has it low.
+        _row("host CPU pressure while this size ran (some task waiting for a CPU)",
+             ["n/a" if s.get("cpu_stall_pct") is None else f"{s['cpu_stall_pct']}%"
+              for s in sizes]),
     ]
 
 
