@@ -72,6 +72,8 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
         assert isinstance(size["cpu_stall_pct"], float) and 0 <= size["cpu_stall_pct"] < 200
     else:
         assert size["cpu_stall_pct"] is None
+    if Path("/proc/stat").exists():
+        assert isinstance(size["cpu_steal_pct"], float) and 0 <= size["cpu_steal_pct"] <= 100
     _positive_latency(corr["apply"], "apply")
     parts = size["preview_parts"]
     for what in ("preview", "ping", "region_read", "first_query_in_falkordb"):

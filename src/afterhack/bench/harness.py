@@ -151,6 +151,16 @@ def cpu_stall_us() -> int | None:
     return None
 
 
+def cpu_ticks() -> tuple[int, int] | None:
+    """(steal, total) CPU ticks since boot from /proc/stat: on a virtual machine, steal is
+    time the hypervisor gave this VM's CPUs to someone else, which PSI does not see."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (fields[7], sum(fields[:8])) if len(fields) >= 8 else None
+
+
 def _dist_version(name: str) -> str:
     try:
         return metadata.version(name)

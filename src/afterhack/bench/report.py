@@ -263,6 +263,9 @@ def _throughput_rows(sizes: list[dict[str, Any]]) -> list[str]:
         _row("host CPU pressure while this size ran (some task waiting for a CPU)",
              ["n/a" if s.get("cpu_stall_pct") is None else f"{s['cpu_stall_pct']}%"
               for s in sizes]),
+        _row("CPU time stolen by the hypervisor while this size ran",
+             ["n/a" if s.get("cpu_steal_pct") is None else f"{s['cpu_steal_pct']}%"
+              for s in sizes]),
     ]
 
 

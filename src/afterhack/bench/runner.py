@@ -15,7 +15,7 @@ from afterhack.bench.agents import measure_agent_runs
 from afterhack.bench.breakdown import measure_preview_parts
 from afterhack.bench.corrections import measure_corrections
 from afterhack.bench.floors import Floors
-from afterhack.bench.harness import Harness, cpu_stall_us, machine
+from afterhack.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
 from afterhack.bench.ingest import measure_ingest
 from afterhack.bench.load import load_workspace
 from afterhack.bench.search import measure_search
@@ -70,7 +70,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
     http = h.http
     t0 = time.perf_counter()
     rewrites_before = await h.aof_rewrites()
-    stall_before = cpu_stall_us()
+    stall_before, ticks_before = cpu_stall_us(), cpu_ticks()
     ws = build_workspace(n, vocab=vocab)
     log(f"[{n}] shape {ws.counts()}")
     ws_id, load = await load_workspace(h, ws, f"bench {n}")
@@ -119,6 +119,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
         "ingest": ingest,
         "aof_rewrites": await h.aof_rewrites() - rewrites_before,
         "cpu_stall_pct": _stall_pct(stall_before, time.perf_counter() - t0),
+        "cpu_steal_pct": _steal_pct(ticks_before),
         "seconds": round(time.perf_counter() - t0, 1),
     }
 
@@ -130,6 +131,13 @@ def _stall_pct(before: int | None, seconds: float) -> float | None:
     if before is None or after is None or seconds <= 0:
         return None
     return round((after - before) / 1e6 / seconds * 100, 1)
+
+
+def _steal_pct(before: tuple[int, int] | None) -> float | None:
+    after = cpu_ticks()
+    if before is None or after is None or after[1] <= before[1]:
+        return None
+    return round((after[0] - before[0]) / (after[1] - before[1]) * 100, 1)
 
 
 async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
