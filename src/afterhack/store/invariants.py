@@ -105,11 +105,11 @@ async def check_workspace(g: Graph) -> list[str]:
         if q["text"] is None or q["text"][q["s"] : q["e"]] != q["quote"]:
             v.append(f"claim {q['id']}: quote is not the version text at its offsets")
     for kind, (start, end) in EDGE_ENDS.items():
-        stray = await g.read(
+        stray = (await g.read(
             f"MATCH (a)-[e:{kind}]->(b) WHERE NOT (a:{start} AND b:{end}) "
-            "RETURN count(e) AS n")
-        if stray.scalar():
-            v.append(f"{stray.scalar()} {kind} edges do not join a {start} to a {end}")
+            "RETURN count(e) AS n")).scalar()
+        if stray:
+            v.append(f"{stray} {kind} edges do not join a {start} to a {end}")
     return v
 
 

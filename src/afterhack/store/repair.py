@@ -51,14 +51,14 @@ _TWO_LEVELS = ("MATCH (s:Decision) WHERE s.id IN $ids\n"
                "MATCH (s)<-[:DEPENDS_ON*0..1]-(d)\nWITH DISTINCT d\nRETURN " + _DECISION)
 
 # The claim and the first two levels of its region: the decisions using it and those
-# depending on them, in one variable-length step over both edge types (only a decision
-# uses a claim, and only a decision depends on one: names.EDGE_ENDS, which restore refuses
-# to break and the invariants check), with no label checked (each check is a matrix
-# operation of its own). Two hops enumerate no more paths than users times dependents, and
-# read four regions in five of the benchmark's in this one round trip; more hops enumerate
-# every path through a diamond (seconds on a lattice), so deeper levels are read by
-# _walk, two levels a query. The claim's number of users is not read here: it is the count of
-# the region's uses of the claim (claim_region).
+# depending on them, in one variable-length step over both edge types (only a decision uses
+# a claim, and only a decision depends on one: names.EDGE_ENDS, which restore refuses to
+# break and the invariants check), with no label checked (each check is a matrix operation
+# of its own). Two hops enumerate no more paths than users times dependents, and read four
+# regions in five of the benchmark's in this one round trip; more hops enumerate every path
+# through a diamond (seconds on a lattice), so deeper levels are read by _walk, two levels
+# a query. The claim's number of users is not read here: it is the count of the region's
+# uses of the claim (claim_region).
 _CLAIM_AND_REGION = """MATCH (c:Claim {id: $id})
 OPTIONAL MATCH (c)<-[:USED_CLAIM|DEPENDS_ON*1..2]-(d)
 WITH DISTINCT c, d
@@ -77,10 +77,9 @@ async def claim_region(g: Graph, claim_id: str, *, workspace_id: str | None = No
                        ) -> tuple[dict[str, Any] | None, Snapshot]:
     """The claim (None if there is no such claim) and its whole region, as a Snapshot.
 
-    One query reads the claim and two levels of its region; each further level costs one
-    more (see load_region). With ``workspace_id`` (the workspace whose graph ``g`` is),
-    that query also checks the workspace is ready and raises WorkspaceNotFound if it is
-    not.
+    One query reads the claim and two levels of its region; each further two levels cost
+    one more (see _walk). With ``workspace_id`` (the workspace whose graph ``g`` is), that
+    query also checks the workspace is ready and raises WorkspaceNotFound if it is not.
     """
     if workspace_id is None:
         rows = await g.read(_CLAIM_AND_REGION, {"id": claim_id})
