@@ -123,6 +123,10 @@ def _table(head: list[str], rows: list[str]) -> list[str]:
     return [_row(head[0], head[1:]), "|" + "---|" * len(head), *rows, ""]
 
 
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value}%"
+
+
 def _ms(s: dict[str, Any]) -> str:
     return f"{s['p50']:.3f} / {s['p95']:.3f} ms"
 
@@ -261,11 +265,9 @@ def _throughput_rows(sizes: list[dict[str, Any]]) -> list[str]:
         # Linux's pressure figure for the whole host: how much of the time some task (this
         # run's own included) waited for a CPU. A run to compare with another has it low.
         _row("host CPU pressure while this size ran (some task waiting for a CPU)",
-             ["n/a" if s.get("cpu_stall_pct") is None else f"{s['cpu_stall_pct']}%"
-              for s in sizes]),
+             [_pct(s.get("cpu_stall_pct")) for s in sizes]),
         _row("CPU time stolen by the hypervisor while this size ran",
-             ["n/a" if s.get("cpu_steal_pct") is None else f"{s['cpu_steal_pct']}%"
-              for s in sizes]),
+             [_pct(s.get("cpu_steal_pct")) for s in sizes]),
     ]
 
 
