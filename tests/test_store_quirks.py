@@ -4,33 +4,45 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from fastapi.testclient import TestClient
 
-from afterhack.store.client import Store
+from afterhack.store.client import Graph, Store
 from afterhack.store.names import graph_name
+
+T = TypeVar("T")
+
+
+def _on_scratch_graph(url: str, fn: Callable[[Graph], Awaitable[T]]) -> T:
+    """Run fn on a new, empty graph of the server at url, deleted afterwards."""
+
+    async def go() -> T:
+        store = Store(url)
+        g = store.graph("quirk_" + uuid.uuid4().hex)
+        try:
+            return await fn(g)
+        finally:
+            await store.delete_graph(g.name)
+            await store.close()
+
+    return asyncio.run(go())
 
 
 def test_comprehension_plan_cached_before_a_relationship_type_existed(falkordb: str) -> None:
     """The server bug itself: why workspace graphs prime their relationship types."""
 
-    async def go() -> tuple[int, int]:
-        store = Store(falkordb)
-        g = store.graph("quirk_" + uuid.uuid4().hex)
-        try:
-            await g.write("CREATE (:C {id:'a'}), (:C {id:'b'})")
-            q = "MATCH (c:C {id:'b'}) RETURN size([(c)<-[s:NEWTYPE]-(:C) | s]) AS n"
-            await g.read(q)
-            await g.write("MATCH (a:C {id:'a'}), (b:C {id:'b'}) CREATE (a)-[:NEWTYPE]->(b)")
-            stale = (await g.read(q)).scalar()
-            fresh = (await g.read(q + " ")).scalar()
-            return stale, fresh
-        finally:
-            await store.delete_graph(g.name)
-            await store.close()
+    async def go(g: Graph) -> tuple[int, int]:
+        await g.write("CREATE (:C {id:'a'}), (:C {id:'b'})")
+        q = "MATCH (c:C {id:'b'}) RETURN size([(c)<-[s:NEWTYPE]-(:C) | s]) AS n"
+        await g.read(q)
+        await g.write("MATCH (a:C {id:'a'}), (b:C {id:'b'}) CREATE (a)-[:NEWTYPE]->(b)")
+        stale = (await g.read(q)).scalar()
+        fresh = (await g.read(q + " ")).scalar()
+        return stale, fresh
 
-    stale, fresh = asyncio.run(go())
+    stale, fresh = _on_scratch_graph(falkordb, go)
     assert fresh == 1
     # A FalkorDB that fixes the bug fails here: then priming can go (it stays harmless).
     assert stale == 0, "FalkorDB no longer keeps the stale plan"
@@ -99,24 +111,18 @@ def test_undirected_comprehension_sees_a_self_loop_once(falkordb: str) -> None:
     and counts a DEPENDS_ON self-loop as both upstream and dependent: it must come once.
     It reads how many decisions an action requires with a typed outdegree."""
 
-    async def go() -> list[Any]:
-        store = Store(falkordb)
-        g = store.graph("quirk_" + uuid.uuid4().hex)
-        try:
-            await g.write(
-                "CREATE (d1:Decision {id:'d1'}), (d2:Decision {id:'d2'}), (a:Action {id:'a'}),"
-                " (a)-[:REQUIRES]->(d1), (a)-[:REQUIRES]->(d2), (d1)-[:DEPENDS_ON]->(d1),"
-                " (d2)-[:DEPENDS_ON]->(d1)")
-            return list((await g.read(
-                "MATCH (d:Decision {id:'d1'}) "
-                "RETURN [(d)-[e]-(n) | [type(e), n.id, startNode(e) = d,"
-                " outdegree(n, 'REQUIRES')]] AS x")).scalar())
-        finally:
-            await store.delete_graph(g.name)
-            await store.close()
+    async def go(g: Graph) -> list[Any]:
+        await g.write(
+            "CREATE (d1:Decision {id:'d1'}), (d2:Decision {id:'d2'}), (a:Action {id:'a'}),"
+            " (a)-[:REQUIRES]->(d1), (a)-[:REQUIRES]->(d2), (d1)-[:DEPENDS_ON]->(d1),"
+            " (d2)-[:DEPENDS_ON]->(d1)")
+        return list((await g.read(
+            "MATCH (d:Decision {id:'d1'}) "
+            "RETURN [(d)-[e]-(n) | [type(e), n.id, startNode(e) = d,"
+            " outdegree(n, 'REQUIRES')]] AS x")).scalar())
 
     # outdegree with a type counts only that type's edges (d1's DEPENDS_ON are not REQUIRES).
-    assert sorted(asyncio.run(go())) == [
+    assert sorted(_on_scratch_graph(falkordb, go)) == [
         ["DEPENDS_ON", "d1", True, 0], ["DEPENDS_ON", "d2", False, 0],
         ["REQUIRES", "a", False, 2]]
 
@@ -126,20 +132,14 @@ def test_a_node_name_reused_by_a_second_comprehension_is_joined(falkordb: str) -
     binds the second to the first's and it finds nothing (store/invariants.py once lost a
     check to this)."""
 
-    async def go() -> list[dict[str, Any]]:
-        store = Store(falkordb)
-        g = store.graph("quirk_" + uuid.uuid4().hex)
-        try:
-            await g.write("CREATE (c:C {id:'c'}), (c)-[:T]->(:F {id:'f1', n:1}),"
-                          " (c)-[:T]->(:F {id:'f2', n:2})")
-            return [(await g.read(
-                "MATCH (c:C) RETURN [(c)-[:T]->(f:F) | f.id] AS a, " + second)).first() or {}
-                for second in ("[(c)-[:T]->(f:F) | f.n] AS b", "[(c)-[:T]->(f2:F) | f2.n] AS b")]
-        finally:
-            await store.delete_graph(g.name)
-            await store.close()
+    async def go(g: Graph) -> list[dict[str, Any]]:
+        await g.write("CREATE (c:C {id:'c'}), (c)-[:T]->(:F {id:'f1', n:1}),"
+                      " (c)-[:T]->(:F {id:'f2', n:2})")
+        return [(await g.read(
+            "MATCH (c:C) RETURN [(c)-[:T]->(f:F) | f.id] AS a, " + second)).first() or {}
+            for second in ("[(c)-[:T]->(f:F) | f.n] AS b", "[(c)-[:T]->(f2:F) | f2.n] AS b")]
 
-    reused, renamed = asyncio.run(go())
+    reused, renamed = _on_scratch_graph(falkordb, go)
     assert sorted(reused["a"]) == ["f1", "f2"] and sorted(renamed["b"]) == [1, 2]
     # A FalkorDB that fixes this fails here: the rule can then relax.
     assert reused["b"] == [], "FalkorDB no longer joins a reused comprehension name"
