@@ -1,11 +1,15 @@
 """Where a correction preview's time goes, so the distance to its floor can be read from
 the benchmark itself: the region read through the store (wall time from a client, and
-FalkorDB's own execution time of its first query), and the app's CPU per preview against
-its CPU per ping (read from /proc, Linux only), all in one interleaved loop."""
+FalkorDB's own execution time of its first query), and the CPU each process spends per
+request (this benchmark's HTTP client, the app, FalkorDB) for a preview and for the two
+floor requests, all in one interleaved loop. CPU of other processes is read from /proc
+(Linux only), in clock ticks, so it is summed over the loop before it is divided."""
 
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -15,8 +19,13 @@ from afterhack.bench.stats import summary, timed
 from afterhack.store import repair as store_repair
 from afterhack.store.names import graph_name
 
+PROCESSES = ("client", "app", "falkordb")
+REQUESTS = ("ping", "return_one", "preview")
 
-def _cpu_s(pid: int) -> float | None:
+
+def _cpu_s(pid: int | None) -> float | None:
+    if pid is None:
+        return None
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
@@ -29,33 +38,46 @@ async def measure_preview_parts(h: Harness, ws_id: str, claims: list[str],
     """Previews of claims already corrected are refused before any work, so pass claims
     that are still current (read-only: nothing here writes)."""
     assert h.http is not None and h.store is not None and h.app is not None
-    http, store, pid = h.http, h.store, h.app.pid
+    http, store = h.http, h.store
+    pids = {"app": h.app.pid, "falkordb": h.fdb.pid}
     g = store.graph(graph_name(ws_id))
     url = f"/api/workspaces/{ws_id}/claims/{{}}/corrections/preview"
-    out: dict[str, list[float]] = {"preview": [], "ping": [], "region_read": [],
-                                   "first_query_in_falkordb": []}
-    cpu = {"preview": 0.0, "ping": 0.0}
-    measured_cpu = True
+    out: dict[str, list[float]] = {"preview": [], "ping": [], "return_one": [],
+                                   "region_read": [], "first_query_in_falkordb": []}
+    cpu = {r: dict.fromkeys(PROCESSES, 0.0) for r in REQUESTS}
+    measured = True
+
+    async def return_one() -> None:
+        await g.read("RETURN 1 AS one")
+
     for i in range(rounds):
         claim = claims[i % len(claims)]
-        for name, call in (
-                ("ping", partial(http.get, "/api/ping")),
-                ("preview", partial(http.post, url.format(claim),
-                                    json={"statement": "A statement to preview."}))):
-            before = _cpu_s(pid)
+        steps: tuple[tuple[str, Callable[[], Awaitable[Any]]], ...] = (
+            ("ping", partial(http.get, "/api/ping")),
+            ("return_one", return_one),
+            ("preview", partial(http.post, url.format(claim),
+                                json={"statement": "A statement to preview."})))
+        for name, call in steps:
+            before = {p: _cpu_s(pid) for p, pid in pids.items()}
+            mine = time.process_time()
             ms, r = await timed(call)
-            after = _cpu_s(pid)
-            r.raise_for_status()
+            cpu[name]["client"] += time.process_time() - mine
+            after = {p: _cpu_s(pid) for p, pid in pids.items()}
+            if r is not None:
+                r.raise_for_status()
             out[name].append(ms)
-            if before is None or after is None:
-                measured_cpu = False
-            else:
-                cpu[name] += after - before
+            for p in pids:
+                b, a = before[p], after[p]
+                if a is None or b is None:
+                    measured = False
+                else:
+                    cpu[name][p] += a - b
         ms, _ = await timed(partial(store_repair.claim_region, g, claim, workspace_id=ws_id))
         out["region_read"].append(ms)
         out["first_query_in_falkordb"].append(await store.execution_ms(
             g.name, store_repair.CLAIM_REGION_IN_WORKSPACE, {"id": claim, "ws": ws_id}))
     result: dict[str, Any] = {k: summary(v) for k, v in out.items()}
-    result["app_cpu_ms_per_request"] = (
-        {k: round(v / rounds * 1000, 3) for k, v in cpu.items()} if measured_cpu else None)
+    result["cpu_ms_per_request"] = (
+        {r: {p: round(s / rounds * 1000, 3) for p, s in by.items()} for r, by in cpu.items()}
+        if measured else None)
     return result

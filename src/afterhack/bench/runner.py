@@ -98,7 +98,8 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
     parts = await measure_preview_parts(h, ws_id, targets[cfg.corrections + 2:],
                                         cfg.breakdown_rounds)
     log(f"[{n}] preview parts p50: region read {parts['region_read']['p50']} ms, in FalkorDB "
-        f"{parts['first_query_in_falkordb']['p50']} ms; app CPU {parts['app_cpu_ms_per_request']}")
+        f"{parts['first_query_in_falkordb']['p50']} ms; CPU ms per request "
+        f"{parts['cpu_ms_per_request']}")
     agents = await measure_agent_runs(h, ws_id, agent_tasks(vocab, cfg.agent_runs + 2), floors)
     log(f"[{n}] agent run overhead per tool call p50 "
         f"{agents['overhead_per_tool_call']['p50']} ms")
