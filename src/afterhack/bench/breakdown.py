@@ -3,11 +3,10 @@ the benchmark itself: the region read through the store (wall time from a client
 FalkorDB's own execution time of its first query), and the CPU each process spends per
 request (this benchmark's HTTP client, the app, FalkorDB) for a preview and for the two
 floor requests, all in one interleaved loop. CPU of other processes is read from /proc
-(Linux only), in clock ticks, so it is summed over the loop before it is divided."""
+(Linux only)."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -24,13 +23,21 @@ REQUESTS = ("ping", "return_one", "preview")
 
 
 def _cpu_s(pid: int | None) -> float | None:
+    """Seconds on a CPU, all threads of the process (FalkorDB runs queries on worker
+    threads), from each thread's schedstat: nanoseconds, where /proc/<pid>/stat counts
+    10 ms ticks, too coarse for one request."""
     if pid is None:
         return None
+    total = 0
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except FileNotFoundError:
+                continue  # a thread that ended since the listing
+    except (OSError, ValueError, IndexError):
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total / 1e9
 
 
 async def measure_preview_parts(h: Harness, ws_id: str, claims: list[str],
