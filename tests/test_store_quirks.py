@@ -143,3 +143,34 @@ def test_a_node_name_reused_by_a_second_comprehension_is_joined(falkordb: str) -
     assert sorted(reused["a"]) == ["f1", "f2"] and sorted(renamed["b"]) == [1, 2]
     # A FalkorDB that fixes this fails here: the rule can then relax.
     assert reused["b"] == [], "FalkorDB no longer joins a reused comprehension name"
+
+
+_NEIGHBOURS_PROBE = """
+function ids(ns) { return ns.map(n => n.attributes.id).sort(); }
+falkor.register('one_type', n => ids(n.getNeighbors({direction: 'incoming', types: ['S']})));
+falkor.register('two_types', n => ids(n.getNeighbors({direction: 'incoming', types: ['S', 'T']})));
+falkor.register('both_ways', n => ids(n.getNeighbors({direction: 'both'})));
+"""
+
+
+def test_udf_neighbours_keep_only_the_last_type_and_both_means_outgoing(falkordb: str) -> None:
+    """Why the region is not walked by a JavaScript UDF (besides its cost, see
+    docs/falkordb-notes.md): getNeighbors is right for one type and one direction only."""
+    lib = "quirk_" + uuid.uuid4().hex[:12]
+
+    async def go(g: Graph) -> dict[str, Any]:
+        await g.store.command("GRAPH.UDF", "LOAD", lib, _NEIGHBOURS_PROBE)
+        try:
+            await g.write("CREATE (a:A {id:'a'})-[:R]->(:B {id:'b'}), (:C {id:'c'})-[:S]->(a),"
+                          " (:D {id:'d'})-[:T]->(a)")
+            return (await g.read(
+                f"MATCH (a:A) RETURN {lib}.one_type(a) AS one, {lib}.two_types(a) AS two,"
+                f" {lib}.both_ways(a) AS both")).first() or {}
+        finally:
+            await g.store.command("GRAPH.UDF", "DELETE", lib)
+
+    got = _on_scratch_graph(falkordb, go)
+    assert got["one"] == ["c"]
+    # A FalkorDB that fixes these fails here: [c, d] and [b, c, d] are the right answers.
+    assert got["two"] == ["d"], "getNeighbors now follows every type it is given"
+    assert got["both"] == ["b"], "getNeighbors now follows both directions"
