@@ -106,25 +106,36 @@ def test_a_full_journey_adds_no_property_name_beyond_the_registered_ones(
     assert asyncio.run(keys()) == set(PROPERTY_KEYS)
 
 
-def test_undirected_comprehension_sees_a_self_loop_once(falkordb: str) -> None:
-    """store.repair reads every edge at a decision in one undirected, untyped comprehension
-    and counts a DEPENDS_ON self-loop as both upstream and dependent: it must come once.
-    It reads how many decisions an action requires with a typed outdegree."""
+def test_one_hop_paths_keep_parallel_edges_and_a_self_loop_once_each_way(
+        falkordb: str) -> None:
+    """store.repair reads the edges at a decision as one-hop paths of ``*0..1`` patterns,
+    one outgoing and one incoming: each parallel edge must come back (two premises citing
+    one claim), a DEPENDS_ON self-loop once in each direction (counted as its own upstream
+    and dependent), the empty path dropped by the length filter. An undirected ``*0..1``
+    would bring a self-loop twice (why the read is two directed ones). It reads how many
+    decisions an action requires with a typed outdegree."""
 
     async def go(g: Graph) -> list[Any]:
         await g.write(
             "CREATE (d1:Decision {id:'d1'}), (d2:Decision {id:'d2'}), (a:Action {id:'a'}),"
-            " (a)-[:REQUIRES]->(d1), (a)-[:REQUIRES]->(d2), (d1)-[:DEPENDS_ON]->(d1),"
-            " (d2)-[:DEPENDS_ON]->(d1)")
-        return list((await g.read(
-            "MATCH (d:Decision {id:'d1'}) "
-            "RETURN [(d)-[e]-(n) | [type(e), n.id, startNode(e) = d,"
-            " outdegree(n, 'REQUIRES')]] AS x")).scalar())
+            " (c:Claim {id:'c'}), (a)-[:REQUIRES]->(d1), (a)-[:REQUIRES]->(d2),"
+            " (d1)-[:DEPENDS_ON]->(d1), (d2)-[:DEPENDS_ON]->(d1),"
+            " (d1)-[:USED_CLAIM {premise:'p1'}]->(c), (d1)-[:USED_CLAIM {premise:'p2'}]->(c)")
+        row = (await g.read(
+            "MATCH (d:Decision {id:'d1'}) RETURN"
+            " [p = (d)-[*0..1]->(n) WHERE length(p) = 1 |"
+            "  [type(relationships(p)[0]), n.id, relationships(p)[0].premise]] AS out,"
+            " [q = (d)<-[*0..1]-(m) WHERE length(q) = 1 |"
+            "  [type(relationships(q)[0]), m.id, outdegree(m, 'REQUIRES')]] AS into,"
+            " [r = (d)-[*0..1]-(k) WHERE length(r) = 1 AND k = d | k.id] AS undirected"))[0]
+        return [sorted(row["out"]), sorted(row["into"]), row["undirected"]]
 
+    out, into, undirected = _on_scratch_graph(falkordb, go)
+    assert out == [["DEPENDS_ON", "d1", None], ["USED_CLAIM", "c", "p1"],
+                   ["USED_CLAIM", "c", "p2"]]
     # outdegree with a type counts only that type's edges (d1's DEPENDS_ON are not REQUIRES).
-    assert sorted(_on_scratch_graph(falkordb, go)) == [
-        ["DEPENDS_ON", "d1", True, 0], ["DEPENDS_ON", "d2", False, 0],
-        ["REQUIRES", "a", False, 2]]
+    assert into == [["DEPENDS_ON", "d1", 0], ["DEPENDS_ON", "d2", 0], ["REQUIRES", "a", 2]]
+    assert undirected == ["d1", "d1"]
 
 
 def test_a_node_name_reused_by_a_second_comprehension_is_joined(falkordb: str) -> None:
