@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from afterhack.api.lean import LeanRoute
+from afterhack.api.schemas import CorrectionPreview
 
 LEAN = "application/json"
 STANDARD = "application/json; charset=utf-8"
@@ -142,3 +143,12 @@ def test_a_route_too_rich_for_the_lean_path_is_refused_when_built() -> None:
     with pytest.raises(TypeError, match="must be async"):
         app.router.add_api_route("/sync", not_async, methods=["POST"],
                                  route_class_override=LeanRoute)
+
+    async def limited(ws: str, body: CorrectionPreview) -> Response:
+        return Response()
+
+    with pytest.raises(TypeError, match="body limit"):
+        app.router.add_api_route("/{ws}/limited", limited, methods=["POST"],
+                                 route_class_override=LeanRoute, max_body_size=1000)
+    app.router.add_api_route("/{ws}/plain", limited, methods=["POST"],
+                             route_class_override=LeanRoute)  # the same route, no limit

@@ -16,7 +16,8 @@ one FastAPI gives (tests/test_lean_route.py compares both paths on random bodies
 
 Only routes whose pieces are that simple can be lean; the class refuses anything else when
 the app is built (query, header or cookie parameters, constrained or non-str path
-parameters, more than one body, nested dependencies, a non-async endpoint).
+parameters, more than one body, nested dependencies, a non-async endpoint, a route-level
+body size limit).
 """
 
 from __future__ import annotations
@@ -109,6 +110,9 @@ class LeanRoute(APIRoute):
             # FastAPI would call a repeated dependency once and share its value.
             raise TypeError(f"LeanRoute {where}: a dependency is declared twice")
         endpoint = _simple_call(dependant, where, endpoint=True)
+        if getattr(route, "max_body_size", None) is not None:
+            # FastAPI answers its own body limit with 413; the app's BodyLimit is the one used.
+            raise TypeError(f"LeanRoute {where}: a route body limit needs FastAPI's handler")
         body_arg, model = _body_model(dependant, route._embed_body_fields, where)
         return _lean_handler(standard, deps, endpoint, body_arg, model)
 
