@@ -25,6 +25,13 @@ from afterhack.errors import AfterhackError
 # Unix socket paths are limited to 108 bytes including the terminator.
 _MAX_SOCKET_PATH = 100
 
+# FalkorDB keeps the plans of this many distinct query texts per graph (its default is 25).
+# The app sends about 60 to a workspace graph, so at 25 plans are evicted all the time, and
+# in 4.16.3 an eviction can free a plan another reader is still using (FalkorDB #1782, fixed
+# in 4.18): a segfault under concurrent load. A cache that never fills never evicts. The
+# store warns if the app ever sends more distinct texts than this (store/client.py).
+PLAN_CACHE_SIZE = 512
+
 
 class EmbeddedError(AfterhackError):
     code = "embedded_falkordb_failed"
@@ -119,6 +126,7 @@ class EmbeddedFalkorDB:
             args += [
                 "--loadmodule", str(get_falkordb_module()),
                 "NODE_CREATION_BUFFER", str(self.node_creation_buffer),
+                "CACHE_SIZE", str(PLAN_CACHE_SIZE),
                 "TIMEOUT_DEFAULT", str(self.query_timeout_ms),
                 "TIMEOUT_MAX", str(self.query_timeout_ms * 2),
             ]  # fmt: skip
@@ -202,6 +210,22 @@ class EmbeddedFalkorDB:
             )
         except OSError:
             return ""
+
+    def crash_report(self) -> str:
+        """What the log says about a crash: Redis's bug report from its start up to the INFO
+        dump (signal, stack trace, registers) plus FalkorDB's own lines on the query it was
+        running; the log's tail when there is no report."""
+        try:
+            lines = (self.data_dir / "falkordb.log").read_text(errors="replace").splitlines()
+        except OSError:
+            return ""
+        starts = [i for i, line in enumerate(lines) if "BUG REPORT START" in line]
+        if not starts:
+            return "\n".join(lines[-200:])
+        report = lines[starts[-1]:]
+        info = next((i for i, line in enumerate(report) if "INFO OUTPUT" in line), len(report))
+        graph = [line for line in report[info:] if line.startswith("graph_")]
+        return "\n".join([*report[:info][:400], *graph])
 
     def kill(self) -> None:
         """Stop FalkorDB abruptly (SIGKILL), as a crash would; the lock stays held."""

@@ -102,6 +102,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         watchdog = asyncio.create_task(supervise(embedded)) if embedded is not None else None
         try:
             await ensure_registry(store)
+            await store.learn_plan_cache_size()
             await register_schema_everywhere(store)
             services = build_services(settings, store)
             services.embedded = embedded

@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,6 +156,11 @@ def table(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _log_lines(logs: Iterable[Path], marker: str) -> list[str]:
+    return [f"{log.name}: {line}" for log in sorted(logs)
+            for line in log.read_text(errors="replace").splitlines() if marker in line]
+
+
 def _keep_logs(tmp: Path) -> None:
     """Copy FalkorDB's and the apps' logs out of the temporary directory before it goes."""
     keep = Path(os.environ.get("AFTERHACK_LOAD_LOGS", "test-artifacts/load"))
@@ -190,11 +196,15 @@ def run(opts: Options) -> dict[str, Any]:
         checked = time.monotonic()
         if not opts.url and server.process is not None and server.process.poll() is not None:
             # FalkorDB itself died under the load: keep its own account of why.
-            crash = server.log_tail(200)
+            crash = server.crash_report()
             _keep_logs(tmp)
             raise RuntimeError(f"FalkorDB exited with {server.process.returncode} under load; "
-                               f"its log ends:\n{crash}")
+                               f"its report:\n{crash}")
         problems = asyncio.run(verify(fdb, [s.ws for s in shared], log))
+        if not opts.url:
+            overflow = _log_lines(tmp.glob("app*.log"), "plan cache overflow")
+            if overflow:
+                problems["plan_cache"] = overflow
         if problems:
             _keep_logs(tmp)
         report = {**summarize(log, elapsed), "clients": opts.clients, "apps": len(apps),

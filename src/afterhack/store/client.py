@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 Row = dict[str, Any]
 
+_MAX_TEXTS = 4096
+
 
 class GraphMissing(AfterhackError):
     """Raised (and turned into a domain 404 by callers) when a read hits a missing graph."""
@@ -121,6 +123,11 @@ class Store:
         self._queries = resp.Pool(url, pool_size,
                                   read_timeout_s=2 * query_timeout_ms / 1000 + 30)
         self._db = FalkorDB(connection_pool=self._pool)
+        # Distinct query texts sent so far, against the server's plan cache (see
+        # embedded.PLAN_CACHE_SIZE): learnt by learn_plan_cache_size(), unknown until then.
+        self.plan_cache_size: int | None = None
+        self._texts: set[str] = set()
+        self._texts_warned = False
 
     def graph(self, name: str) -> Graph:
         return Graph(self, name)
@@ -133,6 +140,8 @@ class Store:
         *,
         read_only: bool,
     ) -> Rows:
+        if cypher not in self._texts:
+            self._new_text(cypher)
         query = (_params_header(params) if params else "") + cypher
         if read_only:
             args: tuple[Any, ...] = ("GRAPH.RO_QUERY", graph, query, "--compact",
@@ -165,6 +174,33 @@ class Store:
         except _NotPlain:
             rows = await self._library_rows(graph, reply, header)
         return Rows(rows, _stats(reply[-1]))
+
+    def _new_text(self, cypher: str) -> None:
+        # Values travel as parameters, so the set of texts is small and fixed; a text with a
+        # value formatted into it would grow it without end, hence the bound.
+        if len(self._texts) < _MAX_TEXTS:
+            self._texts.add(cypher)
+        limit = self.plan_cache_size
+        if limit is not None and len(self._texts) > limit and not self._texts_warned:
+            self._texts_warned = True
+            log.warning(
+                "plan cache overflow: this process has sent %d distinct query texts and "
+                "FalkorDB keeps plans for %d per graph; plans will be evicted and rebuilt, "
+                "and FalkorDB before 4.18 can crash evicting one under concurrent reads. "
+                "Raise its CACHE_SIZE.", len(self._texts), limit)
+
+    @property
+    def distinct_texts(self) -> int:
+        return len(self._texts)
+
+    async def learn_plan_cache_size(self) -> int | None:
+        """Ask the server how many plans it caches per graph (None if it will not say)."""
+        try:
+            reply = await self.command("GRAPH.CONFIG", "GET", "CACHE_SIZE")
+            self.plan_cache_size = int(reply[1])
+        except (AfterhackError, rx.RedisError, IndexError, TypeError, ValueError):
+            log.info("FalkorDB did not report its CACHE_SIZE", exc_info=True)
+        return self.plan_cache_size
 
     async def execution_ms(self, graph: str, cypher: str,
                            params: Mapping[str, Any] | None = None) -> float:
@@ -304,6 +340,7 @@ def _value(cell: list[Any]) -> Any:
 
 
 _STATS = {"Nodes created": "nodes_created", "Relationships created": "relationships_created",
+          "Cached execution": "cached_execution",
           "Properties set": "properties_set", "Nodes deleted": "nodes_deleted"}
 
 
