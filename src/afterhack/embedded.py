@@ -203,22 +203,20 @@ class EmbeddedFalkorDB:
             client.close()
         raise EmbeddedError(f"FalkorDB did not answer within {self.startup_timeout_s:.0f} s")
 
-    def log_tail(self, lines: int = 20) -> str:
+    def _log_lines(self) -> list[str]:
         try:
-            return "\n".join(
-                (self.data_dir / "falkordb.log").read_text(errors="replace").splitlines()[-lines:]
-            )
+            return (self.data_dir / "falkordb.log").read_text(errors="replace").splitlines()
         except OSError:
-            return ""
+            return []
+
+    def log_tail(self, lines: int = 20) -> str:
+        return "\n".join(self._log_lines()[-lines:])
 
     def crash_report(self) -> str:
         """What the log says about a crash: Redis's bug report from its start up to the INFO
         dump (signal, stack trace, registers) plus FalkorDB's own lines on the query it was
         running; the log's tail when there is no report."""
-        try:
-            lines = (self.data_dir / "falkordb.log").read_text(errors="replace").splitlines()
-        except OSError:
-            return ""
+        lines = self._log_lines()
         starts = [i for i, line in enumerate(lines) if "BUG REPORT START" in line]
         if not starts:
             return "\n".join(lines[-200:])

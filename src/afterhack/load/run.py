@@ -33,6 +33,7 @@ from afterhack.api.security import is_loopback
 from afterhack.embedded import EmbeddedFalkorDB, free_loopback_port
 from afterhack.load.verify import verify
 from afterhack.load.workload import TOPICS, Log, Shared, run_clients
+from afterhack.store.client import PLAN_CACHE_OVERFLOW
 
 MAX_CLIENTS = 500
 MAX_DURATION_S = 600.0
@@ -202,7 +203,7 @@ def run(opts: Options) -> dict[str, Any]:
                                f"its report:\n{crash}")
         problems = asyncio.run(verify(fdb, [s.ws for s in shared], log))
         if not opts.url:
-            overflow = _log_lines(tmp.glob("app*.log"), "plan cache overflow")
+            overflow = _log_lines(tmp.glob("app*.log"), PLAN_CACHE_OVERFLOW)
             if overflow:
                 problems["plan_cache"] = overflow
         if problems:

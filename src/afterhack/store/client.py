@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 Row = dict[str, Any]
 
 _MAX_TEXTS = 4096
+# Begins the store's warning; the load test looks for it in the apps' logs.
+PLAN_CACHE_OVERFLOW = "plan cache overflow"
 
 
 class GraphMissing(AfterhackError):
@@ -184,10 +186,10 @@ class Store:
         if limit is not None and len(self._texts) > limit and not self._texts_warned:
             self._texts_warned = True
             log.warning(
-                "plan cache overflow: this process has sent %d distinct query texts and "
+                "%s: this process has sent %d distinct query texts and "
                 "FalkorDB keeps plans for %d per graph; plans will be evicted and rebuilt, "
                 "and FalkorDB before 4.18 can crash evicting one under concurrent reads. "
-                "Raise its CACHE_SIZE.", len(self._texts), limit)
+                "Raise its CACHE_SIZE.", PLAN_CACHE_OVERFLOW, len(self._texts), limit)
 
     @property
     def distinct_texts(self) -> int:
