@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from afterhack.load.run import Options, run, table
+from afterhack_tools.load.run import Options, run, table
 
 pytestmark = pytest.mark.slow
 

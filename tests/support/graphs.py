@@ -8,10 +8,10 @@ from typing import Any, TypeVar
 
 import redis
 
-from afterhack.store.bulk import bulk_load
 from afterhack.store.client import Graph, Store
 from afterhack.store.invariants import check_workspace
 from afterhack.store.workspaces import workspace_graph
+from afterhack_tools.bulk import bulk_load
 
 T = TypeVar("T")
 

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 Row = dict[str, Any]
 
 _MAX_TEXTS = 4096
-# Begins the store's warning; the load test looks for it in the apps' logs.
+# Begins the store's warning; the load test (tools/) looks for these words in the apps' logs.
 PLAN_CACHE_OVERFLOW = "plan cache overflow"
 
 
@@ -203,21 +203,6 @@ class Store:
         except (AfterhackError, rx.RedisError, IndexError, TypeError, ValueError):
             log.info("FalkorDB did not report its CACHE_SIZE", exc_info=True)
         return self.plan_cache_size
-
-    async def execution_ms(self, graph: str, cypher: str,
-                           params: Mapping[str, Any] | None = None) -> float:
-        """FalkorDB's own time for a read (its "internal execution time"), for benchmarks."""
-        query = (_params_header(params) if params else "") + cypher
-        try:
-            reply = await self._send(("GRAPH.RO_QUERY", graph, query, "--compact"),
-                                     retry_after_send=True)
-        except _UNAVAILABLE as exc:
-            raise StoreUnavailable() from exc
-        for line in reply[-1]:
-            name, _, rest = line.partition(": ")
-            if name == "Query internal execution time":
-                return float(rest.split(" ")[0])
-        raise QueryFailed("FalkorDB reported no execution time")
 
     async def _send(self, args: tuple[Any, ...], *, retry_after_send: bool) -> Any:
         """One command on a pooled plain connection (store/resp.py).

@@ -10,25 +10,25 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from afterhack.bench import report
-from afterhack.bench.agents import measure_agent_runs
-from afterhack.bench.breakdown import measure_preview_parts
-from afterhack.bench.corrections import measure_corrections
-from afterhack.bench.floors import Floors
-from afterhack.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
-from afterhack.bench.ingest import measure_ingest
-from afterhack.bench.load import load_workspace
-from afterhack.bench.search import measure_search
-from afterhack.bench.stats import sample, summary
-from afterhack.bench.synth import (
+from afterhack.store.names import graph_name
+from afterhack_tools.bench import report
+from afterhack_tools.bench.agents import measure_agent_runs
+from afterhack_tools.bench.breakdown import measure_preview_parts
+from afterhack_tools.bench.corrections import measure_corrections
+from afterhack_tools.bench.floors import Floors
+from afterhack_tools.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
+from afterhack_tools.bench.ingest import measure_ingest
+from afterhack_tools.bench.load import load_workspace
+from afterhack_tools.bench.search import measure_search
+from afterhack_tools.bench.stats import sample, summary
+from afterhack_tools.bench.synth import (
     Vocabulary,
     agent_tasks,
     build_workspace,
     correction_targets,
     search_queries,
 )
-from afterhack.bench.tenants import measure_tenants
-from afterhack.store.names import graph_name
+from afterhack_tools.bench.tenants import measure_tenants
 
 DEFAULT_SIZES = (1000, 10_000, 100_000)
 QUICK_SIZES = (200,)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from afterhack.bench.harness import Harness
-from afterhack.bench.stats import sample, summary, timed
+from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.stats import sample, summary, timed
 
 
 def _pair(falkordb: dict[str, Any], http: dict[str, Any]) -> dict[str, Any]:

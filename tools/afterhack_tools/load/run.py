@@ -31,11 +31,13 @@ import httpx
 
 from afterhack.api.security import is_loopback
 from afterhack.embedded import EmbeddedFalkorDB, free_loopback_port
-from afterhack.load.verify import verify
-from afterhack.load.workload import TOPICS, Log, Shared, run_clients
-from afterhack.store.client import PLAN_CACHE_OVERFLOW
+from afterhack_tools.load.verify import verify
+from afterhack_tools.load.workload import TOPICS, Log, Shared, run_clients
 
 MAX_CLIENTS = 500
+# The words the app's store logs when it sends more distinct query texts than FalkorDB keeps
+# plans for; tests/test_plan_cache.py checks the store still says exactly this.
+PLAN_CACHE_OVERFLOW = "plan cache overflow"
 MAX_DURATION_S = 600.0
 
 

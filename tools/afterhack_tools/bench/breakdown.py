@@ -13,10 +13,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from afterhack.bench.harness import Harness
-from afterhack.bench.stats import summary, timed
 from afterhack.store import repair as store_repair
 from afterhack.store.names import graph_name
+from afterhack_tools.bench.falkor import execution_ms
+from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.stats import summary, timed
 
 PROCESSES = ("client", "app", "falkordb")
 REQUESTS = ("ping", "return_one", "preview")
@@ -81,8 +82,8 @@ async def measure_preview_parts(h: Harness, ws_id: str, claims: list[str],
                     cpu[name][p] += a - b
         ms, _ = await timed(partial(store_repair.claim_region, g, claim, workspace_id=ws_id))
         out["region_read"].append(ms)
-        out["first_query_in_falkordb"].append(await store.execution_ms(
-            g.name, store_repair.CLAIM_REGION_IN_WORKSPACE, {"id": claim, "ws": ws_id}))
+        out["first_query_in_falkordb"].append(await execution_ms(
+            store.url, g.name, store_repair.CLAIM_REGION_IN_WORKSPACE, {"id": claim, "ws": ws_id}))
     result: dict[str, Any] = {k: summary(v) for k, v in out.items()}
     result["cpu_ms_per_request"] = (
         {r: {p: round(s / rounds * 1000, 3) for p, s in by.items()} for r, by in cpu.items()}

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from afterhack.load.workload import Log
 from afterhack.store.client import Store
 from afterhack.store.invariants import check_sources, check_workspace
 from afterhack.store.workspaces import workspace_graph
+from afterhack_tools.load.workload import Log
 
 GOOD = ("draft", "accepted")
 

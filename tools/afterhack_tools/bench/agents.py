@@ -13,9 +13,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from afterhack.bench.floors import Floors
-from afterhack.bench.harness import Harness
-from afterhack.bench.stats import summary, timed
+from afterhack_tools.bench.floors import Floors
+from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.stats import summary, timed
 
 
 async def measure_agent_runs(h: Harness, ws_id: str, tasks: list[str], floors: Floors,

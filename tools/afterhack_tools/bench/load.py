@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from afterhack.bench.harness import Harness
-from afterhack.bench.synth import Workspace
-from afterhack.store.bulk import bulk_load
 from afterhack.store.names import graph_name
+from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.synth import Workspace
+from afterhack_tools.bulk import bulk_load
 
 
 async def create_workspace(h: Harness, name: str) -> str:

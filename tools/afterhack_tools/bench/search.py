@@ -20,11 +20,11 @@ import itertools
 from typing import Any
 
 from afterhack import search as search_plan
-from afterhack.bench.floors import Floors
-from afterhack.bench.harness import Harness
-from afterhack.bench.stats import sample, summary
 from afterhack.store import claims as store_claims
 from afterhack.store.names import CURRENT_CLAIM, graph_name
+from afterhack_tools.bench.floors import Floors
+from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.stats import sample, summary
 
 LIMIT = 20
 

@@ -14,12 +14,12 @@ import asyncio
 import random
 from typing import Any
 
-from afterhack.bench.floors import Floors
-from afterhack.bench.harness import Harness
-from afterhack.bench.load import create_workspace
-from afterhack.bench.stats import sample, summary, timed
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from afterhack.store.workspaces import delete_workspace
+from afterhack_tools.bench.floors import Floors
+from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.load import create_workspace
+from afterhack_tools.bench.stats import sample, summary, timed
 
 _CONCURRENCY = 4
 

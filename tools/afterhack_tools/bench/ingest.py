@@ -12,9 +12,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from afterhack.bench.harness import Harness
-from afterhack.bench.stats import timed
-from afterhack.bench.synth import Vocabulary, source_text
+from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.stats import timed
+from afterhack_tools.bench.synth import Vocabulary, source_text
 
 
 async def measure_ingest(h: Harness, ws_id: str, vocab: Vocabulary, *, sources: int,

@@ -19,12 +19,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from afterhack.bench.floors import Floors, ratio
-from afterhack.bench.harness import Harness
-from afterhack.bench.stats import summary, timed
 from afterhack.store import repair as store_repair
 from afterhack.store.names import graph_name
 from afterhack.support import GOOD, OPEN_ACTION
+from afterhack_tools.bench.floors import Floors, ratio
+from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.stats import summary, timed
 
 
 async def naive_reach(h: Harness, ws_id: str, claim_id: str) -> tuple[int, int]:

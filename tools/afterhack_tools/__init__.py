@@ -1,0 +1,1 @@
+"""Development tools beside afterhack: the benchmark (bench/) and the load test (load/)."""

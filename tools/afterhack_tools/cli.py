@@ -1,0 +1,88 @@
+"""``afterhack bench`` and ``afterhack loadtest``: registered on the product's CLI through the
+``afterhack.commands`` entry point when this package is installed (a development install)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(bench)
+    app.command()(loadtest)
+
+
+def bench(
+    sizes: Annotated[str | None, typer.Option(
+        help="Workspace sizes in claims, comma-separated (default 1000,10000,100000).")] = None,
+    out: Annotated[Path, typer.Option(help="Where latest.json and latest.md go.")] = Path(
+        "bench-results"),
+    quick: Annotated[bool, typer.Option(
+        help="A tiny run (200 claims, few samples) that checks the suite works.")] = False,
+    workspaces: Annotated[int | None, typer.Option(
+        help="Empty workspaces for the many-tenants figures (default 1000; 20 with --quick).",
+        min=2)] = None,
+) -> None:
+    """Measure the product against its floors at each size (own FalkorDB and app, offline model)."""
+    import asyncio
+    import sys
+
+    from afterhack_tools.bench.runner import BenchConfig, run_bench
+
+    parsed: tuple[int, ...] = ()
+    if sizes is not None:
+        try:
+            parsed = tuple(int(x) for x in sizes.split(",") if x.strip())
+        except ValueError:
+            raise typer.BadParameter("sizes are whole numbers, e.g. 1000,10000") from None
+        if not parsed or min(parsed) < 50:
+            raise typer.BadParameter("each size must be at least 50 claims")
+    cfg = BenchConfig.quick_config() if quick else BenchConfig()
+    cfg.out = out
+    cfg.command = " ".join(["afterhack", *sys.argv[1:]])
+    if parsed:
+        cfg.sizes = parsed
+    if workspaces is not None:
+        cfg.tenants = workspaces
+    result = asyncio.run(run_bench(cfg, log=lambda line: typer.echo(line, err=True)))
+    typer.echo((out / "latest.md").read_text())
+    typer.echo(f"wrote {out / 'latest.json'} and {out / 'latest.md'} "
+               f"in {result['meta']['duration_s']} s", err=True)
+
+
+
+def loadtest(
+    clients: Annotated[int, typer.Option(help="Concurrent clients (at most 500).")] = 50,
+    duration: Annotated[float, typer.Option(help="Seconds of load (at most 600).")] = 60.0,
+    workspaces: Annotated[int, typer.Option(help="Workspaces; half the clients share "
+                                                 "the first one.")] = 4,
+    apps: Annotated[int, typer.Option(help="App processes sharing one FalkorDB.")] = 2,
+    seed: Annotated[int, typer.Option(help="Seed of the clients' choices.")] = 1,
+    url: Annotated[str | None, typer.Option(help="An app already running on loopback "
+                                                 "(instead of starting one).")] = None,
+    falkordb_url: Annotated[str | None, typer.Option(help="Its FalkorDB, for the checks.")]
+    = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the report here.")]
+    = None,
+) -> None:
+    """Load the API on loopback (reads, ingests, agent runs, corrections), then check that
+    the invariants hold, every 2xx write is there and every 409 was a real conflict."""
+    from afterhack_tools.load.run import Options, run, table
+
+    key = os.environ.get("AFTERHACK_ADMIN_KEY") if url else None
+    report = run(Options(clients=clients, duration_s=duration, workspaces=workspaces,
+                         apps=apps, seed=seed, url=url, falkordb_url=falkordb_url,
+                         admin_key=key, json_out=json_out))
+    typer.echo(table(report))
+    typer.echo(f"acknowledged writes: {report['writes_acknowledged']}; "
+               f"conflicts (409): {report['conflicts']}; checks took {report['verify_s']} s")
+    if report["problems"]:
+        for kind, items in report["problems"].items():
+            typer.echo(f"PROBLEM {kind} ({len(items)}): " + "; ".join(items[:10]), err=True)
+        raise typer.Exit(1)
+    typer.echo("all checks passed")
+
+
