@@ -16,6 +16,7 @@ from afterhack.api.app import create_app
 from afterhack.config import Settings
 from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.store.export import snapshot_graph
+from tests.support import LOCAL
 from tests.support.fakellm import FakeLLM
 from tests.support.procs import AppProcess
 
@@ -45,7 +46,7 @@ def settings(falkordb: str, tmp_path_factory: pytest.TempPathFactory) -> Setting
 
 @pytest.fixture(scope="session")
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings), raise_server_exceptions=False) as c:
+    with TestClient(create_app(settings), raise_server_exceptions=False, base_url=LOCAL) as c:
         yield c
 
 
@@ -83,7 +84,8 @@ def gateway_client(
     gateway_settings: Settings, fakellm: FakeLLM
 ) -> Iterator[tuple[TestClient, FakeLLM]]:
     """The real app (real FalkorDB) whose model is the scripted server, over real HTTP."""
-    with TestClient(create_app(gateway_settings), raise_server_exceptions=False) as c:
+    with TestClient(create_app(gateway_settings), raise_server_exceptions=False,
+                    base_url=LOCAL) as c:
         yield c, fakellm
 
 

@@ -21,6 +21,7 @@ from afterhack.api.app import create_app
 from afterhack.config import Settings
 from afterhack.embedded import free_loopback_port
 from tests.conftest import snapshot
+from tests.support import LOCAL
 from tests.support.fakellm import FakeLLM, Reply
 from tests.support.graphs import load
 from tests.test_error_shape import assert_canonical_error
@@ -29,7 +30,7 @@ LAUNCH = "The launch is planned for June 12."
 
 
 def app_client(settings: Settings) -> TestClient:
-    return TestClient(create_app(settings), raise_server_exceptions=False)
+    return TestClient(create_app(settings), raise_server_exceptions=False, base_url=LOCAL)
 
 
 def settings_for(falkordb: str, tmp: Path, **kw: Any) -> Settings:

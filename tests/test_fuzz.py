@@ -2,7 +2,9 @@
 
 The app runs as a real process (keys on, the admin key sent) on the test FalkorDB. Each
 operation gets valid-looking and invalid requests, with real ids of a seeded workspace in
-its path (and, for the invalid ones, whatever Schemathesis makes of the other ids). No
+its path (and, for the invalid ones, whatever Schemathesis makes of the other ids), then
+valid-looking requests under foreign, loopback and odd ``Host`` and ``Origin`` headers, and
+invalid ones where every id, the workspace's included, is Schemathesis's own. No
 answer may be a 5xx, use an undocumented status or content type, or break the response
 schema the OpenAPI document gives. The budget is bounded: a fixed number of examples per
 operation and mode, no example database, and a time limit for the whole run.
@@ -20,6 +22,7 @@ import pytest
 import requests
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
@@ -36,7 +39,8 @@ pytestmark = pytest.mark.slow
 
 ADMIN = "fuzz-admin-" + uuid.uuid4().hex
 EXAMPLES = 40  # per operation and mode
-TIME_LIMIT_S = 150.0
+EXAMPLES_VARIED = 12  # per operation, for the Host/Origin and all-ids passes
+TIME_LIMIT_S = 210.0
 # Not negative_data_rejection: it counts an unknown query parameter as invalid input that
 # must be refused, while the API (like most) ignores query parameters it does not know.
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
@@ -91,30 +95,44 @@ def _fuzz(schema: Any, base: str, ids: dict[str, str]) -> list[str]:
     operations = [r.ok() for r in schema.get_all_operations()]
     assert len(operations) >= 25
     calls = 0
+    port = httpx.URL(base).port
+    # Headers a rebinding page, another site, or an odd client would send (None: as is).
+    variants = [{"Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}"},
+                {"Host": f"127.0.0.1:{port}", "Origin": "http://evil.example"},
+                {"Host": f"localhost:{port}", "Origin": "null"},
+                {"Host": f"[::1]:{port}"}, {"Host": "127.0.0.1.nip.io"},
+                {"Origin": base}, {"Host": f"LOCALHOST.:{port}"}, None]
     for op in operations:
         names = [p.name for p in op.path_parameters]
         fixed = {n: ids[n] for n in names if n in ids}
         if op.method.upper() == "DELETE" and op.path == "/api/workspaces/{ws}":
             fixed["ws"] = ids["doomed"]  # deleting the seeded workspace would end the run
-        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+        passes = [(GenerationMode.POSITIVE, fixed, [None], EXAMPLES),
+                  # keep only the workspace fixed, so the other ids get fuzzed as well
+                  (GenerationMode.NEGATIVE, {k: v for k, v in fixed.items() if k == "ws"},
+                   [None], EXAMPLES),
+                  (GenerationMode.POSITIVE, fixed, variants, EXAMPLES_VARIED)]
+        if op.method.upper() != "DELETE":
+            passes.append((GenerationMode.NEGATIVE, {}, [None], EXAMPLES_VARIED))
+        for mode, path, headers, examples in passes:
             if time.monotonic() - started > TIME_LIMIT_S:
                 failures.append(f"time limit reached before {op.method} {op.path} {mode}")
                 return failures
-            # Negative cases keep only the workspace fixed, so ids get fuzzed as well.
-            path = fixed if mode is GenerationMode.POSITIVE else {
-                k: v for k, v in fixed.items() if k == "ws"}
             strategy = op.as_strategy(mode, path_parameters=path)
 
-            @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
+            @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
                       phases=[Phase.explicit, Phase.generate, Phase.shrink],
                       suppress_health_check=list(HealthCheck))
-            @given(case=strategy)
-            def run(case: Any) -> None:
+            @given(case=strategy, extra=st.sampled_from(headers))
+            def run(case: Any, extra: dict[str, str] | None) -> None:
                 nonlocal calls
                 calls += 1
-                response = case.call(base_url=base, session=session, timeout=60)
+                response = case.call(base_url=base, session=session, timeout=60,
+                                     headers=extra)
                 case.validate_response(response, checks=CHECKS,
-                                       headers=dict(session.headers))
+                                       headers={**session.headers, **(extra or {})})
+                if extra and "evil.example" in extra.get("Host", ""):
+                    assert response.status_code == 421, response.text[:300]
 
             try:
                 run()

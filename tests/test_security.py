@@ -29,6 +29,7 @@ from afterhack.api.security import OPEN_PATHS, keys_required, refuse_to_serve
 from afterhack.config import Settings
 from afterhack.store.client import Store
 from afterhack.store.names import REGISTRY_GRAPH
+from tests.support import LOCAL
 from tests.test_error_shape import assert_canonical_error
 
 ADMIN = "test-admin-" + uuid.uuid4().hex
@@ -49,7 +50,7 @@ def bearer(key: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def keyed(falkordb: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     app = create_app(keyed_settings(falkordb, tmp_path_factory.mktemp("keyed")))
-    with TestClient(app, raise_server_exceptions=False) as c:
+    with TestClient(app, raise_server_exceptions=False, base_url=LOCAL) as c:
         yield c
 
 
@@ -331,8 +332,8 @@ def test_rate_limit_per_key_is_shared_by_every_app_process(
     ws = new_ws(keyed)
     hot, cold = new_key(keyed, ws, "reader")["key"], new_key(keyed, ws, "reader")["key"]
     s = keyed_settings(falkordb, tmp_path, rate_limit_per_minute=5)
-    with TestClient(create_app(s), raise_server_exceptions=False) as one, \
-         TestClient(create_app(s), raise_server_exceptions=False) as two:
+    with TestClient(create_app(s), raise_server_exceptions=False, base_url=LOCAL) as one, \
+         TestClient(create_app(s), raise_server_exceptions=False, base_url=LOCAL) as two:
         _away_from_a_minute_boundary()
         statuses = [(one if i % 2 else two).get(f"/api/workspaces/{ws}",
                                                 headers=bearer(hot)).status_code
@@ -355,20 +356,20 @@ def test_each_admin_key_has_its_own_budget(falkordb: str, tmp_path: Any) -> None
     mine, theirs = "admin-a-" + uuid.uuid4().hex, "admin-b-" + uuid.uuid4().hex
     with TestClient(create_app(keyed_settings(falkordb, tmp_path, admin_key=SecretStr(mine),
                                               rate_limit_per_minute=3)),
-                    raise_server_exceptions=False) as c:
+                    raise_server_exceptions=False, base_url=LOCAL) as c:
         _away_from_a_minute_boundary()
         assert [c.get("/api/workspaces", headers=bearer(mine)).status_code
                 for _ in range(4)] == [200, 200, 200, 429]
     with TestClient(create_app(keyed_settings(falkordb, tmp_path, admin_key=SecretStr(theirs),
                                               rate_limit_per_minute=3)),
-                    raise_server_exceptions=False) as c:
+                    raise_server_exceptions=False, base_url=LOCAL) as c:
         assert c.get("/api/workspaces", headers=bearer(theirs)).status_code == 200
 
 
 def test_keyless_local_user_is_not_rate_limited(falkordb: str, tmp_path: Any) -> None:
     s = Settings(falkordb_url=falkordb, data_dir=tmp_path, rate_limit_per_minute=3,
                  _env_file=None)  # type: ignore[call-arg]
-    with TestClient(create_app(s), raise_server_exceptions=False) as c:
+    with TestClient(create_app(s), raise_server_exceptions=False, base_url=LOCAL) as c:
         assert [c.get("/api/workspaces").status_code for _ in range(10)] == [200] * 10
 
 

@@ -17,6 +17,13 @@ from afterhack.store import workspaces as store_workspaces
 from afterhack.store.client import Store
 from afterhack.store.export import snapshot_graph
 from afterhack.store.names import EDGE_ENDS, is_uuid
+from afterhack.store.properties import (
+    EDGE_PROPERTIES,
+    NODE_PROPERTIES,
+    REQUIRED,
+    VALUES,
+    type_ok,
+)
 
 FORMAT = "afterhack-export/1"
 
@@ -34,8 +41,27 @@ async def delete_workspace(store: Store, ws_id: str) -> None:
     await store_workspaces.delete_workspace(store, ws_id)
 
 
+def _check_properties(where: str, label: str, props: dict[str, Any],
+                      known: dict[str, Any]) -> None:
+    for name, value in props.items():
+        kind = known.get(name)
+        if kind is None:
+            raise InvalidRequest(f"{where} ({label}) has an unknown property {name[:64]!r}.")
+        if not type_ok(kind, value):
+            raise InvalidRequest(f"{where} ({label}).{name} must be of type {kind}.")
+        allowed = VALUES.get((label, name))
+        if allowed is not None and value not in allowed:
+            raise InvalidRequest(f"{where} ({label}).{name} must be one of {list(allowed)}.")
+    for name in REQUIRED.get(label, ()):
+        if name not in props:
+            raise InvalidRequest(f"{where} ({label}) lacks {name!r}.")
+
+
 def check_export(ws_id: str, nodes: list[dict[str, Any]], edges: list[dict[str, Any]]) -> None:
-    """Raise InvalidRequest unless the document is a whole, well-formed workspace graph."""
+    """Raise InvalidRequest, naming the first problem, unless the document is a whole,
+    well-formed workspace graph: known labels and edge types, every property of the type the
+    app writes and every status from its vocabulary, unique UUID ids, edges between exported
+    nodes of the labels they join."""
     if not is_uuid(ws_id):
         raise InvalidRequest("workspace.id must be a workspace id (a lowercase UUID).")
     label_of: dict[str, str] = {}
@@ -45,10 +71,11 @@ def check_export(ws_id: str, nodes: list[dict[str, Any]], edges: list[dict[str, 
         if label not in store_restore.NODE_LABELS:
             raise InvalidRequest(f"nodes[{i}] has an unknown label.", label=label[:64])
         node_id = n["properties"].get("id")
-        if not isinstance(node_id, str) or not node_id:
-            raise InvalidRequest(f"nodes[{i}] has no string id.")
+        if not isinstance(node_id, str) or not is_uuid(node_id):
+            raise InvalidRequest(f"nodes[{i}] has no id (a lowercase UUID).")
         if node_id in label_of:
-            raise InvalidRequest(f"nodes[{i}] repeats an id.", id=node_id[:64])
+            raise InvalidRequest(f"nodes[{i}] repeats an id.", id=node_id)
+        _check_properties(f"nodes[{i}]", label, n["properties"], NODE_PROPERTIES[label])
         label_of[node_id] = label
         if label == "Workspace":
             workspaces.append(node_id)
@@ -63,6 +90,8 @@ def check_export(ws_id: str, nodes: list[dict[str, Any]], edges: list[dict[str, 
         if ends is not None and ends != (label_of[e["source"]], label_of[e["target"]]):
             raise InvalidRequest(f"edges[{i}] ({e['type']}) must join a {ends[0]} to a "
                                  f"{ends[1]}.")
+        _check_properties(f"edges[{i}]", e["type"], e["properties"],
+                          EDGE_PROPERTIES.get(e["type"], {}))
 
 
 async def restore_workspace(store: Store, ws_id: str, nodes: list[dict[str, Any]],

@@ -50,6 +50,7 @@ def serve(
     import uvicorn
 
     from afterhack.api.app import create_app
+    from afterhack.api.headers import http_protocol
     from afterhack.api.security import keys_required, refuse_to_serve
     from afterhack.config import Settings
     from afterhack.embedded import DataDirInUse
@@ -72,7 +73,8 @@ def serve(
         logging.getLogger(name).setLevel(max(logging.WARNING, logging.getLogger().level))
     try:
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
-                    proxy_headers=False)
+                    proxy_headers=False,
+                    http=http_protocol(settings.max_header_bytes, settings.max_headers))
     except DataDirInUse as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(3) from None

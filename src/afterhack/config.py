@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import AliasChoices, Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -23,6 +24,13 @@ class Settings(BaseSettings):
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
+    # Names besides loopback (and the bound address) that requests may carry in Host, and
+    # origins besides the request's own that browsers may send (api/hosts.py); comma-separated.
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # The request line and headers together, and how many headers, before anything else.
+    max_header_bytes: int = Field(default=64 * 1024, ge=1024)
+    max_headers: int = Field(default=100, ge=8)
 
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
     # POST /api/workspaces/restore takes a whole export.
@@ -55,6 +63,13 @@ class Settings(BaseSettings):
     require_keys: bool | None = None
     # Per key (the keyless local user is not limited), counted in FalkorDB's Redis.
     rate_limit_per_minute: int = Field(default=600, ge=1)
+
+    @field_validator("allowed_hosts", "allowed_origins", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     @property
     def offline_model(self) -> bool:

@@ -15,6 +15,8 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from afterhack.api import errors, security
+from afterhack.api.headers import HeaderLimit
+from afterhack.api.hosts import HostGuard, HostPolicy
 from afterhack.api.limits import BodyLimit
 from afterhack.api.responses import ERRORS
 from afterhack.api.routes import (
@@ -64,8 +66,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
                        overrides={"/api/workspaces/restore": settings.max_restore_bytes})
-    # Added last, so it runs first: no body is read before the caller is known.
+    # Added later, so it runs earlier: no body is read before the caller is known, and
+    # nothing at all before the Host and Origin are this server's (DNS rebinding).
     app.add_middleware(security.Authenticate, settings=settings)
+    app.add_middleware(HostGuard, policy=HostPolicy(
+        settings.host, settings.allowed_hosts, settings.allowed_origins,
+        keys_on=security.keys_required(settings)))
+    app.add_middleware(HeaderLimit, max_bytes=settings.max_header_bytes,
+                       max_count=settings.max_headers)
 
     # Each module's routes straight onto the app: every level of included routers is
     # matched again per request, and that was a tenth of the app's CPU on a preview.

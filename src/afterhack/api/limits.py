@@ -1,13 +1,49 @@
-"""Refuse request bodies over the configured size before they are parsed."""
+"""Request bodies: refused over the configured size before they are parsed, and read as
+UTF-8 only (every body this app takes is JSON, which RFC 8259 makes UTF-8; Python's JSON
+reader would otherwise also take UTF-16 and UTF-32)."""
 
 from __future__ import annotations
 
+import asyncio
+import codecs
+import contextlib
 import json
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from afterhack.api.errors import error_body
+
+# A refused body is still read to its end (up to this much, for this long) before the answer:
+# a client that writes its whole body before reading (Python's http.client, urllib) would
+# otherwise meet a connection reset instead of the 413.
+DRAIN_MAX_BYTES = 64 * 1024 * 1024
+DRAIN_TIMEOUT_S = 10.0
+
+
+async def drain(receive: Receive, limit: int = DRAIN_MAX_BYTES) -> None:
+    """Read and drop the rest of a request body (bounded in bytes and time)."""
+    seen = 0
+
+    async def read_all() -> None:
+        nonlocal seen
+        while seen <= limit:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                return
+            seen += len(msg.get("body", b""))
+            if not msg.get("more_body", False):
+                return
+
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(read_all(), DRAIN_TIMEOUT_S)
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    for key, value in scope.get("headers") or ():
+        if key == name:
+            return bytes(value)
+    return None
 
 
 class BodyLimit:
@@ -23,29 +59,45 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         max_bytes = self.overrides.get(scope.get("path", ""), self.default_max)
-        declared = dict(scope.get("headers") or []).get(b"content-length")
+        declared = _header(scope, b"content-length")
         if declared is not None:
             try:
                 too_big = int(declared) > max_bytes
             except ValueError:
                 too_big = False
             if too_big:
+                # A client that asked to wait for "100 Continue" has not sent the body and
+                # will not: reading it would only invite it to.
+                if (_header(scope, b"expect") or b"").lower() != b"100-continue":
+                    await drain(receive)
                 await self._refuse(send, max_bytes)
                 return
         seen = 0
+        utf8 = codecs.getincrementaldecoder("utf-8")()
 
-        async def limited_receive() -> Message:
+        async def checked_receive() -> Message:
             nonlocal seen
             msg = await receive()
             if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
+                chunk = msg.get("body", b"")
+                seen += len(chunk)
+                more = msg.get("more_body", False)
                 if seen > max_bytes:
+                    if more:
+                        await drain(receive)
                     # An HTTPException survives FastAPI's body parsing (anything else
                     # becomes a 400) and is mapped to the canonical 413 body.
                     raise HTTPException(413, self._message(max_bytes))
+                try:
+                    utf8.decode(chunk, final=not more)
+                except UnicodeDecodeError:
+                    if more:
+                        await drain(receive)
+                    # FastAPI's 400 for a body it cannot decode: answered as 422 (api/errors).
+                    raise HTTPException(400, "The request body is not UTF-8.") from None
             return msg
 
-        await self.app(scope, limited_receive, send)
+        await self.app(scope, checked_receive, send)
 
     @staticmethod
     def _message(max_bytes: int) -> str:
@@ -60,4 +112,3 @@ class BodyLimit:
                                 (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})
-

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -38,9 +39,23 @@ from afterhack import roles
 from afterhack.api.deps import Caller, get_caller
 from afterhack.api.errors import error_response
 from afterhack.config import Settings
-from afterhack.errors import AfterhackError, RateLimited, Unauthorized, WorkspaceNotFound
+from afterhack.errors import (
+    ActionNotFound,
+    AfterhackError,
+    ClaimNotFound,
+    CorrectionNotFound,
+    DecisionNotFound,
+    KeyNotFound,
+    NotFound,
+    RateLimited,
+    RunNotFound,
+    SourceNotFound,
+    Unauthorized,
+    WorkspaceNotFound,
+)
 from afterhack.store import keys as store_keys
 from afterhack.store.client import Store
+from afterhack.store.names import is_uuid
 
 # Open to anyone: liveness, and the API's own description (and its browsable page).
 OPEN_PATHS = frozenset({"/api/health", "/api/ping", "/api/openapi.json", "/api/docs",
@@ -191,14 +206,34 @@ class Authenticate:
         await self.app(scope, receive, send)
 
 
+# Every id in a path names a node, and every node id is a UUID the server made. Anything
+# else (NUL bytes, lone surrogates, 10 KB strings, Cypher or RediSearch syntax) names
+# nothing: it is answered as an unknown id before it can reach the store.
+PATH_IDS: dict[str, type[NotFound]] = {
+    "ws": WorkspaceNotFound, "source_id": SourceNotFound, "claim_id": ClaimNotFound,
+    "decision_id": DecisionNotFound, "action_id": ActionNotFound, "run_id": RunNotFound,
+    "correction_id": CorrectionNotFound, "key_id": KeyNotFound,
+}
+
+
+def check_path_ids(params: dict[str, Any]) -> None:
+    for name, value in params.items():
+        missing = PATH_IDS[name]  # route_permissions() refuses a route without an entry
+        if not (isinstance(value, str) and is_uuid(value)):
+            # The same code and message as an unknown id; a malformed one is not echoed.
+            raise missing()
+
+
 class Allow:
-    """The permission a route needs; also keeps a workspace key inside its workspace."""
+    """The permission a route needs; also keeps a workspace key inside its workspace, and
+    answers any malformed id in the path as unknown."""
 
     def __init__(self, permission: roles.Permission) -> None:
         self.permission = permission
 
     async def __call__(self, request: Request) -> Caller:
         caller = await get_caller(request)
+        check_path_ids(request.path_params)
         ws = request.path_params.get("ws")
         if ws is not None and caller.workspace_id is not None and ws != caller.workspace_id:
             # Byte for byte the answer for a workspace that does not exist.
@@ -224,6 +259,9 @@ def route_permissions(app: FastAPI) -> dict[tuple[str, str], str | None]:
             continue
         found = [d.call.permission for d in ctx.dependant.dependencies
                  if isinstance(d.call, Allow)]
+        unanswered = [n for n in re.findall(r"{(\w+)}", path) if n not in PATH_IDS]
+        if unanswered:
+            raise RuntimeError(f"{path}: path parameters {unanswered} need an entry in PATH_IDS")
         if path not in OPEN_PATHS and len(found) != 1:
             raise RuntimeError(f"{sorted(ctx.methods or ())} {path} must declare exactly one "
                                "permission (dependencies=[allow(...)])")

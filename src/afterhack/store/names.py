@@ -84,7 +84,7 @@ def new_id() -> str:
 
 
 def is_uuid(value: str) -> bool:
-    return bool(_CANONICAL_UUID.match(value))
+    return bool(_CANONICAL_UUID.fullmatch(value))
 
 
 def graph_name(workspace_id: str) -> str:

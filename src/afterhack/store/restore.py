@@ -14,8 +14,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from afterhack.errors import Conflict
+from afterhack.errors import Conflict, InvalidRequest
 from afterhack.store.client import GraphMissing, Store
+from afterhack.store.invariants import check_workspace
 from afterhack.store.names import ID_LABELS, REGISTRY_GRAPH, RELATIONSHIP_TYPES, graph_name
 from afterhack.store.workspaces import _create_schema, _drop_quietly
 
@@ -58,7 +59,6 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[dict[str, Any]],
     gname = graph_name(ws_id)
     g = store.graph(gname)
     [ws_node] = [n for n in nodes if n["labels"] == ["Workspace"]]
-    ready = ws_node["properties"].get("ready", True)
     # Of restores racing for one id, only one claims it in the registry (a graph that always
     # exists, so the claim cannot race a graph being created); the others stop here.
     claimed = await store.graph(REGISTRY_GRAPH).write(
@@ -101,8 +101,15 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[dict[str, Any]],
                 await g.write(
                     f"UNWIND $rows AS r MATCH (a:{src} {{id: r.s}}) MATCH (b:{dst} {{id: r.t}}) "
                     f"CREATE (a)-[e:{etype}]->(b) SET e = r.p", {"rows": batch})
-        await g.write("MATCH (w:Workspace {id:$id}) SET w.ready = $ready",
-                      {"id": ws_id, "ready": ready})
+        # Checked whole before anyone can see it: an export that breaks a rule the app keeps
+        # (a decision in good standing without a current claim, a quote not at its offsets)
+        # is refused rather than restored into a workspace the app would misread.
+        problems = await check_workspace(g)
+        if problems:
+            raise InvalidRequest(f"The export breaks an invariant: {problems[0]}",
+                                 problems=problems[:20])
+        # Whatever the export said, a restored workspace is whole, so it is ready.
+        await g.write("MATCH (w:Workspace {id:$id}) SET w.ready = true", {"id": ws_id})
     except BaseException:
         await asyncio.shield(_drop_quietly(store, gname, ws_id))
         raise

@@ -1,0 +1,100 @@
+"""Limits on a request's head (its request line and headers), refused with 431 before
+anything else reads the request, authentication included.
+
+Two layers. ``HeadLimitedHttpTools`` is the HTTP protocol ``afterhack serve`` runs: it counts
+the bytes of a request head as they arrive and answers 431 as soon as they pass the limit,
+so a giant header is never buffered and parsed (the parser's work grows faster than the
+header). ``HeaderLimit`` is ASGI middleware that refuses too many headers, and too large a
+head under any other server (tests' in-process clients, an operator's own uvicorn).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from afterhack.api.errors import error_body
+
+_END_OF_HEAD = b"\r\n\r\n"
+
+
+def refusal(max_bytes: int, max_count: int) -> tuple[bytes, bytes]:
+    """The 431 answer's content type and body."""
+    body = json.dumps(error_body(
+        "request_header_fields_too_large",
+        "The request's headers are too large or too many.",
+        {"limit_bytes": max_bytes, "limit_count": max_count})).encode()
+    return b"application/json", body
+
+
+class HeadLimitedHttpTools(HttpToolsProtocol):
+    """uvicorn's httptools protocol, refusing a head over ``max_head_bytes`` with 431."""
+
+    max_head_bytes = 64 * 1024
+    max_headers = 100
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._reading_head = True
+        self._head_bytes = 0
+
+    def data_received(self, data: bytes) -> None:
+        if self._reading_head:
+            end = data.find(_END_OF_HEAD)
+            self._head_bytes += len(data) if end < 0 else end
+            if self._head_bytes > self.max_head_bytes:
+                self._refuse()
+                return
+        super().data_received(data)
+
+    def on_headers_complete(self) -> None:
+        self._reading_head = False
+        self._head_bytes = 0
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._reading_head = True
+
+    def _refuse(self) -> None:
+        ctype, body = refusal(self.max_head_bytes, self.max_headers)
+        self.transport.write(
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: " + ctype
+            + b"\r\ncontent-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
+            + body)
+        self.transport.close()
+
+
+def http_protocol(max_head_bytes: int, max_headers: int) -> type[HttpToolsProtocol]:
+    """The protocol class to give uvicorn (its ``http`` setting) for these limits."""
+    return type("HeadLimitedHttpTools", (HeadLimitedHttpTools,),
+                {"max_head_bytes": max_head_bytes, "max_headers": max_headers})
+
+
+class HeaderLimit:
+    """Refuses, with 431, a request with more than ``max_count`` headers or a head larger
+    than ``max_bytes`` (counted as the request line's path and query plus every name and
+    value)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, max_count: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.max_count = max_count
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = scope.get("headers") or ()
+            size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+            size += sum(len(k) + len(v) + 4 for k, v in headers)
+            if len(headers) > self.max_count or size > self.max_bytes:
+                ctype, body = refusal(self.max_bytes, self.max_count)
+                await send({"type": "http.response.start", "status": 431,
+                            "headers": [(b"content-type", ctype),
+                                        (b"content-length", str(len(body)).encode()),
+                                        (b"connection", b"close")]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)

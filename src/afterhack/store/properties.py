@@ -1,0 +1,94 @@
+"""What each stored node and edge may carry, and of which type: the shape an export has and
+a restore accepts (anything else is refused before a write, backup.check_export).
+
+A property the app starts writing must be added here, or exports that carry it will not
+restore (tests/test_backup.py round-trips every kind of node the app writes).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+PropType = Literal["str", "int", "number", "bool", "str_list", "number_list"]
+
+_CREATED: dict[str, PropType] = {"id": "str", "created_at": "int"}
+
+NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
+    "Workspace": {**_CREATED, "name": "str", "revision": "int", "ready": "bool"},
+    "Source": {**_CREATED, "title": "str", "origin_type": "str", "origin_name": "str",
+               "revision": "int", "latest_version": "int"},
+    "SourceVersion": {**_CREATED, "version": "int", "text": "str", "content_hash": "str",
+                      "length": "int", "model_calls": "str"},
+    "SourceFragment": {**_CREATED, "seq": "int", "text": "str", "start": "int", "end": "int",
+                       "origin_type": "str", "origin_name": "str", "source_id": "str",
+                       "version_id": "str", "extraction": "str", "error": "str"},
+    "Claim": {**_CREATED, "statement": "str", "statement_key": "str", "evidence_quote": "str",
+              "quote_start": "int", "quote_end": "int", "status": "str",
+              "confidence": "number", "confidence_kind": "str", "revision": "int",
+              "source_id": "str", "version_id": "str", "fragment_id": "str",
+              "extracted_by": "str"},
+    "Correction": {**_CREATED, "claim_id": "str", "key": "str", "statement": "str",
+                   "reason": "str", "reviewer": "str", "kind": "str",
+                   "replacement_id": "str", "outcome": "str"},
+    "AgentRun": {**_CREATED, "task": "str", "status": "str", "model": "str",
+                 "finished_at": "int", "model_calls": "str", "error": "str",
+                 "builds_on": "str_list", "builds_on_skipped": "str", "started_by": "str",
+                 "searched_claim_ids": "str_list", "retrieved_claim_ids": "str_list",
+                 "tool_log": "str_list"},
+    "Handoff": {**_CREATED, "seq": "int", "from_role": "str", "to_role": "str",
+                "proposal": "str", "searched_claim_ids": "str_list",
+                "retrieved_claim_ids": "str_list", "dropped_claim_ids": "str_list",
+                "dropped": "str", "tool_calls": "str"},
+    "Decision": {**_CREATED, "title": "str", "summary": "str", "status": "str",
+                 "revision": "int", "run_id": "str", "premise_order": "str",
+                 "review_reason": "str"},
+    "Action": {**_CREATED, "description": "str", "status": "str", "revision": "int",
+               "held_from": "str"},
+    "AuditEvent": {"id": "str", "kind": "str", "actor": "str", "at": "int",
+                   "subject_id": "str", "detail": "str"},
+}
+
+EDGE_PROPERTIES: dict[str, dict[str, PropType]] = {
+    "SUPPORTED_BY": {"role": "str"},
+    "USED_CLAIM": {"premise": "str"},
+    "SUPERSEDES": {"reason": "str"},
+}
+
+# Properties whose value must come from a fixed set.
+CLAIM_STATUSES = ("proposed", "accepted", "rejected", "superseded")
+VALUES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("Claim", "status"): CLAIM_STATUSES,
+    ("Claim", "confidence_kind"): ("quote_match", "human_correction"),
+    ("Decision", "status"): ("draft", "accepted", "needs_review", "rejected"),
+    ("Action", "status"): ("proposed", "approved", "held", "done", "cancelled"),
+    ("Action", "held_from"): ("proposed", "approved"),
+    ("Correction", "kind"): ("replace", "retract"),
+    ("AgentRun", "status"): ("open", "completed", "failed", "expired"),
+}
+
+# Without these a node is not what the app reads back (a claim without a status is neither
+# current nor retired): a restore refuses a node that lacks one.
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "Workspace": ("name", "revision"),
+    "Claim": ("statement", "evidence_quote", "status", "revision", "confidence",
+              "confidence_kind"),
+    "Decision": ("title", "status", "revision"),
+    "Action": ("description", "status", "revision"),
+    "Correction": ("kind",),
+    "AgentRun": ("task", "status"),
+}
+
+
+def type_ok(kind: PropType, value: object) -> bool:
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "str_list":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return isinstance(value, list) and all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in value)
