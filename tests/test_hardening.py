@@ -5,6 +5,7 @@ before reading."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import re
@@ -237,10 +238,8 @@ def test_a_workspace_exported_as_not_ready_restores_readable_and_deletable(
 
 def _raw(app: AppProcess, head: bytes, body: bytes = b"") -> bytes:
     with socket.create_connection(("127.0.0.1", app.port), timeout=30) as s:
-        try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             s.sendall(head + body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
         chunks = []
         while True:
             try:
