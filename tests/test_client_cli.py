@@ -115,7 +115,7 @@ def test_unreachable_server_is_a_connection_error() -> None:
 def test_cli_ingest_ask_correct_graph(running_app: AppProcess, tmp_path: Path) -> None:
     runner = CliRunner()
     url = ["--url", running_app.base_url]
-    made = runner.invoke(cli, ["workspace", "cli journey", *url], env=WIDE)
+    made = runner.invoke(cli, ["workspace", "create", "cli journey", *url], env=WIDE)
     assert made.exit_code == 0, made.output
     ws = made.stdout.strip().splitlines()[0]
     env = {**WIDE, "AFTERHACK_WORKSPACE": ws}
@@ -154,7 +154,7 @@ def test_cli_ingest_ask_correct_graph(running_app: AppProcess, tmp_path: Path) -
 
         out = runner.invoke(cli, ["graph", *url], env=env)
         assert out.exit_code == 0, out.output
-        for text in ("source [-] launch-plan", f"claim [superseded] {JUNE}",
+        for text in ("source launch-plan", f"claim [superseded] {JUNE}",
                      "decision [needs_review] Plan the launch event",
                      "action [held] Plan the launch event",
                      f"Workspace reviewer correction: {FIXED}",
@@ -165,6 +165,67 @@ def test_cli_ingest_ask_correct_graph(running_app: AppProcess, tmp_path: Path) -
     assert out.exit_code == 1 and "claim_not_found" in out.output
     out = runner.invoke(cli, ["ask", "x", *url], env=WIDE)
     assert out.exit_code == 2 and "No workspace" in out.output
+
+
+def test_cli_workspace_subcommands_never_make_a_workspace_of_a_word(
+        running_app: AppProcess) -> None:
+    runner = CliRunner()
+    url = ["--url", running_app.base_url]
+    name = "words-" + uuid.uuid4().hex[:8]
+    made = runner.invoke(cli, ["workspace", "create", name, *url], env=WIDE)
+    assert made.exit_code == 0, made.output
+    ws = made.stdout.strip().splitlines()[0]
+    listed = runner.invoke(cli, ["workspace", "list", *url], env=WIDE)
+    assert listed.exit_code == 0 and f"{ws}  {name}" in listed.output
+    for word in ("list-me", "launch"):
+        out = runner.invoke(cli, ["workspace", word, *url], env=WIDE)
+        assert out.exit_code == 2, out.output
+    with Client(running_app.base_url) as c:
+        names = [w["name"] for w in c.list_workspaces(limit=1000)["items"]]
+    assert "list-me" not in names and "launch" not in names
+    out = runner.invoke(cli, ["workspace", "delete", ws, *url], env=WIDE, input="n\n")
+    assert out.exit_code == 1 and "Not deleted." in out.output
+    out = runner.invoke(cli, ["workspace", "delete", ws, "--yes", *url], env=WIDE)
+    assert out.exit_code == 0, out.output
+    assert f"{ws}  {name}" not in runner.invoke(cli, ["workspace", "list", *url],
+                                                env=WIDE).output
+
+
+def test_cli_ingesting_a_file_again_adds_a_version_not_a_source(
+        running_app: AppProcess, tmp_path: Path) -> None:
+    runner = CliRunner()
+    url = ["--url", running_app.base_url]
+    with Client(running_app.base_url) as c:
+        ws = c.create_workspace("versions")["id"]
+    env = {**WIDE, "AFTERHACK_WORKSPACE": ws}
+    doc = tmp_path / "launch-plan.txt"
+    doc.write_text(JUNE, encoding="utf-8")
+    assert runner.invoke(cli, ["ingest", str(doc), *url], env=env).exit_code == 0
+    again = runner.invoke(cli, ["ingest", str(doc), *url], env=env)
+    assert again.exit_code == 0 and "unchanged" in again.output
+    doc.write_text(FIXED, encoding="utf-8")
+    changed = runner.invoke(cli, ["ingest", str(doc), *url], env=env)
+    assert changed.exit_code == 0 and "versioned" in changed.output, changed.output
+    with Client(running_app.base_url, workspace=ws) as c:
+        sources = c.list_sources()["items"]
+        assert len(sources) == 1
+        assert len(c.get_source(sources[0]["id"])["versions"]) == 2
+
+
+def test_cli_correct_finds_a_claim_by_its_words(running_app: AppProcess) -> None:
+    runner = CliRunner()
+    url = ["--url", running_app.base_url]
+    with Client(running_app.base_url) as c:
+        c.workspace = c.create_workspace("words")["id"]
+        c.add_source(JUNE + " The venue is the Harbour Hall in Lisbon.", title="plan")
+    env = {**WIDE, "AFTERHACK_WORKSPACE": c.workspace}
+    out = runner.invoke(cli, ["correct", "no such words", FIXED, "--yes", *url], env=env)
+    assert out.exit_code == 2 and "No current claim" in out.output
+    out = runner.invoke(cli, ["correct", "June 12", FIXED, "--yes", *url], env=env)
+    assert out.exit_code == 0, out.output
+    assert "Nothing depended on this claim" in out.output
+    with Client(running_app.base_url, workspace=c.workspace) as api:
+        assert [x["statement"] for x in api.search_claims("launch")["items"]] == [FIXED]
 
 
 def test_demo_runs_the_whole_journey(tmp_path: Path) -> None:

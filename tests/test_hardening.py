@@ -320,3 +320,11 @@ def test_the_guards_are_documented() -> None:
         assert name in readme, name
     for code in ("host_not_allowed", "origin_not_allowed", "request_header_fields_too_large"):
         assert code in api, code
+
+
+def test_a_blank_source_is_refused_in_plain_words(client: TestClient, ws: str) -> None:
+    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": "x", "text": "   \n"})
+    assert_canonical_error(r, 422)
+    message = r.json()["error"]["message"]
+    assert message == "text: is empty (or only spaces): there is nothing to keep"
+    assert "Value error" not in r.text

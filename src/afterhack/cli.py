@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -19,8 +19,15 @@ if TYPE_CHECKING:
 
     from afterhack.client import Client
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="afterhack: agent memory that keeps the chain of because.")
+STATUSES_HELP = """afterhack: agent memory that keeps the chain of because.
+
+Statuses you will see: a claim is proposed (extracted, current), accepted (a reviewer's
+word, current), superseded (replaced by a correction) or rejected (retracted); a decision
+is draft or accepted (in good standing), needs_review (it lost support, or its sources
+disagree) or rejected; an action is proposed, approved, held (a decision it requires was
+flagged), done or cancelled."""
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help=STATUSES_HELP)
 
 
 DataDirOpt = Annotated[Path | None, typer.Option(
@@ -34,9 +41,9 @@ KeyOpt = Annotated[str | None, typer.Option("--key", envvar="AFTERHACK_API_KEY",
                                             show_default=False)]
 
 
-@app.callback()
+@app.callback(help=STATUSES_HELP)
 def _root() -> None:
-    """afterhack: agent memory that keeps the chain of because."""
+    pass
 
 
 @app.command()
@@ -86,7 +93,7 @@ def _client(url: str, key: str | None, workspace: str | None,
 
     if need_workspace and not workspace:
         typer.echo("No workspace: pass --workspace or set AFTERHACK_WORKSPACE "
-                   "(`afterhack workspace NAME` creates one).", err=True)
+                   "(`afterhack workspace create NAME` makes one).", err=True)
         raise typer.Exit(2)
     return Client(url, key=key, workspace=workspace)
 
@@ -108,20 +115,61 @@ def _console() -> Console:
     return Console()
 
 
-@app.command()
-def workspace(
-    name: Annotated[str | None, typer.Argument(help="Create a workspace with this name.")] = None,
+workspace_app = typer.Typer(no_args_is_help=True,
+                            help="Create, list or delete workspaces (one graph each).")
+app.add_typer(workspace_app, name="workspace")
+
+
+@workspace_app.command("create")
+def workspace_create(
+    name: Annotated[str, typer.Argument(help="A name for people; the id is made for you.")],
     url: UrlOpt = DEFAULT_URL, key: KeyOpt = None,
 ) -> None:
-    """Create a workspace (with NAME) or list them."""
+    """Create a workspace; print its id (and the export line that makes it the default)."""
     with _api_errors(), _client(url, key, None, need_workspace=False) as c:
-        if name:
-            ws = c.create_workspace(name)
-            typer.echo(ws["id"])
-            typer.echo(f"export AFTERHACK_WORKSPACE={ws['id']}", err=True)
+        ws = c.create_workspace(name)
+    typer.echo(ws["id"])
+    typer.echo(f"export AFTERHACK_WORKSPACE={ws['id']}", err=True)
+
+
+@workspace_app.command("list")
+def workspace_list(url: UrlOpt = DEFAULT_URL, key: KeyOpt = None) -> None:
+    """List every workspace this key can see: id and name."""
+    with _api_errors(), _client(url, key, None, need_workspace=False) as c:
+        found = list(_pages(lambda limit, offset: c.list_workspaces(limit=limit,
+                                                                    offset=offset)))
+    if not found:
+        typer.echo("(none)")
+    for w in found:
+        typer.echo(f"{w['id']}  {w['name']}")
+
+
+@workspace_app.command("delete")
+def workspace_delete(
+    workspace_id: Annotated[str, typer.Argument(help="The workspace to delete.")],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
+    url: UrlOpt = DEFAULT_URL, key: KeyOpt = None,
+) -> None:
+    """Delete a workspace with everything in it (its keys are revoked)."""
+    with _api_errors(), _client(url, key, workspace_id) as c:
+        ws = c.get_workspace()
+        if not yes and not typer.confirm(f"Delete workspace {ws['name']!r} and everything in "
+                                         "it?", default=False):
+            typer.echo("Not deleted.")
+            raise typer.Exit(1)
+        c.delete_workspace()
+    typer.echo(f"deleted {workspace_id}")
+
+
+def _pages(fetch: Callable[[int, int], dict[str, Any]], page: int = 200) -> Iterator[Any]:
+    """Every item of a list endpoint, page by page."""
+    offset = 0
+    while True:
+        items = fetch(page, offset)["items"]
+        yield from items
+        if len(items) < page:
             return
-        for w in c.list_workspaces()["items"]:
-            typer.echo(f"{w['id']}  {w['name']}")
+        offset += len(items)
 
 
 @app.command()
@@ -130,12 +178,17 @@ def ingest(
                                          help="A UTF-8 text file; its name is the title.")],
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
-    """Add a document as a source; print the claims kept (each with an exact quote)."""
+    """Add a document as a source and print the claims kept (each with an exact quote). A file
+    ingested before (same file name) becomes a new version of its source, or is reported
+    unchanged."""
     from afterhack import console as show
 
     text = file.read_text(encoding="utf-8")
     with _api_errors(), _client(url, key, workspace) as c:
-        result = c.add_source(text, title=file.stem or file.name, origin_name=file.name)
+        earlier = next((s for s in _pages(lambda limit, offset: c.list_sources(
+            limit=limit, offset=offset)) if s.get("origin_name") == file.name), None)
+        result = c.add_source(text, title=file.stem or file.name, origin_name=file.name,
+                              source_id=earlier["id"] if earlier else None)
     _console().print(show.source_summary(result))
 
 
@@ -156,7 +209,9 @@ def ask(
 
 @app.command()
 def correct(
-    claim_id: Annotated[str, typer.Argument(help="The claim that is wrong.")],
+    claim: Annotated[str, typer.Argument(
+        help="The claim that is wrong: its id, or words that find exactly one current claim "
+             "(e.g. \"June 12\").")],
     statement: Annotated[str | None, typer.Argument(
         help="The corrected statement (leave out with --retract).")] = None,
     retract: Annotated[bool, typer.Option("--retract", help="Retract, no replacement.")] = False,
@@ -169,6 +224,7 @@ def correct(
 
     out = _console()
     with _api_errors(), _client(url, key, workspace) as c:
+        claim_id = _one_claim(c, claim)
         kind: Literal["replace", "retract"] = "retract" if retract else "replace"
         preview = c.preview_correction(claim_id, statement, kind=kind)
         out.print(show.claim_card(c.get_claim(claim_id), "Claim to correct", "red"))
@@ -178,6 +234,30 @@ def correct(
             raise typer.Exit(1)
         result = c.apply_preview(preview, reason=reason)
     out.print(show.correction_view(result))
+
+
+def _one_claim(c: Client, words_or_id: str) -> str:
+    """The claim an argument names: an id as is, otherwise the one current claim whose
+    statement holds every one of the words (refused, listing candidates, if not exactly one)."""
+    import uuid
+
+    with suppress(ValueError):
+        if str(uuid.UUID(words_or_id)) == words_or_id:
+            return words_or_id
+    wanted = words_or_id.lower()
+    hits = [h for h in c.search_claims(words_or_id, limit=50)["items"]
+            if wanted in str(h["statement"]).lower()]
+    if len(hits) == 1:
+        return str(hits[0]["id"])
+    if not hits:
+        typer.echo(f"No current claim says \u201c{words_or_id}\u201d; `afterhack graph` lists "
+                   "them with their ids.", err=True)
+    else:
+        typer.echo(f"{len(hits)} current claims say \u201c{words_or_id}\u201d; name one by id:",
+                   err=True)
+        for h in hits:
+            typer.echo(f"  {h['id']}  {h['statement']}", err=True)
+    raise typer.Exit(2)
 
 
 @app.command()

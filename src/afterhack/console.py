@@ -110,22 +110,39 @@ def run_view(view: JSON) -> RenderableType:
     return Group(*parts)
 
 
+def _reason(r: JSON, titles: dict[str, str]) -> str:
+    if r.get("type") == "premise_lost":
+        return f"its premise \u201c{r.get('premise')}\u201d lost its last current claim"
+    up = titles.get(str(r.get("decision_id")))
+    return (f"the decision it builds on, \u201c{up}\u201d, fell" if up
+            else "a decision it builds on is no longer in good standing")
+
+
 def impact_view(preview: JSON) -> RenderableType:
-    """The flag / hold / stay lists of a correction preview (or of get_impact)."""
+    """The flag / hold / stay lists of a correction preview (or of get_impact), in words."""
+    flagged = preview.get("flag") or []
+    held = preview.get("hold") or []
+    stays = preview.get("stay") or []
     tree = Tree(Text("Impact of correcting this claim", style="bold"))
+    if not (flagged or held or stays):
+        tree.add(Text("Nothing depended on this claim: no decision or action changes.",
+                      style="green"))
+        return tree
+    titles = {str(f.get("decision_id")): str(f.get("title")) for f in flagged}
     flag = tree.add(Text("decisions flagged needs_review", style="yellow"))
-    for f in preview.get("flag") or []:
-        why = "; ".join(
-            f"premise '{r['premise']}' lost its last claim" if r["type"] == "premise_lost"
-            else f"upstream decision {r.get('decision_id')} fell" for r in f.get("reasons") or [])
+    for f in flagged:
+        why = "; ".join(_reason(r, titles) for r in f.get("reasons") or [])
         flag.add(_line(status(f.get("status")), f" {f.get('title')}",
                        Text(f"  because {why}", style="dim")))
     hold = tree.add(Text("actions held", style="yellow"))
-    for h in preview.get("hold") or []:
+    for h in held:
         hold.add(_line(status(h.get("status")), f" {h.get('description')}"))
     stay = tree.add(Text("decisions that stay supported", style="green"))
-    for s in preview.get("stay") or []:
+    for s in stays:
         stay.add(Text(str(s.get("title"))))
+    for branch, items in ((flag, flagged), (hold, held), (stay, stays)):
+        if not items:
+            branch.add(Text("(none)", style="dim"))
     return tree
 
 
@@ -145,48 +162,71 @@ def correction_view(result: JSON) -> RenderableType:
     return Group(*parts)
 
 
-_CHILD_EDGES = {"source": ("SUPPORTS",), "correction": ("SUPPORTS",),
-                "claim": ("INFORMS",), "decision": ("INFORMS", "ENABLES"), "action": ()}
-
-
 def graph_tree(graph: JSON, title: str = "Workspace") -> Tree:
-    """Sources (and reviewer corrections) -> claims -> decisions -> actions, with statuses."""
+    """The workspace once over: each source (or reviewer correction) with the claims it holds,
+    then each decision once with the claims it cites, the decisions it builds on and the
+    actions that require it. Empty sections say so."""
     nodes = {n["id"]: n for n in graph.get("nodes") or []}
-    children: dict[str, list[tuple[str, str]]] = {}
-    corrects: dict[str, list[str]] = {}
-    replaces: dict[str, list[str]] = {}
+    out: dict[str, list[tuple[str, str]]] = {}
+    into: dict[str, list[tuple[str, str]]] = {}
     for e in graph.get("edges") or []:
-        children.setdefault(e["source"], []).append((e["type"], e["target"]))
-        if e["type"] == "CORRECTS":
-            corrects.setdefault(e["target"], []).append(e["source"])
-        if e["type"] == "REPLACES":
-            replaces.setdefault(e["source"], []).append(e["target"])
+        if e["source"] in nodes and e["target"] in nodes:
+            out.setdefault(e["source"], []).append((e["type"], e["target"]))
+            into.setdefault(e["target"], []).append((e["type"], e["source"]))
 
-    def label(n: JSON) -> Text:
-        kind = str(n["type"])
-        text = _line(Text(f"{kind} ", style="bold"), status(n.get("status")), " ",
-                     str(n.get("label")), Text(f"  ({n['id']})", style="dim"))
-        if kind == "correction":
-            text = _line(Text("correction ", style="bold"), status(n.get("status")),
-                         " Workspace reviewer correction: ", str(n.get("label")),
-                         Text(f"  ({n['id']})", style="dim"))
-        for old in replaces.get(n["id"], []):
-            text.append(f"  replaces {old}", style="magenta")
-        for k in corrects.get(n["id"], []):
-            text.append(f"  corrected by {k}", style="magenta")
+    def of_type(kind: str) -> list[JSON]:
+        return sorted((n for n in nodes.values() if n["type"] == kind),
+                      key=lambda n: (str(n.get("label")), n["id"]))
+
+    def label(n: JSON, *, with_id: bool = True) -> Text:
+        text = _line(Text(f"{n['type']} ", style="bold"), status(n.get("status")), " ",
+                     str(n.get("label")))
+        if with_id:
+            text.append(f"  ({n['id']})", style="dim")
+        for kind, other in out.get(n["id"], []):
+            if kind == "REPLACES":
+                text.append(f"  replaces \u201c{nodes[other].get('label')}\u201d",
+                            style="magenta")
         return text
 
-    def grow(branch: Tree, node_id: str, path: frozenset[str]) -> None:
-        n = nodes[node_id]
-        allowed = _CHILD_EDGES.get(str(n["type"]), ())
-        for kind, target in children.get(node_id, []):
-            if kind in allowed and target in nodes and target not in path:
-                grow(branch.add(label(nodes[target])), target, path | {target})
+    def section(tree: Tree, name: str, items: list[JSON]) -> Tree:
+        branch = tree.add(Text(name, style="bold underline"))
+        if not items:
+            branch.add(Text("(none)", style="dim"))
+        return branch
 
     tree = Tree(Text(title, style="bold"))
-    roots = [n for n in nodes.values() if n["type"] in ("source", "correction")]
-    for n in sorted(roots, key=lambda n: (n["type"] != "source", str(n.get("label")))):
-        grow(tree.add(label(n)), n["id"], frozenset([n["id"]]))
-    if not roots:
-        tree.add(Text("(empty)", style="dim"))
+    sources = section(tree, "Sources", of_type("source"))
+    for src in of_type("source"):
+        branch = sources.add(_line(Text("source ", style="bold"), str(src.get("label")),
+                                   Text(f"  ({src['id']})", style="dim")))
+        claims = [nodes[t] for k, t in out.get(src["id"], []) if k == "SUPPORTS"]
+        for c in sorted(claims, key=lambda n: str(n.get("label"))):
+            branch.add(label(c))
+        if not claims:
+            branch.add(Text("(no claims)", style="dim"))
+    corrections = of_type("correction")
+    if corrections:
+        fixes = tree.add(Text("Reviewer corrections", style="bold underline"))
+        for k in corrections:
+            branch = fixes.add(_line(Text("correction ", style="bold"),
+                                     "Workspace reviewer correction: ", str(k.get("label")),
+                                     Text(f"  ({k['id']})", style="dim")))
+            for kind, t in out.get(k["id"], []):
+                if kind == "SUPPORTS":
+                    branch.add(label(nodes[t]))
+    decisions = section(tree, "Decisions", of_type("decision"))
+    for d in of_type("decision"):
+        branch = decisions.add(label(d))
+        for kind, src_id in into.get(d["id"], []):
+            other = nodes[src_id]
+            if kind == "INFORMS" and other["type"] == "claim":
+                branch.add(_line("cites ", status(other.get("status")), " ",
+                                 str(other.get("label"))))
+            elif kind == "INFORMS" and other["type"] == "decision":
+                branch.add(_line("builds on ", status(other.get("status")), " ",
+                                 str(other.get("label"))))
+        for kind, t in out.get(d["id"], []):
+            if kind == "ENABLES":
+                branch.add(label(nodes[t]))
     return tree

@@ -58,8 +58,11 @@ def _clean_validation_errors(errors: Any) -> list[dict[str, Any]]:
     out = []
     for e in errors:
         # The offending input is not echoed back: it may be huge or hold what was rejected.
+        # pydantic prefixes a validator's own words with "Value error, ": words for a person
+        # read better without it.
+        msg = str(e.get("msg", "")).removeprefix("Value error, ")
         out.append({"loc": [str(p) for p in e.get("loc", ())], "type": e.get("type"),
-                    "msg": str(e.get("msg", ""))})
+                    "msg": msg})
     return out
 
 

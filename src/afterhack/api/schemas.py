@@ -30,7 +30,7 @@ def _clean_text(value: str) -> str:
 
 def _not_blank(value: str) -> str:
     if not value.strip():
-        raise ValueError("must not be blank")
+        raise ValueError("is empty (or only spaces): there is nothing to keep")
     return value
 
 

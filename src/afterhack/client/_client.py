@@ -35,6 +35,8 @@ def _body(**fields: Any) -> JSON:
 
 
 def _decode(response: httpx.Response) -> JSON:
+    if response.status_code == 204:
+        return {}
     try:
         body = response.json()
     except ValueError:
@@ -72,6 +74,10 @@ class _Endpoints(Generic[R]):
 
     def get_workspace(self, *, workspace: str | None = None) -> R:
         return self._call("GET", self._ws(workspace))
+
+    def delete_workspace(self, *, workspace: str | None = None) -> R:
+        """Delete the workspace and everything in it; its keys are revoked (admin)."""
+        return self._call("DELETE", self._ws(workspace))
 
     def audit(self, *, limit: int = 100, before: int | None = None,
               workspace: str | None = None) -> R:

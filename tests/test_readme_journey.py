@@ -1,0 +1,44 @@
+"""The README's command-line journey, run as written (bash, from the repository's root, with
+the shipped example files) against a real app: a new user's first five minutes."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from tests.support.procs import AppProcess
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def journey() -> str:
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## A first journey from the command line", 1)[1]
+    block = re.search(r"```bash\n(.*?)```", section, re.S)
+    assert block is not None, "the journey's commands are in a bash block"
+    return block.group(1)
+
+
+def test_the_readme_journey_runs_as_written(running_app: AppProcess) -> None:
+    script = journey()
+    assert "examples/launch-plan.txt" in script
+    assert (ROOT / "examples" / "launch-plan.txt").is_file()
+    env = {**os.environ, "AFTERHACK_URL": running_app.base_url, "COLUMNS": "200",
+           "NO_COLOR": "1"}
+    env.pop("AFTERHACK_WORKSPACE", None)
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    for text in ("The product launch is planned for June 12.",  # ingest
+                 "[draft] Plan the launch event",                # ask
+                 "decisions flagged needs_review", "Correction applied",  # correct
+                 "decision [needs_review] Plan the launch event",  # graph
+                 "claim [accepted] The product launch is planned for June 19.",
+                 "unchanged"):                                   # the same file again
+        assert text in out, text
+    # Each decision is printed once by graph.
+    graph_part = out.split("Decisions", 1)[1]
+    assert graph_part.count("decision [needs_review] Plan the launch event") == 1
