@@ -73,7 +73,7 @@ VALID = [b'{"statement": "The launch is in July."}', b'{"kind": "retract"}', b"{
          '{"statement": "Le lancement \u00e9tait pr\u00e9vu \U0001f680"}'.encode()]
 INVALID = [b"", b"null", b"[]", b"{", b'{"statement": 5}', b'{"kind": "edit"}',
            b'{"other": 1}', b'{"statement": "a\x01b"}', b'{"statement": "a\\ud800b"}',
-           b'{"statement": "a\\u0000b"}', b'\xef\xbb\xbf{}', b'{"statement": "\xff"}',
+           b'{"statement": "a\\u0000b"}', b'\xef\xbb\xbf{}',
            b'{"statement": "ok"} trailing', json.dumps({"statement": "x" * 4001}).encode()]
 
 
@@ -89,6 +89,8 @@ def test_valid_bodies_take_the_lean_path_with_fastapis_answer(
         "flag"], "the claim's decision is flagged: the preview did real work"
 
 
+# A body that is not UTF-8 is refused before any route sees it (api/limits.py), so it is
+# not among these.
 def test_invalid_bodies_get_fastapis_own_errors(client: TestClient, claim_url: str,
                                                 fastapi_runs: list[int]) -> None:
     for raw in INVALID:
