@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { NODE_HEIGHT, NODE_WIDTH, RANK_SEP, layoutGraph, rankOf } from './layout'
+import { NODE_HEIGHT, NODE_SEP, NODE_WIDTH, RANK_SEP, layoutGraph, placeColumn, rankOf } from './layout'
 
 const node = (id: string, apiType: string) => ({ id, data: { apiType } })
 const edge = (source: string, target: string) => ({ source, target })
@@ -70,5 +70,50 @@ describe('layoutGraph', () => {
     const out = layoutGraph(input, [])
     expect(out[0]).not.toBe(input[0])
     expect('position' in input[0]).toBe(false)
+  })
+})
+
+describe('placeColumn', () => {
+  const STEP = NODE_HEIGHT + NODE_SEP
+  it('keeps wanted positions that leave room, and spreads the ones that do not as little as it can', () => {
+    expect(placeColumn([0, 500])).toEqual([0, 500])
+    // Two nodes wanting the same place share the overlap evenly.
+    expect(placeColumn([100, 100])).toEqual([100 - STEP / 2, 100 + STEP / 2])
+    const out = placeColumn([0, 10, 20, 400])
+    for (let i = 1; i < out.length; i++) expect(out[i] - out[i - 1]).toBeGreaterThanOrEqual(STEP - 1e-9)
+    expect(out[3]).toBe(400)
+  })
+})
+
+describe('layoutGraph ordering', () => {
+  it('puts each claim beside the decision it informs, so edges do not cross', () => {
+    const nodes = [node('c1', 'claim'), node('c2', 'claim'), node('c3', 'claim'), node('d3', 'decision'), node('d1', 'decision'), node('d2', 'decision')]
+    const edges = [edge('c1', 'd1'), edge('c2', 'd2'), edge('c3', 'd3')]
+    const y = Object.fromEntries(layoutGraph(nodes, edges).map((n) => [n.id, n.position.y]))
+    expect(y.c1).toBe(y.d1)
+    expect(y.c2).toBe(y.d2)
+    expect(y.c3).toBe(y.d3)
+  })
+
+  it('lays out a couple of thousand nodes without overlap in any column', () => {
+    const nodes = []
+    const edges = []
+    for (let i = 0; i < 50; i++) nodes.push(node(`s${i}`, 'source'))
+    for (let i = 0; i < 1000; i++) {
+      nodes.push(node(`c${i}`, 'claim'))
+      edges.push(edge(`s${(i * 7) % 50}`, `c${i}`))
+    }
+    for (let i = 0; i < 500; i++) {
+      nodes.push(node(`d${i}`, 'decision'))
+      for (const k of [i, (i * 3 + 1) % 1000, (i * 11 + 5) % 1000]) edges.push(edge(`c${k}`, `d${i}`))
+    }
+    const out = layoutGraph(nodes, edges)
+    const byColumn = new Map<number, number[]>()
+    for (const n of out) byColumn.set(n.position.x, [...(byColumn.get(n.position.x) ?? []), n.position.y])
+    expect(byColumn.size).toBe(3)
+    for (const ys of byColumn.values()) {
+      ys.sort((a, b) => a - b)
+      for (let i = 1; i < ys.length; i++) expect(ys[i] - ys[i - 1]).toBeGreaterThanOrEqual(NODE_HEIGHT)
+    }
   })
 })

@@ -1,15 +1,21 @@
-// Pure left-to-right layout: dagre orders nodes within ranks, but the ranks themselves are
-// fixed by kind (Sources → Corrections → Claims → Decisions → Actions) so the chain of
-// because always reads the same way, whatever the edges look like.
-import dagre, { type GraphLabel, type RankerFunction } from '@dagrejs/dagre'
+// Pure left-to-right layout in fixed columns, one per kind (Sources → Corrections → Claims →
+// Decisions → Actions), so the chain of because always reads the same way.
+//
+// The columns are known up front, so a general layered layout (dagre) spends its time on
+// work that is not needed here: it ranks, inserts a dummy node on every long edge and runs
+// crossing minimisation over all of them. This one orders each column by the barycentre of
+// its neighbours (a few sweeps each way), then places every column as close as it can to
+// the nodes it is joined to without overlaps (least squares under a minimum gap, solved
+// exactly by pooling adjacent violators). Linear per sweep, so thousands of nodes lay out
+// while a frame is drawn; bench figures in bench-results/ui-layout.txt.
 
-export const NODE_WIDTH = 230
-export const NODE_HEIGHT = 68
-export const RANK_SEP = 90
-export const NODE_SEP = 14
+export const NODE_WIDTH = 220
+export const NODE_HEIGHT = 76
+export const RANK_SEP = 64
+export const NODE_SEP = 16
 
-/** Above this many nodes dagre's crossing-minimisation sweeps cost seconds; skip them. */
-const LARGE_GRAPH = 400
+const ORDER_SWEEPS = 4
+const PLACE_SWEEPS = 3
 
 // Product kinds, left to right. A correction sits just before the claims it fixes.
 const PRODUCT_RANK: Record<string, number> = {
@@ -55,45 +61,129 @@ export interface LayoutEdge {
 
 export type Positioned<N> = N & { position: { x: number; y: number } }
 
+const STEP = NODE_HEIGHT + NODE_SEP
+
 /**
- * Positions nodes left to right, one rank per kind. Edges between nodes of the same kind
- * (decision → decision, replacement → old claim) do not take part in ranking; edges that run
- * against the kind order are laid out reversed. Returns new node objects with top-left
- * positions, as React Flow expects.
+ * Least-squares positions for `want` (in column order) with at least STEP between
+ * neighbours. With z_i = y_i - i·STEP the gap becomes "z is non-decreasing", an isotonic
+ * regression that pooling adjacent violators solves exactly in one pass.
+ */
+export function placeColumn(want: readonly number[]): number[] {
+  const means: number[] = []
+  const sizes: number[] = []
+  for (let i = 0; i < want.length; i++) {
+    let mean = want[i] - i * STEP
+    let size = 1
+    while (means.length > 0 && means[means.length - 1] > mean) {
+      const m = means.pop()!
+      const s = sizes.pop()!
+      mean = (m * s + mean * size) / (s + size)
+      size += s
+    }
+    means.push(mean)
+    sizes.push(size)
+  }
+  const out: number[] = []
+  for (let b = 0; b < means.length; b++) {
+    for (let k = 0; k < sizes[b]; k++) out.push(means[b] + out.length * STEP)
+  }
+  return out
+}
+
+/**
+ * Positions nodes left to right, one column per kind present. Edges between nodes of the
+ * same kind (decision → decision, replacement → old claim) keep the two close in their
+ * column; edges that run against the kind order count the same as forward ones. Returns
+ * new node objects with top-left positions, as React Flow expects.
  */
 export function layoutGraph<N extends LayoutNode>(nodes: N[], edges: LayoutEdge[]): Positioned<N>[] {
   if (nodes.length === 0) return []
   // Only the kinds present get a column, so a workspace without corrections has no gap.
   const present = [...new Set(nodes.map((n) => rankOf(n.data.apiType)))].sort((a, b) => a - b)
-  const column = new Map(present.map((rank, index) => [rank, index]))
-  const columnOf = new Map(nodes.map((n) => [n.id, column.get(rankOf(n.data.apiType))!]))
+  const columnOfRank = new Map(present.map((rank, index) => [rank, index]))
+  const index = new Map(nodes.map((n, i) => [n.id, i]))
+  const col = nodes.map((n) => columnOfRank.get(rankOf(n.data.apiType))!)
+  const columns: number[][] = present.map(() => [])
+  nodes.forEach((_, i) => columns[col[i]].push(i))
 
-  // dagre doubles every edge's minlen internally (room for edge labels), so a column is two
-  // of its ranks; its nesting root has no column and goes before the first.
-  const ranker: RankerFunction = (graph) => {
-    for (const v of graph.nodes()) {
-      const col = columnOf.get(v)
-      graph.node(v).rank = col === undefined ? -2 : 2 * col
+  // Neighbours to the left, to the right and in the same column, by node index.
+  const left: number[][] = nodes.map(() => [])
+  const right: number[][] = nodes.map(() => [])
+  const same: number[][] = nodes.map(() => [])
+  for (const e of edges) {
+    const a = index.get(e.source)
+    const b = index.get(e.target)
+    if (a === undefined || b === undefined || a === b) continue
+    if (col[a] === col[b]) {
+      same[a].push(b)
+      same[b].push(a)
+    } else if (col[a] < col[b]) {
+      right[a].push(b)
+      left[b].push(a)
+    } else {
+      right[b].push(a)
+      left[a].push(b)
     }
   }
-  const g = new dagre.graphlib.Graph()
-  // dagre accepts a ranker function at run time; its GraphLabel type lists only the names.
-  const label = { rankdir: 'LR', nodesep: NODE_SEP, ranksep: RANK_SEP, marginx: 0, marginy: 0, ranker }
-  g.setGraph(label as unknown as GraphLabel)
-  g.setDefaultEdgeLabel(() => ({}))
-  for (const n of nodes) g.setNode(n.id, { width: NODE_WIDTH, height: NODE_HEIGHT })
-  for (const e of edges) {
-    const a = columnOf.get(e.source)
-    const b = columnOf.get(e.target)
-    if (a === undefined || b === undefined || a === b) continue
-    if (a < b) g.setEdge(e.source, e.target)
-    else g.setEdge(e.target, e.source)
-  }
-  dagre.layout(g, { disableOptimalOrderHeuristic: nodes.length > LARGE_GRAPH })
 
-  return nodes.map((n) => {
-    const { x, y } = g.node(n.id) as { x: number; y: number }
-    // dagre gives the node's centre; React Flow positions by the top-left corner.
-    return { ...n, position: { x: x - NODE_WIDTH / 2, y: y - NODE_HEIGHT / 2 } }
-  })
+  // Ordering: each node's place is a fraction of its column, so columns of different
+  // lengths compare.
+  const frac = new Float64Array(nodes.length)
+  const setFractions = (members: number[]) => {
+    members.forEach((v, i) => (frac[v] = (i + 0.5) / members.length))
+  }
+  columns.forEach(setFractions)
+  const reorder = (c: number, side: number[][]) => {
+    const key = new Float64Array(nodes.length)
+    for (const v of columns[c]) {
+      let sum = 0
+      let n = 0
+      for (const u of side[v]) {
+        sum += frac[u]
+        n += 1
+      }
+      for (const u of same[v]) {
+        sum += frac[u]
+        n += 1
+      }
+      key[v] = n > 0 ? sum / n : frac[v]
+    }
+    columns[c] = [...columns[c]].sort((a, b) => key[a] - key[b] || frac[a] - frac[b])
+    setFractions(columns[c])
+  }
+  for (let sweep = 0; sweep < ORDER_SWEEPS; sweep++) {
+    for (let c = 1; c < columns.length; c++) reorder(c, left)
+    for (let c = columns.length - 2; c >= 0; c--) reorder(c, right)
+  }
+
+  // Placement: start stacked, then pull each column towards what it is joined to.
+  const y = new Float64Array(nodes.length)
+  for (const members of columns) members.forEach((v, i) => (y[v] = i * STEP))
+  const place = (c: number, side: number[][]) => {
+    const want = columns[c].map((v) => {
+      let sum = 0
+      let n = 0
+      for (const u of side[v]) {
+        sum += y[u]
+        n += 1
+      }
+      return n > 0 ? sum / n : y[v]
+    })
+    placeColumn(want).forEach((value, i) => (y[columns[c][i]] = value))
+  }
+  // A last pass pulls every column towards both sides at once, so a claim sits between its
+  // source and the decisions that use it, not against either.
+  const both = nodes.map((_, v) => [...left[v], ...right[v]])
+  for (let sweep = 0; sweep < PLACE_SWEEPS; sweep++) {
+    for (let c = 1; c < columns.length; c++) place(c, left)
+    for (let c = columns.length - 2; c >= 0; c--) place(c, right)
+  }
+  for (let c = 0; c < columns.length; c++) place(c, both)
+
+  let top = Infinity
+  for (let v = 0; v < nodes.length; v++) top = Math.min(top, y[v])
+  return nodes.map((n, v) => ({
+    ...n,
+    position: { x: col[v] * (NODE_WIDTH + RANK_SEP), y: Math.round(y[v] - top) },
+  }))
 }
