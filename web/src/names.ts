@@ -1,0 +1,70 @@
+// Pure: who is who in a workspace, read from the product graph the UI already loads, so
+// every panel names a claim by its statement and its source by title, and shows the same
+// status the graph shows (one source of truth after a change).
+import type { GraphDTO } from './apiTypes'
+import type { ProductKind } from './types'
+
+export interface NamedNode {
+  id: string
+  kind: ProductKind
+  /** Statement, title or description (the graph's label, shortened past 160 characters). */
+  label: string
+  status: string | null
+}
+
+/** Where a claim comes from: a document, or a reviewer's correction. */
+export interface ClaimOrigin {
+  id: string
+  kind: 'source' | 'correction'
+  title: string
+}
+
+export interface Names {
+  get(id: string): NamedNode | undefined
+  /** The source (or correction) a claim was read from, if the graph has it. */
+  originOf(claimId: string): ClaimOrigin | undefined
+  /** The replacement a correction created, if any. */
+  replacementOf(correctionId: string): string | undefined
+  /** The claim a correction corrects. */
+  correctedBy(correctionId: string): string | undefined
+}
+
+const KINDS: readonly string[] = ['source', 'correction', 'claim', 'decision', 'action']
+
+export const NO_NAMES: Names = {
+  get: () => undefined,
+  originOf: () => undefined,
+  replacementOf: () => undefined,
+  correctedBy: () => undefined,
+}
+
+export function buildNames(dto: GraphDTO | null): Names {
+  if (!dto) return NO_NAMES
+  const nodes = new Map<string, NamedNode>()
+  for (const n of dto.nodes) {
+    if (!KINDS.includes(n.type)) continue
+    nodes.set(n.id, { id: n.id, kind: n.type as ProductKind, label: n.label, status: n.status })
+  }
+  const origin = new Map<string, ClaimOrigin>()
+  const replacement = new Map<string, string>()
+  const corrected = new Map<string, string>()
+  for (const e of dto.edges) {
+    if (e.type === 'SUPPORTS') {
+      const from = nodes.get(e.source)
+      if (from && (from.kind === 'source' || from.kind === 'correction')) {
+        origin.set(e.target, { id: from.id, kind: from.kind, title: from.kind === 'source' ? from.label : REVIEWER })
+        if (from.kind === 'correction') replacement.set(from.id, e.target)
+      }
+    } else if (e.type === 'CORRECTS') {
+      corrected.set(e.source, e.target)
+    }
+  }
+  return {
+    get: (id) => nodes.get(id),
+    originOf: (id) => origin.get(id),
+    replacementOf: (id) => replacement.get(id),
+    correctedBy: (id) => corrected.get(id),
+  }
+}
+
+export const REVIEWER = 'a reviewer’s correction'

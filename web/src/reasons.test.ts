@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest'
+import type { CorrectionPreview } from './apiTypes'
+import { buildNames, NO_NAMES } from './names'
+import {
+  claimWithOrigin,
+  droppedPhrase,
+  explainReviewReason,
+  flagReasonPhrase,
+  heldBecausePhrase,
+  impactSummary,
+  parseReviewReason,
+  phraseText,
+  previewFlagPhrases,
+  proposalPhrases,
+  stillSupportedPhrase,
+  type Phrase,
+} from './reasons'
+import { IDS, LAUNCH } from './testWorld'
+
+const names = buildNames(LAUNCH)
+const text = (p: Phrase) => phraseText(p)
+/** No reason may show an id: every reference is a link behind its name. */
+const refs = (p: Phrase) => p.filter((x) => typeof x !== 'string')
+const BARE_ID = /[0-9a-f]{8}-|\b[0-9a-f]{8}\b/
+
+const preview: CorrectionPreview = {
+  claim: { id: IDS.june, statement: 'The product launch is planned for June 12.', status: 'accepted', revision: 1 },
+  kind: 'replace',
+  statement: 'The product launch is planned for July 15.',
+  flag: [
+    {
+      decision_id: IDS.event,
+      title: 'Plan the launch event',
+      status: 'draft',
+      reasons: [{ type: 'premise_lost', premise: 'Plan the launch event', claim_ids: [IDS.june] }],
+    },
+    {
+      decision_id: IDS.venueBooking,
+      title: 'Book the venue',
+      status: 'draft',
+      reasons: [{ type: 'upstream_fell', decision_id: IDS.event }],
+    },
+  ],
+  hold: [{ action_id: IDS.book, description: 'Book the venue for the launch', status: 'approved', decision_ids: [IDS.venueBooking] }],
+  stay: [
+    {
+      decision_id: IDS.staffing,
+      title: 'Staff launch week',
+      supported_by: [{ premise: 'Staff launch week', claim_ids: [IDS.support] }],
+    },
+  ],
+  revisions: { claim_revision: 1, impact_token: 'imp_x' },
+}
+
+describe('reason sentences', () => {
+  it('premise lost: names the premise, the claim by its statement and its source', () => {
+    const phrase = flagReasonPhrase(preview.flag[0].reasons[0], { names, tense: 'preview', corrected: IDS.june })
+    expect(text(phrase)).toBe(
+      'Premise “Plan the launch event” loses its last claim: “The product launch is planned for June 12.” from Launch plan',
+    )
+    expect(refs(phrase)).toEqual([
+      { id: IDS.june, kind: 'claim', text: 'The product launch is planned for June 12.' },
+      { id: IDS.plan, kind: 'source', text: 'Launch plan' },
+    ])
+    const past = flagReasonPhrase(preview.flag[0].reasons[0], { names, tense: 'past', corrected: IDS.june })
+    expect(text(past)).toMatch(/^Premise “Plan the launch event” lost its last claim: “The product launch/)
+  })
+
+  it('premise lost with several claims names the corrected one as the last, or all when none was', () => {
+    const reason = { type: 'premise_lost' as const, premise: null, claim_ids: [IDS.june, IDS.venue] }
+    expect(text(flagReasonPhrase(reason, { names, tense: 'past', corrected: IDS.june }))).toBe(
+      'Its premise lost its last claim: “The product launch is planned for June 12.” from Launch plan',
+    )
+    expect(text(flagReasonPhrase(reason, { names, tense: 'past' }))).toBe(
+      'Its premise lost all its claims: “The product launch is planned for June 12.” from Launch plan and ' +
+        '“The launch venue is the Berlin Congress Hall.” from Launch plan',
+    )
+  })
+
+  it('upstream fell: names the decision it builds on, falling in the same preview or already fallen', () => {
+    const [phrase] = previewFlagPhrases(preview.flag[1], preview, names)
+    expect(text(phrase)).toBe('It builds on “Plan the launch event”, which falls too')
+    expect(refs(phrase)).toEqual([{ id: IDS.event, kind: 'decision', text: 'Plan the launch event' }])
+    const [past] = previewFlagPhrases(preview.flag[1], preview, names, 'past')
+    expect(text(past)).toBe('It builds on “Plan the launch event”, which fell (it needs review)')
+  })
+
+  it('still supported by “…”: the claims that hold the premise, with their source', () => {
+    const phrase = stillSupportedPhrase(preview.stay[0].supported_by[0], names)
+    expect(text(phrase)).toBe(
+      'Premise “Staff launch week” is still supported by “The support team needs three extra people.” from Ops notes',
+    )
+    expect(refs(phrase).map((r) => typeof r !== 'string' && r.kind)).toEqual(['claim', 'source'])
+  })
+
+  it('held because “…”: the decision the action requires that fell', () => {
+    const flagged = new Set(preview.flag.map((f) => f.decision_id))
+    expect(text(heldBecausePhrase([IDS.venueBooking], names, 'preview', (id) => flagged.has(id)))).toBe(
+      'Will be held because it requires “Book the venue”, which will be flagged for review',
+    )
+    expect(text(heldBecausePhrase([IDS.venueBooking, IDS.staffing], names, 'past', (id) => id === IDS.venueBooking))).toBe(
+      'Held because it requires “Book the venue”, which needs review',
+    )
+  })
+
+  it('a claim from a reviewer’s correction says so, linked to the correction', () => {
+    const phrase = claimWithOrigin(IDS.july, names)
+    expect(text(phrase)).toBe('“The product launch is planned for July 15.” from a reviewer’s correction')
+    expect(refs(phrase)[1]).toMatchObject({ id: IDS.fix, kind: 'correction' })
+  })
+
+  it('a name the graph lacks is left for the link to look up, never replaced by the id', () => {
+    const phrase = claimWithOrigin('c9999999-0000-4000-8000-000000000000', NO_NAMES)
+    expect(refs(phrase)).toEqual([{ id: 'c9999999-0000-4000-8000-000000000000', kind: 'claim', text: null }])
+    expect(text(phrase)).not.toMatch(BARE_ID)
+  })
+
+  it('one line for the whole impact, and a plain "nothing depended" when nothing did', () => {
+    expect(impactSummary(preview, 'preview')).toBe(
+      '2 decisions will be flagged for review, 1 action will be held, 1 decision stays supported.',
+    )
+    expect(impactSummary(preview, 'past')).toBe('2 decisions were flagged for review, 1 action was held, 1 decision stays supported.')
+    const none = { ...preview, flag: [], hold: [], stay: [] }
+    expect(impactSummary(none, 'preview')).toBe('Nothing depended on this claim: no decision or action changes.')
+  })
+})
+
+describe('a decision’s review reason', () => {
+  it('reads the stored JSON as sentences: what was corrected, to what, and why the decision fell', () => {
+    const raw = {
+      type: 'correction',
+      correction_id: IDS.fix,
+      claim_id: IDS.june,
+      reasons: [{ type: 'premise_lost', premise: 'Plan the launch event', claim_ids: [IDS.june] }],
+    }
+    const { headline, details } = explainReviewReason(parseReviewReason(raw)!, names)
+    expect(text(headline)).toBe(
+      'Flagged for review: a reviewer corrected “The product launch is planned for June 12.” to ' +
+        '“The product launch is planned for July 15.”.',
+    )
+    expect(details.map(text)).toEqual([
+      'Premise “Plan the launch event” lost its last claim: “The product launch is planned for June 12.” from Launch plan',
+    ])
+    for (const p of [headline, ...details]) expect(text(p)).not.toMatch(/[{}]|"type"/)
+  })
+
+  it('covers a re-check, a rejected upstream, a rejection, a run without evidence, and an unknown type', () => {
+    const say = (raw: Record<string, unknown>) => text(explainReviewReason(parseReviewReason(raw)!, names).headline)
+    expect(say({ type: 'recheck', claim_id: IDS.june, reasons: [] })).toBe(
+      'Flagged for review when “The product launch is planned for June 12.” was checked again after its correction.',
+    )
+    expect(say({ type: 'upstream_rejected', decision_id: IDS.event, reasons: [] })).toBe(
+      'Flagged for review: “Plan the launch event”, which it builds on, was rejected.',
+    )
+    expect(say({ type: 'rejected', note: 'wrong city' })).toBe('Rejected by a reviewer: “wrong city”.')
+    expect(say({ type: 'rejected', note: null })).toBe('Rejected by a reviewer.')
+    expect(say({ type: 'no_evidence', detail: 'no claim matched the task' })).toBe(
+      'No source-backed answer: no claim matched the task',
+    )
+    expect(say({ type: 'something_new' })).toBe('Needs review (something new).')
+    expect(parseReviewReason(null)).toBeNull()
+  })
+
+  it('drops malformed reasons instead of showing them', () => {
+    const parsed = parseReviewReason({ type: 'correction', claim_id: IDS.june, reasons: [{ type: 'upstream_fell' }, 'x', null] })
+    expect(parsed).toMatchObject({ type: 'correction', reasons: [] })
+  })
+})
+
+describe('the handoff trail in words', () => {
+  it('says what a coordinator proposed, never its JSON', () => {
+    const phrases = proposalPhrases(
+      {
+        title: 'Plan the launch event',
+        summary: 'The launch is on June 12.',
+        claim_ids: [IDS.june],
+        premises: [{ statement: 'Plan the launch event', claim_ids: [IDS.june] }],
+        actions: [{ description: 'Book the venue' }],
+      },
+      names,
+    )
+    expect(phrases.map(text)).toEqual([
+      'Proposes the decision “Plan the launch event”.',
+      'The launch is on June 12.',
+      'Premise “Plan the launch event” rests on “The product launch is planned for June 12.”.',
+      'Proposes the action “Book the venue”.',
+    ])
+    expect(proposalPhrases({ unknown: { nested: true } }, names)).toEqual([])
+  })
+
+  it('names a dropped claim by its statement, and an invented id without printing it', () => {
+    expect(text(droppedPhrase({ claim_id: IDS.venue, reason: 'not_searched' }, names))).toBe(
+      '“The launch venue is the Berlin Congress Hall.”: cited without a search that found it.',
+    )
+    const invented = droppedPhrase({ claim_id: 'deadbeef-0000-4000-8000-000000000000', reason: 'unknown' }, names)
+    expect(text(invented)).toBe('A claim the model cited that does not exist in this workspace.')
+  })
+})

@@ -1,0 +1,23 @@
+// What every panel of an open workspace shares: its id, who is who (names and statuses, read
+// from the latest graph), and a counter that moves whenever something changed, so a panel
+// that shows a status reads the same one the graph shows.
+import { createContext, useContext } from 'react'
+import { NO_NAMES, type Names } from './names'
+
+export interface WorkspaceContext {
+  ws: string
+  names: Names
+  refreshKey: number
+}
+
+export const WorkspaceCtx = createContext<WorkspaceContext>({ ws: '', names: NO_NAMES, refreshKey: 0 })
+
+export function useWorkspace(): WorkspaceContext {
+  return useContext(WorkspaceCtx)
+}
+
+/** A node's status as the graph shows it now, or the panel's own copy when the graph lacks it. */
+export function useLiveStatus(id: string, fallback: string | null | undefined): string | null {
+  const { names } = useWorkspace()
+  return names.get(id)?.status ?? fallback ?? null
+}
