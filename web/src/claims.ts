@@ -13,8 +13,3 @@ export function originLabel(origin: ClaimView['origin']): string {
 export function isCurrentClaim(status: string): boolean {
   return status === 'proposed' || status === 'accepted'
 }
-
-/** Enough of a UUID to tell ids apart in a trail. */
-export function shortId(id: string): string {
-  return id.length > 8 ? id.slice(0, 8) : id
-}

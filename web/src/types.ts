@@ -4,6 +4,9 @@ import type { Edge, Node } from '@xyflow/react'
 /** The product view's node kinds, left to right along the chain of because. */
 export type ProductKind = 'source' | 'correction' | 'claim' | 'decision' | 'action'
 
+/** The kinds a link in a panel can name; following it selects that node in the graph. */
+export type LinkKind = ProductKind
+
 /** What a correction preview says will happen to a node. */
 export type PreviewMark = 'target' | 'flagged' | 'held' | 'stays'
 
@@ -15,6 +18,10 @@ export interface GraphNodeData extends Record<string, unknown> {
   /** Set only while a correction preview is shown. Emphasis from selection lives in the
    * node's className instead, so a click does not re-render every node component. */
   mark: PreviewMark | null
+  /** Claims folded into this source (the first screen shows only what decisions use). */
+  folded?: number
+  /** The source's claims are shown although nothing uses them (the reader unfolded them). */
+  expanded?: boolean
   /** The API node's `data`, shown as properties in the internal view. */
   props?: Record<string, unknown>
 }

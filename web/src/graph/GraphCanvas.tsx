@@ -1,27 +1,31 @@
+// The graph and everything about it. Nothing floats over the nodes: the search box, the
+// legend, the folding and zoom controls sit in a bar above the canvas, the minimap in a dock
+// beside it, a preview's summary in a strip under the bar.
 import {
   Background,
-  Controls,
   MarkerType,
   MiniMap,
-  Panel,
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
   type NodeMouseHandler,
+  type OnMoveStart,
 } from '@xyflow/react'
 import '@xyflow/react/dist/style.css'
-import { useCallback, useEffect, useMemo, useRef } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import type { GraphDTO, GraphView } from '../apiTypes'
 import type { AppNode, PreviewMark } from '../types'
 import { decorateEdges, decorateNodes } from './decorate'
+import { ToggleFoldCtx } from './foldContext'
 import { buildFlowIndex, traceImpact } from './impact'
 import { Legend } from './Legend'
+import { NodeSearch, type SearchHit } from './NodeSearch'
 import { nodeTypes } from './nodeTypes'
 import { statusStyle } from './styles'
 import type { FlowGraph } from './toFlow'
+import { firstViewport, READABLE_ZOOM } from './viewport'
 
-/** Past this many nodes, open on the first few instead of zooming out over all of them. */
-const FIT_ALL_LIMIT = 300
-const MINIMAP_LIMIT = 800
+const MINIMAP_LIMIT = 3000
 
 const defaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } }
 const proOptions = { hideAttribution: true }
@@ -29,16 +33,40 @@ const proOptions = { hideAttribution: true }
 const MINIMAP_TONE: Record<string, string> = { amber: '#f59e0b', grey: '#6b7280', muted: '#cbd5e1', normal: '#94a3b8' }
 const minimapColor = (node: AppNode) => MINIMAP_TONE[statusStyle(node.data.status).tone]
 
+export interface Focus {
+  ids: string[]
+  seq: number
+}
+
+export interface FoldControls {
+  /** Folding applies (the workspace has decisions to focus on). */
+  active: boolean
+  hiddenClaims: number
+  showAll: boolean
+  onShowAll: (showAll: boolean) => void
+  onToggleSource: (id: string) => void
+}
+
 interface Props {
+  view: GraphView
   graph: FlowGraph
+  /** The whole graph, folded claims included, for the search box. */
+  full: GraphDTO | null
   selectedId: string | null
   marks: ReadonlyMap<string, PreviewMark>
   onSelect: (node: AppNode | null) => void
-  /** Bumped by the app to bring a node into view (e.g. a claim picked in a panel). */
-  focus: { id: string; seq: number } | null
+  onSearchPick: (hit: SearchHit) => void
+  /** Bumped by the app to bring nodes into view: a claim picked in a panel, what a
+   * correction preview touches. */
+  focus: Focus | null
+  fold: FoldControls
+  /** A strip under the bar (a correction preview's summary). */
+  notice?: ReactNode
+  /** Notes drawn in the middle of the canvas (loading, empty, error). */
+  children?: ReactNode
 }
 
-function Canvas({ graph, selectedId, marks, onSelect, focus }: Props) {
+function Canvas({ view, graph, full, selectedId, marks, onSelect, onSearchPick, focus, fold, notice, children }: Props) {
   const flow = useReactFlow()
   const index = useMemo(
     () => buildFlowIndex(graph.edges.map((e) => ({ ...e, type: e.data?.apiType ?? '' }))),
@@ -51,65 +79,198 @@ function Canvas({ graph, selectedId, marks, onSelect, focus }: Props) {
   )
   const nodes = useMemo(() => decorateNodes(graph.nodes, impact, marks), [graph.nodes, impact, marks])
   const edges = useMemo(() => decorateEdges(graph.edges, impact), [graph.edges, impact])
+  // The map is docked beside the pane, so it costs the graph width: folded until asked for.
+  const [mapOpen, setMapOpen] = useState(false)
 
-  const onNodeClick: NodeMouseHandler<AppNode> = useCallback((_, node) => onSelect(node), [onSelect])
+
+  // The first screen: readable text, opened on what matters. It follows the graph as it
+  // grows and the pane as it resizes, until the reader moves the camera.
+  const pane = useRef<HTMLDivElement>(null)
+  const moved = useRef(false)
+  // Where the camera is, for tests and for whoever reads the DOM: 'first' once the first
+  // view is set, 'moved' once the reader (or a focus request) moved it.
+  const camera = useCallback((state: 'first' | 'moved') => pane.current?.setAttribute('data-camera', state), [])
+  const onMoveStart: OnMoveStart = useCallback(
+    (event) => {
+      if (!event) return
+      moved.current = true
+      camera('moved')
+    },
+    [camera],
+  )
+  // A click on a node says "I am looking here": later refreshes keep the camera.
+  const onNodeClick: NodeMouseHandler<AppNode> = useCallback(
+    (_, node) => {
+      moved.current = true
+      onSelect(node)
+    },
+    [onSelect],
+  )
   const onPaneClick = useCallback(() => onSelect(null), [onSelect])
 
-  // Refit when the graph grows or shrinks, not when a review changes a status in place.
-  const fittedCount = useRef(-1)
+  const latestNodes = useRef(graph.nodes)
   useEffect(() => {
-    const count = graph.nodes.length
-    if (count === fittedCount.current || count === 0) return
-    fittedCount.current = count
-    // A big graph opens on its top band (the first rows of every column), readable at once.
-    const first =
-      count > FIT_ALL_LIMIT
-        ? [...graph.nodes]
-            .sort((a, b) => a.position.y - b.position.y)
-            .slice(0, 40)
-            .map((n) => ({ id: n.id }))
-        : undefined
-    const raf = requestAnimationFrame(() => {
-      void flow.fitView({ nodes: first, padding: 0.15, maxZoom: 1 })
-    })
+    latestNodes.current = graph.nodes
+  }, [graph.nodes])
+  const showFirstView = useCallback(() => {
+    const el = pane.current
+    if (!el || moved.current || latestNodes.current.length === 0) return
+    void flow.setViewport(firstViewport(latestNodes.current, { width: el.clientWidth, height: el.clientHeight }))
+    camera('first')
+  }, [flow, camera])
+  useEffect(() => {
+    const raf = requestAnimationFrame(showFirstView)
     return () => cancelAnimationFrame(raf)
-  }, [graph.nodes, flow])
-
+  }, [graph.nodes, showFirstView])
   useEffect(() => {
-    if (!focus) return
-    const node = flow.getNode(focus.id)
-    if (!node) return
-    const { x, y } = node.position
-    void flow.setCenter(x + (node.width ?? 0) / 2, y + (node.height ?? 0) / 2, {
-      zoom: Math.max(flow.getZoom(), 0.8),
-      duration: 300,
-    })
-  }, [focus, flow])
+    const el = pane.current
+    if (!el || typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(() => showFirstView())
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [showFirstView])
+
+  // A focus request waits for the layout that holds all its nodes (a folded claim appears
+  // once it unfolds, a replacement once the graph is read again after apply). One node is
+  // centred; several are fitted, never below the readable zoom.
+  const handled = useRef(0)
+  useEffect(() => {
+    if (!focus || focus.seq === handled.current || focus.ids.length === 0) return
+    const byId = new Map(graph.nodes.map((n) => [n.id, n]))
+    const targets = focus.ids.map((id) => byId.get(id))
+    if (targets.some((n) => n === undefined)) return
+    handled.current = focus.seq
+    moved.current = true
+    camera('moved')
+    if (targets.length === 1) {
+      const { position, width, height } = targets[0]!
+      void flow.setCenter(position.x + (width ?? 0) / 2, position.y + (height ?? 0) / 2, {
+        zoom: Math.max(flow.getZoom(), READABLE_ZOOM),
+        duration: 300,
+      })
+    } else {
+      void flow.fitView({
+        nodes: focus.ids.map((id) => ({ id })),
+        minZoom: READABLE_ZOOM,
+        maxZoom: 1,
+        padding: 0.12,
+        duration: 300,
+      })
+    }
+  }, [focus, graph.nodes, flow, camera])
+
+  const resetView = useCallback(() => {
+    moved.current = false
+    showFirstView()
+  }, [showFirstView])
 
   return (
-    <ReactFlow<AppNode>
-      nodes={nodes}
-      edges={edges}
-      nodeTypes={nodeTypes}
-      defaultEdgeOptions={defaultEdgeOptions}
-      onNodeClick={onNodeClick}
-      onPaneClick={onPaneClick}
-      onlyRenderVisibleElements
-      nodesDraggable={false}
-      nodesConnectable={false}
-      elementsSelectable={false}
-      className={impact ? 'has-selection' : undefined}
-      minZoom={0.05}
-      maxZoom={1.5}
-      proOptions={proOptions}
+    <main
+      className="canvas"
+      data-testid="graph"
+      data-view={view}
+      data-nodes={graph.nodes.length}
+      data-folded={fold.hiddenClaims}
     >
-      <Background gap={24} />
-      <Controls showInteractive={false} />
-      {graph.nodes.length <= MINIMAP_LIMIT && <MiniMap pannable zoomable nodeColor={minimapColor} />}
-      <Panel position="top-right">
-        <Legend nodes={graph.nodes} />
-      </Panel>
-    </ReactFlow>
+      <div className="canvas-bar" data-testid="canvas-bar">
+        <NodeSearch graph={full} onPick={onSearchPick} />
+        <div className="canvas-tools">
+          {view === 'product' && fold.active && (fold.hiddenClaims > 0 || fold.showAll) && (
+            <button
+              type="button"
+              className="secondary small"
+              data-testid="toggle-all-claims"
+              aria-pressed={fold.showAll}
+              onClick={() => fold.onShowAll(!fold.showAll)}
+              title="Claims no decision uses are folded into their source"
+            >
+              {fold.showAll ? 'Fold unused claims' : `Show ${fold.hiddenClaims} unused claim${fold.hiddenClaims === 1 ? '' : 's'}`}
+            </button>
+          )}
+          <div className="zoom-buttons" role="group" aria-label="Zoom">
+            <button type="button" className="secondary small" aria-label="Zoom out" data-testid="zoom-out" onClick={() => void flow.zoomOut()}>
+              −
+            </button>
+            <button type="button" className="secondary small" aria-label="Zoom in" data-testid="zoom-in" onClick={() => void flow.zoomIn()}>
+              +
+            </button>
+            <button
+              type="button"
+              className="secondary small"
+              data-testid="zoom-reset"
+              aria-label="Back to the first view"
+              title="Back to the first view: readable text, decisions in view"
+              onClick={resetView}
+            >
+              ⟲<span className="wide-only"> Reset</span>
+            </button>
+            <button
+              type="button"
+              className="secondary small"
+              data-testid="zoom-fit"
+              aria-label="Fit the whole graph"
+              title="Fit the whole graph (text may get small)"
+              onClick={() => void flow.fitView({ padding: 0.05 })}
+            >
+              ⤢<span className="wide-only"> Fit all</span>
+            </button>
+          </div>
+          {graph.nodes.length <= MINIMAP_LIMIT && (
+            <button
+              type="button"
+              className="secondary small map-toggle"
+              data-testid="map-toggle"
+              aria-pressed={mapOpen}
+              onClick={() => setMapOpen((o) => !o)}
+            >
+              {mapOpen ? 'Hide map' : 'Map'}
+            </button>
+          )}
+        </div>
+        <Legend nodes={graph.nodes} hiddenClaims={fold.hiddenClaims} />
+      </div>
+      {notice}
+      <div className="canvas-body">
+        <div className="flow-pane" ref={pane} data-testid="flow-pane">
+          <ToggleFoldCtx.Provider value={fold.onToggleSource}>
+            <ReactFlow<AppNode>
+              nodes={nodes}
+              edges={edges}
+              nodeTypes={nodeTypes}
+              defaultEdgeOptions={defaultEdgeOptions}
+              onNodeClick={onNodeClick}
+              onPaneClick={onPaneClick}
+              onMoveStart={onMoveStart}
+              onlyRenderVisibleElements
+              nodesDraggable={false}
+              nodesConnectable={false}
+              elementsSelectable={false}
+              className={impact ? 'has-selection' : undefined}
+              minZoom={0.05}
+              maxZoom={1.5}
+              proOptions={proOptions}
+            >
+              <Background gap={24} />
+            </ReactFlow>
+          </ToggleFoldCtx.Provider>
+          {children}
+        </div>
+        {mapOpen && graph.nodes.length <= MINIMAP_LIMIT && (
+          <aside className="map-dock" data-testid="minimap-dock" aria-label="Map of the whole graph">
+            <MiniMap
+              pannable
+              zoomable
+              nodeColor={minimapColor}
+              bgColor="#fff"
+              maskColor="rgb(226 232 240 / 0.6)"
+              maskStrokeColor="#1d4ed8"
+              maskStrokeWidth={2}
+              style={{ width: 180, height: 140 }}
+            />
+          </aside>
+        )}
+      </div>
+    </main>
   )
 }
 

@@ -26,11 +26,16 @@ describe('toFlow', () => {
     expect(new Set(internal.nodes.map((n) => n.type))).toEqual(new Set(['stored']))
   })
 
-  it('drops edges to nodes the response does not contain, and routes same-column edges top to bottom', () => {
-    const { edges } = toFlow(dto, 'product')
+  it('drops edges to nodes the response does not contain, and routes same-column edges between facing sides', () => {
+    const { nodes, edges } = toFlow(dto, 'product')
     expect(edges.map((e) => e.id)).toEqual(['e1', 'e2', 'e3'])
     const replaces = edges.find((e) => e.id === 'e3')!
-    expect([replaces.sourceHandle, replaces.targetHandle]).toEqual(['bottom', 'top'])
+    const y = (id: string) => nodes.find((n) => n.id === id)!.position.y
+    const handles = [replaces.sourceHandle, replaces.targetHandle]
+    // r replaces c in the same column: the edge leaves r on the side that faces c.
+    if (y('c') >= y('r')) expect(handles).toEqual(['bottom', 'top'])
+    else expect(handles).toEqual(['top-out', 'bottom-in'])
+    expect(y('c')).not.toBe(y('r'))
     const informs = edges.find((e) => e.id === 'e2')!
     expect([informs.sourceHandle, informs.targetHandle]).toEqual(['right', 'left'])
   })

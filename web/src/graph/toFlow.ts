@@ -21,7 +21,14 @@ export interface FlowGraph {
   edges: AppEdge[]
 }
 
-export function toFlow(dto: GraphDTO, view: GraphView): FlowGraph {
+export interface FoldMarks {
+  hidden: ReadonlyMap<string, number>
+  expanded: ReadonlySet<string>
+}
+
+const NO_FOLD: FoldMarks = { hidden: new Map(), expanded: new Set() }
+
+export function toFlow(dto: GraphDTO, view: GraphView, fold: FoldMarks = NO_FOLD): FlowGraph {
   const nodes = dto.nodes.map(
     (n) =>
       ({
@@ -32,27 +39,41 @@ export function toFlow(dto: GraphDTO, view: GraphView): FlowGraph {
         // React Flow has not measured yet.
         width: NODE_WIDTH,
         height: NODE_HEIGHT,
-        data: { apiType: n.type, label: n.label, status: n.status, mark: null, props: n.data },
+        data: {
+          apiType: n.type,
+          label: n.label,
+          status: n.status,
+          mark: null,
+          props: n.data,
+          folded: fold.hidden.get(n.id) ?? 0,
+          expanded: fold.expanded.has(n.id),
+        },
       }) as AppNode,
   )
   const typeOf = new Map(dto.nodes.map((n) => [n.id, n.type]))
   const edges: AppEdge[] = []
   for (const e of dto.edges) {
-    const from = typeOf.get(e.source)
-    const to = typeOf.get(e.target)
-    if (from === undefined || to === undefined) continue // React Flow cannot draw a dangling edge
-    const sameColumn = rankOf(from) === rankOf(to)
+    if (!typeOf.has(e.source) || !typeOf.has(e.target)) continue // React Flow cannot draw a dangling edge
     edges.push({
       id: e.id,
       source: e.source,
       target: e.target,
-      // Within one column (decision → decision, replacement → old claim) leave from the bottom
-      // and arrive on top, instead of looping out of the right side and back in on the left.
-      sourceHandle: sameColumn ? 'bottom' : 'right',
-      targetHandle: sameColumn ? 'top' : 'left',
+      sourceHandle: 'right',
+      targetHandle: 'left',
       className: `edge-${e.type.toLowerCase()}`,
       data: { apiType: e.type },
     })
   }
-  return { nodes: layoutGraph(nodes, edges), edges }
+  const laid = layoutGraph(nodes, edges)
+  // Within one column (decision → decision, replacement → old claim) an edge leaves from the
+  // side facing the other node and arrives on the side facing back, instead of looping out
+  // of the right and in on the left, or running through both boxes.
+  const y = new Map(laid.map((n) => [n.id, n.position.y]))
+  for (const edge of edges) {
+    if (rankOf(typeOf.get(edge.source)!) !== rankOf(typeOf.get(edge.target)!)) continue
+    const down = y.get(edge.target)! >= y.get(edge.source)!
+    edge.sourceHandle = down ? 'bottom' : 'top-out'
+    edge.targetHandle = down ? 'top' : 'bottom-in'
+  }
+  return { nodes: laid, edges }
 }

@@ -1,7 +1,9 @@
 import { api } from '../api'
 import { useAsync } from '../hooks'
+import { heldBecausePhrase, quoted } from '../reasons'
+import { useWorkspace } from '../workspace'
 import { ActionControls } from './ActionControls'
-import { ErrorNote, NodeLink, type SelectById } from './common'
+import { ErrorNote, PhraseView, StatusBadge, type SelectById } from './common'
 
 interface Props {
   ws: string
@@ -11,19 +13,37 @@ interface Props {
   onSelect: SelectById
 }
 
+const GOOD = new Set(['draft', 'accepted'])
+
 export function ActionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props) {
   const action = useAsync(id, () => api.getAction(ws, id), refreshKey)
+  const { names } = useWorkspace()
   if (action.error) return <ErrorNote error={action.error} />
-  if (!action.data) return <p className="muted">Loading the action…</p>
+  const a = action.data
+  if (!a) return <p className="muted">Loading the action…</p>
+  const fell = (d: string) => {
+    const status = names.get(d)?.status
+    return status != null && !GOOD.has(status)
+  }
   return (
-    <div className="stack" data-testid="action-panel" data-status={action.data.status}>
+    <div className="stack" data-testid="action-panel" data-status={a.status}>
       <h2>Action</h2>
-      <ActionControls ws={ws} action={action.data} onChanged={onChanged} />
+      <ActionControls ws={ws} action={a} onChanged={onChanged} />
+      {a.status === 'held' && (
+        <p className="review-reason status-held" data-testid="action-held-reason">
+          <PhraseView phrase={heldBecausePhrase(a.decision_ids, names, 'past', fell)} onSelect={onSelect} />
+        </p>
+      )}
       <div>
-        Requires:{' '}
-        {action.data.decision_ids.map((d) => (
-          <NodeLink key={d} id={d} kind="decision" onSelect={onSelect} />
-        ))}
+        <h3>Requires</h3>
+        <ul>
+          {a.decision_ids.map((d) => (
+            <li key={d}>
+              <PhraseView phrase={quoted(d, 'decision', names)} onSelect={onSelect} />{' '}
+              <StatusBadge status={names.get(d)?.status} />
+            </li>
+          ))}
+        </ul>
       </div>
     </div>
   )

@@ -1,8 +1,16 @@
+import { useEffect, useRef } from 'react'
 import { api } from '../api'
-import type { ClaimView, CorrectionApplied } from '../apiTypes'
+import type { ClaimView, CorrectionApplied, CorrectionPreview } from '../apiTypes'
 import { originLabel } from '../claims'
 import { useAsync } from '../hooks'
-import { ErrorNote, StatusBadge } from './common'
+import { ErrorNote, StatusBadge, type SelectById } from './common'
+import { impactSummary } from '../reasons'
+import { PreviewList } from './PreviewList'
+
+const CONFIDENCE_WORDS: Record<string, string> = {
+  quote_match: 'exact quote from the document',
+  human_correction: 'a reviewer’s word',
+}
 
 function ClaimCard({ claim, testId, title }: { claim: ClaimView; testId: string; title: string }) {
   return (
@@ -10,35 +18,58 @@ function ClaimCard({ claim, testId, title }: { claim: ClaimView; testId: string;
       <h4>
         {title} <StatusBadge status={claim.status} />
       </h4>
-      <dl className="facts">
-        <dt>Statement</dt>
-        <dd data-testid="card-statement">{claim.statement}</dd>
-        <dt>Evidence quote</dt>
-        <dd data-testid="card-quote">“{claim.evidence_quote}”</dd>
-        <dt>Origin</dt>
-        <dd data-testid="card-origin" data-origin-type={claim.origin.type}>
+      <p className="card-statement" data-testid="card-statement">
+        {claim.statement}
+      </p>
+      <p className="card-quote muted" data-testid="card-quote">
+        “{claim.evidence_quote}”
+      </p>
+      <p className="card-meta">
+        <span data-testid="card-origin" data-origin-type={claim.origin.type}>
           {originLabel(claim.origin)}
-        </dd>
-        <dt>Confidence</dt>
-        <dd data-testid="card-confidence-kind">{claim.confidence_kind}</dd>
-      </dl>
+        </span>
+        {' · '}
+        <span data-testid="card-confidence-kind" data-kind={claim.confidence_kind} title={CONFIDENCE_WORDS[claim.confidence_kind]}>
+          {claim.confidence_kind}
+        </span>
+      </p>
     </div>
   )
 }
 
-// The old claim next to its replacement, both read back from the server after apply.
-export function BeforeAfter({ ws, applied }: { ws: string; applied: CorrectionApplied }) {
+interface Props {
+  ws: string
+  applied: CorrectionApplied
+  /** The preview that was applied: apply checks it still holds, so it says what changed. */
+  preview: CorrectionPreview | null
+  onSelect: SelectById
+}
+
+// The outcome of an apply, first in the panel and scrolled into view: what changed in one
+// line, the old claim next to its replacement (both read back from the server), then the
+// decisions and actions it touched with their reasons.
+export function BeforeAfter({ ws, applied, preview, onSelect }: Props) {
   const cards = useAsync(applied.correction.id, () =>
     Promise.all([
       api.getClaim(ws, applied.old_claim.id),
       applied.replacement ? api.getClaim(ws, applied.replacement.id) : Promise.resolve(null),
     ]),
   )
+  const box = useRef<HTMLDivElement>(null)
+  const loaded = cards.data !== null
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: 'start', behavior: 'instant' })
+  }, [loaded])
   return (
-    <div className="before-after" data-testid="before-after" data-status={applied.status}>
-      <p className="ok">
-        {applied.status === 'already_applied' ? 'This correction was already applied.' : 'Correction applied.'}
-      </p>
+    <div className="before-after outcome" data-testid="before-after" data-status={applied.status} ref={box}>
+      <h3 className="ok">
+        {applied.status === 'already_applied' ? 'This correction was already applied' : 'Correction applied'}
+      </h3>
+      {preview && (
+        <p className="outcome-summary" data-testid="outcome-summary">
+          {impactSummary(preview, 'past')}
+        </p>
+      )}
       <ErrorNote error={cards.error} />
       {cards.data && (
         <div className="cards">
@@ -48,10 +79,16 @@ export function BeforeAfter({ ws, applied }: { ws: string; applied: CorrectionAp
           ) : (
             <div className="card" data-testid="after-card">
               <h4>After</h4>
-              <p>Retracted: no replacement claim. The reviewer's reason is kept as the correction's evidence.</p>
+              <p>Retracted: no replacement claim. The reviewer’s reason is kept as the correction’s evidence.</p>
             </div>
           )}
         </div>
+      )}
+      {preview && preview.flag.length + preview.hold.length + preview.stay.length > 0 && (
+        <details className="outcome-details" data-testid="outcome-details">
+          <summary>What changed, and why</summary>
+          <PreviewList preview={preview} onSelect={onSelect} tense="past" />
+        </details>
       )}
     </div>
   )

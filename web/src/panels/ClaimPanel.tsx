@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { api } from '../api'
-import type { CorrectionApplied } from '../apiTypes'
+import type { CorrectionApplied, CorrectionPreview } from '../apiTypes'
 import { isCurrentClaim } from '../claims'
 import { useAsync } from '../hooks'
 import { BeforeAfter } from './BeforeAfter'
@@ -14,25 +14,26 @@ interface Props {
   refreshKey: number
   preview: PreviewState | null
   onPreview: (preview: PreviewState | null) => void
-  onChanged: () => void
+  /** Told once a correction is applied (it reloads the workspace). */
+  onApplied: (applied: CorrectionApplied, preview: CorrectionPreview) => void
   onSelect: SelectById
 }
 
-export function ClaimPanel({ ws, id, refreshKey, preview, onPreview, onChanged, onSelect }: Props) {
+export function ClaimPanel({ ws, id, refreshKey, preview, onPreview, onApplied, onSelect }: Props) {
   const claim = useAsync(id, () => api.getClaim(ws, id), refreshKey)
-  const [applied, setApplied] = useState<CorrectionApplied | null>(null)
+  const [applied, setApplied] = useState<{ result: CorrectionApplied; preview: CorrectionPreview } | null>(null)
 
-  function handleApplied(result: CorrectionApplied) {
-    setApplied(result)
-    onChanged()
+  function handleApplied(result: CorrectionApplied, applying: CorrectionPreview) {
+    setApplied({ result, preview: applying })
+    onApplied(result, applying)
   }
 
   if (claim.error) return <ErrorNote error={claim.error} />
   if (!claim.data) return <p className="muted">Loading the claim…</p>
   return (
     <div className="stack">
+      {applied && <BeforeAfter ws={ws} applied={applied.result} preview={applied.preview} onSelect={onSelect} />}
       <EvidencePanel claim={claim.data} onSelect={onSelect} />
-      {applied && <BeforeAfter ws={ws} applied={applied} />}
       {!applied && isCurrentClaim(claim.data.status) && (
         <CorrectionPanel
           ws={ws}

@@ -1,21 +1,39 @@
 import { api } from '../api'
 import { useAsync } from '../hooks'
-import { ErrorNote } from './common'
+import { quoted } from '../reasons'
+import { useWorkspace } from '../workspace'
+import { ErrorNote, PhraseView, type SelectById } from './common'
 
-// The correction's own record; its shape beyond the id is the server's to describe.
-export function CorrectionInfo({ ws, id }: { ws: string; id: string }) {
+// A reviewer's correction, in words: what it corrected, to what, and why.
+export function CorrectionInfo({ ws, id, onSelect }: { ws: string; id: string; onSelect: SelectById }) {
   const correction = useAsync(id, () => api.getCorrection(ws, id))
+  const { names } = useWorkspace()
   if (correction.error) return <ErrorNote error={correction.error} />
   if (!correction.data) return <p className="muted">Loading the correction…</p>
   const c = correction.data
-  const text = (k: string) => (typeof c[k] === 'string' ? (c[k] as string) : null)
+  const text = (k: string) => (typeof c[k] === 'string' && c[k] ? (c[k] as string) : null)
+  const corrected = text('claim_id') ?? names.correctedBy(id) ?? null
+  const replacement = text('replacement_id') ?? names.replacementOf(id) ?? null
+  const retract = text('kind') === 'retract'
   return (
     <div className="stack" data-testid="correction-info">
-      <h2>Correction</h2>
-      {text('statement') && <p>“{text('statement')}”</p>}
-      {text('kind') && <div>kind: {text('kind')}</div>}
-      {text('reason') && <div>reason: {text('reason')}</div>}
-      {text('reviewer') && <div className="muted">by {text('reviewer')}</div>}
+      <h2>{retract ? 'Retraction' : 'Correction'}</h2>
+      {corrected && (
+        <p>
+          {retract ? 'Retracts ' : 'Corrects '}
+          <PhraseView phrase={quoted(corrected, 'claim', names)} onSelect={onSelect} />
+          {!retract && replacement && (
+            <>
+              {' to '}
+              <PhraseView phrase={quoted(replacement, 'claim', names)} onSelect={onSelect} />
+            </>
+          )}
+          .
+        </p>
+      )}
+      {!corrected && text('statement') && <p>“{text('statement')}”</p>}
+      {text('reason') && <p>Reason: {text('reason')}</p>}
+      {text('reviewer') && <p className="muted">By {text('reviewer')}.</p>}
     </div>
   )
 }

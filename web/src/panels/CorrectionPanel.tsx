@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { api } from '../api'
 import type { ClaimView, CorrectionApplied, CorrectionPreview } from '../apiTypes'
 import { useAction } from '../hooks'
@@ -20,7 +20,7 @@ interface Props {
   claim: ClaimView
   preview: PreviewState | null
   onPreview: (preview: PreviewState | null) => void
-  onApplied: (result: CorrectionApplied) => void
+  onApplied: (result: CorrectionApplied, preview: CorrectionPreview) => void
   onSelect: SelectById
 }
 
@@ -33,6 +33,13 @@ export function CorrectionPanel({ ws, claim, preview, onPreview, onApplied, onSe
   const [stale, setStale] = useState(false)
   const previewing = useAction()
   const applying = useAction()
+
+  // A new preview's result is what the reviewer looks at next: bring it into view.
+  const results = useRef<HTMLDivElement>(null)
+  const shown = mine?.data ?? null
+  useEffect(() => {
+    if (shown) results.current?.scrollIntoView({ block: 'nearest', behavior: 'instant' })
+  }, [shown])
 
   // Apply only what was previewed: editing the text afterwards needs a new preview.
   const matches = mine !== null && mine.statement === statement.trim() && mine.kind === kind
@@ -66,13 +73,14 @@ export function CorrectionPanel({ ws, claim, preview, onPreview, onApplied, onSe
     )
     if (result) {
       onPreview(null)
-      onApplied(result)
+      onApplied(result, mine.data)
     }
   }
 
   return (
     <form className="correction stack" onSubmit={doPreview} data-testid="correction-panel">
       <h3>Correct this claim</h3>
+      <p className="muted small">Type what is true instead; the preview shows what rests on this claim before anything changes.</p>
       <div className="row">
         <label className="check">
           <input type="radio" name="kind" checked={kind === 'replace'} onChange={() => setKind('replace')} />
@@ -98,17 +106,9 @@ export function CorrectionPanel({ ws, claim, preview, onPreview, onApplied, onSe
       />
       <div className="row">
         <button data-testid="correction-preview" disabled={previewing.busy || !statement.trim()}>
-          {previewing.busy ? 'Previewing…' : 'Preview impact'}
+          {previewing.busy ? 'Previewing…' : mine ? 'Preview again' : 'Preview impact'}
         </button>
-        <button
-          type="button"
-          data-testid="correction-apply"
-          className="danger"
-          disabled={!matches || applying.busy}
-          onClick={() => void doApply()}
-        >
-          {applying.busy ? 'Applying…' : 'Apply correction'}
-        </button>
+        {!mine && <span className="muted">Nothing changes until you apply.</span>}
       </div>
       {stale && (
         <p className="warn" role="alert" data-testid="correction-stale">
@@ -120,7 +120,22 @@ export function CorrectionPanel({ ws, claim, preview, onPreview, onApplied, onSe
         <ErrorNote error={applying.error} testId="correction-error" />
       )}
       {mine && !matches && <p className="muted">The text changed since the preview: preview again to apply.</p>}
-      {mine && <PreviewList preview={mine.data} onSelect={onSelect} />}
+      {mine && (
+        <div ref={results} className="preview-results">
+          <PreviewList preview={mine.data} onSelect={onSelect} />
+          <div className="apply-row">
+            <button
+              type="button"
+              data-testid="correction-apply"
+              className="danger"
+              disabled={!matches || applying.busy}
+              onClick={() => void doApply()}
+            >
+              {applying.busy ? 'Applying…' : 'Apply correction'}
+            </button>
+          </div>
+        </div>
+      )}
     </form>
   )
 }

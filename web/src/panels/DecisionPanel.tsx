@@ -1,9 +1,13 @@
 import { useState } from 'react'
 import { api } from '../api'
 import type { Decision } from '../apiTypes'
+import { isCurrentClaim } from '../claims'
+import type { Names } from '../names'
 import { useAction, useAsync } from '../hooks'
+import { claimWithOrigin, explainReviewReason, parseReviewReason } from '../reasons'
+import { useWorkspace } from '../workspace'
 import { ActionControls } from './ActionControls'
-import { ErrorNote, NodeLink, Section, StatusBadge, type SelectById } from './common'
+import { ErrorNote, NodeLink, PhraseView, Section, StatusBadge, type SelectById } from './common'
 import { ReconfirmForm } from './ReconfirmForm'
 
 type Op = 'accept' | 'reject'
@@ -25,6 +29,7 @@ interface Props {
 
 export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props) {
   const decision = useAsync(id, () => api.getDecision(ws, id), refreshKey)
+  const { names } = useWorkspace()
   const [reconfirming, setReconfirming] = useState(false)
   const { busy, error, run } = useAction()
 
@@ -46,11 +51,7 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
         <span className="muted">revision {d.revision}</span>
       </div>
       {d.summary && <p>{d.summary}</p>}
-      {d.review_reason && (
-        <pre className="review-reason" data-testid="decision-review-reason">
-          {JSON.stringify(d.review_reason, null, 2)}
-        </pre>
-      )}
+      <ReviewReason decision={d} onSelect={onSelect} />
       <div className="row">
         {OPS[d.status].map((op) => (
           <button key={op} type="button" data-testid={`decision-${op}`} disabled={busy} onClick={() => void review(op)}>
@@ -79,14 +80,12 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
         {d.premises.length === 0 && <p className="muted">No claims: no source-backed answer yet.</p>}
         {d.premises.map((p, i) => (
           <div key={i} className="premise">
-            {p.premise && <div className="muted">{p.premise}</div>}
+            <PremiseState premise={p.premise} statuses={p.claims.map((c) => names.get(c.id)?.status ?? c.status)} />
             <ul>
               {p.claims.map((c) => (
-                <li key={c.id}>
-                  <NodeLink id={c.id} kind="claim" onSelect={onSelect}>
-                    {c.statement}
-                  </NodeLink>{' '}
-                  <StatusBadge status={c.status} />
+                <li key={c.id} data-testid="premise-claim" data-id={c.id}>
+                  <PhraseView phrase={claimWithOrigin(c.id, withClaim(names, c))} onSelect={onSelect} />{' '}
+                  <StatusBadge status={names.get(c.id)?.status ?? c.status} />
                 </li>
               ))}
             </ul>
@@ -101,7 +100,7 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
               <NodeLink id={u.id} kind="decision" onSelect={onSelect}>
                 {u.title}
               </NodeLink>{' '}
-              <StatusBadge status={u.status} />
+              <StatusBadge status={names.get(u.id)?.status ?? u.status} />
             </div>
           ))}
           {d.dependents.map((u) => (
@@ -110,7 +109,7 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
               <NodeLink id={u.id} kind="decision" onSelect={onSelect}>
                 {u.title}
               </NodeLink>{' '}
-              <StatusBadge status={u.status} />
+              <StatusBadge status={names.get(u.id)?.status ?? u.status} />
             </div>
           ))}
         </Section>
@@ -121,6 +120,48 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
           <ActionControls key={a.id} ws={ws} action={a} onChanged={onChanged} />
         ))}
       </Section>
+    </div>
+  )
+}
+
+/** The decision's own copy of a claim's statement, for a claim the graph does not hold. */
+function withClaim(names: Names, c: { id: string; statement: string; status: string }): Names {
+  if (names.get(c.id)) return names
+  return { ...names, get: (id) => (id === c.id ? { id, kind: 'claim', label: c.statement, status: c.status } : names.get(id)) }
+}
+
+// Why a decision needs review (or was rejected), in words; never the stored JSON.
+function ReviewReason({ decision, onSelect }: { decision: Decision; onSelect: SelectById }) {
+  const { names } = useWorkspace()
+  const reason = parseReviewReason(decision.review_reason)
+  if (!reason) return null
+  const { headline, details } = explainReviewReason(reason, names)
+  return (
+    <div className={`review-reason status-${decision.status}`} data-testid="decision-review-reason" data-type={reason.type}>
+      <p>
+        <PhraseView phrase={headline} onSelect={onSelect} />
+      </p>
+      {details.length > 0 && (
+        <ul className="reasons">
+          {details.map((phrase, i) => (
+            <li key={i} data-testid="reason">
+              <PhraseView phrase={phrase} onSelect={onSelect} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+function PremiseState({ premise, statuses }: { premise: string | null; statuses: string[] }) {
+  const current = statuses.filter(isCurrentClaim).length
+  const name = premise ? `Premise “${premise}”` : 'Its premise'
+  return (
+    <div className="premise-state" data-testid="premise-state" data-holds={current > 0}>
+      {current > 0
+        ? `${name} holds: ${current} of its ${statuses.length} claim${statuses.length === 1 ? ' is' : 's are'} current.`
+        : `${name} lost its last claim: none of its claims is current.`}
     </div>
   )
 }

@@ -1,3 +1,4 @@
+import type { CorrectionApplied, CorrectionPreview } from '../apiTypes'
 import type { Selection } from '../types'
 import { ActionPanel } from './ActionPanel'
 import { ClaimPanel } from './ClaimPanel'
@@ -13,16 +14,21 @@ interface Props {
   refreshKey: number
   preview: PreviewState | null
   onPreview: (preview: PreviewState | null) => void
+  onApplied: (applied: CorrectionApplied, preview: CorrectionPreview) => void
   onChanged: () => void
   onSelect: SelectById
 }
 
-export function DetailPanel({ ws, selection, refreshKey, preview, onPreview, onChanged, onSelect }: Props) {
+export function DetailPanel({ ws, selection, refreshKey, preview, onPreview, onApplied, onChanged, onSelect }: Props) {
   if (!selection) {
     return (
       <div className="muted hint" data-testid="detail-empty">
-        Select a node: a claim shows its evidence and can be corrected; a decision or an action can be
-        reviewed. Selecting highlights what rests on it (red) and what it rests on (blue).
+        <p>Select a node in the graph, or find one with the search box.</p>
+        <ul>
+          <li>A claim shows the words it was read from, and can be corrected.</li>
+          <li>A decision or an action can be reviewed.</li>
+          <li>Selecting highlights what rests on it (red) and what it rests on (blue).</li>
+        </ul>
       </div>
     )
   }
@@ -38,7 +44,7 @@ export function DetailPanel({ ws, selection, refreshKey, preview, onPreview, onC
           refreshKey={refreshKey}
           preview={preview}
           onPreview={onPreview}
-          onChanged={onChanged}
+          onApplied={onApplied}
           onSelect={onSelect}
         />
       )
@@ -49,20 +55,37 @@ export function DetailPanel({ ws, selection, refreshKey, preview, onPreview, onC
     case 'source':
       return <SourcePanel key={id} ws={ws} id={id} />
     case 'correction':
-      return <CorrectionInfo key={id} ws={ws} id={id} />
+      return <CorrectionInfo key={id} ws={ws} id={id} onSelect={onSelect} />
     default:
       return <StoredInfo selection={selection} />
   }
 }
 
+function propText(value: unknown): string {
+  if (value == null) return '—'
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (Array.isArray(value)) return `${value.length} item${value.length === 1 ? '' : 's'}`
+  return 'structured value'
+}
+
+// A stored node of the internal view: its label and its properties as a table.
 function StoredInfo({ selection }: { selection: Selection }) {
   const data = selection.node?.data
+  const props = Object.entries(data?.props ?? {})
   return (
     <div className="stack" data-testid="stored-info">
       <h2>{data?.apiType ?? 'Node'}</h2>
       <div>{data?.label}</div>
-      <code className="muted">{selection.id}</code>
-      {data?.props && <pre className="props">{JSON.stringify(data.props, null, 2)}</pre>}
+      {props.length > 0 && (
+        <dl className="facts props">
+          {props.map(([k, v]) => (
+            <div key={k} className="fact">
+              <dt>{k.replaceAll('_', ' ')}</dt>
+              <dd>{propText(v)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
     </div>
   )
 }

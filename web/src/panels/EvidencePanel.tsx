@@ -2,6 +2,7 @@ import type { ClaimView } from '../apiTypes'
 import { originLabel } from '../claims'
 import { statusStyle } from '../graph/styles'
 import { Highlighted } from './Highlighted'
+import { useWorkspace } from '../workspace'
 import { NodeLink, Section, StatusBadge, type SelectById } from './common'
 
 function Confidence({ claim }: { claim: ClaimView }) {
@@ -15,6 +16,7 @@ function Confidence({ claim }: { claim: ClaimView }) {
 }
 
 export function EvidencePanel({ claim, onSelect }: { claim: ClaimView; onSelect: SelectById }) {
+  const { names } = useWorkspace()
   const look = statusStyle(claim.status)
   return (
     <div className="evidence-panel" data-testid="evidence-panel" data-claim-id={claim.id} data-status={claim.status}>
@@ -92,8 +94,8 @@ export function EvidencePanel({ claim, onSelect }: { claim: ClaimView; onSelect:
                 <NodeLink id={u.decision_id} kind="decision" onSelect={onSelect}>
                   {u.title}
                 </NodeLink>{' '}
-                <StatusBadge status={u.status} />
-                {u.premise && <span className="muted"> (premise: {u.premise})</span>}
+                <StatusBadge status={names.get(u.decision_id)?.status ?? u.status} />
+                {u.premise && <span className="muted"> (premise “{u.premise}”)</span>}
               </li>
             ))}
           </ul>

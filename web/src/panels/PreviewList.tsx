@@ -1,25 +1,28 @@
-import type { CorrectionPreview, FlagReason } from '../apiTypes'
-import { shortId } from '../claims'
-import { NodeLink, type SelectById } from './common'
+import type { CorrectionPreview } from '../apiTypes'
+import { heldBecausePhrase, impactSummary, previewFlagPhrases, stillSupportedPhrase } from '../reasons'
+import { useWorkspace } from '../workspace'
+import { NodeLink, PhraseView, type SelectById } from './common'
 
-function reasonText(reason: FlagReason, preview: CorrectionPreview): string {
-  if (reason.type === 'premise_lost') {
-    const premise = reason.premise ? `premise “${reason.premise}”` : 'its only premise'
-    return `${premise} loses its last current claim`
-  }
-  const upstream = preview.flag.find((f) => f.decision_id === reason.decision_id)
-  return `it depends on “${upstream?.title ?? shortId(reason.decision_id)}”, which falls`
+interface Props {
+  preview: CorrectionPreview
+  onSelect: SelectById
+  /** 'past' once applied: the same lists, said as what happened. */
+  tense?: 'preview' | 'past'
 }
 
-// What apply will do, in the words of the preview: flagged, held, and what stays and why.
-export function PreviewList({ preview, onSelect }: { preview: CorrectionPreview; onSelect: SelectById }) {
+// What apply will do (or did), in words: flagged and why, held and why, what stays and on what.
+export function PreviewList({ preview, onSelect, tense = 'preview' }: Props) {
+  const { names } = useWorkspace()
+  const flagged = new Set(preview.flag.map((f) => f.decision_id))
   const nothing = preview.flag.length + preview.hold.length + preview.stay.length === 0
   return (
-    <div className="preview" data-testid="preview-panel">
-      {nothing && <p className="muted">No decision uses this claim: nothing else changes.</p>}
+    <div className="preview" data-testid="preview-panel" data-tense={tense}>
+      <p className={nothing ? 'nothing' : 'summary'} data-testid={nothing ? 'preview-nothing' : 'preview-summary'}>
+        {impactSummary(preview, tense)}
+      </p>
       {preview.flag.length > 0 && (
         <>
-          <h4 className="flag">Will be flagged for review</h4>
+          <h4 className="flag">{tense === 'preview' ? 'Will be flagged for review' : 'Flagged for review'}</h4>
           <ul>
             {preview.flag.map((f) => (
               <li key={f.decision_id} data-testid="preview-flagged" data-id={f.decision_id}>
@@ -27,8 +30,10 @@ export function PreviewList({ preview, onSelect }: { preview: CorrectionPreview;
                   {f.title}
                 </NodeLink>
                 <ul className="reasons">
-                  {f.reasons.map((r, i) => (
-                    <li key={i}>because {reasonText(r, preview)}</li>
+                  {previewFlagPhrases(f, preview, names, tense).map((phrase, i) => (
+                    <li key={i} data-testid="reason">
+                      <PhraseView phrase={phrase} onSelect={onSelect} />
+                    </li>
                   ))}
                 </ul>
               </li>
@@ -38,14 +43,21 @@ export function PreviewList({ preview, onSelect }: { preview: CorrectionPreview;
       )}
       {preview.hold.length > 0 && (
         <>
-          <h4 className="hold">Will be held</h4>
+          <h4 className="hold">{tense === 'preview' ? 'Will be held' : 'Held'}</h4>
           <ul>
             {preview.hold.map((h) => (
               <li key={h.action_id} data-testid="preview-held" data-id={h.action_id}>
                 <NodeLink id={h.action_id} kind="action" onSelect={onSelect}>
                   {h.description}
-                </NodeLink>{' '}
-                <span className="muted">({h.status} now; it requires a flagged decision)</span>
+                </NodeLink>
+                <ul className="reasons">
+                  <li data-testid="reason">
+                    <PhraseView
+                      phrase={heldBecausePhrase(h.decision_ids, names, tense, (id) => flagged.has(id))}
+                      onSelect={onSelect}
+                    />
+                  </li>
+                </ul>
               </li>
             ))}
           </ul>
@@ -62,11 +74,8 @@ export function PreviewList({ preview, onSelect }: { preview: CorrectionPreview;
                 </NodeLink>
                 <ul className="reasons">
                   {s.supported_by.map((p, i) => (
-                    <li key={i}>
-                      {p.premise ? `“${p.premise}”` : 'its claims'} still held by{' '}
-                      {p.claim_ids.map((id) => (
-                        <NodeLink key={id} id={id} kind="claim" onSelect={onSelect} />
-                      ))}
+                    <li key={i} data-testid="reason">
+                      <PhraseView phrase={stillSupportedPhrase(p, names)} onSelect={onSelect} />
                     </li>
                   ))}
                 </ul>

@@ -1,71 +1,95 @@
+import { api } from '../api'
 import type { Handoff, RunView as RunViewData } from '../apiTypes'
-import { NodeLink, StatusBadge, type SelectById } from './common'
+import { useAsync } from '../hooks'
+import { droppedPhrase, proposalPhrases, quoted } from '../reasons'
+import { useWorkspace } from '../workspace'
+import { NodeLink, PhraseView, StatusBadge, type SelectById } from './common'
 
-function IdList({ label, ids, onSelect, testId }: { label: string; ids: string[]; onSelect: SelectById; testId: string }) {
+const ROLE_WORDS: Record<string, string> = {
+  analyst: 'Analyst',
+  coordinator: 'Coordinator',
+  decision: 'Decision',
+}
+
+const roleName = (role: string) => ROLE_WORDS[role] ?? role
+
+function ClaimList({ label, ids, onSelect, testId }: { label: string; ids: string[]; onSelect: SelectById; testId: string }) {
+  const { names } = useWorkspace()
+  if (ids.length === 0) {
+    return (
+      <div className="id-list" data-testid={testId} data-count={0}>
+        <span className="muted">{label}: none</span>
+      </div>
+    )
+  }
   return (
-    <div className="id-list" data-testid={testId} data-count={ids.length}>
-      <span className="muted">{label}</span>{' '}
-      {ids.length === 0 ? (
-        <span className="muted">none</span>
-      ) : (
-        ids.map((id) => <NodeLink key={id} id={id} kind="claim" onSelect={onSelect} />)
-      )}
-    </div>
+    <details className="id-list" data-testid={testId} data-count={ids.length}>
+      <summary>
+        {label}: {ids.length} claim{ids.length === 1 ? '' : 's'}
+      </summary>
+      <ul>
+        {ids.map((id) => (
+          <li key={id}>
+            <PhraseView phrase={quoted(id, 'claim', names)} onSelect={onSelect} />
+          </li>
+        ))}
+      </ul>
+    </details>
   )
 }
 
-function proposalText(proposal: unknown): string {
-  if (proposal == null) return ''
-  if (typeof proposal === 'string') return proposal
-  const answer = (proposal as { answer?: unknown }).answer
-  return typeof answer === 'string' ? answer : JSON.stringify(proposal)
-}
-
 function HandoffStep({ h, onSelect }: { h: Handoff; onSelect: SelectById }) {
+  const { names } = useWorkspace()
+  const said = proposalPhrases(h.proposal, names)
   return (
     <li className="handoff" data-testid="handoff">
       <div>
-        <b>{h.from_role}</b> → <b>{h.to_role}</b>
+        <b>{roleName(h.from_role)}</b> → <b>{roleName(h.to_role)}</b>
       </div>
-      {proposalText(h.proposal) && <p className="proposal">{proposalText(h.proposal)}</p>}
-      <IdList label="searched" ids={h.searched_claim_ids ?? []} onSelect={onSelect} testId="handoff-searched" />
-      <IdList label="retrieved" ids={h.retrieved_claim_ids ?? []} onSelect={onSelect} testId="handoff-retrieved" />
-      <IdList label="dropped" ids={h.dropped_claim_ids ?? []} onSelect={onSelect} testId="handoff-dropped" />
+      {said.map((phrase, i) => (
+        <p key={i} className="proposal" data-testid="handoff-said">
+          <PhraseView phrase={phrase} onSelect={onSelect} />
+        </p>
+      ))}
+      <ClaimList label="searched" ids={h.searched_claim_ids ?? []} onSelect={onSelect} testId="handoff-searched" />
+      <ClaimList label="read" ids={h.retrieved_claim_ids ?? []} onSelect={onSelect} testId="handoff-retrieved" />
       {(h.dropped ?? []).length > 0 && (
-        <ul className="dropped">
-          {h.dropped.map((d) => (
-            <li key={d.claim_id}>
-              <code>{d.claim_id.slice(0, 8)}</code> {d.reason.replaceAll('_', ' ')}
-            </li>
-          ))}
-        </ul>
+        <div data-testid="handoff-dropped" data-count={h.dropped.length}>
+          <span className="muted">dropped from the proposal:</span>
+          <ul className="dropped">
+            {h.dropped.map((d) => (
+              <li key={d.claim_id}>
+                <PhraseView phrase={droppedPhrase(d, names)} onSelect={onSelect} />
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
     </li>
   )
 }
 
-export function RunView({ view, onSelect }: { view: RunViewData; onSelect: SelectById }) {
-  const { run, handoffs, decision, actions } = view
+/**
+ * A run and its handoff trail. It is read again whenever the workspace changes, and the
+ * statuses shown are the graph's, so a correction applied elsewhere shows here too.
+ */
+export function RunView({ initial, onSelect }: { initial: RunViewData; onSelect: SelectById }) {
+  const { ws, names, refreshKey } = useWorkspace()
+  const fresh = useAsync(`run:${initial.run.id}`, () => api.getRun(ws, initial.run.id), refreshKey)
+  const { run, handoffs, decision, actions } = fresh.data ?? initial
   return (
     <div className="run-view" data-testid="run-view" data-run-id={run.id}>
       <div>
         <b>{run.task}</b> <StatusBadge status={run.status} /> <span className="muted">{run.model}</span>
       </div>
       {run.error && <p className="error">{run.error}</p>}
-      <ol className="handoff-trail" data-testid="handoff-trail">
-        {[...handoffs]
-          .sort((a, b) => a.seq - b.seq)
-          .map((h) => (
-            <HandoffStep key={h.id} h={h} onSelect={onSelect} />
-          ))}
-      </ol>
       {decision && (
         <div data-testid="run-decision">
           Decision:{' '}
           <NodeLink id={decision.id} kind="decision" onSelect={onSelect}>
             {decision.title}
           </NodeLink>{' '}
-          <StatusBadge status={decision.status} />
+          <StatusBadge status={names.get(decision.id)?.status ?? decision.status} />
         </div>
       )}
       {actions.map((a) => (
@@ -74,9 +98,17 @@ export function RunView({ view, onSelect }: { view: RunViewData; onSelect: Selec
           <NodeLink id={a.id} kind="action" onSelect={onSelect}>
             {a.description}
           </NodeLink>{' '}
-          <StatusBadge status={a.status} />
+          <StatusBadge status={names.get(a.id)?.status ?? a.status} />
         </div>
       ))}
+      <h4>Handoff trail</h4>
+      <ol className="handoff-trail" data-testid="handoff-trail">
+        {[...handoffs]
+          .sort((a, b) => a.seq - b.seq)
+          .map((h) => (
+            <HandoffStep key={h.id} h={h} onSelect={onSelect} />
+          ))}
+      </ol>
     </div>
   )
 }

@@ -1,6 +1,9 @@
-// The shared body of every graph node: kind, status, label, and a preview marker.
+// The shared body of every graph node: kind, status, label, a preview marker, and for a
+// source the claims folded into it.
 import { Handle, Position } from '@xyflow/react'
+import { useContext, type MouseEvent } from 'react'
 import type { GraphNodeData, PreviewMark } from '../../types'
+import { ToggleFoldCtx } from '../foldContext'
 import { statusStyle } from '../styles'
 
 const MARK_TEXT: Record<PreviewMark, string> = {
@@ -15,6 +18,27 @@ interface Props {
   kind: string
   heading: string
   data: GraphNodeData
+}
+
+function FoldPill({ id, folded, expanded }: { id: string; folded: number; expanded: boolean }) {
+  const toggle = useContext(ToggleFoldCtx)
+  if (folded === 0 && !expanded) return null
+  const onClick = (e: MouseEvent) => {
+    e.stopPropagation()
+    toggle(id)
+  }
+  return (
+    <button
+      type="button"
+      className="fold-pill nodrag nopan"
+      data-testid={folded > 0 ? 'unfold-claims' : 'fold-claims'}
+      data-count={folded}
+      onClick={onClick}
+      title={folded > 0 ? 'Show the claims read from this source that no decision uses' : 'Fold the unused claims back'}
+    >
+      {folded > 0 ? `+${folded} unused claim${folded === 1 ? '' : 's'}` : 'fold unused'}
+    </button>
+  )
 }
 
 export function NodeCard({ id, kind, heading, data }: Props) {
@@ -32,18 +56,24 @@ export function NodeCard({ id, kind, heading, data }: Props) {
     >
       <Handle type="target" id="left" position={Position.Left} isConnectable={false} />
       <Handle type="target" id="top" position={Position.Top} isConnectable={false} />
+      <Handle type="target" id="bottom-in" position={Position.Bottom} isConnectable={false} />
       <div className="gnode-head">
         <span className="gnode-kind">{heading}</span>
-        {data.status && <span className="gnode-status">{data.status.replace('_', ' ')}</span>}
+        {data.mark ? (
+          <span className={`marker marker-${data.mark}`} data-testid={`marker-${data.mark}`}>
+            {MARK_TEXT[data.mark]}
+          </span>
+        ) : (
+          data.status && <span className="gnode-status">{data.status.replaceAll('_', ' ')}</span>
+        )}
       </div>
       <div className="gnode-label">{data.label}</div>
-      {data.mark && (
-        <span className={`marker marker-${data.mark}`} data-testid={`marker-${data.mark}`}>
-          {MARK_TEXT[data.mark]}
-        </span>
+      {(kind === 'source' || kind === 'correction') && (
+        <FoldPill id={id} folded={data.folded ?? 0} expanded={Boolean(data.expanded)} />
       )}
       <Handle type="source" id="right" position={Position.Right} isConnectable={false} />
       <Handle type="source" id="bottom" position={Position.Bottom} isConnectable={false} />
+      <Handle type="source" id="top-out" position={Position.Top} isConnectable={false} />
     </div>
   )
 }

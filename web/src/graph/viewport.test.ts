@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { NODE_HEIGHT, NODE_WIDTH, RANK_SEP } from './layout'
+import { firstViewport, NODE_MIN_FONT_PX, READABLE_PX, READABLE_ZOOM } from './viewport'
+
+const box = (apiType: string, col: number, row: number) => ({
+  data: { apiType },
+  width: NODE_WIDTH,
+  height: NODE_HEIGHT,
+  position: { x: col * (NODE_WIDTH + RANK_SEP), y: row * (NODE_HEIGHT + 16) },
+})
+
+function columns(rows: number) {
+  const nodes = []
+  for (let r = 0; r < rows; r++) {
+    nodes.push(box('source', 0, r), box('claim', 1, r), box('decision', 2, r), box('action', 3, r))
+  }
+  return nodes
+}
+
+/** Where a graph point lands on screen. */
+const onScreen = (v: { x: number; y: number; zoom: number }, x: number, y: number) => ({ x: x * v.zoom + v.x, y: y * v.zoom + v.y })
+
+describe('firstViewport', () => {
+  it('never opens so far out that the smallest node text is under 11 px', () => {
+    expect(NODE_MIN_FONT_PX * READABLE_ZOOM).toBeGreaterThanOrEqual(READABLE_PX)
+    for (const rows of [1, 5, 40, 400]) {
+      for (const pane of [{ width: 1280, height: 700 }, { width: 390, height: 300 }]) {
+        expect(firstViewport(columns(rows), pane).zoom).toBeGreaterThanOrEqual(READABLE_ZOOM)
+      }
+    }
+  })
+
+  it('fits and centres a graph that fits at a readable zoom, never above 100 %', () => {
+    const v = firstViewport(columns(1), { width: 1400, height: 600 })
+    expect(v.zoom).toBe(1)
+    const left = onScreen(v, 0, 0)
+    const right = onScreen(v, 3 * (NODE_WIDTH + RANK_SEP) + NODE_WIDTH, NODE_HEIGHT)
+    expect(left.x).toBeCloseTo(1400 - right.x)
+    expect(left.y).toBeCloseTo(600 - right.y)
+  })
+
+  it('opens a tall graph on the top of its claims, decisions and actions when they fit side by side', () => {
+    const pane = { width: 900, height: 600 }
+    const v = firstViewport(columns(40), pane)
+    const actionsRight = onScreen(v, 3 * (NODE_WIDTH + RANK_SEP) + NODE_WIDTH, 0)
+    const claimsLeft = onScreen(v, 1 * (NODE_WIDTH + RANK_SEP), 0)
+    expect(actionsRight.x).toBeLessThanOrEqual(pane.width)
+    expect(claimsLeft.x).toBeGreaterThanOrEqual(0)
+    expect(claimsLeft.y).toBeCloseTo(16)
+  })
+
+  it('centres a phone on the first decision when the columns do not fit', () => {
+    const nodes = columns(10)
+    const v = firstViewport(nodes, { width: 390, height: 400 })
+    const first = onScreen(v, 2 * (NODE_WIDTH + RANK_SEP) + NODE_WIDTH / 2, 0)
+    expect(first.x).toBeCloseTo(195)
+    expect(first.y).toBeGreaterThanOrEqual(0)
+  })
+})

@@ -1,0 +1,91 @@
+// Pure: where the camera starts. Never so far out that node text is smaller than people
+// read (11 px): a graph that does not fit at that zoom opens on its decisions, and the rest
+// is a pan away.
+
+/** The smallest text inside a node, in CSS px at zoom 1 (App.css `.gnode-head`). */
+export const NODE_MIN_FONT_PX = 12
+/** The smallest rendered text size the first screen allows. */
+export const READABLE_PX = 11
+/** A hair above READABLE_PX / NODE_MIN_FONT_PX, so rounding never lands below 11 px. */
+export const READABLE_ZOOM = 0.95
+export const MAX_FIRST_ZOOM = 1
+const PAD = 16
+
+export interface Box {
+  position: { x: number; y: number }
+  width?: number
+  height?: number
+  data: { apiType: string }
+}
+
+export interface Viewport {
+  x: number
+  y: number
+  zoom: number
+}
+
+interface Bounds {
+  left: number
+  top: number
+  right: number
+  bottom: number
+}
+
+function bounds(nodes: readonly Box[]): Bounds {
+  const b = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity }
+  for (const n of nodes) {
+    b.left = Math.min(b.left, n.position.x)
+    b.top = Math.min(b.top, n.position.y)
+    b.right = Math.max(b.right, n.position.x + (n.width ?? 0))
+    b.bottom = Math.max(b.bottom, n.position.y + (n.height ?? 0))
+  }
+  return b
+}
+
+const FOCUS_KINDS = new Set(['claim', 'decision', 'action'])
+
+/**
+ * The first viewport for laid-out nodes in a pane of this size. Fits everything when that
+ * keeps text readable; otherwise opens at the readable zoom on what matters: the columns of
+ * claims, decisions and actions if they fit side by side (the sources to their left are cut),
+ * else centred on the first decision; from the top of those nodes.
+ */
+export function firstViewport(nodes: readonly Box[], pane: { width: number; height: number }): Viewport {
+  if (nodes.length === 0 || pane.width <= 0 || pane.height <= 0) return { x: 0, y: 0, zoom: 1 }
+  const all = bounds(nodes)
+  const innerW = Math.max(1, pane.width - 2 * PAD)
+  const innerH = Math.max(1, pane.height - 2 * PAD)
+  const fit = Math.min(innerW / (all.right - all.left), innerH / (all.bottom - all.top))
+  if (fit >= READABLE_ZOOM) {
+    const zoom = Math.min(MAX_FIRST_ZOOM, fit)
+    return centred(all, pane, zoom)
+  }
+  const zoom = READABLE_ZOOM
+  const viewW = innerW / zoom
+  const viewH = innerH / zoom
+  const focusNodes = nodes.filter((n) => FOCUS_KINDS.has(n.data.apiType))
+  const focus = focusNodes.length > 0 ? bounds(focusNodes) : all
+
+  const decisions = nodes.filter((n) => n.data.apiType === 'decision')
+  const first = decisions.length ? decisions.reduce((a, b) => (b.position.y < a.position.y ? b : a)) : null
+  let left: number
+  let anchored = false
+  if (all.right - all.left <= viewW) left = (all.left + all.right) / 2 - viewW / 2
+  else if (focus.right - focus.left <= viewW || !first) left = Math.min(focus.left, focus.right - viewW)
+  else {
+    left = first.position.x + (first.width ?? 0) / 2 - viewW / 2
+    anchored = true
+  }
+
+  let top: number
+  if (all.bottom - all.top <= viewH) top = (all.top + all.bottom) / 2 - viewH / 2
+  else if (anchored && first) top = first.position.y - PAD
+  else top = focus.top
+  return { x: PAD - left * zoom, y: PAD - top * zoom, zoom }
+}
+
+function centred(b: Bounds, pane: { width: number; height: number }, zoom: number): Viewport {
+  const cx = (b.left + b.right) / 2
+  const cy = (b.top + b.bottom) / 2
+  return { x: pane.width / 2 - cx * zoom, y: pane.height / 2 - cy * zoom, zoom }
+}

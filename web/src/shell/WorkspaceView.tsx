@@ -1,0 +1,269 @@
+// An open workspace: the graph, and the side panel with its tabs. The product graph is the
+// one source of truth for names and statuses: every panel reads them from it, and every
+// change reloads it, so no panel keeps showing a status the graph no longer has.
+import { useCallback, useMemo, useRef, useState } from 'react'
+import { api } from '../api'
+import type { CorrectionApplied, CorrectionPreview, GraphDTO, GraphView, RunView as RunViewData } from '../apiTypes'
+import { marksFromPreview } from '../graph/decorate'
+import { foldableClaims, foldGraph } from '../graph/fold'
+import { GraphCanvas, type Focus } from '../graph/GraphCanvas'
+import type { SearchHit } from '../graph/NodeSearch'
+import { productKind, toFlow, type FlowGraph } from '../graph/toFlow'
+import { useAsync } from '../hooks'
+import { buildNames } from '../names'
+import { impactSummary } from '../reasons'
+import { AskForm } from '../panels/AskForm'
+import { ErrorNote, Section, type LinkKind, type SelectById } from '../panels/common'
+import type { PreviewState } from '../panels/CorrectionPanel'
+import { DetailPanel } from '../panels/DetailPanel'
+import { RunsList } from '../panels/RunsList'
+import { RunView } from '../panels/RunView'
+import { SourceForm } from '../panels/SourceForm'
+import type { AppNode, Selection } from '../types'
+import { WorkspaceCtx } from '../workspace'
+import { SidePanel, type PanelTab } from './SidePanel'
+
+const EMPTY_GRAPH: FlowGraph = { nodes: [], edges: [] }
+const NO_IDS: ReadonlySet<string> = new Set()
+
+function layout(dto: GraphDTO, view: GraphView, fold?: Parameters<typeof toFlow>[2]): FlowGraph {
+  const started = performance.now()
+  const flow = toFlow(dto, view, fold)
+  const ms = Math.round(performance.now() - started)
+  if (flow.nodes.length > 300) console.info(`[afterhack] layout of ${flow.nodes.length} nodes took ${ms} ms`)
+  return flow
+}
+
+/** The nodes a correction touches: the claim, and the decisions and actions in its preview. */
+function touched(p: CorrectionPreview): string[] {
+  return [p.claim.id, ...p.flag.map((f) => f.decision_id), ...p.hold.map((h) => h.action_id), ...p.stay.map((s) => s.decision_id)]
+}
+
+const narrowWindow = () => typeof window !== 'undefined' && window.innerWidth < 1024
+
+export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: GraphView; reloadKey?: number }) {
+  const [refreshKey, setRefreshKey] = useState(0)
+  const [selection, setSelection] = useState<Selection | null>(null)
+  const [preview, setPreview] = useState<PreviewState | null>(null)
+  const [run, setRun] = useState<RunViewData | null>(null)
+  const [focus, setFocus] = useState<Focus | null>(null)
+  const focusSeq = useRef(0)
+  const bringIntoView = useCallback((ids: string[]) => {
+    focusSeq.current += 1
+    setFocus({ ids, seq: focusSeq.current })
+  }, [])
+  const [chosenTab, setTab] = useState<string | null>(null)
+  const [folded, setFolded] = useState(false)
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(NO_IDS)
+  const [revealed, setRevealed] = useState<ReadonlySet<string>>(NO_IDS)
+  const [showAll, setShowAll] = useState(false)
+
+  const refresh = useCallback(() => setRefreshKey((k) => k + 1), [])
+  const version = `${refreshKey}:${reloadKey}`
+  const product = useAsync(`${ws}:product`, () => api.getGraph(ws, 'product'), version)
+  const internal = useAsync(view === 'internal' ? `${ws}:internal` : null, () => api.getGraph(ws, 'internal'), version)
+  const names = useMemo(() => buildNames(product.data), [product.data])
+  const marks = useMemo(() => marksFromPreview(preview?.data ?? null), [preview])
+
+  // Folding: only what it would hide matters for the layout, so selecting a visible node
+  // never lays the graph out again.
+  const foldable = useMemo(
+    () => (product.data ? foldableClaims(product.data, expanded) : new Set<string>()),
+    [product.data, expanded],
+  )
+  const keepKey = useMemo(() => {
+    const keep = new Set<string>([...revealed, ...marks.keys()])
+    if (selection) keep.add(selection.id)
+    return [...keep].filter((id) => foldable.has(id)).sort().join(',')
+  }, [revealed, marks, selection, foldable])
+  const folding = useMemo(() => {
+    if (!product.data) return null
+    return foldGraph(product.data, { expanded, showAll, keep: new Set(keepKey ? keepKey.split(',') : []) })
+  }, [product.data, expanded, showAll, keepKey])
+
+  const flow = useMemo(() => {
+    if (view === 'internal') return internal.data ? layout(internal.data, 'internal') : EMPTY_GRAPH
+    if (!folding) return EMPTY_GRAPH
+    return layout(folding.dto, 'product', { hidden: folding.hidden, expanded })
+  }, [view, internal.data, folding, expanded])
+  const graphData = view === 'internal' ? internal : product
+
+  // An empty workspace opens on the form that fills it (decided once, when it first loads).
+  const [emptyAtOpen, setEmptyAtOpen] = useState<boolean | null>(null)
+  if (emptyAtOpen === null && product.data) setEmptyAtOpen(product.data.nodes.length === 0)
+  const tab = chosenTab ?? (emptyAtOpen ? 'sources' : 'details')
+
+  const show = useCallback((id: string, kind: LinkKind | null, node?: AppNode) => {
+    setSelection({ id, kind, node })
+    setTab('details')
+    setFolded(false)
+  }, [])
+
+  const selectNode = useCallback(
+    (node: AppNode | null) => {
+      if (node) show(node.id, productKind(node.data.apiType), node)
+      else setSelection(null)
+    },
+    [show],
+  )
+
+  const selectById: SelectById = useCallback(
+    (id, kind) => {
+      setRevealed((r) => (r.has(id) ? r : new Set([...r, id])))
+      show(id, kind)
+      bringIntoView([id])
+    },
+    [show, bringIntoView],
+  )
+
+  // A preview shows on the graph what it touches; after apply the same nodes (and the
+  // replacement, unfolded) are brought back into view once the graph has been read again.
+  const showPreview = useCallback(
+    (p: PreviewState | null) => {
+      setPreview(p)
+      if (p) bringIntoView(touched(p.data))
+    },
+    [bringIntoView],
+  )
+  const onApplied = useCallback(
+    (applied: CorrectionApplied, was: CorrectionPreview) => {
+      const replacement = applied.replacement?.id
+      if (replacement) setRevealed((r) => new Set([...r, replacement]))
+      bringIntoView(replacement ? [...touched(was), replacement] : touched(was))
+      refresh()
+    },
+    [bringIntoView, refresh],
+  )
+
+  const onSearchPick = useCallback((hit: SearchHit) => selectById(hit.id, hit.kind), [selectById])
+
+  const toggleSource = useCallback(
+    (id: string) => {
+      setExpanded((e) => {
+        const next = new Set(e)
+        if (next.has(id)) next.delete(id)
+        else next.add(id)
+        return next
+      })
+      bringIntoView([id])
+    },
+    [bringIntoView],
+  )
+
+  const selectedDecision =
+    selection?.kind === 'decision'
+      ? { id: selection.id, title: names.get(selection.id)?.label ?? selection.node?.data.label ?? 'the selected decision' }
+      : null
+
+  const tabs: PanelTab[] = [
+    {
+      id: 'details',
+      label: 'Details',
+      testId: 'detail-panel',
+      content: (
+        <DetailPanel
+          ws={ws}
+          selection={selection}
+          refreshKey={refreshKey}
+          preview={preview}
+          onPreview={showPreview}
+          onApplied={onApplied}
+          onChanged={refresh}
+          onSelect={selectById}
+        />
+      ),
+    },
+    {
+      id: 'sources',
+      label: 'Add source',
+      content: (
+        <Section title="Add a source">
+          <SourceForm ws={ws} onAdded={refresh} />
+        </Section>
+      ),
+    },
+    {
+      id: 'agent',
+      label: 'Agent',
+      content: (
+        <>
+          <Section title="Ask the agent">
+            <AskForm
+              ws={ws}
+              buildsOn={selectedDecision}
+              onRun={(r) => {
+                setRun(r)
+                refresh()
+              }}
+            />
+          </Section>
+          {run && (
+            <Section title="This run">
+              <RunView key={run.run.id} initial={run} onSelect={selectById} />
+            </Section>
+          )}
+          <Section title="Earlier runs">
+            <RunsList ws={ws} refreshKey={refreshKey} onOpen={setRun} />
+          </Section>
+        </>
+      ),
+    },
+  ]
+
+  const notice = preview && (
+    <div className="preview-strip" data-testid="preview-banner" role="status">
+      <span>
+        Previewing a correction of <b>“{preview.data.claim.statement}”</b>: {impactSummary(preview.data, 'preview')}
+      </span>
+      <span className="row">
+        <button type="button" className="link" onClick={() => selectById(preview.claimId, 'claim')}>
+          back to the claim
+        </button>
+        <button type="button" className="link" onClick={() => setPreview(null)}>
+          dismiss
+        </button>
+      </span>
+    </div>
+  )
+
+  return (
+    <WorkspaceCtx.Provider value={{ ws, names, refreshKey }}>
+      <div className={folded ? 'workspace panel-folded' : 'workspace'} data-testid="workspace" data-id={ws}>
+        <GraphCanvas
+          key={view}
+          view={view}
+          graph={flow}
+          full={product.data}
+          selectedId={selection?.id ?? null}
+          marks={marks}
+          onSelect={selectNode}
+          onSearchPick={onSearchPick}
+          focus={focus}
+          fold={{
+            active: view === 'product' && Boolean(folding?.active),
+            hiddenClaims: view === 'product' ? (folding?.hiddenTotal ?? 0) : 0,
+            showAll,
+            onShowAll: setShowAll,
+            onToggleSource: toggleSource,
+          }}
+          notice={notice}
+        >
+          {graphData.error && <ErrorNote error={graphData.error} testId="graph-error" />}
+          {graphData.loading && !graphData.data && <div className="canvas-note">Loading the graph…</div>}
+          {graphData.data && flow.nodes.length === 0 && (
+            <div className="canvas-note" data-testid="graph-empty">
+              Nothing yet: add a source, then ask the agent.
+            </div>
+          )}
+        </GraphCanvas>
+        <SidePanel
+          tabs={tabs}
+          active={tab}
+          onActivate={setTab}
+          folded={folded}
+          onFold={(f) => setFolded(f && narrowWindow() ? true : false)}
+        />
+      </div>
+    </WorkspaceCtx.Provider>
+  )
+}
