@@ -4,10 +4,8 @@ app on the embedded FalkorDB. Screenshots land in test-artifacts/e2e/."""
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import subprocess
-import uuid
 from pathlib import Path
 
 import httpx
@@ -16,25 +14,12 @@ import pytest
 from afterhack.api.app import STATIC_DIR
 from tests.support.graphs import load
 from tests.support.procs import AppProcess
+from tests.support.worlds import big_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
-
-
-def _big_world(n: int = 2000) -> dict[str, list[dict]]:
-    """About n nodes in the product view: sources, claims, decisions, actions."""
-    rng = random.Random(5)
-    sources = [{"id": str(uuid.uuid4()), "title": f"Doc {i}"} for i in range(n // 20)]
-    claims = [{"id": str(uuid.uuid4()), "statement": f"Fact {i} is recorded.",
-               "source_id": rng.choice(sources)["id"]} for i in range(n // 2)]
-    decisions = [{"id": str(uuid.uuid4()), "title": f"Decision {i}",
-                  "premises": {"p": [c["id"] for c in rng.sample(claims, 3)]}}
-                 for i in range(n // 4)]
-    actions = [{"id": str(uuid.uuid4()), "description": f"Action {i}",
-                "decision_ids": [d["id"]]} for i, d in enumerate(decisions[: n // 5])]
-    return {"sources": sources, "claims": claims, "decisions": decisions, "actions": actions}
 
 
 def test_journey_in_chromium(tmp_path: Path, artifacts: Path) -> None:
@@ -49,7 +34,7 @@ def test_journey_in_chromium(tmp_path: Path, artifacts: Path) -> None:
     with AppProcess(env, data_dir=tmp_path / "data", log_path=tmp_path / "app.log") as app:
         big = httpx.post(app.base_url + "/api/workspaces", json={"name": "2,000 nodes"}).json()
         url = (tmp_path / "data" / "falkordb.url").read_text()
-        load(url, big["id"], **_big_world())
+        load(url, big["id"], **big_world())
         result = subprocess.run(
             ["node", "e2e/journey.mjs"], cwd=WEB, capture_output=True, text=True, timeout=300,
             env={**os.environ, "BASE_URL": app.base_url, "CHROMIUM_PATH": chromium,

@@ -10,6 +10,7 @@
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { chromium } from 'playwright-core'
+import { CheckError as JourneyError, LAUNCH_ARGS, check, tid } from './lib.mjs'
 
 const BASE_URL = (process.env.BASE_URL ?? '').replace(/\/$/, '')
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH
@@ -23,25 +24,6 @@ const SOURCE_TEXT = 'The product launch is planned for June 12.'
 const TASK = 'Plan the launch event'
 const CORRECTED = 'The product launch is planned for July 15.'
 const REVIEWER_ORIGIN = 'Workspace reviewer correction'
-
-// The Chromium flags STYLE.md lists for Debian's chromium in a sandbox-less container.
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-
-class JourneyError extends Error {}
-
-function check(condition, message) {
-  if (!condition) throw new JourneyError(message)
-}
-
-const tid = (id) => `[data-testid="${id}"]`
 
 let page
 let stepNo = 0
@@ -114,6 +96,7 @@ async function journey() {
   })
 
   const { decisionId, actionId } = await step('ask the agent to plan the launch event', async () => {
+    await page.locator(tid('tab-agent')).click()
     await page.locator(tid('ask-task')).fill(TASK)
     await page.locator(tid('ask-submit')).click()
     const run = page.locator(tid('run-view'))

@@ -39,14 +39,27 @@ describe('firstViewport', () => {
     expect(left.y).toBeCloseTo(600 - right.y)
   })
 
-  it('opens a tall graph on the top of its claims, decisions and actions when they fit side by side', () => {
+  it('opens a tall graph on its claims, decisions and actions, side by side', () => {
     const pane = { width: 900, height: 600 }
     const v = firstViewport(columns(40), pane)
     const actionsRight = onScreen(v, 3 * (NODE_WIDTH + RANK_SEP) + NODE_WIDTH, 0)
     const claimsLeft = onScreen(v, 1 * (NODE_WIDTH + RANK_SEP), 0)
     expect(actionsRight.x).toBeLessThanOrEqual(pane.width)
     expect(claimsLeft.x).toBeGreaterThanOrEqual(0)
-    expect(claimsLeft.y).toBeCloseTo(16)
+  })
+
+  it('opens on the band with the most decisions, not on the top of a long claim column', () => {
+    const nodes = []
+    for (let r = 0; r < 60; r++) nodes.push(box('claim', 1, r))
+    for (const r of [2, 30, 31, 32, 33, 34]) nodes.push(box('decision', 2, r))
+    const pane = { width: 900, height: 600 }
+    const v = firstViewport(nodes, pane)
+    for (const r of [30, 34]) {
+      const top = onScreen(v, 0, r * (NODE_HEIGHT + 16))
+      const bottom = onScreen(v, 0, r * (NODE_HEIGHT + 16) + NODE_HEIGHT)
+      expect(top.y).toBeGreaterThanOrEqual(0)
+      expect(bottom.y).toBeLessThanOrEqual(pane.height)
+    }
   })
 
   it('centres a phone on the first decision when the columns do not fit', () => {

@@ -43,12 +43,14 @@ function bounds(nodes: readonly Box[]): Bounds {
 }
 
 const FOCUS_KINDS = new Set(['claim', 'decision', 'action'])
+const KEY_KINDS = new Set(['decision', 'action'])
+/** Room kept above and below the band of decisions, in graph units. */
+const MARGIN = 24
 
 /**
  * The first viewport for laid-out nodes in a pane of this size. Fits everything when that
- * keeps text readable; otherwise opens at the readable zoom on what matters: the columns of
- * claims, decisions and actions if they fit side by side (the sources to their left are cut),
- * else centred on the first decision; from the top of those nodes.
+ * keeps text readable; otherwise opens at the readable zoom on what matters: the band of the
+ * graph with the most decisions and actions, with the claims beside them.
  */
 export function firstViewport(nodes: readonly Box[], pane: { width: number; height: number }): Viewport {
   if (nodes.length === 0 || pane.width <= 0 || pane.height <= 0) return { x: 0, y: 0, zoom: 1 }
@@ -65,23 +67,42 @@ export function firstViewport(nodes: readonly Box[], pane: { width: number; heig
   const viewH = innerH / zoom
   const focusNodes = nodes.filter((n) => FOCUS_KINDS.has(n.data.apiType))
   const focus = focusNodes.length > 0 ? bounds(focusNodes) : all
+  const key = nodes.filter((n) => KEY_KINDS.has(n.data.apiType))
 
-  const decisions = nodes.filter((n) => n.data.apiType === 'decision')
-  const first = decisions.length ? decisions.reduce((a, b) => (b.position.y < a.position.y ? b : a)) : null
-  let left: number
-  let anchored = false
-  if (all.right - all.left <= viewW) left = (all.left + all.right) / 2 - viewW / 2
-  else if (focus.right - focus.left <= viewW || !first) left = Math.min(focus.left, focus.right - viewW)
+  // Vertically: the band that shows the most decisions and actions, centred on them.
+  let top: number
+  let band: Box[] = []
+  if (all.bottom - all.top <= viewH) top = (all.top + all.bottom) / 2 - viewH / 2
+  else if (key.length === 0) top = focus.top
   else {
-    left = first.position.x + (first.width ?? 0) / 2 - viewW / 2
-    anchored = true
+    band = densestBand(key, viewH - 2 * MARGIN)
+    const b = bounds(band)
+    top = (b.top + b.bottom) / 2 - viewH / 2
   }
 
-  let top: number
-  if (all.bottom - all.top <= viewH) top = (all.top + all.bottom) / 2 - viewH / 2
-  else if (anchored && first) top = first.position.y - PAD
-  else top = focus.top
+  // Horizontally: everything if it fits; else the claims, decisions and actions, with as
+  // much of the sources as the width leaves; else centred on the band's first decision.
+  let left: number
+  const decisions = (band.length ? band : key).filter((n) => n.data.apiType === 'decision')
+  const first = decisions.length ? decisions.reduce((a, b) => (b.position.y < a.position.y ? b : a)) : null
+  if (all.right - all.left <= viewW) left = (all.left + all.right) / 2 - viewW / 2
+  else if (focus.right - focus.left <= viewW || !first) left = Math.min(focus.left, focus.right - viewW)
+  else left = first.position.x + (first.width ?? 0) / 2 - viewW / 2
   return { x: PAD - left * zoom, y: PAD - top * zoom, zoom }
+}
+
+/** The longest run of nodes (sorted by top) that fits in `height`; two pointers, O(n log n). */
+function densestBand(nodes: readonly Box[], height: number): Box[] {
+  const sorted = [...nodes].sort((a, b) => a.position.y - b.position.y)
+  let best = [0, 1]
+  let end = 0
+  for (let start = 0; start < sorted.length; start++) {
+    end = Math.max(end, start + 1)
+    const limit = sorted[start].position.y + height
+    while (end < sorted.length && sorted[end].position.y + (sorted[end].height ?? 0) <= limit) end += 1
+    if (end - start > best[1] - best[0]) best = [start, end]
+  }
+  return sorted.slice(best[0], best[1])
 }
 
 function centred(b: Bounds, pane: { width: number; height: number }, zoom: number): Viewport {

@@ -1,0 +1,92 @@
+"""A first screen people can read, at a laptop, a narrow window and a phone size, in Debian's
+Chromium (headless, via playwright-core) against the real app on the embedded FalkorDB.
+
+web/e2e/readable.mjs opens a 40-node workspace (made through the API) and a 400-node one
+(bulk-loaded) at 1280×800, 800×1000 and 390×844 and checks from the DOM: no sideways scroll,
+the canvas keeps 60 % of the width at 1280, node text at least 11 px at first load, legend
+and minimap on no node, the API key button on screen; then corrects a claim at each size and
+checks the preview's result, the outcome and the before/after cards are in view, the reasons
+read as words, and the run that made the decision shows its new status. Screenshots of each
+screen land in test-artifacts/readable/."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+
+from afterhack.api.app import STATIC_DIR
+from tests.support.graphs import load
+from tests.support.procs import AppProcess
+from tests.support.worlds import big_world, launch_world, node_id
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+def test_every_screen_reads_at_three_sizes(tmp_path: Path, artifacts: Path) -> None:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert chromium, "Chromium is missing: scripts/test installs Debian's chromium package"
+    assert (WEB / "node_modules" / "playwright-core").is_dir(), "run scripts/test (npm ci)"
+    assert (STATIC_DIR / "index.html").exists(), "the UI is not built: run scripts/test"
+    out = artifacts / "readable"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    env = {"AFTERHACK_FALKORDB_URL": ""}  # the embedded FalkorDB, as the README's run command
+    with AppProcess(env, data_dir=tmp_path / "data", log_path=tmp_path / "app.log") as app:
+        small = launch_world(app.base_url)
+        assert len(small["nodes"]) == 40, sorted(n["type"] for n in small["nodes"])
+        big = httpx.post(app.base_url + "/api/workspaces", json={"name": "400 nodes"}).json()
+        load((tmp_path / "data" / "falkordb.url").read_text(), big["id"], **big_world(400))
+        big_nodes = httpx.get(f"{app.base_url}/api/workspaces/{big['id']}/graph").json()["nodes"]
+        assert len(big_nodes) == 400
+
+        def fix(size: list[int], statement: str, corrected: str,
+                **extra: object) -> dict[str, object]:
+            return {"size": size, "workspace": small["id"], "claim_id": node_id(small, statement),
+                    "search": statement, "corrected": corrected, **extra}
+
+        corrections = [
+            # Its decision loses its only claim; the decision built on it falls too.
+            fix([1280, 800], "The press release goes out on June 5.",
+                "The press release goes out on June 6.",
+                expect_reasons=["lost its last claim: “The press release goes out on June 5.” "
+                                "from Marketing brief",
+                                "It builds on “Prepare the press release”, which fell"],
+                run_task="Prepare the press release"),
+            fix([800, 1000], "On-call rotations start on June 10.",
+                "On-call rotations start on June 11.",
+                expect_reasons=["lost its last claim: “On-call rotations start on June 10.” "
+                                "from Ops notes"]),
+            # One decision falls, the other keeps a claim from another sentence.
+            fix([390, 844], "Hotel rooms are booked near the venue.",
+                "Hotel rooms are booked near the airport.",
+                expect_reasons=["is still supported by “The keynote speaker is Dana Smith.” "
+                                "from Launch plan"]),
+            # A claim nothing uses: folded on the first screen, found with the search box.
+            fix([390, 844], "The database is backed up nightly.",
+                "The database is backed up every hour.", nothing=True),
+        ]
+        result = subprocess.run(
+            ["node", "e2e/readable.mjs"], cwd=WEB, capture_output=True, text=True, timeout=600,
+            env={**os.environ, "BASE_URL": app.base_url, "CHROMIUM_PATH": chromium,
+                 "ARTIFACTS_DIR": str(out),
+                 "WORKSPACES": json.dumps([{"id": small["id"], "label": "40 nodes"},
+                                           {"id": big["id"], "label": "400 nodes"}]),
+                 "CORRECTIONS": json.dumps(corrections),
+                 "MISSING_WS": str(uuid.uuid4())})
+        (out / "readable.log").write_text(result.stdout + result.stderr)
+        print(result.stdout)
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-4000:]
+    shots = sorted(p.name for p in out.glob("*.png"))
+    for label in ("40-nodes", "400-nodes"):
+        for size in ("1280x800", "800x1000", "390x844"):
+            assert f"{label}-{size}.png" in shots, shots
+    assert not any(s.startswith("FAILED") for s in shots), shots
