@@ -113,10 +113,23 @@ export function wholeInView(selector) {
       clip.bottom = Math.min(clip.bottom, r.bottom)
     }
   }
-  const ok =
+  const inside =
     box.left >= clip.left - 1 && box.right <= clip.right + 1 && box.top >= clip.top - 1 && box.bottom <= clip.bottom + 1
   const f = (r) => `[${Math.round(r.left)},${Math.round(r.top)} → ${Math.round(r.right)},${Math.round(r.bottom)}]`
-  return { ok, why: ok ? '' : `${selector} at ${f(box)} is not wholly inside the visible area ${f(clip)}` }
+  if (!inside) return { ok: false, why: `${selector} at ${f(box)} is not wholly inside the visible area ${f(clip)}` }
+  // Inside, but covered (a sticky row, a menu)? Probe near each corner.
+  for (const [x, y] of [
+    [box.left + 3, box.top + 3],
+    [box.right - 3, box.top + 3],
+    [box.left + 3, box.bottom - 3],
+    [box.right - 3, box.bottom - 3],
+  ]) {
+    const hit = document.elementFromPoint(x, y)
+    if (hit && !el.contains(hit) && !hit.contains(el)) {
+      return { ok: false, why: `${selector} is covered at (${Math.round(x)}, ${Math.round(y)}) by ${hit.tagName}.${hit.className}` }
+    }
+  }
+  return { ok: true, why: '' }
 }
 
 /** Runs in the page: the side panel's text, for words that must never show (raw JSON, bare ids). */

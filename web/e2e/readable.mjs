@@ -88,6 +88,13 @@ async function firstScreens(browser) {
         )
         await page.screenshot({ path: `${ARTIFACTS_DIR}/${slug(ws.label)}-${size[0]}x${size[1]}.png` })
 
+        // The workspace menu opens inside the window, whatever its width.
+        await page.locator(tid('workspace-current')).click()
+        const menu = await page.evaluate(wholeInView, tid('workspace-menu'))
+        expect(menu.ok, `${where}, workspace menu`, menu.why)
+        await page.keyboard.press('Escape')
+        await page.locator(tid('workspace-menu')).waitFor({ state: 'detached' })
+
         // Opened, the legend still sits beside the nodes, not on them; so does the map.
         await page.locator(`${tid('legend')} summary`).click()
         const toggle = page.locator(tid('map-toggle'))

@@ -34,11 +34,12 @@ export function CorrectionPanel({ ws, claim, preview, onPreview, onApplied, onSe
   const previewing = useAction()
   const applying = useAction()
 
-  // A new preview's result is what the reviewer looks at next: bring it into view.
+  // A new preview's result is what the reviewer looks at next: bring it to the top of the
+  // panel (the form above scrolls away; apply stays in reach in its sticky row).
   const results = useRef<HTMLDivElement>(null)
   const shown = mine?.data ?? null
   useEffect(() => {
-    if (shown) results.current?.scrollIntoView({ block: 'nearest', behavior: 'instant' })
+    if (shown) results.current?.scrollIntoView({ block: 'start', behavior: 'instant' })
   }, [shown])
 
   // Apply only what was previewed: editing the text afterwards needs a new preview.
