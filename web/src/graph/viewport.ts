@@ -65,9 +65,11 @@ export function firstViewport(nodes: readonly Box[], pane: { width: number; heig
   const zoom = READABLE_ZOOM
   const viewW = innerW / zoom
   const viewH = innerH / zoom
-  const focusNodes = nodes.filter((n) => FOCUS_KINDS.has(n.data.apiType))
+  // Product kinds and the internal view's labels alike ('decision', 'Decision').
+  const kind = (n: Box) => n.data.apiType.toLowerCase()
+  const focusNodes = nodes.filter((n) => FOCUS_KINDS.has(kind(n)))
   const focus = focusNodes.length > 0 ? bounds(focusNodes) : all
-  const key = nodes.filter((n) => KEY_KINDS.has(n.data.apiType))
+  const key = nodes.filter((n) => KEY_KINDS.has(kind(n)))
 
   // Vertically: the band that shows the most decisions and actions, centred on them.
   let top: number
@@ -83,7 +85,7 @@ export function firstViewport(nodes: readonly Box[], pane: { width: number; heig
   // Horizontally: everything if it fits; else the claims, decisions and actions, with as
   // much of the sources as the width leaves; else centred on the band's first decision.
   let left: number
-  const decisions = (band.length ? band : key).filter((n) => n.data.apiType === 'decision')
+  const decisions = (band.length ? band : key).filter((n) => kind(n) === 'decision')
   const first = decisions.length ? decisions.reduce((a, b) => (b.position.y < a.position.y ? b : a)) : null
   if (all.right - all.left <= viewW) left = (all.left + all.right) / 2 - viewW / 2
   else if (focus.right - focus.left <= viewW || !first) left = Math.min(focus.left, focus.right - viewW)
