@@ -64,8 +64,8 @@ def test_unknown_source_is_404(client: TestClient, ws: str) -> None:
 
 
 def test_indexes_and_constraints_exist_when_created(client: TestClient, falkordb: str) -> None:
+    from afterhack.model.vocab import NODE_LABELS
     from afterhack.store.client import Store
-    from afterhack.store.names import ID_LABELS
 
     ws = client.post("/api/workspaces", json={"name": "idx"}).json()["id"]
 
@@ -73,7 +73,7 @@ def test_indexes_and_constraints_exist_when_created(client: TestClient, falkordb
         store = Store(falkordb)
         try:
             cons = await store.list_constraints(graph_name(ws))
-            assert {c["label"] for c in cons if c["type"] == "UNIQUE"} == set(ID_LABELS)
+            assert {c["label"] for c in cons if c["type"] == "UNIQUE"} == set(NODE_LABELS)
             assert all(c["status"] == "OPERATIONAL" for c in cons)
             idx = await store.graph(graph_name(ws)).read(
                 "CALL db.indexes() YIELD label, types, status RETURN label, types, status")

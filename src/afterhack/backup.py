@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from afterhack.errors import InvalidRequest
+from afterhack.model.vocab import EDGE_ENDS, EDGE_TYPES, NODE_LABELS
 from afterhack.store import keys as store_keys
 from afterhack.store import restore as store_restore
 from afterhack.store import workspaces as store_workspaces
 from afterhack.store.client import Store
 from afterhack.store.export import snapshot_graph
-from afterhack.store.names import EDGE_ENDS, is_uuid
+from afterhack.store.names import is_uuid
 from afterhack.store.properties import (
     EDGE_PROPERTIES,
     NODE_PROPERTIES,
@@ -68,7 +69,7 @@ def check_export(ws_id: str, nodes: list[dict[str, Any]], edges: list[dict[str, 
     workspaces = []
     for i, n in enumerate(nodes):
         label = n["labels"][0]
-        if label not in store_restore.NODE_LABELS:
+        if label not in NODE_LABELS:
             raise InvalidRequest(f"nodes[{i}] has an unknown label.", label=label[:64])
         node_id = n["properties"].get("id")
         if not isinstance(node_id, str) or not is_uuid(node_id):
@@ -82,7 +83,7 @@ def check_export(ws_id: str, nodes: list[dict[str, Any]], edges: list[dict[str, 
     if workspaces != [ws_id]:
         raise InvalidRequest("An export has exactly one Workspace node, with workspace.id.")
     for i, e in enumerate(edges):
-        if e["type"] not in store_restore.EDGE_TYPES:
+        if e["type"] not in EDGE_TYPES:
             raise InvalidRequest(f"edges[{i}] has an unknown type.", type=e["type"][:64])
         if e["source"] not in label_of or e["target"] not in label_of:
             raise InvalidRequest(f"edges[{i}] joins a node that is not in the export.")

@@ -2,35 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from afterhack import evidence, search
 from afterhack.errors import InvalidRequest
+from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph, concurrently
-from afterhack.store.names import CURRENT_CLAIM
 
-ALL_STATUSES = ("proposed", "accepted", "rejected", "superseded")
+_STATUS: dict[str, ClaimStatus] = {s: s for s in CLAIM_STATUSES}
 
 
-def parse_statuses(values: Iterable[str] | None) -> list[str]:
+def parse_statuses(values: Iterable[str] | None) -> list[ClaimStatus]:
     """Status filter from the query string; without one, only current claims are returned."""
     wanted: list[str] = []
     for v in values or ():
         wanted.extend(p.strip() for p in v.split(",") if p.strip())
     if not wanted:
-        return list(CURRENT_CLAIM)
+        return [s for s in CLAIM_STATUSES if s in CURRENT_CLAIM]
     if "all" in wanted:
-        return list(ALL_STATUSES)
-    bad = [w for w in wanted if w not in ALL_STATUSES]
+        return list(CLAIM_STATUSES)
+    bad = [w for w in wanted if w not in _STATUS]
     if bad:
-        raise InvalidRequest(f"Unknown claim status: {', '.join(bad)}.", allowed=ALL_STATUSES)
-    return list(dict.fromkeys(wanted))
+        raise InvalidRequest(f"Unknown claim status: {', '.join(bad)}.", allowed=CLAIM_STATUSES)
+    return [_STATUS[w] for w in dict.fromkeys(wanted)]
 
 
-async def search_claims(g: Graph, q: str | None, statuses: list[str], *, limit: int = 20,
-                        offset: int = 0) -> dict[str, Any]:
+async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus], *,
+                        limit: int = 20, offset: int = 0) -> dict[str, Any]:
     if q is None or not q.strip():
         listed = await store_claims.list_claims(g, statuses, limit, offset)
         return {"items": listed, "search": {"q": q, "terms": [], "backed_off": False}}

@@ -8,11 +8,12 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from afterhack.client import DEFAULT_URL
+from afterhack.model.vocab import CorrectionKind
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -225,7 +226,7 @@ def correct(
     out = _console()
     with _api_errors(), _client(url, key, workspace) as c:
         claim_id = _one_claim(c, claim)
-        kind: Literal["replace", "retract"] = "retract" if retract else "replace"
+        kind: CorrectionKind = "retract" if retract else "replace"
         preview = c.preview_correction(claim_id, statement, kind=kind)
         out.print(show.claim_card(c.get_claim(claim_id), "Claim to correct", "red"))
         out.print(show.impact_view(preview))

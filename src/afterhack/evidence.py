@@ -10,18 +10,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Literal
-
-DropReason = Literal[
-    "quote_not_found", "statement_not_in_quote", "duplicate", "invalid_output", "over_limit"
-]
-DROP_REASONS: tuple[DropReason, ...] = (
-    "quote_not_found",
-    "statement_not_in_quote",
-    "duplicate",
-    "invalid_output",
-    "over_limit",
-)
 
 _NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")

@@ -10,21 +10,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Literal
+from typing import Any
 
 from pydantic_core import to_json
 
 from afterhack import claims
 from afterhack.errors import ClaimNotFound, ClaimSuperseded, InvalidRequest, StaleCorrectionPreview
 from afterhack.evidence import statement_key
+from afterhack.model.vocab import CURRENT_CLAIM, CorrectionKind, SupportPolicy
 from afterhack.store import corrections as store_corrections
 from afterhack.store import repair as store_repair
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph, concurrently
-from afterhack.store.names import CURRENT_CLAIM, new_id
-from afterhack.support import Outcome, Policy, Snapshot, relabel
+from afterhack.store.names import new_id
+from afterhack.support import Outcome, Snapshot, relabel
 
-Kind = Literal["replace", "retract"]
 REVIEWER_ORIGIN = "Workspace reviewer correction"
 
 
@@ -74,7 +74,7 @@ async def _describe(g: Graph, snap: Snapshot, out: Outcome) -> dict[str, Any]:
     }
 
 
-async def _picture(g: Graph, claim_id: str, policy: Policy, workspace_id: str | None = None
+async def _picture(g: Graph, claim_id: str, policy: SupportPolicy, workspace_id: str | None = None
                    ) -> tuple[dict[str, Any], Snapshot, Outcome]:
     claim, snap = await store_repair.claim_region(g, claim_id, workspace_id=workspace_id)
     if claim is None:
@@ -83,7 +83,7 @@ async def _picture(g: Graph, claim_id: str, policy: Policy, workspace_id: str | 
     return claim, snap, out
 
 
-def _check_statement(kind: Kind, statement: str | None, reason: str | None) -> str:
+def _check_statement(kind: CorrectionKind, statement: str | None, reason: str | None) -> str:
     if kind == "replace":
         if not statement or not statement.strip():
             raise InvalidRequest("A replacement needs the corrected statement.")
@@ -92,9 +92,9 @@ def _check_statement(kind: Kind, statement: str | None, reason: str | None) -> s
     return text or "Retracted by a reviewer."
 
 
-async def preview_correction(g: Graph, claim_id: str, *, statement: str | None, kind: Kind,
-                             policy: Policy, workspace_id: str | None = None
-                             ) -> dict[str, Any]:
+async def preview_correction(g: Graph, claim_id: str, *, statement: str | None,
+                             kind: CorrectionKind, policy: SupportPolicy,
+                             workspace_id: str | None = None) -> dict[str, Any]:
     """What applying this correction would do now, and the revisions apply must present.
 
     With ``workspace_id``, the workspace is checked in the same read as the claim (see
@@ -112,7 +112,7 @@ async def preview_correction(g: Graph, claim_id: str, *, statement: str | None, 
     }
 
 
-async def claim_impact(g: Graph, claim_id: str, *, policy: Policy) -> dict[str, Any]:
+async def claim_impact(g: Graph, claim_id: str, *, policy: SupportPolicy) -> dict[str, Any]:
     """What depends on a claim: what a correction of it would flag and hold, and what would
     stay supported and on what. Read-only, and no statement is needed: the relabel does not
     depend on what the claim would be replaced with."""
@@ -131,9 +131,9 @@ def correction_key(claim_id: str, kind: str, text: str, claim_revision: int) -> 
     return "cor_" + hashlib.sha256(raw).hexdigest()[:32]
 
 
-async def apply_correction(g: Graph, claim_id: str, *, statement: str | None, kind: Kind,
+async def apply_correction(g: Graph, claim_id: str, *, statement: str | None, kind: CorrectionKind,
                            reason: str | None, reviewer: str, claim_revision: int,
-                           impact_token_seen: str, policy: Policy,
+                           impact_token_seen: str, policy: SupportPolicy,
                            actor: str) -> tuple[str, dict[str, Any]]:
     text = _check_statement(kind, statement, reason)
     key = correction_key(claim_id, kind, text, claim_revision)
@@ -191,7 +191,7 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None, ki
     return "applied", await _result(g, correction_id, None)
 
 
-async def recheck_claim(g: Graph, claim_id: str, *, policy: Policy,
+async def recheck_claim(g: Graph, claim_id: str, *, policy: SupportPolicy,
                         actor: str) -> dict[str, Any]:
     """Re-run the dependency check for an already corrected claim; flags what lost support."""
     for _ in range(5):

@@ -7,7 +7,7 @@ re-checks everything that depends on it with the same relabel a correction uses.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any
 
 from afterhack.errors import (
     DecisionNotFound,
@@ -16,18 +16,15 @@ from afterhack.errors import (
     InvalidTransition,
     StaleRevision,
 )
+from afterhack.model.vocab import CURRENT_CLAIM, ActionOp, ActionStatus, DecisionOp, SupportPolicy
 from afterhack.store import claims as store_claims
 from afterhack.store import decisions as store_decisions
 from afterhack.store import repair as store_repair
 from afterhack.store.audit import CREATE_AUDITS, audit_event
 from afterhack.store.client import Graph
-from afterhack.store.names import CURRENT_CLAIM
-from afterhack.support import Policy, relabel
+from afterhack.support import relabel
 
-DecisionOp = Literal["accept", "reject", "reconfirm"]
-ActionOp = Literal["approve", "release", "done", "cancel"]
-
-_ACTION_RULES: dict[str, tuple[list[str], str, bool]] = {
+_ACTION_RULES: dict[ActionOp, tuple[list[ActionStatus], str, bool]] = {
     # op: (allowed from, to, requires its decisions in good standing)
     "approve": (["proposed"], "approved", True),
     "done": (["proposed", "approved"], "done", True),
@@ -51,7 +48,7 @@ def _check_revision(kind: str, seen: int, cur: dict[str, Any]) -> None:
 
 async def review_decision(g: Graph, decision_id: str, *, op: DecisionOp, revision: int,
                           claim_ids: list[str] | None, premises: list[dict[str, Any]] | None,
-                          note: str | None, policy: Policy, actor: str) -> dict[str, Any]:
+                          note: str | None, policy: SupportPolicy, actor: str) -> dict[str, Any]:
     cur = await _current(g, decision_id)
     _check_revision("decision", revision, cur)
     audits = [audit_event(f"decision.{op}", actor, decision_id,
@@ -128,7 +125,7 @@ WITH d
 
 
 async def _reject(g: Graph, decision_id: str, cur: dict[str, Any], revision: int,
-                  note: str | None, policy: Policy, actor: str,
+                  note: str | None, policy: SupportPolicy, actor: str,
                   audits: list[dict[str, Any]]) -> None:
     if cur["status"] == "rejected":
         raise InvalidTransition("This decision is already rejected.")

@@ -10,7 +10,6 @@ from typing import Literal
 
 from afterhack.errors import Forbidden
 
-Role = Literal["admin", "reviewer", "agent", "reader"]
 Permission = Literal[
     "read",            # any GET inside a workspace
     "add_source",      # add sources and versions, re-run extraction
@@ -20,7 +19,7 @@ Permission = Literal[
     "manage",          # create workspaces, keys; export, restore, delete
 ]
 
-PERMISSIONS: dict[str, frozenset[str]] = {
+PERMISSIONS: dict[str, frozenset[Permission]] = {
     "reader": frozenset({"read"}),
     "agent": frozenset({"read", "add_source", "run_agent"}),
     "reviewer": frozenset({"read", "add_source", "run_agent", "review", "correct"}),

@@ -22,9 +22,9 @@ from afterhack.ingest import Extractor
 from afterhack.llm.extraction import GatewayExtractor
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.offline import OfflineExtractor
+from afterhack.model.vocab import SupportPolicy
 from afterhack.store.client import Store
 from afterhack.store.workspaces import ensure_registry, register_schema_everywhere
-from afterhack.support import Policy
 
 log = logging.getLogger("afterhack")
 
@@ -46,8 +46,8 @@ class Services:
         return self.extractor.name
 
     @property
-    def policy(self) -> Policy:
-        policy: Policy = "any" if self.settings.support_policy == "any" else "independent"
+    def policy(self) -> SupportPolicy:
+        policy: SupportPolicy = "any" if self.settings.support_policy == "any" else "independent"
         return policy
 
     async def aclose(self) -> None:

@@ -18,12 +18,9 @@ pure function over a snapshot of the affected region:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-Policy = Literal["independent", "any"]
-CURRENT = frozenset({"proposed", "accepted"})
-GOOD = frozenset({"draft", "accepted"})
-OPEN_ACTION = frozenset({"proposed", "approved"})
+from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING, OPEN_ACTION, SupportPolicy
 
 
 @dataclass(frozen=True)
@@ -85,11 +82,11 @@ class Outcome:
 
 
 def holding_claims(d: DecisionInfo, premise_uses: list[Use], corrected: str | None,
-                   corrected_source: str | None, policy: Policy) -> list[str]:
+                   corrected_source: str | None, policy: SupportPolicy) -> list[str]:
     fixes_corrected = corrected is not None and any(u.claim_id == corrected for u in premise_uses)
     out = []
     for u in premise_uses:
-        if u.claim_id == corrected or u.status not in CURRENT:
+        if u.claim_id == corrected or u.status not in CURRENT_CLAIM:
             continue
         if (policy == "independent" and fixes_corrected and corrected_source is not None
                 and u.source_id == corrected_source):
@@ -99,7 +96,7 @@ def holding_claims(d: DecisionInfo, premise_uses: list[Use], corrected: str | No
 
 
 def relabel(snap: Snapshot, *, corrected: str | None, corrected_source: str | None,
-            policy: Policy, fallen_roots: frozenset[str] = frozenset()) -> Outcome:
+            policy: SupportPolicy, fallen_roots: frozenset[str] = frozenset()) -> Outcome:
     region = snap.decisions
     support: dict[str, list[dict[str, Any]]] = {}
     lost: dict[str, list[dict[str, Any]]] = {}
@@ -114,7 +111,7 @@ def relabel(snap: Snapshot, *, corrected: str | None, corrected_source: str | No
                                    "claim_ids": sorted(u.claim_id for u in uses)})
 
     def eligible(d: DecisionInfo) -> bool:
-        return (d.id not in fallen_roots and d.status in GOOD and not lost[d.id]
+        return (d.id not in fallen_roots and d.status in GOOD_STANDING and not lost[d.id]
                 and bool(d.uses))
 
     admitted: set[str] = set()
@@ -124,8 +121,8 @@ def relabel(snap: Snapshot, *, corrected: str | None, corrected_source: str | No
         for d in region.values():
             if d.id in admitted or not eligible(d):
                 continue
-            if all((u.decision_id in admitted) if u.decision_id in region else (u.status in GOOD)
-                   for u in d.ups):
+            if all((u.decision_id in admitted) if u.decision_id in region
+                   else (u.status in GOOD_STANDING) for u in d.ups):
                 admitted.add(d.id)
                 changed = True
 
@@ -135,12 +132,12 @@ def relabel(snap: Snapshot, *, corrected: str | None, corrected_source: str | No
         if d.id in admitted:
             out.stay[d.id] = support[d.id]
             continue
-        if d.status not in GOOD or d.id in fallen_roots:
+        if d.status not in GOOD_STANDING or d.id in fallen_roots:
             continue  # already fallen (or the decision being rejected): nothing to flag
         reasons = list(lost[d.id])
         reasons += [{"type": "upstream_fell", "decision_id": u.decision_id} for u in d.ups
                     if (u.decision_id not in admitted if u.decision_id in region
-                        else u.status not in GOOD)]
+                        else u.status not in GOOD_STANDING)]
         out.flag[d.id] = reasons
     for a in snap.actions.values():
         # An action of the decision being rejected is cancelled by the rejection, not held.

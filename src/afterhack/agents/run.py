@@ -24,12 +24,13 @@ from afterhack.errors import (
     WorkspaceBusy,
 )
 from afterhack.ingest import ModelCall
+from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING
 from afterhack.store import claims as store_claims
 from afterhack.store import decisions as store_decisions
 from afterhack.store import runs as store_runs
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
-from afterhack.store.names import CURRENT_CLAIM, GOOD_STANDING, new_id
+from afterhack.store.names import new_id
 
 _MAX_BUILDS_ON = 20
 _SAVE_ATTEMPTS = 4

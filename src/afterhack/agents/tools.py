@@ -6,11 +6,12 @@ from typing import Any
 
 from afterhack import claims
 from afterhack.agents.gate import Evidence
+from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
-from afterhack.store.names import CURRENT_CLAIM
 
 SEARCH_LIMIT = 10
+_CURRENT = [s for s in CLAIM_STATUSES if s in CURRENT_CLAIM]
 _MAX_IDS_PER_CALL = 50
 
 TOOL_SPECS: list[dict[str, Any]] = [
@@ -54,7 +55,7 @@ class RunTools:
 
     async def search_claims(self, query: Any) -> list[dict[str, Any]]:
         q = query if isinstance(query, str) else ""
-        found = await claims.search_claims(self.g, q[:2000], list(CURRENT_CLAIM),
+        found = await claims.search_claims(self.g, q[:2000], _CURRENT,
                                            limit=SEARCH_LIMIT)
         hits = [{"claim_id": c["id"], "statement": c["statement"], "status": c["status"]}
                 for c in found["items"]]

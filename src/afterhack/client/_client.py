@@ -8,20 +8,18 @@ methods use the client's ``workspace`` unless a call passes ``workspace=``.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping, Sequence
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
 import httpx
 
 from afterhack.client._errors import ApiConnectionError, error_from_body
+from afterhack.model.vocab import ActionOp, CorrectionKind, DecisionOp, GraphViewName
 
 JSON = dict[str, Any]
 R = TypeVar("R")
 
 DEFAULT_URL = "http://127.0.0.1:8000"
-CorrectionKind = Literal["replace", "retract"]
-DecisionOp = Literal["accept", "reject", "reconfirm"]
-ActionOp = Literal["approve", "release", "done", "cancel"]
 
 
 def _seg(value: str) -> str:
@@ -196,7 +194,7 @@ class _Endpoints(Generic[R]):
 
     # Graph
 
-    def graph(self, *, view: Literal["product", "internal"] = "product",
+    def graph(self, *, view: GraphViewName = "product",
               limit: int | None = None, workspace: str | None = None) -> R:
         return self._call("GET", self._ws(workspace) + "/graph",
                           params=_body(view=view, limit=limit))

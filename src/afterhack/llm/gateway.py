@@ -13,7 +13,7 @@ import json
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import httpx
 import openai
@@ -21,8 +21,7 @@ import openai
 from afterhack.config import Settings
 from afterhack.errors import GatewayError, GatewayInvalidOutput, GatewayTimeout, GatewayUnavailable
 from afterhack.ingest import ModelCall
-
-JsonMode = Literal["json_schema", "json_object"]
+from afterhack.model.vocab import ResponseFormat
 
 # Local servers (Ollama, vLLM without --api-key) ignore the key, but the SDK insists on one.
 _DUMMY_KEY = "not-needed"
@@ -148,13 +147,13 @@ class Gateway:
         self.model = settings.model
         self.timeout_s = settings.llm_timeout_s
         self._semaphore = asyncio.Semaphore(settings.llm_concurrency)
-        self._json_mode: JsonMode = (
+        self._json_mode: ResponseFormat = (
             "json_object" if settings.llm_response_format == "json_object" else "json_schema"
         )
         self._client: openai.AsyncOpenAI | None = None
 
     @property
-    def json_mode(self) -> JsonMode:
+    def json_mode(self) -> ResponseFormat:
         """The response_format the next complete_json call will ask for."""
         return self._json_mode
 

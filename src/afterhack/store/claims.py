@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from afterhack.errors import ClaimNotFound
+from afterhack.model.vocab import ClaimStatus
 from afterhack.store.client import Graph
 
 CLAIM_FIELDS = (
@@ -14,7 +16,7 @@ CLAIM_FIELDS = (
 )
 
 
-async def fulltext(g: Graph, query: str, statuses: list[str], limit: int,
+async def fulltext(g: Graph, query: str, statuses: Sequence[ClaimStatus], limit: int,
                    offset: int) -> list[dict[str, Any]]:
     """Claims matching a RediSearch query (built by search.plan, never raw user text)."""
     rows = await g.read(
@@ -27,7 +29,7 @@ async def fulltext(g: Graph, query: str, statuses: list[str], limit: int,
     return list(rows)
 
 
-async def contains_scan(g: Graph, words: list[str], statuses: list[str],
+async def contains_scan(g: Graph, words: list[str], statuses: Sequence[ClaimStatus],
                         limit: int) -> list[dict[str, Any]]:
     """The unindexed baseline the benchmark compares full-text search against."""
     rows = await g.read(
@@ -39,7 +41,7 @@ async def contains_scan(g: Graph, words: list[str], statuses: list[str],
     return list(rows)
 
 
-async def list_claims(g: Graph, statuses: list[str], limit: int,
+async def list_claims(g: Graph, statuses: Sequence[ClaimStatus], limit: int,
                       offset: int) -> list[dict[str, Any]]:
     rows = await g.read(
         f"MATCH (c:Claim) WHERE c.status IN $statuses RETURN {CLAIM_FIELDS} "

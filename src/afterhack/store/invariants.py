@@ -10,7 +10,7 @@ Returns a list of violations; an empty list means the workspace is consistent:
 5. a reviewer's claim cites only its own correction's human fragment, never a document;
 6. a document claim's quote is exactly the version text at its offsets;
 7. the edges a correction's region is read through join the labels they are for
-   (names.EDGE_ENDS: the region query does not check labels).
+   (vocab.EDGE_ENDS: the region query does not check labels).
 """
 
 from __future__ import annotations
@@ -18,11 +18,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from afterhack.model.vocab import CURRENT_CLAIM, EDGE_ENDS, GOOD_STANDING, OPEN_ACTION
 from afterhack.store.client import Graph
-from afterhack.store.names import EDGE_ENDS
 
-GOOD = ("draft", "accepted")
-CURRENT = ("proposed", "accepted")
 _PAGE = 20000
 
 
@@ -44,26 +42,26 @@ async def check_workspace(g: Graph) -> list[str]:
         "[(d)-[u:USED_CLAIM]->(c:Claim) | {p: u.premise, s: c.status}] AS uses, "
         "[(d)-[:DEPENDS_ON]->(x:Decision) | x.status] AS ups ORDER BY d.id"))
     for d in decisions:
-        if d["status"] not in GOOD:
+        if d["status"] not in GOOD_STANDING:
             continue
         premises: dict[str, bool] = {}
         for u in d["uses"]:
-            premises[u["p"]] = premises.get(u["p"], False) or u["s"] in CURRENT
+            premises[u["p"]] = premises.get(u["p"], False) or u["s"] in CURRENT_CLAIM
         lost = [p for p, ok in premises.items() if not ok]
         if lost:
             v.append(f"decision {d['id']} is {d['status']} but premise(s) {lost} have no "
                      "current claim")
         if not d["uses"]:
             v.append(f"decision {d['id']} is {d['status']} without any claim")
-        if any(s not in GOOD for s in d["ups"]):
+        if any(s not in GOOD_STANDING for s in d["ups"]):
             v.append(f"decision {d['id']} is {d['status']} but depends on a fallen decision")
     actions = await _all(g, (
         "MATCH (a:Action) RETURN a.id AS id, a.status AS status, a.held_from AS held_from, "
         "[(a)-[:REQUIRES]->(x:Decision) | x.status] AS ds ORDER BY a.id"))
     for a in actions:
-        if a["status"] in ("proposed", "approved") and any(s not in GOOD for s in a["ds"]):
+        if a["status"] in OPEN_ACTION and any(s not in GOOD_STANDING for s in a["ds"]):
             v.append(f"action {a['id']} is {a['status']} on a decision not in good standing")
-        if a["status"] == "held" and a["held_from"] not in ("proposed", "approved"):
+        if a["status"] == "held" and a["held_from"] not in OPEN_ACTION:
             v.append(f"action {a['id']} is held without a status to return to")
         if not a["ds"]:
             v.append(f"action {a['id']} requires no decision")

@@ -12,12 +12,12 @@ import secrets
 from typing import Any
 
 from afterhack.errors import KeyNotFound
+from afterhack.model.vocab import KEY_ROLES
 from afterhack.store.audit import now_ms
 from afterhack.store.client import Store
 from afterhack.store.names import REGISTRY_GRAPH, new_id
 
 KEY_PREFIX = "ahk_"
-WORKSPACE_ROLES = ("reader", "agent", "reviewer")
 
 _FIELDS = (
     "k.id AS id, k.workspace_id AS workspace_id, k.role AS role, k.name AS name, "
@@ -36,7 +36,7 @@ def key_hash(secret: str) -> str:
 
 async def create_key(store: Store, workspace_id: str, role: str, name: str) -> dict[str, Any]:
     """A new key; the returned row carries the secret under ``key`` (the only time it exists)."""
-    if role not in WORKSPACE_ROLES:
+    if role not in KEY_ROLES:
         raise ValueError(f"not a workspace role: {role}")
     secret = new_secret()
     rows = await store.graph(REGISTRY_GRAPH).write(

@@ -1,7 +1,8 @@
-"""Graph names and the labels every workspace graph holds.
+"""Graph names, and the property names and indexes every workspace graph holds.
 
 A graph name is derived only from a server-generated UUID, so no request can name or
-pick a graph; anything that is not a canonical UUID never reaches FalkorDB.
+pick a graph; anything that is not a canonical UUID never reaches FalkorDB. Node labels and
+edge types are part of the vocabulary (model/vocab.py).
 """
 
 from __future__ import annotations
@@ -9,27 +10,14 @@ from __future__ import annotations
 import re
 import uuid
 
+from afterhack.model.vocab import NodeLabel
+
 REGISTRY_GRAPH = "afterhack_registry"
 
 _CANONICAL_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
-# Every node label with an `id`; each gets a unique constraint (and its range index).
-ID_LABELS = (
-    "Workspace",
-    "Source",
-    "SourceVersion",
-    "SourceFragment",
-    "Claim",
-    "Correction",
-    "AgentRun",
-    "Handoff",
-    "Decision",
-    "Action",
-    "AuditEvent",
-)
-
-# Every property name the app writes in a workspace graph, registered with the types below
-# (tests/test_store_quirks.py checks that a full journey adds no other).
+# Every property name the app writes in a workspace graph, registered with the edge types
+# (workspaces.register_schema; tests/test_store_quirks.py checks a journey adds no other).
 PROPERTY_KEYS = (
     "actor", "at", "builds_on", "builds_on_skipped", "claim_id", "confidence",
     "confidence_kind", "content_hash", "created_at", "description", "detail", "dropped",
@@ -43,40 +31,13 @@ PROPERTY_KEYS = (
     "tool_calls", "tool_log", "version", "version_id",
 )
 
-# Every relationship type a workspace graph holds. Each is registered when the graph is made
-# (see workspaces.register_schema) and restore accepts only these.
-RELATIONSHIP_TYPES = (
-    "HAS_VERSION",
-    "HAS_FRAGMENT",
-    "SUPPORTED_BY",
-    "CORRECTS",
-    "SUPERSEDES",
-    "HAS_HANDOFF",
-    "PRODUCED",
-    "USED_CLAIM",
-    "DEPENDS_ON",
-    "REQUIRES",
-)
-
-# The labels at the two ends of the edges a correction's region is read through. Queries
-# follow these edges without naming the labels (each label check costs FalkorDB a matrix
-# operation), so a restore refuses an edge of these types between other labels.
-EDGE_ENDS = {
-    "USED_CLAIM": ("Decision", "Claim"),
-    "DEPENDS_ON": ("Decision", "Decision"),
-    "REQUIRES": ("Action", "Decision"),
-}
-
 # Extra range indexes that queries filter on (beyond id).
-RANGE_INDEXES = (
+RANGE_INDEXES: tuple[tuple[NodeLabel, str], ...] = (
     ("Claim", "statement_key"),
     ("Claim", "status"),
     ("AuditEvent", "at"),
     ("Correction", "key"),
 )
-
-CURRENT_CLAIM = ("proposed", "accepted")
-GOOD_STANDING = ("draft", "accepted")
 
 
 def new_id() -> str:

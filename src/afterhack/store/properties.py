@@ -9,6 +9,16 @@ from __future__ import annotations
 
 from typing import Literal
 
+from afterhack.model.vocab import (
+    ACTION_STATUSES,
+    CLAIM_STATUSES,
+    CONFIDENCE_KINDS,
+    CORRECTION_KINDS,
+    DECISION_STATUSES,
+    OPEN_ACTION,
+    RUN_STATUSES,
+)
+
 PropType = Literal["str", "int", "number", "bool", "str_list", "number_list"]
 
 _CREATED: dict[str, PropType] = {"id": "str", "created_at": "int"}
@@ -55,15 +65,14 @@ EDGE_PROPERTIES: dict[str, dict[str, PropType]] = {
 }
 
 # Properties whose value must come from a fixed set.
-CLAIM_STATUSES = ("proposed", "accepted", "rejected", "superseded")
 VALUES: dict[tuple[str, str], tuple[str, ...]] = {
     ("Claim", "status"): CLAIM_STATUSES,
-    ("Claim", "confidence_kind"): ("quote_match", "human_correction"),
-    ("Decision", "status"): ("draft", "accepted", "needs_review", "rejected"),
-    ("Action", "status"): ("proposed", "approved", "held", "done", "cancelled"),
-    ("Action", "held_from"): ("proposed", "approved"),
-    ("Correction", "kind"): ("replace", "retract"),
-    ("AgentRun", "status"): ("open", "completed", "failed", "expired"),
+    ("Claim", "confidence_kind"): CONFIDENCE_KINDS,
+    ("Decision", "status"): DECISION_STATUSES,
+    ("Action", "status"): ACTION_STATUSES,
+    ("Action", "held_from"): tuple(s for s in ACTION_STATUSES if s in OPEN_ACTION),
+    ("Correction", "kind"): CORRECTION_KINDS,
+    ("AgentRun", "status"): RUN_STATUSES,
 }
 
 # Without these a node is not what the app reads back (a claim without a status is neither

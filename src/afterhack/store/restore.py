@@ -15,13 +15,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from afterhack.errors import Conflict, InvalidRequest
+from afterhack.model.vocab import EDGE_TYPES, NODE_LABELS
 from afterhack.store.client import GraphMissing, Store
 from afterhack.store.invariants import check_workspace
-from afterhack.store.names import ID_LABELS, REGISTRY_GRAPH, RELATIONSHIP_TYPES, graph_name
+from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from afterhack.store.workspaces import _create_schema, _drop_quietly
 
-EDGE_TYPES = frozenset(RELATIONSHIP_TYPES)
-NODE_LABELS = frozenset(ID_LABELS)
 BATCH = 2000
 
 

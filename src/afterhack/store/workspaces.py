@@ -11,17 +11,10 @@ import time
 from typing import Any
 
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
+from afterhack.model.vocab import EDGE_TYPES, NODE_LABELS
 from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
 from afterhack.store.client import Graph, GraphMissing, Store, concurrently
-from afterhack.store.names import (
-    ID_LABELS,
-    PROPERTY_KEYS,
-    RANGE_INDEXES,
-    REGISTRY_GRAPH,
-    RELATIONSHIP_TYPES,
-    graph_name,
-    new_id,
-)
+from afterhack.store.names import PROPERTY_KEYS, RANGE_INDEXES, REGISTRY_GRAPH, graph_name, new_id
 
 _INDEX_WAIT_S = 30.0
 
@@ -69,11 +62,11 @@ async def register_schema(g: Graph) -> None:
                          "RETURN collect(relationshipType) AS types")
     keys = await g.read("CALL db.propertyKeys() YIELD propertyKey "
                         "RETURN collect(propertyKey) AS keys")
-    if (set(RELATIONSHIP_TYPES) <= set(types.scalar() or [])
+    if (set(EDGE_TYPES) <= set(types.scalar() or [])
             and set(PROPERTY_KEYS) <= set(keys.scalar() or [])):
         return
-    # Types and names are constants of names.py, never user input.
-    edges = ", ".join(f"(a)-[:{t}]->(b)" for t in RELATIONSHIP_TYPES)
+    # Types and names are constants (vocab.py, names.py), never user input.
+    edges = ", ".join(f"(a)-[:{t}]->(b)" for t in EDGE_TYPES)
     await g.write(f"CREATE (a), (b) SET a = $props CREATE {edges} "
                   "WITH a, b DETACH DELETE a, b", {"props": dict.fromkeys(PROPERTY_KEYS, 0)})
 
@@ -99,7 +92,7 @@ async def _create_schema(store: Store, name: str) -> None:
 
     g = store.graph(name)
     await register_schema(g)
-    for label in ID_LABELS:
+    for label in NODE_LABELS:
         await store.create_unique_constraint(name, label, "id")
     for label, prop in RANGE_INDEXES:
         await _create_range_index(g, label, prop)

@@ -19,9 +19,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from afterhack.model.vocab import GOOD_STANDING, OPEN_ACTION
 from afterhack.store import repair as store_repair
 from afterhack.store.names import graph_name
-from afterhack.support import GOOD, OPEN_ACTION
 from afterhack_tools.bench.floors import Floors, ratio
 from afterhack_tools.bench.harness import Harness
 from afterhack_tools.bench.stats import summary, timed
@@ -33,7 +33,7 @@ async def naive_reach(h: Harness, ws_id: str, claim_id: str) -> tuple[int, int]:
     g = h.store.graph(graph_name(ws_id))
     claim, snap = await store_repair.claim_region(g, claim_id)
     assert claim is not None
-    decisions = sum(1 for d in snap.decisions.values() if d.status in GOOD)
+    decisions = sum(1 for d in snap.decisions.values() if d.status in GOOD_STANDING)
     actions = sum(1 for a in snap.actions.values() if a.status in OPEN_ACTION)
     return decisions, actions
 

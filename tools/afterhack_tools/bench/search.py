@@ -20,8 +20,9 @@ import itertools
 from typing import Any
 
 from afterhack import search as search_plan
+from afterhack.model.vocab import CURRENT_CLAIM
 from afterhack.store import claims as store_claims
-from afterhack.store.names import CURRENT_CLAIM, graph_name
+from afterhack.store.names import graph_name
 from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness
 from afterhack_tools.bench.stats import sample, summary

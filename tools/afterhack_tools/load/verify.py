@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING
 from afterhack.store.client import Store
 from afterhack.store.invariants import check_sources, check_workspace
 from afterhack.store.workspaces import workspace_graph
 from afterhack_tools.load.workload import Log
-
-GOOD = ("draft", "accepted")
 
 
 async def _present(store: Store, ws: str, log: Log) -> list[str]:
@@ -70,12 +69,12 @@ def _conflict_is_real(c: dict[str, Any], claim_status: dict[str, str]) -> str | 
         if again.get("revision") != c["seen"]["revision"]:
             return None
         if c["kind"] == "action":
-            return None if any(s not in GOOD for s in c["decision_statuses"]) else \
+            return None if any(s not in GOOD_STANDING for s in c["decision_statuses"]) else \
                 "approve refused though the action and its decisions allow it"
         premises = again.get("premises") or []
-        lost = any(not any(x["status"] in ("proposed", "accepted") for x in p["claims"])
+        lost = any(not any(x["status"] in CURRENT_CLAIM for x in p["claims"])
                    for p in premises)
-        fell = any(d["status"] not in GOOD for d in again.get("depends_on") or [])
+        fell = any(d["status"] not in GOOD_STANDING for d in again.get("depends_on") or [])
         return None if lost or fell or not premises else "accept refused a supported decision"
     if code == "workspace_busy":
         return None  # the run's guarded write failed four times: its claims kept changing

@@ -1,0 +1,97 @@
+"""The product's words, each declared once: statuses, ops, kinds, labels and edge names.
+
+Each vocabulary is a ``Literal`` (what mypy and pydantic check) with the tuple of its values
+derived from it, in the order declared; the subsets rules test against are frozensets of
+it. Import them from here; never spell a set of them out again.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+# Claims (SPEC §2). A current claim may be cited; the others are kept for the record.
+ClaimStatus = Literal["proposed", "accepted", "rejected", "superseded"]
+CLAIM_STATUSES: tuple[ClaimStatus, ...] = get_args(ClaimStatus)
+CURRENT_CLAIM: frozenset[ClaimStatus] = frozenset({"proposed", "accepted"})
+# How much a claim's confidence is worth: a quote that matched, or a reviewer's word.
+ConfidenceKind = Literal["quote_match", "human_correction"]
+CONFIDENCE_KINDS: tuple[ConfidenceKind, ...] = get_args(ConfidenceKind)
+
+# Decisions. A decision in good standing may be built on and its actions may go ahead.
+DecisionStatus = Literal["draft", "accepted", "needs_review", "rejected"]
+DECISION_STATUSES: tuple[DecisionStatus, ...] = get_args(DecisionStatus)
+GOOD_STANDING: frozenset[DecisionStatus] = frozenset({"draft", "accepted"})
+# What a reviewer may do to a decision, and from which statuses (review.py).
+DecisionOp = Literal["accept", "reject", "reconfirm"]
+DECISION_OPS: tuple[DecisionOp, ...] = get_args(DecisionOp)
+
+# Actions. An open action is one a fallen decision puts on hold.
+ActionStatus = Literal["proposed", "approved", "held", "done", "cancelled"]
+ACTION_STATUSES: tuple[ActionStatus, ...] = get_args(ActionStatus)
+OPEN_ACTION: frozenset[ActionStatus] = frozenset({"proposed", "approved"})
+ActionOp = Literal["approve", "release", "done", "cancel"]
+ACTION_OPS: tuple[ActionOp, ...] = get_args(ActionOp)
+
+# Corrections: a reviewer replaces a claim with a statement of their own, or retracts it.
+CorrectionKind = Literal["replace", "retract"]
+CORRECTION_KINDS: tuple[CorrectionKind, ...] = get_args(CorrectionKind)
+# What an apply answers: a repeat of an applied correction is not an error.
+ApplyStatus = Literal["applied", "already_applied"]
+# Under ``independent``, a claim from the corrected claim's own source does not count as
+# alternative support for it (support.py).
+SupportPolicy = Literal["independent", "any"]
+SUPPORT_POLICIES: tuple[SupportPolicy, ...] = get_args(SupportPolicy)
+
+# Why a decision fell, per reason (support.relabel), and why it was flagged, on the decision.
+FlagReasonType = Literal["premise_lost", "upstream_fell"]
+ReviewReasonType = Literal["correction", "recheck", "upstream_rejected", "rejected",
+                           "no_evidence"]
+
+# Conflicts between sources (SPEC §2, rule 9).
+ConflictStatus = Literal["open", "resolved", "dismissed"]
+CONFLICT_STATUSES: tuple[ConflictStatus, ...] = get_args(ConflictStatus)
+ConflictKind = Literal["date", "time", "number", "amount", "place", "person", "other"]
+CONFLICT_KINDS: tuple[ConflictKind, ...] = get_args(ConflictKind)
+
+# Sources: what ingest answers, and how far each fragment's extraction got.
+IngestStatus = Literal["created", "versioned", "unchanged", "extracted"]
+FragmentExtraction = Literal["done", "failed", "skipped", "none"]
+# Why a candidate claim was not kept (evidence.py, ingest.py).
+DropReason = Literal[
+    "quote_not_found", "statement_not_in_quote", "duplicate", "invalid_output", "over_limit"
+]
+DROP_REASONS: tuple[DropReason, ...] = get_args(DropReason)
+
+# Agent runs. An open run is driven from outside (MCP), one tool call per request.
+RunStatus = Literal["open", "completed", "failed", "expired"]
+RUN_STATUSES: tuple[RunStatus, ...] = get_args(RunStatus)
+# Why the evidence gate dropped a cited claim id (agents/gate.py, agents/run.py).
+GateDropReason = Literal["not_searched", "not_retrieved", "unknown", "superseded_during_run"]
+# Who made a model call, as recorded on the run or the source version.
+ModelRole = Literal["extractor", "analyst", "coordinator", "run"]
+# How the gateway asks for JSON: a schema first, a plain object for gateways without one.
+ResponseFormat = Literal["json_schema", "json_object"]
+RESPONSE_FORMATS: tuple[ResponseFormat, ...] = get_args(ResponseFormat)
+
+# Keys and roles (roles.py says what each may do).
+KeyRole = Literal["reader", "agent", "reviewer"]
+KEY_ROLES: tuple[KeyRole, ...] = get_args(KeyRole)
+Role = Literal["admin", "reviewer", "agent", "reader"]
+
+# The graph. Every node label of a workspace graph has an ``id`` with a unique constraint.
+NodeLabel = Literal["Workspace", "Source", "SourceVersion", "SourceFragment", "Claim",
+                    "Correction", "AgentRun", "Handoff", "Decision", "Action", "AuditEvent"]
+NODE_LABELS: tuple[NodeLabel, ...] = get_args(NodeLabel)
+EdgeType = Literal["HAS_VERSION", "HAS_FRAGMENT", "SUPPORTED_BY", "CORRECTS", "SUPERSEDES",
+                   "HAS_HANDOFF", "PRODUCED", "USED_CLAIM", "DEPENDS_ON", "REQUIRES"]
+EDGE_TYPES: tuple[EdgeType, ...] = get_args(EdgeType)
+# The labels at the two ends of the edges a correction's region is read through. Queries
+# follow these edges without naming the labels (each label check costs FalkorDB a matrix
+# operation), so a restore refuses an edge of these types between other labels.
+EDGE_ENDS: dict[EdgeType, tuple[NodeLabel, NodeLabel]] = {
+    "USED_CLAIM": ("Decision", "Claim"),
+    "DEPENDS_ON": ("Decision", "Decision"),
+    "REQUIRES": ("Action", "Decision"),
+}
+# What the product view of the graph draws (projection.py), and which view is asked for.
+GraphViewName = Literal["product", "internal"]
