@@ -19,8 +19,8 @@ from afterhack.errors import (
     GatewayTimeout,
     GatewayUnavailable,
 )
-from afterhack.ingest import ModelCall
 from afterhack.llm.gateway import AssistantTurn, Gateway, ToolCall, parse_json_object
+from afterhack.model.calls import ModelCall
 from tests.support.fakellm import FakeLLM, Reply, ToolCallSpec
 
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"claims": {"type": "array"}}}

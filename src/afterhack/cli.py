@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 
-from afterhack.client import DEFAULT_URL
+from afterhack import console as show
+from afterhack.client import DEFAULT_URL, ApiError, Client
+from afterhack.config import Settings
 from afterhack.model.vocab import CorrectionKind
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-    from afterhack.client import Client
 
 STATUSES_HELP = """afterhack: agent memory that keeps the chain of because.
 
@@ -60,7 +61,6 @@ def serve(
     from afterhack.api.app import create_app
     from afterhack.api.headers import http_protocol
     from afterhack.api.security import keys_required, refuse_to_serve
-    from afterhack.config import Settings
     from afterhack.embedded import DataDirInUse
 
     overrides: dict[str, object] = {"host": host, "port": port}
@@ -90,8 +90,6 @@ def serve(
 
 def _client(url: str, key: str | None, workspace: str | None,
             need_workspace: bool = True) -> Client:
-    from afterhack.client import Client
-
     if need_workspace and not workspace:
         typer.echo("No workspace: pass --workspace or set AFTERHACK_WORKSPACE "
                    "(`afterhack workspace create NAME` makes one).", err=True)
@@ -101,8 +99,6 @@ def _client(url: str, key: str | None, workspace: str | None,
 
 @contextmanager
 def _api_errors() -> Iterator[None]:
-    from afterhack.client import ApiError
-
     try:
         yield
     except ApiError as exc:
@@ -111,8 +107,6 @@ def _api_errors() -> Iterator[None]:
 
 
 def _console() -> Console:
-    from rich.console import Console
-
     return Console()
 
 
@@ -182,8 +176,6 @@ def ingest(
     """Add a document as a source and print the claims kept (each with an exact quote). A file
     ingested before (same file name) becomes a new version of its source, or is reported
     unchanged."""
-    from afterhack import console as show
-
     text = file.read_text(encoding="utf-8")
     with _api_errors(), _client(url, key, workspace) as c:
         earlier = next((s for s in _pages(lambda limit, offset: c.list_sources(
@@ -201,8 +193,6 @@ def ask(
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
     """Run the agent on a task: a decision citing only claims it found and read."""
-    from afterhack import console as show
-
     with _api_errors(), _client(url, key, workspace) as c:
         view = c.run_agent(task, builds_on=builds_on or [])
     _console().print(show.run_view(view))
@@ -221,8 +211,6 @@ def correct(
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
     """Preview a correction, confirm, apply it with the preview's revisions, show before/after."""
-    from afterhack import console as show
-
     out = _console()
     with _api_errors(), _client(url, key, workspace) as c:
         claim_id = _one_claim(c, claim)
@@ -240,8 +228,6 @@ def correct(
 def _one_claim(c: Client, words_or_id: str) -> str:
     """The claim an argument names: an id as is, otherwise the one current claim whose
     statement holds every one of the words (refused, listing candidates, if not exactly one)."""
-    import uuid
-
     with suppress(ValueError):
         if str(uuid.UUID(words_or_id)) == words_or_id:
             return words_or_id
@@ -265,8 +251,6 @@ def _one_claim(c: Client, words_or_id: str) -> str:
 def graph(url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None,
           key: KeyOpt = None) -> None:
     """Show the workspace: sources -> claims -> decisions -> actions, with statuses."""
-    from afterhack import console as show
-
     with _api_errors(), _client(url, key, workspace) as c:
         view = c.graph()
     _console().print(show.graph_tree(view, f"Workspace {workspace}"))
@@ -275,9 +259,6 @@ def graph(url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None,
 @app.command()
 def mcp(data_dir: DataDirOpt = None) -> None:
     """Serve the MCP tools over stdio (set AFTERHACK_FALKORDB_URL next to a running serve)."""
-    import asyncio
-
-    from afterhack.config import Settings
     from afterhack.embedded import DataDirInUse
     from afterhack.mcpserver.stdio import serve_stdio
 
@@ -312,8 +293,6 @@ TOOL_COMMANDS = "afterhack.commands"
 
 
 def _add_tool_commands() -> None:
-    from importlib.metadata import entry_points
-
     for ep in entry_points(group=TOOL_COMMANDS):
         ep.load()(app)
     wanted = sys.argv[1] if len(sys.argv) > 1 else ""

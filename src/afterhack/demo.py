@@ -15,12 +15,16 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
+import uvicorn
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
 from rich.rule import Rule
 
 from afterhack import console as show
+from afterhack.api.app import create_app
 from afterhack.client import ApiError, Client
+from afterhack.config import Settings
+from afterhack.embedded import free_loopback_port
 
 SOURCE_TITLE = "Launch plan"
 SOURCE_TEXT = ("The product launch is planned for June 12. "
@@ -44,12 +48,6 @@ def _check(ok: bool, what: str) -> None:
 @contextmanager
 def serve_in_thread(data_dir: Path) -> Iterator[str]:
     """The app on a free loopback port in this process; yields its base URL."""
-    import uvicorn
-
-    from afterhack.api.app import create_app
-    from afterhack.config import Settings
-    from afterhack.embedded import free_loopback_port
-
     port = free_loopback_port()
     # The demo is hermetic: its own embedded FalkorDB, the offline model, no keys, no .env.
     settings = Settings(_env_file=None, data_dir=data_dir, falkordb_url=None,  # type: ignore[call-arg]

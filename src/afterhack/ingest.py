@@ -17,25 +17,18 @@ from typing import Any, Protocol
 from afterhack import evidence
 from afterhack.chunking import Span, split_fragments
 from afterhack.config import Settings
-from afterhack.errors import GatewayError, GatewayInvalidOutput, PayloadTooLarge, SourceNotFound
+from afterhack.errors import (
+    GatewayError,
+    GatewayInvalidOutput,
+    PayloadTooLarge,
+    SourceNotFound,
+    WorkspaceBusy,
+)
+from afterhack.model.calls import ModelCall
 from afterhack.store import sources as store_sources
 from afterhack.store.audit import audit_params
 from afterhack.store.client import Graph
 from afterhack.store.names import new_id
-
-
-@dataclass
-class ModelCall:
-    role: str
-    duration_ms: float
-    ok: bool
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    error: str | None = None
-    detail: dict[str, Any] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v is not None and v != {}}
 
 
 class Extractor(Protocol):
@@ -277,8 +270,6 @@ async def ingest_source(
 async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
                           source_id: str, actor: str) -> dict[str, Any]:
     """Re-run extraction on the latest version's fragments that failed or were skipped."""
-    from afterhack.errors import WorkspaceBusy
-
     pending = await store_sources.pending_fragments(g, source_id)
     if pending is None:
         raise SourceNotFound(source_id)

@@ -17,13 +17,15 @@ from pydantic_core import to_json
 from afterhack import claims
 from afterhack.errors import ClaimNotFound, ClaimSuperseded, InvalidRequest, StaleCorrectionPreview
 from afterhack.evidence import statement_key
+from afterhack.model.region import Snapshot
 from afterhack.model.vocab import CURRENT_CLAIM, CorrectionKind, SupportPolicy
 from afterhack.store import corrections as store_corrections
+from afterhack.store import decisions as store_decisions
 from afterhack.store import repair as store_repair
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph, concurrently
 from afterhack.store.names import new_id
-from afterhack.support import Outcome, Snapshot, relabel
+from afterhack.support import Outcome, relabel
 
 REVIEWER_ORIGIN = "Workspace reviewer correction"
 
@@ -61,7 +63,7 @@ async def _describe(g: Graph, snap: Snapshot, out: Outcome) -> dict[str, Any]:
     d = snap.decisions
     # The snapshot knows an action's decisions inside the region; a held one is shown with
     # all it requires, read here if some are outside.
-    required = await store_repair.action_decisions(
+    required = await store_decisions.action_decisions(
         g, sorted(a.id for a in out.hold.values() if len(a.decision_ids) < a.n_required))
     return {
         "flag": [{"decision_id": i, "title": d[i].title, "status": d[i].status, "reasons": r}

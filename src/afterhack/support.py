@@ -20,57 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from afterhack.model.region import ActionInfo, DecisionInfo, Snapshot, Use
 from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING, OPEN_ACTION, SupportPolicy
-
-
-@dataclass(frozen=True)
-class Use:
-    claim_id: str
-    premise: str
-    status: str
-    source_id: str | None
-    revision: int
-
-
-@dataclass(frozen=True)
-class Up:
-    decision_id: str
-    status: str
-    revision: int
-
-
-@dataclass(frozen=True)
-class ActionInfo:
-    id: str
-    description: str
-    status: str
-    revision: int
-    decision_ids: tuple[str, ...]  # those of the region: only they can fall
-    n_required: int  # how many decisions it requires, in the region or not
-
-
-@dataclass
-class DecisionInfo:
-    id: str
-    title: str
-    status: str
-    revision: int
-    uses: list[Use]
-    ups: list[Up]
-    action_ids: list[str]
-    n_dependents: int
-
-    def premises(self) -> dict[str, list[Use]]:
-        groups: dict[str, list[Use]] = {}
-        for u in self.uses:
-            groups.setdefault(u.premise, []).append(u)
-        return groups
-
-
-@dataclass
-class Snapshot:
-    decisions: dict[str, DecisionInfo]
-    actions: dict[str, ActionInfo]
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 from afterhack.agents import prompts
 from afterhack.agents.tools import TOOL_SPECS, RunTools
 from afterhack.errors import GatewayError
-from afterhack.ingest import ModelCall
+from afterhack.model.calls import ModelCall
 
 
 class GatewayAnalyst:

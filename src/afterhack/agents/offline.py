@@ -12,8 +12,8 @@ import time
 from typing import Any
 
 from afterhack.agents.tools import RunTools
-from afterhack.ingest import ModelCall
 from afterhack.llm.offline import NAME
+from afterhack.model.calls import ModelCall
 
 ACTION_VERBS = frozenset(
     "plan book order schedule prepare send draft arrange organise organize reserve buy hire "

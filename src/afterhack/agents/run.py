@@ -23,7 +23,7 @@ from afterhack.errors import (
     RunClosed,
     WorkspaceBusy,
 )
-from afterhack.ingest import ModelCall
+from afterhack.model.calls import ModelCall
 from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING
 from afterhack.store import claims as store_claims
 from afterhack.store import decisions as store_decisions

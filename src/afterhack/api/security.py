@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import math
 import re
 import time
@@ -65,8 +66,6 @@ _WINDOW_S = 60
 
 
 def is_loopback(host: str) -> bool:
-    import ipaddress
-
     if host == "localhost":
         return True
     try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from afterhack.errors import GatewayInvalidOutput
-from afterhack.ingest import ModelCall
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.prompts import (
     EXTRACTION_SCHEMA,
@@ -17,6 +16,7 @@ from afterhack.llm.prompts import (
     EXTRACTION_SYSTEM,
     EXTRACTION_USER,
 )
+from afterhack.model.calls import ModelCall
 
 
 def extraction_messages(fragment: str) -> list[dict[str, Any]]:

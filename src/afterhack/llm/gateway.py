@@ -20,8 +20,8 @@ import openai
 
 from afterhack.config import Settings
 from afterhack.errors import GatewayError, GatewayInvalidOutput, GatewayTimeout, GatewayUnavailable
-from afterhack.ingest import ModelCall
-from afterhack.model.vocab import ResponseFormat
+from afterhack.model.calls import ModelCall
+from afterhack.model.vocab import ModelRole, ResponseFormat
 
 # Local servers (Ollama, vLLM without --api-key) ignore the key, but the SDK insists on one.
 _DUMMY_KEY = "not-needed"
@@ -97,7 +97,7 @@ def _rejects_json_schema(exc: openai.APIStatusError) -> bool:
     return "response_format" in text or "json_schema" in text
 
 
-def _gateway_error(exc: BaseException, role: str, timeout_s: float) -> GatewayError:
+def _gateway_error(exc: BaseException, role: ModelRole, timeout_s: float) -> GatewayError:
     """A Gateway* error built only from safe facts: never the SDK's message, URL or body."""
     if isinstance(exc, openai.APITimeoutError | httpx.TimeoutException | TimeoutError):
         return GatewayTimeout(f"The model gateway did not answer the {role} within "
@@ -174,7 +174,7 @@ class Gateway:
         if client is not None:
             await client.close()
 
-    async def _call(self, role: str, **kwargs: Any) -> tuple[Any, float]:
+    async def _call(self, role: ModelRole, **kwargs: Any) -> tuple[Any, float]:
         """One HTTP call under the semaphore; returns the completion and its duration in ms."""
         client = self._get_client()
         async with self._semaphore:
@@ -192,9 +192,8 @@ class Gateway:
                 raise _gateway_error(exc, role, self.timeout_s) from None
             return completion, (time.perf_counter() - t0) * 1000
 
-    async def _call_json(
-        self, role: str, messages: list[dict[str, Any]], schema_name: str, schema: dict[str, Any]
-    ) -> tuple[Any, float]:
+    async def _call_json(self, role: ModelRole, messages: list[dict[str, Any]], schema_name: str,
+                         schema: dict[str, Any]) -> tuple[Any, float]:
         if self._json_mode == "json_schema":
             fmt = {"type": "json_schema",
                    "json_schema": {"name": schema_name, "schema": schema, "strict": False}}
@@ -206,9 +205,9 @@ class Gateway:
         return await self._call(role, messages=messages,
                                 response_format={"type": "json_object"})
 
-    async def complete_json(
-        self, role: str, messages: list[dict[str, Any]], schema_name: str, schema: dict[str, Any]
-    ) -> tuple[dict[str, Any], ModelCall]:
+    async def complete_json(self, role: ModelRole, messages: list[dict[str, Any]],
+                            schema_name: str, schema: dict[str, Any]
+                            ) -> tuple[dict[str, Any], ModelCall]:
         """One JSON object from the model; a reply that is not one is asked again, once."""
         usage = _Usage()
         elapsed = 0.0
@@ -228,7 +227,7 @@ class Gateway:
                                    "(asked twice).", role=role, attempts=2)
 
     async def chat_tools(
-        self, role: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+        self, role: ModelRole, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
     ) -> tuple[AssistantTurn, ModelCall]:
         """One assistant turn; tool arguments that are not a JSON object come back as None."""
         usage = _Usage()

@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from afterhack.chunking import sentence_spans
+from afterhack.model.calls import ModelCall
 
 NAME = "offline-rules-1"
 
@@ -34,9 +35,7 @@ def extract_sentences(fragment: str) -> list[dict[str, Any]]:
 class OfflineExtractor:
     name = NAME
 
-    async def extract(self, fragment: str) -> tuple[list[Any], Any]:
-        from afterhack.ingest import ModelCall
-
+    async def extract(self, fragment: str) -> tuple[list[Any], ModelCall]:
         t0 = time.perf_counter()
         claims = extract_sentences(fragment)
         return claims, ModelCall("extractor", (time.perf_counter() - t0) * 1000, True)

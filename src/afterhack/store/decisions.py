@@ -43,9 +43,18 @@ RESTORE_HELD = (
 )
 
 
-async def _with_action_decisions(g: Graph, views: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    from afterhack.store.repair import action_decisions
+async def action_decisions(g: Graph, action_ids: list[str]) -> dict[str, list[str]]:
+    """Every decision each action requires, inside the region or not."""
+    if not action_ids:
+        return {}
+    rows = await g.read(
+        "MATCH (a:Action)-[:REQUIRES]->(y:Decision) WHERE a.id IN $ids "
+        "RETURN a.id AS id, collect(y.id) AS decision_ids",
+        {"ids": action_ids})
+    return {r["id"]: list(r["decision_ids"]) for r in rows}
 
+
+async def _with_action_decisions(g: Graph, views: list[dict[str, Any]]) -> list[dict[str, Any]]:
     # A pattern comprehension nested in another comes back null in FalkorDB: read apart.
     required = await action_decisions(g, [a["id"] for v in views for a in v["actions"]])
     for v in views:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from afterhack.errors import WorkspaceNotFound
+from afterhack.model.region import ActionInfo, DecisionInfo, Snapshot, Up, Use
 from afterhack.store.client import Graph, GraphMissing
-from afterhack.support import ActionInfo, DecisionInfo, Snapshot, Up, Use
 
 _MAX_DEPTH = 100_000
 
@@ -40,7 +40,7 @@ async def claim_state(g: Graph, claim_id: str) -> dict[str, Any] | None:
 # 0.15 at 10k claims. Parallel edges each come back (a decision may cite one claim under
 # two premises); tests/test_store_quirks.py pins both. An action's decisions outside the
 # region are not read (only the region's can fall); when a held action requires more than
-# the region's, action_decisions reads them for the preview.
+# the region's, decisions.action_decisions reads them for the preview.
 _DECISION = """d.id AS id, d.title AS title, d.status AS status, d.revision AS revision,
   [p = (d)-[*0..1]->(n) WHERE length(p) = 1 | [type(relationships(p)[0]), n.id, n.status,
     n.revision, relationships(p)[0].premise, n.source_id]] AS out,
@@ -177,17 +177,6 @@ def _add_decision(r: dict[str, Any], decisions: dict[str, DecisionInfo],
                                   revision=r["revision"], uses=uses, ups=ups,
                                   action_ids=action_ids, n_dependents=len(dependents))
     return dependents
-
-
-async def action_decisions(g: Graph, action_ids: list[str]) -> dict[str, list[str]]:
-    """Every decision each action requires, inside the region or not."""
-    if not action_ids:
-        return {}
-    rows = await g.read(
-        "MATCH (a:Action)-[:REQUIRES]->(y:Decision) WHERE a.id IN $ids "
-        "RETURN a.id AS id, collect(y.id) AS decision_ids",
-        {"ids": action_ids})
-    return {r["id"]: list(r["decision_ids"]) for r in rows}
 
 
 def guard_rows(snap: Snapshot) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from afterhack.model.vocab import EDGE_TYPES, NODE_LABELS
 from afterhack.store.client import GraphMissing, Store
 from afterhack.store.invariants import check_workspace
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
-from afterhack.store.workspaces import _create_schema, _drop_quietly
+from afterhack.store.workspaces import create_schema, discard_graph
 
 BATCH = 2000
 
@@ -78,7 +78,7 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[dict[str, Any]],
             "MATCH (e:WorkspaceEntry {id:$id}) DELETE e", {"id": ws_id})
         raise WorkspaceExists(id=ws_id)
     try:
-        await _create_schema(store, gname)
+        await create_schema(store, gname)
         by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
         label_of: dict[str, str] = {}
         for n in nodes:
@@ -110,5 +110,5 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[dict[str, Any]],
         # Whatever the export said, a restored workspace is whole, so it is ready.
         await g.write("MATCH (w:Workspace {id:$id}) SET w.ready = true", {"id": ws_id})
     except BaseException:
-        await asyncio.shield(_drop_quietly(store, gname, ws_id))
+        await asyncio.shield(discard_graph(store, gname, ws_id))
         raise

@@ -13,7 +13,7 @@ from typing import Any
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
 from afterhack.model.vocab import EDGE_TYPES, NODE_LABELS
 from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
-from afterhack.store.client import Graph, GraphMissing, Store, concurrently
+from afterhack.store.client import Graph, GraphMissing, QueryFailed, Store, concurrently
 from afterhack.store.names import PROPERTY_KEYS, RANGE_INDEXES, REGISTRY_GRAPH, graph_name, new_id
 
 _INDEX_WAIT_S = 30.0
@@ -31,8 +31,6 @@ async def ensure_registry(store: Store) -> None:
 
 
 async def _create_range_index(g: Graph, label: str, prop: str) -> None:
-    from afterhack.store.client import QueryFailed
-
     # Asked first, so restarting an app does not log a failed CREATE INDEX per index.
     rows = await g.read("CALL db.indexes() YIELD label, properties "
                         "RETURN label AS label, properties AS props")
@@ -87,9 +85,8 @@ async def register_schema_everywhere(store: Store) -> int:
     return n
 
 
-async def _create_schema(store: Store, name: str) -> None:
-    from afterhack.store.client import QueryFailed
-
+async def create_schema(store: Store, name: str) -> None:
+    """Every constraint and index of a workspace graph, waited for until operational."""
     g = store.graph(name)
     await register_schema(g)
     for label in NODE_LABELS:
@@ -140,7 +137,7 @@ async def create_workspace(store: Store, name: str, actor: str) -> dict[str, Any
         params,
     )
     try:
-        await _create_schema(store, gname)
+        await create_schema(store, gname)
         await store.graph(REGISTRY_GRAPH).write(
             "CREATE (:WorkspaceEntry {id:$id, name:$name, graph:$graph, created_at:$now})",
             {"id": ws_id, "name": name, "graph": gname, "now": params["now"]},
@@ -152,12 +149,13 @@ async def create_workspace(store: Store, name: str, actor: str) -> dict[str, Any
         )
     except BaseException:
         # Leave nothing half-made behind: the graph is not listed and is dropped.
-        await asyncio.shield(_drop_quietly(store, gname, ws_id))
+        await asyncio.shield(discard_graph(store, gname, ws_id))
         raise
     return _row(rows[0])
 
 
-async def _drop_quietly(store: Store, gname: str, ws_id: str) -> None:
+async def discard_graph(store: Store, gname: str, ws_id: str) -> None:
+    """Unlist and drop a half-made workspace graph; quiet, as it runs while failing."""
     try:
         await store.graph(REGISTRY_GRAPH).write(
             "MATCH (e:WorkspaceEntry {id:$id}) DELETE e", {"id": ws_id})

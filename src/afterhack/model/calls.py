@@ -1,0 +1,57 @@
+"""One call to a language model, as the run or the source version records it.
+
+The adapters (llm/, agents/llm.py, the offline models) make these; ingest and agent runs
+store them. Neither side imports the other for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NotRequired, TypedDict
+
+from afterhack.model.vocab import ModelRole, ResponseFormat
+
+
+class CallDetail(TypedDict, total=False):
+    """What else is worth keeping about a call; each adapter fills in its own."""
+
+    fragment_seq: int  # extraction: which fragment of the version
+    attempts: int  # complete_json: asked again after a reply that was no JSON object
+    response_format: ResponseFormat
+    tool_calls: int  # chat_tools: how many tool calls the turn asked for
+    rounds: int  # the offline Analyst: its tool rounds
+
+
+class ModelCallRecord(TypedDict):
+    """A call as stored (JSON on the run or the version): absent fields were not known."""
+
+    role: ModelRole
+    duration_ms: float
+    ok: bool
+    prompt_tokens: NotRequired[int]
+    completion_tokens: NotRequired[int]
+    error: NotRequired[str]
+    detail: NotRequired[CallDetail]
+
+
+@dataclass
+class ModelCall:
+    role: ModelRole
+    duration_ms: float
+    ok: bool
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    error: str | None = None
+    detail: CallDetail = field(default_factory=lambda: CallDetail())
+
+    def as_dict(self) -> ModelCallRecord:
+        out = ModelCallRecord(role=self.role, duration_ms=self.duration_ms, ok=self.ok)
+        if self.prompt_tokens is not None:
+            out["prompt_tokens"] = self.prompt_tokens
+        if self.completion_tokens is not None:
+            out["completion_tokens"] = self.completion_tokens
+        if self.error is not None:
+            out["error"] = self.error
+        if self.detail:
+            out["detail"] = self.detail
+        return out
