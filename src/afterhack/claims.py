@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from afterhack import evidence, search
 from afterhack.errors import InvalidRequest
+from afterhack.model.claims import (
+    ClaimLinks,
+    ClaimRef,
+    ClaimRow,
+    ClaimSearch,
+    ClaimView,
+    EvidenceItem,
+    FragmentRow,
+    Origin,
+)
 from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph, concurrently
@@ -30,12 +39,12 @@ def parse_statuses(values: Iterable[str] | None) -> list[ClaimStatus]:
 
 
 async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus], *,
-                        limit: int = 20, offset: int = 0) -> dict[str, Any]:
+                        limit: int = 20, offset: int = 0) -> ClaimSearch:
     if q is None or not q.strip():
         listed = await store_claims.list_claims(g, statuses, limit, offset)
         return {"items": listed, "search": {"q": q, "terms": [], "backed_off": False}}
     p = search.plan(q)
-    items: list[dict[str, Any]] = []
+    items: list[ClaimRow] = []
     backed_off = False
     if p.strict is not None:
         items = await store_claims.fulltext(g, p.strict, statuses, limit, offset)
@@ -45,7 +54,7 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     return {"items": items, "search": {"q": q, "terms": list(p.terms), "backed_off": backed_off}}
 
 
-def _evidence_item(f: dict[str, Any]) -> dict[str, Any]:
+def _evidence_item(f: FragmentRow) -> EvidenceItem:
     text = f["text"] or ""
     if f["correction_id"] is not None:
         # A reviewer's fragment is its own text: the quote is all of it.
@@ -68,26 +77,30 @@ def _evidence_item(f: dict[str, Any]) -> dict[str, Any]:
         "correction_id": f["correction_id"],
         "quote_start": qs,
         "quote_end": qe,
-        "segments": [s.__dict__ for s in evidence.highlight_segments(text, local_s, local_e)],
+        "segments": [{"text": s.text, "highlight": s.highlight}
+                     for s in evidence.highlight_segments(text, local_s, local_e)],
     }
 
 
-async def claim_sources(g: Graph, ids: list[str]) -> dict[str, list[dict[str, Any]]]:
-    by_claim: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+async def claim_sources(g: Graph, ids: list[str]) -> dict[str, list[EvidenceItem]]:
+    by_claim: dict[str, list[EvidenceItem]] = {i: [] for i in ids}
     for f in await store_claims.claim_fragments(g, ids):
         by_claim.setdefault(f["claim_id"], []).append(_evidence_item(f))
     return by_claim
 
 
-async def get_claim(g: Graph, claim_id: str) -> dict[str, Any]:
+async def get_claim(g: Graph, claim_id: str) -> ClaimView:
     row = await store_claims.get_claim_row(g, claim_id)
     # Three independent reads of a claim that exists: at once, not one after another.
+    links: ClaimLinks
+    sources: dict[str, list[EvidenceItem]]
+    chain: list[ClaimRef]
     links, sources, chain = await concurrently(
         store_claims.claim_links(g, claim_id), claim_sources(g, [claim_id]),
         store_claims.replacement_chain(g, claim_id))
     ev = sources[claim_id]
     first = ev[0] if ev else None
-    origin = None
+    origin: Origin | None = None
     if first is not None:
         origin = {
             "type": first["origin_type"],
@@ -96,13 +109,12 @@ async def get_claim(g: Graph, claim_id: str) -> dict[str, Any]:
             "source_title": first["source_title"],
             "version": first["version"],
         }
-    row.pop("statement_key", None)
     return {
         **row,
         "origin": origin,
         "evidence": ev,
         "corrections": links["corrections"],
-        "superseded_by": (links["superseded_by"] or [None])[0],
+        "superseded_by": links["superseded_by"][0] if links["superseded_by"] else None,
         "supersedes": links["supersedes"],
         "replacement_chain": chain,
         "used_by": links["used_by"],

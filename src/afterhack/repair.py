@@ -10,56 +10,66 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 from pydantic_core import to_json
 
 from afterhack import claims
 from afterhack.errors import ClaimNotFound, ClaimSuperseded, InvalidRequest, StaleCorrectionPreview
 from afterhack.evidence import statement_key
-from afterhack.model.region import Snapshot
-from afterhack.model.vocab import CURRENT_CLAIM, CorrectionKind, SupportPolicy
+from afterhack.model.claims import ClaimView
+from afterhack.model.corrections import (
+    ClaimBrief,
+    ClaimImpact,
+    CorrectionOutcome,
+    CorrectionPreview,
+    CorrectionResult,
+    Impact,
+    Revisions,
+)
+from afterhack.model.region import RegionClaim, Snapshot, Stamps
+from afterhack.model.vocab import CURRENT_CLAIM, ApplyStatus, CorrectionKind, SupportPolicy
 from afterhack.store import corrections as store_corrections
 from afterhack.store import decisions as store_decisions
 from afterhack.store import repair as store_repair
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph, concurrently
+from afterhack.store.corrections import CorrectionWrite
+from afterhack.store.guard import Flag
 from afterhack.store.names import new_id
 from afterhack.support import Outcome, relabel
 
 REVIEWER_ORIGIN = "Workspace reviewer correction"
 
 
-def impact_token(claim: dict[str, Any], snap: Snapshot,
-                 rows: dict[str, Any] | None = None) -> str:
-    """A digest of everything the relabel reads; equal tokens mean an equal picture.
-    ``rows``: the snapshot's guard rows, if the caller has them already."""
-    # Keys in a fixed order and lists sorted by guard_rows, so equal pictures encode alike
-    # (pydantic-core's encoder: 3 us where json.dumps sorting keys took 10).
-    payload = {
-        "claim": [claim["id"], claim["revision"], claim["status"], claim["n_users"]],
-        **(rows if rows is not None else store_repair.guard_rows(snap)),
-    }
+def impact_token(claim: RegionClaim, stamps: Stamps) -> str:
+    """A digest of everything the relabel reads; equal tokens mean an equal picture."""
+    # The stamps are sorted, so equal pictures encode alike.
+    payload = ([claim["id"], claim["revision"], claim["status"], claim["n_users"]],
+               stamps.decisions, stamps.actions, stamps.claims, stamps.upstream)
     return "imp_" + hashlib.sha256(to_json(payload)).hexdigest()[:32]
 
 
-def _revisions(claim: dict[str, Any], snap: Snapshot) -> dict[str, Any]:
+def _revisions(claim: RegionClaim, stamps: Stamps) -> Revisions:
     """What a client sends back to apply: the claim's revision, the token, and each
-    revision the token covers (the guard rows are built once for both)."""
-    rows = store_repair.guard_rows(snap)
+    revision the token covers."""
     return {
         "claim_revision": claim["revision"],
-        "impact_token": impact_token(claim, snap, rows),
+        "impact_token": impact_token(claim, stamps),
         "impact": {
-            "decisions": {d["id"]: d["revision"] for d in rows["g_decisions"]},
-            "actions": {a["id"]: a["revision"] for a in rows["g_actions"]},
-            "claims": {c["id"]: c["revision"] for c in rows["g_claims"]},
-            "upstream": {u["id"]: u["revision"] for u in rows["g_ups"]},
+            "decisions": {d.id: d.revision for d in stamps.decisions},
+            "actions": {a.id: a.revision for a in stamps.actions},
+            "claims": {c.id: c.revision for c in stamps.claims},
+            "upstream": {u.id: u.revision for u in stamps.upstream},
         },
     }
 
 
-async def _describe(g: Graph, snap: Snapshot, out: Outcome) -> dict[str, Any]:
+def _brief(claim: RegionClaim) -> ClaimBrief:
+    return {"id": claim["id"], "statement": claim["statement"], "status": claim["status"],
+            "revision": claim["revision"]}
+
+
+async def _describe(g: Graph, snap: Snapshot, out: Outcome) -> Impact:
     d = snap.decisions
     # The snapshot knows an action's decisions inside the region; a held one is shown with
     # all it requires, read here if some are outside.
@@ -77,7 +87,7 @@ async def _describe(g: Graph, snap: Snapshot, out: Outcome) -> dict[str, Any]:
 
 
 async def _picture(g: Graph, claim_id: str, policy: SupportPolicy, workspace_id: str | None = None
-                   ) -> tuple[dict[str, Any], Snapshot, Outcome]:
+                   ) -> tuple[RegionClaim, Snapshot, Outcome]:
     claim, snap = await store_repair.claim_region(g, claim_id, workspace_id=workspace_id)
     if claim is None:
         raise ClaimNotFound(claim_id)
@@ -96,7 +106,7 @@ def _check_statement(kind: CorrectionKind, statement: str | None, reason: str | 
 
 async def preview_correction(g: Graph, claim_id: str, *, statement: str | None,
                              kind: CorrectionKind, policy: SupportPolicy,
-                             workspace_id: str | None = None) -> dict[str, Any]:
+                             workspace_id: str | None = None) -> CorrectionPreview:
     """What applying this correction would do now, and the revisions apply must present.
 
     With ``workspace_id``, the workspace is checked in the same read as the claim (see
@@ -106,47 +116,47 @@ async def preview_correction(g: Graph, claim_id: str, *, statement: str | None,
     if claim["status"] not in CURRENT_CLAIM:
         raise ClaimSuperseded(claim_id=claim_id, status=claim["status"])
     return {
-        "claim": {k: claim[k] for k in ("id", "statement", "status", "revision")},
+        "claim": _brief(claim),
         "kind": kind,
         "statement": text if kind == "replace" else statement,
         **await _describe(g, snap, out),
-        "revisions": _revisions(claim, snap),
+        "revisions": _revisions(claim, snap.stamps()),
     }
 
 
-async def claim_impact(g: Graph, claim_id: str, *, policy: SupportPolicy) -> dict[str, Any]:
+async def claim_impact(g: Graph, claim_id: str, *, policy: SupportPolicy) -> ClaimImpact:
     """What depends on a claim: what a correction of it would flag and hold, and what would
     stay supported and on what. Read-only, and no statement is needed: the relabel does not
     depend on what the claim would be replaced with."""
     claim, snap, out = await _picture(g, claim_id, policy)
     return {
-        "claim": {k: claim[k] for k in ("id", "statement", "status", "revision")},
+        "claim": _brief(claim),
         "correctable": claim["status"] in CURRENT_CLAIM,
         **await _describe(g, snap, out),
-        "revisions": _revisions(claim, snap),
+        "revisions": _revisions(claim, snap.stamps()),
     }
 
 
-def correction_key(claim_id: str, kind: str, text: str, claim_revision: int) -> str:
+def correction_key(claim_id: str, kind: CorrectionKind, text: str, claim_revision: int) -> str:
     """Identity of one apply, so a retried or double-clicked apply is recognised."""
     raw = json.dumps([claim_id, kind, statement_key(text), claim_revision]).encode()
     return "cor_" + hashlib.sha256(raw).hexdigest()[:32]
 
 
-async def apply_correction(g: Graph, claim_id: str, *, statement: str | None, kind: CorrectionKind,
-                           reason: str | None, reviewer: str, claim_revision: int,
-                           impact_token_seen: str, policy: SupportPolicy,
-                           actor: str) -> tuple[str, dict[str, Any]]:
+async def apply_correction(g: Graph, claim_id: str, *, statement: str | None,
+                           kind: CorrectionKind, reason: str | None, reviewer: str,
+                           claim_revision: int, impact_token_seen: str, policy: SupportPolicy,
+                           actor: str) -> tuple[ApplyStatus, CorrectionResult]:
     text = _check_statement(kind, statement, reason)
     key = correction_key(claim_id, kind, text, claim_revision)
     existing = await store_corrections.find_by_key(g, key)
     if existing is not None:
         recheck = await recheck_claim(g, claim_id, policy=policy, actor=actor)
-        return "already_applied", await _result(g, existing["id"], recheck)
+        return "already_applied", await _result(g, existing, recheck)
 
     claim, snap, out = await _picture(g, claim_id, policy)
-    rows = store_repair.guard_rows(snap)
-    token = impact_token(claim, snap, rows)
+    stamps = snap.stamps()
+    token = impact_token(claim, stamps)
     if claim["revision"] != claim_revision or token != impact_token_seen:
         raise StaleCorrectionPreview(
             seen={"claim_revision": claim_revision, "impact_token": impact_token_seen},
@@ -157,12 +167,12 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None, ki
 
     correction_id = new_id()
     replacement_id = new_id() if kind == "replace" else None
-    flags = [{"id": i, "reason": json.dumps({"type": "correction", "correction_id": correction_id,
-                                             "claim_id": claim_id, "reasons": r})}
-             for i, r in out.flag.items()]
+    flags: list[Flag] = [
+        {"id": i, "reason": json.dumps({"type": "correction", "correction_id": correction_id,
+                                        "claim_id": claim_id, "reasons": r})}
+        for i, r in out.flag.items()]
     now = now_ms()
-    params: dict[str, Any] = {
-        **rows,
+    write: CorrectionWrite = {
         "claim_id": claim_id, "claim_revision": claim["revision"],
         "n_users": claim["n_users"], "kind": kind, "key": key, "now": now,
         "old_status": "superseded" if kind == "replace" else "rejected",
@@ -179,12 +189,12 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None, ki
             "claim_id": claim_id, "kind": kind, "replacement_id": replacement_id,
             "flagged": sorted(out.flag), "held": sorted(out.hold)}, at=now)],
     }
-    if not await store_corrections.apply(g, params):
+    if not await store_corrections.apply(g, stamps, write):
         # The same apply may have won the race from another process: that is a repeat.
         winner = await store_corrections.find_by_key(g, key)
         if winner is not None:
             recheck = await recheck_claim(g, claim_id, policy=policy, actor=actor)
-            return "already_applied", await _result(g, winner["id"], recheck)
+            return "already_applied", await _result(g, winner, recheck)
         current = await store_repair.claim_state(g, claim_id)
         raise StaleCorrectionPreview(
             seen={"claim_revision": claim_revision, "impact_token": impact_token_seen},
@@ -194,34 +204,37 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None, ki
 
 
 async def recheck_claim(g: Graph, claim_id: str, *, policy: SupportPolicy,
-                        actor: str) -> dict[str, Any]:
+                        actor: str) -> CorrectionOutcome:
     """Re-run the dependency check for an already corrected claim; flags what lost support."""
     for _ in range(5):
         _, snap, out = await _picture(g, claim_id, policy)
         if not out.flag and not out.hold:
             return {"flagged": [], "held": []}
-        flags = [{"id": i, "reason": json.dumps({"type": "recheck", "claim_id": claim_id,
-                                                 "reasons": r})} for i, r in out.flag.items()]
-        ok = await store_corrections.repair_only(g, {
-            **store_repair.guard_rows(snap), "flags": flags, "holds": sorted(out.hold),
-            "audits": [audit_event("correction.rechecked", actor, claim_id, {
-                "flagged": sorted(out.flag), "held": sorted(out.hold)})],
-        })
+        flags: list[Flag] = [
+            {"id": i, "reason": json.dumps({"type": "recheck", "claim_id": claim_id,
+                                            "reasons": r})} for i, r in out.flag.items()]
+        ok = await store_corrections.repair_only(
+            g, snap.stamps(), {"flags": flags, "holds": sorted(out.hold)},
+            [audit_event("correction.rechecked", actor, claim_id, {
+                "flagged": sorted(out.flag), "held": sorted(out.hold)})])
         if ok:
             return {"flagged": sorted(out.flag), "held": sorted(out.hold)}
     raise StaleCorrectionPreview("The region kept changing during the re-check; retry.")
 
 
-async def _result(g: Graph, correction_id: str, recheck: dict[str, Any] | None) -> dict[str, Any]:
+async def _result(g: Graph, correction_id: str,
+                  recheck: CorrectionOutcome | None) -> CorrectionResult:
     corr = await store_corrections.get_correction(g, correction_id)
+    old: ClaimView
+    replacement: ClaimView | None
     if corr["replacement_id"]:
         old, replacement = await concurrently(claims.get_claim(g, corr["claim_id"]),
                                               claims.get_claim(g, corr["replacement_id"]))
     else:
         old, replacement = await claims.get_claim(g, corr["claim_id"]), None
-    outcome = corr.pop("outcome")
-    result = {"correction": corr, "old_claim": old, "replacement": replacement,
-              "flagged": outcome["flagged"], "held": outcome["held"]}
+    outcome = corr.pop("outcome", {"flagged": [], "held": []})
+    result: CorrectionResult = {"correction": corr, "old_claim": old, "replacement": replacement,
+                                "flagged": outcome["flagged"], "held": outcome["held"]}
     if recheck is not None:
         result["recheck"] = recheck
     return result

@@ -7,7 +7,8 @@ re-checks everything that depends on it with the same relabel a correction uses.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal
 
 from afterhack.errors import (
     DecisionNotFound,
@@ -16,49 +17,68 @@ from afterhack.errors import (
     InvalidTransition,
     StaleRevision,
 )
-from afterhack.model.vocab import CURRENT_CLAIM, ActionOp, ActionStatus, DecisionOp, SupportPolicy
+from afterhack.model.decisions import (
+    ActionRecord,
+    DecisionRef,
+    DecisionView,
+    PremiseInput,
+    RejectedReason,
+    UpstreamRejectedReason,
+)
+from afterhack.model.vocab import (
+    CURRENT_CLAIM,
+    ActionOp,
+    ActionStatus,
+    DecisionOp,
+    DecisionStatus,
+    SupportPolicy,
+)
 from afterhack.store import claims as store_claims
 from afterhack.store import decisions as store_decisions
 from afterhack.store import repair as store_repair
-from afterhack.store.audit import CREATE_AUDITS, audit_event
+from afterhack.store.audit import AuditEvent, audit_event
 from afterhack.store.client import Graph
+from afterhack.store.guard import Flag
 from afterhack.support import relabel
 
-_ACTION_RULES: dict[ActionOp, tuple[list[ActionStatus], str, bool]] = {
+_ACTION_RULES: dict[ActionOp, tuple[list[ActionStatus], ActionStatus | Literal["released"],
+                                    bool]] = {
     # op: (allowed from, to, requires its decisions in good standing)
     "approve": (["proposed"], "approved", True),
     "done": (["proposed", "approved"], "done", True),
     "cancel": (["proposed", "approved", "held"], "cancelled", False),
     "release": (["held"], "released", True),
 }
+# From where a decision may be accepted, or re-confirmed or rejected.
+_ACCEPT_FROM: list[DecisionStatus] = ["draft", "needs_review"]
+_CHANGE_FROM: list[DecisionStatus] = ["draft", "accepted", "needs_review"]
 
 
-async def _current(g: Graph, decision_id: str) -> dict[str, Any]:
+async def _current(g: Graph, decision_id: str) -> DecisionRef:
     found = await store_decisions.find_decisions(g, [decision_id])
     if decision_id not in found:
         raise DecisionNotFound(decision_id)
     return found[decision_id]
 
 
-def _check_revision(kind: str, seen: int, cur: dict[str, Any]) -> None:
+def _check_revision(kind: str, seen: int, cur: DecisionRef | ActionRecord) -> None:
     if cur["revision"] != seen:
         raise StaleRevision(f"This {kind} changed since you read it; read it again.",
                             seen=seen, current=cur["revision"], status=cur["status"])
 
 
 async def review_decision(g: Graph, decision_id: str, *, op: DecisionOp, revision: int,
-                          claim_ids: list[str] | None, premises: list[dict[str, Any]] | None,
-                          note: str | None, policy: SupportPolicy, actor: str) -> dict[str, Any]:
+                          claim_ids: list[str] | None, premises: Sequence[PremiseInput] | None,
+                          note: str | None, policy: SupportPolicy, actor: str) -> DecisionView:
     cur = await _current(g, decision_id)
     _check_revision("decision", revision, cur)
     audits = [audit_event(f"decision.{op}", actor, decision_id,
                           {"from": cur["status"], "note": note})]
     if op == "accept":
-        if cur["status"] not in ("draft", "needs_review"):
+        if cur["status"] not in _ACCEPT_FROM:
             raise InvalidTransition(f"A {cur['status']} decision cannot be accepted.")
-        restored = await store_decisions.accept_decision(g, {
-            "id": decision_id, "revision": revision, "from": ["draft", "needs_review"],
-            "audits": audits})
+        restored = await store_decisions.accept_decision(
+            g, decision_id, revision=revision, allowed_from=_ACCEPT_FROM, audits=audits)
         if restored is None:
             await _explain_refusal(g, decision_id, revision, "accept")
     elif op == "reconfirm":
@@ -76,9 +96,9 @@ async def _explain_refusal(g: Graph, decision_id: str, revision: int, op: str) -
         "good standing. Re-confirm it with new evidence instead.", status=cur["status"])
 
 
-async def _reconfirm(g: Graph, decision_id: str, cur: dict[str, Any], revision: int,
-                     claim_ids: list[str] | None, premises: list[dict[str, Any]] | None,
-                     audits: list[dict[str, Any]]) -> None:
+async def _reconfirm(g: Graph, decision_id: str, cur: DecisionRef, revision: int,
+                     claim_ids: list[str] | None, premises: Sequence[PremiseInput] | None,
+                     audits: list[AuditEvent]) -> None:
     if cur["status"] == "rejected":
         raise InvalidTransition("A rejected decision cannot be re-confirmed.")
     groups: list[tuple[str, list[str]]] = []
@@ -101,53 +121,37 @@ async def _reconfirm(g: Graph, decision_id: str, cur: dict[str, Any], revision: 
     if bad:
         raise DecisionUnsupported("Every claim must exist and be current.", claims=bad)
     audits[0]["detail"] = json.dumps({**json.loads(audits[0]["detail"]), "claim_ids": all_ids})
-    restored = await store_decisions.reconfirm_decision(g, {
-        "id": decision_id, "revision": revision,
-        "from": ["draft", "accepted", "needs_review"], "claim_ids": all_ids,
-        "uses": [{"claim_id": c, "premise": lab} for lab, ids in groups for c in ids],
-        "premise_order": json.dumps(labels), "audits": audits})
+    restored = await store_decisions.reconfirm_decision(
+        g, decision_id, revision=revision, allowed_from=_CHANGE_FROM,
+        uses=[{"claim_id": c, "premise": lab} for lab, ids in groups for c in ids],
+        premise_order=labels, audits=audits)
     if restored is None:
         await _explain_refusal(g, decision_id, revision, "re-confirm")
 
 
-_REJECT = """
-MATCH (d:Decision {id: $id}) WHERE d.revision = $revision AND d.status IN $from
-SET d.status = 'rejected', d.revision = d.revision + 1, d.review_reason = $reason
-WITH d
-CALL {
-  WITH d
-  MATCH (d)<-[:REQUIRES]-(a:Action) WHERE a.status IN ['proposed', 'approved', 'held']
-  SET a.status = 'cancelled', a.held_from = null, a.revision = a.revision + 1
-  RETURN count(a) AS n_cancelled
-}
-WITH d
-"""
-
-
-async def _reject(g: Graph, decision_id: str, cur: dict[str, Any], revision: int,
+async def _reject(g: Graph, decision_id: str, cur: DecisionRef, revision: int,
                   note: str | None, policy: SupportPolicy, actor: str,
-                  audits: list[dict[str, Any]]) -> None:
+                  audits: list[AuditEvent]) -> None:
     if cur["status"] == "rejected":
         raise InvalidTransition("This decision is already rejected.")
+    rejected: RejectedReason = {"type": "rejected", "note": note}
     for _ in range(5):
         snap = await store_repair.load_region(g, [decision_id])
         out = relabel(snap, corrected=None, corrected_source=None, policy=policy,
                       fallen_roots=frozenset([decision_id]))
-        flags = [{"id": i, "reason": json.dumps({"type": "upstream_rejected",
-                                                 "decision_id": decision_id, "reasons": r})}
-                 for i, r in out.flag.items()]
+        flags: list[Flag] = []
+        for i, r in out.flag.items():
+            why: UpstreamRejectedReason = {"type": "upstream_rejected",
+                                           "decision_id": decision_id, "reasons": r}
+            flags.append({"id": i, "reason": json.dumps(why)})
         if out.flag or out.hold:
             audits = [*audits, audit_event("decision.dependents_flagged", actor, decision_id,
                                            {"flagged": sorted(out.flag),
                                             "held": sorted(out.hold)})]
-        rows = await g.write(
-            store_repair.GUARD + _REJECT + store_repair.FLAG_AND_HOLD + "WITH d "
-            + CREATE_AUDITS + " RETURN d.id AS id",
-            {**store_repair.guard_rows(snap), "id": decision_id, "revision": revision,
-             "from": ["draft", "accepted", "needs_review"],
-             "reason": json.dumps({"type": "rejected", "note": note}),
-             "flags": flags, "holds": sorted(out.hold), "audits": audits})
-        if rows:
+        if await store_decisions.reject_decision(
+                g, decision_id, revision=revision, allowed_from=_CHANGE_FROM,
+                reason=json.dumps(rejected), stamps=snap.stamps(),
+                repair={"flags": flags, "holds": sorted(out.hold)}, audits=audits):
             return
         now = await _current(g, decision_id)
         _check_revision("decision", revision, now)
@@ -155,7 +159,7 @@ async def _reject(g: Graph, decision_id: str, cur: dict[str, Any], revision: int
 
 
 async def act_on_action(g: Graph, action_id: str, *, op: ActionOp, revision: int,
-                        actor: str) -> dict[str, Any]:
+                        actor: str) -> ActionRecord:
     cur = await store_decisions.get_action(g, action_id)
     _check_revision("action", revision, cur)
     allowed_from, to, needs_good = _ACTION_RULES[op]
@@ -166,10 +170,10 @@ async def act_on_action(g: Graph, action_id: str, *, op: ActionOp, revision: int
                 status="held")
         raise InvalidTransition(f"Cannot {op} an action that is {cur['status']}.",
                                 status=cur["status"])
-    ok = await store_decisions.set_action_status(g, {
-        "id": action_id, "revision": revision, "from": allowed_from, "to": to,
-        "needs_good_standing": needs_good,
-        "audits": [audit_event(f"action.{op}", actor, action_id, {"from": cur["status"]})]})
+    ok = await store_decisions.set_action_status(
+        g, action_id, revision=revision, allowed_from=allowed_from, to=to,
+        needs_good_standing=needs_good,
+        audits=[audit_event(f"action.{op}", actor, action_id, {"from": cur["status"]})])
     if not ok:
         again = await store_decisions.get_action(g, action_id)
         _check_revision("action", revision, again)

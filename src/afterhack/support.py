@@ -18,17 +18,24 @@ pure function over a snapshot of the affected region:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from afterhack.model.region import ActionInfo, DecisionInfo, Snapshot, Use
+from afterhack.model.region import (
+    ActionInfo,
+    DecisionInfo,
+    FlagReason,
+    PremiseLost,
+    PremiseSupport,
+    Snapshot,
+    Use,
+)
 from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING, OPEN_ACTION, SupportPolicy
 
 
 @dataclass
 class Outcome:
-    flag: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    flag: dict[str, list[FlagReason]] = field(default_factory=dict)
     hold: dict[str, ActionInfo] = field(default_factory=dict)
-    stay: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    stay: dict[str, list[PremiseSupport]] = field(default_factory=dict)
     fallen: set[str] = field(default_factory=set)
 
 
@@ -49,8 +56,8 @@ def holding_claims(d: DecisionInfo, premise_uses: list[Use], corrected: str | No
 def relabel(snap: Snapshot, *, corrected: str | None, corrected_source: str | None,
             policy: SupportPolicy, fallen_roots: frozenset[str] = frozenset()) -> Outcome:
     region = snap.decisions
-    support: dict[str, list[dict[str, Any]]] = {}
-    lost: dict[str, list[dict[str, Any]]] = {}
+    support: dict[str, list[PremiseSupport]] = {}
+    lost: dict[str, list[PremiseLost]] = {}
     for d in region.values():
         support[d.id], lost[d.id] = [], []
         for premise, uses in d.premises().items():
@@ -85,7 +92,7 @@ def relabel(snap: Snapshot, *, corrected: str | None, corrected_source: str | No
             continue
         if d.status not in GOOD_STANDING or d.id in fallen_roots:
             continue  # already fallen (or the decision being rejected): nothing to flag
-        reasons = list(lost[d.id])
+        reasons: list[FlagReason] = [*lost[d.id]]
         reasons += [{"type": "upstream_fell", "decision_id": u.decision_id} for u in d.ups
                     if (u.decision_id not in admitted if u.decision_id in region
                         else u.status not in GOOD_STANDING)]

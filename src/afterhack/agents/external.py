@@ -9,12 +9,20 @@ A claim the agent never searched AND retrieved in this run cannot be cited.
 
 from __future__ import annotations
 
-from typing import Any
+from pydantic import JsonValue
 
 from afterhack.agents.gate import Evidence
 from afterhack.agents.run import Coordinator, RunStart, begin_run, conclude_run
 from afterhack.agents.tools import RunTools
 from afterhack.errors import InvalidRequest, RunClosed, RunNotFound
+from afterhack.model.runs import (
+    ClaimSources,
+    OpenedRun,
+    OpenRunState,
+    RunView,
+    SearchHit,
+    ToolCallLog,
+)
 from afterhack.store import runs as store_runs
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
@@ -25,26 +33,26 @@ EXTERNAL_MODEL = "external-agent"
 MAX_TOOL_CALLS = 200
 
 
-async def start_run(g: Graph, *, task: str, builds_on: list[str], actor: str) -> dict[str, Any]:
+async def start_run(g: Graph, *, task: str, builds_on: list[str], actor: str) -> OpenedRun:
     start = await begin_run(g, task=task, builds_on=builds_on, model=EXTERNAL_MODEL)
-    await store_runs.create_open_run(g, {
-        "run": {**start.row(), "started_by": actor}, "now": start.created_at,
-        "audits": [audit_event("agent_run.started", actor, start.id,
-                               {"task": task[:500], "builds_on": start.depends_on},
-                               at=start.created_at)]})
+    await store_runs.create_open_run(
+        g, start.row(), started_by=actor,
+        audits=[audit_event("agent_run.started", actor, start.id,
+                            {"task": task[:500], "builds_on": start.depends_on},
+                            at=start.created_at)])
     return {"run_id": start.id, "status": "open", "builds_on": start.depends_on,
             "builds_on_skipped": start.skipped}
 
 
-async def _open_state(g: Graph, run_id: str, ttl_s: int) -> dict[str, Any]:
+async def _open_state(g: Graph, run_id: str, ttl_s: int) -> OpenRunState:
     state = await store_runs.find_run_state(g, run_id)
     if state is None:
         raise RunNotFound(run_id)
     now = now_ms()
     if state["status"] == "open" and now - state["created_at"] > ttl_s * 1000:
         # An agent that walked away should not hold a run (and its evidence) open forever.
-        await store_runs.expire_run(g, {"id": run_id, "now": now, "audits": [audit_event(
-            "agent_run.expired", "system", run_id, {"open_ttl_s": ttl_s}, at=now)]})
+        await store_runs.expire_run(g, run_id, now=now, audits=[audit_event(
+            "agent_run.expired", "system", run_id, {"open_ttl_s": ttl_s}, at=now)])
         raise RunClosed(run_id=run_id, status="expired")
     if state["status"] != "open":
         raise RunClosed(run_id=run_id, status=state["status"])
@@ -64,7 +72,7 @@ async def _record(g: Graph, run_id: str, tools: RunTools, ttl_s: int) -> None:
 
 
 async def search_claims(g: Graph, run_id: str, query: str, *,
-                        ttl_s: int) -> list[dict[str, Any]]:
+                        ttl_s: int) -> list[SearchHit]:
     """The Analyst's search_claims, with the hits remembered on the run."""
     await _open_state(g, run_id, ttl_s)
     tools = RunTools(g, Evidence())
@@ -74,7 +82,7 @@ async def search_claims(g: Graph, run_id: str, query: str, *,
 
 
 async def get_claim_sources(g: Graph, run_id: str, claim_ids: list[str], *,
-                            ttl_s: int) -> list[dict[str, Any]]:
+                            ttl_s: int) -> list[ClaimSources]:
     """The Analyst's get_claim_sources, with what was actually read remembered on the run."""
     await _open_state(g, run_id, ttl_s)
     tools = RunTools(g, Evidence())
@@ -84,15 +92,16 @@ async def get_claim_sources(g: Graph, run_id: str, claim_ids: list[str], *,
 
 
 async def submit_proposal(g: Graph, coordinator: Coordinator, run_id: str, *,
-                          proposal: dict[str, Any], actor: str, ttl_s: int) -> dict[str, Any]:
+                          proposal: dict[str, JsonValue], actor: str, ttl_s: int) -> RunView:
     """Gate the proposal with what this run persisted, run the Coordinator, gate again, save."""
     state = await _open_state(g, run_id, ttl_s)
     ev = Evidence()
     ev.saw(state["searched"])
     ev.read(state["retrieved"])
-    trail = [*state["tool_log"], {
+    cited = proposal.get("claim_ids")
+    trail: list[ToolCallLog] = [*state["tool_log"], {
         "name": "submit_proposal", "arguments": proposal,
-        "claim_ids": [i for i in proposal.get("claim_ids") or [] if isinstance(i, str)]}]
+        "claim_ids": [i for i in cited if isinstance(i, str)] if isinstance(cited, list) else []}]
     start = RunStart(id=run_id, task=state["task"], model=state["model"],
                      created_at=state["created_at"], depends_on=state["builds_on"],
                      skipped=state["builds_on_skipped"], open_run=True)

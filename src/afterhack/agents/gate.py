@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from afterhack.model.runs import Dropped
+from afterhack.model.vocab import GateDropReason
+
 NO_ANSWER_TITLE = "No source-backed answer yet"
 DEFAULT_PREMISE = "main"
 _MAX_PREMISES = 20
@@ -46,14 +49,14 @@ class Gated:
     claim_ids: list[str]
     premises: list[Premise]
     actions: list[str]
-    dropped: list[dict[str, str]]
+    dropped: list[Dropped]
 
     @property
     def empty(self) -> bool:
         return not self.claim_ids
 
 
-def _reason(claim_id: str, ev: Evidence) -> str:
+def _reason(claim_id: str, ev: Evidence) -> GateDropReason:
     if claim_id not in ev.searched:
         return "not_searched"
     return "not_retrieved"
@@ -69,7 +72,7 @@ def _text(value: Any, default: str = "") -> str:
     return value.strip()[:_MAX_TEXT] if isinstance(value, str) and value.strip() else default
 
 
-def gate(output: Any, ev: Evidence, *, actions_key: str) -> Gated:
+def gate(output: object, ev: Evidence, *, actions_key: str) -> Gated:
     """Filter a proposal (or a Coordinator's output) down to what this run may cite.
 
     Premises keep only allowed claims; a premise left empty is dropped. With no premises
@@ -77,7 +80,7 @@ def gate(output: Any, ev: Evidence, *, actions_key: str) -> Gated:
     """
     out = output if isinstance(output, dict) else {}
     allowed = set(ev.allowed())
-    dropped: dict[str, str] = {}
+    dropped: dict[str, GateDropReason] = {}
     raw_invalid = 0
 
     def keep(ids: list[str]) -> list[str]:

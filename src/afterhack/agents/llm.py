@@ -8,21 +8,26 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+
+from pydantic import JsonValue
 
 from afterhack.agents import prompts
 from afterhack.agents.tools import TOOL_SPECS, RunTools
 from afterhack.errors import GatewayError
+from afterhack.llm.gateway import Gateway
 from afterhack.model.calls import ModelCall
+from afterhack.model.chat import ChatMessage
+from afterhack.model.runs import ClaimEvidence, ClaimSources, GatedProposal, SearchHit
 
 
 class GatewayAnalyst:
-    def __init__(self, gateway: Any) -> None:
+    def __init__(self, gateway: Gateway) -> None:
         self.gateway = gateway
         self.name = gateway.model
 
-    async def run(self, tools: RunTools, task: str, max_rounds: int) -> tuple[Any, list[ModelCall]]:
-        messages: list[dict[str, Any]] = [
+    async def run(self, tools: RunTools, task: str,
+                  max_rounds: int) -> tuple[object, list[ModelCall]]:
+        messages: list[ChatMessage] = [
             {"role": "system", "content": prompts.ANALYST_SYSTEM},
             {"role": "user", "content": task},
         ]
@@ -41,22 +46,18 @@ class GatewayAnalyst:
                 last_text = turn.content
             if not turn.tool_calls:
                 break
-            messages.append({
-                "role": "assistant", "content": turn.content,
-                "tool_calls": [{"id": tc.id, "type": "function",
-                                "function": {"name": tc.name, "arguments": tc.raw_arguments}}
-                               for tc in turn.tool_calls],
-            })
+            messages.append(turn.as_message())
             for tc in turn.tool_calls:
                 args = tc.arguments if isinstance(tc.arguments, dict) else {}
                 if tc.name == "submit_proposal":
+                    cited = args.get("claim_ids")
                     tools.calls.append({"name": "submit_proposal", "arguments": args,
-                                        "claim_ids": [i for i in args.get("claim_ids", [])
-                                                      if isinstance(i, str)]
-                                        if isinstance(args.get("claim_ids"), list) else []})
+                                        "claim_ids": [i for i in cited if isinstance(i, str)]
+                                        if isinstance(cited, list) else []})
                     return args, calls
+                result: list[SearchHit] | list[ClaimSources] | dict[str, str]
                 if tc.name == "search_claims":
-                    result: Any = await tools.search_claims(args.get("query"))
+                    result = await tools.search_claims(args.get("query"))
                 elif tc.name == "get_claim_sources":
                     result = await tools.get_claim_sources(args.get("claim_ids"))
                 else:
@@ -67,19 +68,21 @@ class GatewayAnalyst:
                 messages.append({"role": "tool", "tool_call_id": tc.id,
                                  "content": json.dumps(result, ensure_ascii=False)})
         # Never submitted: the proposal is what this run saw and read, gated as usual.
-        return {"answer": last_text, "claim_ids": tools.evidence.allowed(),
-                "submitted": False}, calls
+        proposal: dict[str, JsonValue] = {"answer": last_text,
+                                          "claim_ids": [*tools.evidence.allowed()],
+                                          "submitted": False}
+        return proposal, calls
 
 
 class GatewayCoordinator:
-    def __init__(self, gateway: Any) -> None:
+    def __init__(self, gateway: Gateway) -> None:
         self.gateway = gateway
         self.name = gateway.model
 
-    async def run(self, task: str, proposal: dict[str, Any],
-                  evidence: dict[str, Any]) -> tuple[Any, ModelCall]:
+    async def run(self, task: str, proposal: GatedProposal,
+                  evidence: dict[str, ClaimEvidence]) -> tuple[object, ModelCall]:
         payload = {"task": task, "proposal": proposal, "evidence": list(evidence.values())}
-        messages = [
+        messages: list[ChatMessage] = [
             {"role": "system", "content": prompts.COORDINATOR_SYSTEM},
             {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
         ]

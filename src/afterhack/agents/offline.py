@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any
 
 from afterhack.agents.tools import RunTools
 from afterhack.llm.offline import NAME
 from afterhack.model.calls import ModelCall
+from afterhack.model.runs import ClaimEvidence, ClaimSources, GatedProposal
 
 ACTION_VERBS = frozenset(
     "plan book order schedule prepare send draft arrange organise organize reserve buy hire "
@@ -29,7 +29,8 @@ def asks_for_action(task: str) -> bool:
 class OfflineAnalyst:
     name = NAME
 
-    async def run(self, tools: RunTools, task: str, max_rounds: int) -> tuple[Any, list[ModelCall]]:
+    async def run(self, tools: RunTools, task: str,
+                  max_rounds: int) -> tuple[object, list[ModelCall]]:
         # The recorded duration is the model's own time: the tools it calls are the
         # product's work, as they are for a gateway model (whose calls are timed alone).
         t0 = time.perf_counter()
@@ -37,7 +38,7 @@ class OfflineAnalyst:
         t = time.perf_counter()
         hits = await tools.search_claims(task)
         in_tools += time.perf_counter() - t
-        sources: list[dict[str, Any]] = []
+        sources: list[ClaimSources] = []
         if hits:
             t = time.perf_counter()
             sources = await tools.get_claim_sources([h["claim_id"] for h in hits])
@@ -58,8 +59,8 @@ class OfflineAnalyst:
 class OfflineCoordinator:
     name = NAME
 
-    async def run(self, task: str, proposal: dict[str, Any],
-                  evidence: dict[str, Any]) -> tuple[Any, ModelCall]:
+    async def run(self, task: str, proposal: GatedProposal,
+                  evidence: dict[str, ClaimEvidence]) -> tuple[object, ModelCall]:
         t0 = time.perf_counter()
         statements = [evidence[i]["statement"] for i in proposal["claim_ids"] if i in evidence]
         out = {

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 from afterhack import claims
 from afterhack.agents.gate import NO_ANSWER_TITLE, Evidence, Gated, Premise, gate
@@ -23,14 +23,24 @@ from afterhack.errors import (
     RunClosed,
     WorkspaceBusy,
 )
-from afterhack.model.calls import ModelCall
-from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING
+from afterhack.model.calls import ModelCall, ModelCallRecord
+from afterhack.model.decisions import NoEvidenceReason, ReviewReason
+from afterhack.model.runs import (
+    ClaimEvidence,
+    Dropped,
+    GatedProposal,
+    RunView,
+    SkippedDecision,
+    ToolCallLog,
+)
+from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING, DecisionStatus
 from afterhack.store import claims as store_claims
 from afterhack.store import decisions as store_decisions
 from afterhack.store import runs as store_runs
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.names import new_id
+from afterhack.store.runs import DecisionWrite, HandoffWrite, NewAction, RunFields, RunWrite
 
 _MAX_BUILDS_ON = 20
 _SAVE_ATTEMPTS = 4
@@ -40,23 +50,29 @@ class Analyst(Protocol):
     name: str
 
     async def run(self, tools: RunTools, task: str,
-                  max_rounds: int) -> tuple[Any, list[ModelCall]]: ...
+                  max_rounds: int) -> tuple[object, list[ModelCall]]:
+        """The proposal (a model's output: anything, until the gate has read it)."""
+        ...
 
 
 class Coordinator(Protocol):
     name: str
 
-    async def run(self, task: str, proposal: dict[str, Any],
-                  evidence: dict[str, Any]) -> tuple[Any, ModelCall]: ...
+    async def run(self, task: str, proposal: GatedProposal,
+                  evidence: dict[str, ClaimEvidence]) -> tuple[object, ModelCall]:
+        """The decision (a model's output: anything, until the gate has read it)."""
+        ...
 
 
-def _gated_dict(g: Gated) -> dict[str, Any]:
+def _gated_proposal(g: Gated) -> GatedProposal:
     return {"answer": g.answer, "claim_ids": g.claim_ids,
-            "premises": [asdict(p) for p in g.premises], "proposed_actions": g.actions}
+            "premises": [{"statement": p.statement, "claim_ids": p.claim_ids}
+                         for p in g.premises],
+            "proposed_actions": g.actions}
 
 
-def _handoff(seq: int, src: str, dst: str, proposal: Any, ev: Evidence,
-             dropped: list[dict[str, str]], tool_calls: list[dict[str, Any]]) -> dict[str, Any]:
+def _handoff(seq: int, src: str, dst: str, proposal: object, ev: Evidence,
+             dropped: list[Dropped], tool_calls: list[ToolCallLog]) -> HandoffWrite:
     return {
         "id": new_id(), "seq": seq, "from_role": src, "to_role": dst,
         "proposal": json.dumps(proposal, ensure_ascii=False, default=str)[:200_000],
@@ -67,7 +83,7 @@ def _handoff(seq: int, src: str, dst: str, proposal: Any, ev: Evidence,
     }
 
 
-async def _label_unknown(g: Graph, dropped: list[dict[str, str]]) -> None:
+async def _label_unknown(g: Graph, dropped: list[Dropped]) -> None:
     """Tell an invented id (no such claim) from one this run never searched."""
     ids = [d["claim_id"] for d in dropped if d["reason"] == "not_searched"]
     if not ids:
@@ -78,7 +94,7 @@ async def _label_unknown(g: Graph, dropped: list[dict[str, str]]) -> None:
             d["reason"] = "unknown"
 
 
-async def _coordinator_evidence(g: Graph, ids: list[str]) -> dict[str, Any]:
+async def _coordinator_evidence(g: Graph, ids: list[str]) -> dict[str, ClaimEvidence]:
     rows = await store_claims.find_claims(g, ids)
     sources = await claims.claim_sources(g, ids)
     return {
@@ -90,7 +106,7 @@ async def _coordinator_evidence(g: Graph, ids: list[str]) -> dict[str, Any]:
 
 
 async def _resolve_builds_on(g: Graph,
-                             builds_on: list[str]) -> tuple[list[str], list[dict[str, str]]]:
+                             builds_on: list[str]) -> tuple[list[str], list[SkippedDecision]]:
     ids = list(dict.fromkeys(builds_on))
     if len(ids) > _MAX_BUILDS_ON:
         raise InvalidRequest(f"builds_on names at most {_MAX_BUILDS_ON} decisions.")
@@ -99,26 +115,39 @@ async def _resolve_builds_on(g: Graph,
         if i not in found:
             raise DecisionNotFound(i)
     good = [i for i in ids if found[i]["status"] in GOOD_STANDING]
-    skipped = [{"decision_id": i, "status": found[i]["status"]} for i in ids if i not in good]
+    skipped: list[SkippedDecision] = [{"decision_id": i, "status": found[i]["status"]}
+                                      for i in ids if i not in good]
     return good, skipped
 
 
-def _decision(task: str, out: Any, g2: Gated) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Draft:
+    """The decision a run is about to write."""
+
+    title: str
+    summary: str
+    status: DecisionStatus
+    premises: list[Premise]
+    actions: list[str]
+    review_reason: ReviewReason | None
+
+
+def _decision(task: str, out: object, g2: Gated) -> _Draft:
     o = out if isinstance(out, dict) else {}
     raw_title = o.get("title")
     title = raw_title if isinstance(raw_title, str) and raw_title.strip() else task
-    summary = o.get("summary") if isinstance(o.get("summary"), str) else g2.answer
-    return {"title": title.strip()[:300], "summary": (summary or "").strip()[:5000],
-            "status": "draft", "premises": g2.premises, "actions": g2.actions,
-            "review_reason": None}
+    raw_summary = o.get("summary")
+    summary = raw_summary if isinstance(raw_summary, str) else g2.answer
+    return _Draft(title=title.strip()[:300], summary=(summary or "").strip()[:5000],
+                  status="draft", premises=g2.premises, actions=g2.actions, review_reason=None)
 
 
-def _no_answer(reason: str) -> dict[str, Any]:
-    return {"title": NO_ANSWER_TITLE,
-            "summary": "No claim survived the evidence check: nothing was both found and "
-                       "read from its source in this run.",
-            "status": "needs_review", "premises": [], "actions": [],
-            "review_reason": {"type": "no_evidence", "detail": reason}}
+def _no_answer(reason: str) -> _Draft:
+    why: NoEvidenceReason = {"type": "no_evidence", "detail": reason}
+    return _Draft(title=NO_ANSWER_TITLE,
+                  summary="No claim survived the evidence check: nothing was both found and "
+                          "read from its source in this run.",
+                  status="needs_review", premises=[], actions=[], review_reason=why)
 
 
 @dataclass
@@ -130,13 +159,13 @@ class RunStart:
     model: str
     created_at: int
     depends_on: list[str]
-    skipped: list[dict[str, str]]
+    skipped: list[SkippedDecision]
     # True when the run is already stored with status 'open' and the end finishes that node.
     open_run: bool = False
     # perf_counter at the start, for the run's own duration; None means "from created_at".
     t0: float | None = None
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> RunFields:
         return {"id": self.id, "task": self.task, "model": self.model,
                 "created_at": self.created_at, "builds_on": self.depends_on,
                 "builds_on_skipped": json.dumps(self.skipped), "error": None}
@@ -154,7 +183,7 @@ async def begin_run(g: Graph, *, task: str, builds_on: list[str], model: str) ->
 
 
 async def run_agent(g: Graph, analyst: Analyst, coordinator: Coordinator, *, task: str,
-                    builds_on: list[str], actor: str, max_rounds: int) -> dict[str, Any]:
+                    builds_on: list[str], actor: str, max_rounds: int) -> RunView:
     start = await begin_run(g, task=task, builds_on=builds_on, model=analyst.name)
     ev = Evidence()
     tools = RunTools(g, ev)
@@ -168,15 +197,15 @@ async def run_agent(g: Graph, analyst: Analyst, coordinator: Coordinator, *, tas
                               tool_calls=tools.calls, calls=analyst_calls, actor=actor)
 
 
-async def conclude_run(g: Graph, coordinator: Coordinator, start: RunStart, *, proposal: Any,
-                       evidence: Evidence, tool_calls: list[dict[str, Any]],
-                       calls: list[ModelCall], actor: str) -> dict[str, Any]:
+async def conclude_run(g: Graph, coordinator: Coordinator, start: RunStart, *,
+                       proposal: object, evidence: Evidence, tool_calls: list[ToolCallLog],
+                       calls: list[ModelCall], actor: str) -> RunView:
     """Gate the Analyst's proposal, run the Coordinator on what survived, gate its output
     again, and save the run with its decision and actions. Shared by the in-process run and
     the MCP path, where an outside agent was the Analyst."""
     ev = evidence
     calls = list(calls)
-    handoffs: list[dict[str, Any]] = []
+    handoffs: list[HandoffWrite] = []
     try:
         gated = gate(proposal, ev, actions_key="proposed_actions")
         await _label_unknown(g, gated.dropped)
@@ -188,7 +217,8 @@ async def conclude_run(g: Graph, coordinator: Coordinator, start: RunStart, *, p
             evidence_for = await _coordinator_evidence(g, gated.claim_ids)
             t0 = time.perf_counter()
             try:
-                out, ccall = await coordinator.run(start.task, _gated_dict(gated), evidence_for)
+                out, ccall = await coordinator.run(start.task, _gated_proposal(gated),
+                                                   evidence_for)
             except GatewayError as exc:
                 calls.append(ModelCall("coordinator", (time.perf_counter() - t0) * 1000, False,
                                        error=exc.code))
@@ -205,51 +235,50 @@ async def conclude_run(g: Graph, coordinator: Coordinator, start: RunStart, *, p
                                      tool_calls))
         await _save_failed(g, start, exc, calls, handoffs, actor)
         raise
-    run = {**start.row(), "status": "completed", "model_calls": json.dumps(
-        [c.as_dict() for c in calls] + [{"role": "run", "duration_ms": start.elapsed_ms(),
-                                         "ok": True}])}
+    records: list[ModelCallRecord] = [c.as_dict() for c in calls]
+    records.append({"role": "run", "duration_ms": start.elapsed_ms(), "ok": True})
+    run: RunWrite = {**start.row(), "status": "completed", "model_calls": json.dumps(records)}
     await _save(g, start, run, handoffs, decision, actor)
     return await get_run_view(g, start.id)
 
 
 async def _save_failed(g: Graph, start: RunStart, exc: GatewayError, calls: list[ModelCall],
-                       handoffs: list[dict[str, Any]], actor: str) -> None:
-    run = {**start.row(), "status": "failed", "error": exc.code,
-           "model_calls": json.dumps([c.as_dict() for c in calls])}
+                       handoffs: list[HandoffWrite], actor: str) -> None:
+    run: RunWrite = {**start.row(), "status": "failed", "error": exc.code,
+                     "model_calls": json.dumps([c.as_dict() for c in calls])}
     # An open run that another submit closed meanwhile keeps that outcome; the error stands.
-    await store_runs.save_failed_run(g, {
-        "run": run, "handoffs": handoffs, "now": now_ms(), "open_run": start.open_run,
-        "audits": [audit_event("agent_run.failed", actor, start.id, {"error": exc.code})]})
+    await store_runs.save_failed_run(
+        g, run, handoffs, open_run=start.open_run, now=now_ms(),
+        audits=[audit_event("agent_run.failed", actor, start.id, {"error": exc.code})])
     exc.details["run_id"] = start.id
 
 
-async def _save(g: Graph, start: RunStart, run: dict[str, Any], handoffs: list[dict[str, Any]],
-                decision: dict[str, Any], actor: str) -> None:
+async def _save(g: Graph, start: RunStart, run: RunWrite, handoffs: list[HandoffWrite],
+                decision: _Draft, actor: str) -> None:
     decision_id = new_id()
     depends_on = start.depends_on
     for _ in range(_SAVE_ATTEMPTS):
-        premises: list[Premise] = decision["premises"]
-        uses = [{"claim_id": c, "premise": p.statement} for p in premises for c in p.claim_ids]
-        claim_ids = list(dict.fromkeys(u["claim_id"] for u in uses))
-        actions = [{"id": new_id(), "description": a} for a in decision["actions"]]
-        params = {
-            "run": run, "handoffs": handoffs, "now": now_ms(), "claim_ids": claim_ids,
-            "open_run": start.open_run,
-            "decision": {
-                "id": decision_id, "title": decision["title"], "summary": decision["summary"],
-                "status": decision["status"], "uses": uses, "depends_on": depends_on,
-                "actions": actions, "premise_order": json.dumps([p.statement for p in premises]),
-                "review_reason": json.dumps(decision["review_reason"])
-                if decision["review_reason"] else None,
-            },
-            "audits": [
-                audit_event("agent_run.completed", actor, run["id"], {"decision_id": decision_id}),
-                audit_event("decision.created", actor, decision_id,
-                            {"status": decision["status"], "claims": claim_ids,
-                             "actions": [a["id"] for a in actions]}),
-            ],
+        premises = decision.premises
+        claim_ids = list(dict.fromkeys(c for p in premises for c in p.claim_ids))
+        actions: list[NewAction] = [{"id": new_id(), "description": a} for a in decision.actions]
+        write: DecisionWrite = {
+            "id": decision_id, "title": decision.title, "summary": decision.summary,
+            "status": decision.status,
+            "uses": [{"claim_id": c, "premise": p.statement} for p in premises
+                     for c in p.claim_ids],
+            "depends_on": depends_on, "actions": actions,
+            "premise_order": json.dumps([p.statement for p in premises]),
+            "review_reason": json.dumps(decision.review_reason)
+            if decision.review_reason else None,
         }
-        if await store_runs.save_completed_run(g, params):
+        audits = [
+            audit_event("agent_run.completed", actor, run["id"], {"decision_id": decision_id}),
+            audit_event("decision.created", actor, decision_id,
+                        {"status": decision.status, "claims": claim_ids,
+                         "actions": [a["id"] for a in actions]}),
+        ]
+        if await store_runs.save_completed_run(g, run, handoffs, write, open_run=start.open_run,
+                                               now=now_ms(), audits=audits):
             return
         if start.open_run:
             state = await store_runs.find_run_state(g, start.id)
@@ -258,13 +287,15 @@ async def _save(g: Graph, start: RunStart, run: dict[str, Any], handoffs: list[d
         # A claim was corrected (or an upstream decision fell) while the run was thinking:
         # cite only what is still current, and say so on the trail.
         current = await store_claims.find_claims(g, claim_ids)
-        gone = [c for c in claim_ids if current.get(c, {}).get("status") not in CURRENT_CLAIM]
+        gone = [c for c in claim_ids
+                if c not in current or current[c]["status"] not in CURRENT_CLAIM]
         ups = await store_decisions.find_decisions(g, depends_on)
-        depends_on = [d for d in depends_on if ups.get(d, {}).get("status") in GOOD_STANDING]
+        depends_on = [d for d in depends_on if d in ups and ups[d]["status"] in GOOD_STANDING]
         kept = [Premise(p.statement, [c for c in p.claim_ids if c not in gone])
                 for p in premises]
         kept = [p for p in kept if p.claim_ids]
-        dropped = [{"claim_id": c, "reason": "superseded_during_run"} for c in gone]
+        dropped: list[Dropped] = [{"claim_id": c, "reason": "superseded_during_run"}
+                                  for c in gone]
         if handoffs:
             prior = json.loads(handoffs[-1]["dropped"])
             handoffs[-1]["dropped"] = json.dumps(prior + dropped)
@@ -273,14 +304,14 @@ async def _save(g: Graph, start: RunStart, run: dict[str, Any], handoffs: list[d
         if len(kept) < len(premises) or not kept:
             decision = _no_answer("superseded_during_run")
         else:
-            decision = {**decision, "premises": kept}
+            decision = replace(decision, premises=kept)
     raise WorkspaceBusy("The claims this run cites kept changing; run it again.")
 
 
-async def get_run_view(g: Graph, run_id: str) -> dict[str, Any]:
+async def get_run_view(g: Graph, run_id: str) -> RunView:
     base = await store_runs.get_run(g, run_id)
     decision = None
-    actions: list[dict[str, Any]] = []
+    actions = []
     if base["decision_ids"]:
         decision = await store_decisions.get_decision(g, base["decision_ids"][0])
         actions = decision["actions"]

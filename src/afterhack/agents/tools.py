@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from afterhack import claims
 from afterhack.agents.gate import Evidence
+from afterhack.model.chat import ToolSpec
+from afterhack.model.runs import ClaimSources, SearchHit, ToolCallLog
 from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
@@ -14,7 +14,7 @@ SEARCH_LIMIT = 10
 _CURRENT = [s for s in CLAIM_STATUSES if s in CURRENT_CLAIM]
 _MAX_IDS_PER_CALL = 50
 
-TOOL_SPECS: list[dict[str, Any]] = [
+TOOL_SPECS: list[ToolSpec] = [
     {"type": "function", "function": {
         "name": "search_claims",
         "description": "Search the workspace's current claims. Returns ids and statements; "
@@ -51,27 +51,28 @@ class RunTools:
     def __init__(self, g: Graph, evidence: Evidence) -> None:
         self.g = g
         self.evidence = evidence
-        self.calls: list[dict[str, Any]] = []
+        self.calls: list[ToolCallLog] = []
 
-    async def search_claims(self, query: Any) -> list[dict[str, Any]]:
+    async def search_claims(self, query: object) -> list[SearchHit]:
         q = query if isinstance(query, str) else ""
         found = await claims.search_claims(self.g, q[:2000], _CURRENT,
                                            limit=SEARCH_LIMIT)
-        hits = [{"claim_id": c["id"], "statement": c["statement"], "status": c["status"]}
-                for c in found["items"]]
+        hits: list[SearchHit] = [
+            {"claim_id": c["id"], "statement": c["statement"], "status": c["status"]}
+            for c in found["items"]]
         ids = [h["claim_id"] for h in hits]
         self.evidence.saw(ids)
         self.calls.append({"name": "search_claims", "arguments": {"query": q[:2000]},
                            "claim_ids": ids, "backed_off": found["search"]["backed_off"]})
         return hits
 
-    async def get_claim_sources(self, claim_ids: Any) -> list[dict[str, Any]]:
+    async def get_claim_sources(self, claim_ids: object) -> list[ClaimSources]:
         ids = [i for i in claim_ids if isinstance(i, str)] if isinstance(claim_ids, list) else []
         ids = list(dict.fromkeys(ids))[:_MAX_IDS_PER_CALL]
         rows = await store_claims.find_claims(self.g, ids) if ids else {}
         current = [i for i in ids if i in rows and rows[i]["status"] in CURRENT_CLAIM]
         by_claim = await claims.claim_sources(self.g, current) if current else {}
-        out: list[dict[str, Any]] = []
+        out: list[ClaimSources] = []
         got: list[str] = []
         for i in ids:
             frags = by_claim.get(i, [])
@@ -81,13 +82,15 @@ class RunTools:
                 "claim_id": i,
                 "status": rows[i]["status"] if i in rows else "not_found",
                 "fragments": [
-                    {k: f[k] for k in ("fragment_id", "text", "origin_type", "origin_name",
-                                       "quote_start", "quote_end", "start", "end")}
+                    {"fragment_id": f["fragment_id"], "text": f["text"],
+                     "origin_type": f["origin_type"], "origin_name": f["origin_name"],
+                     "quote_start": f["quote_start"], "quote_end": f["quote_end"],
+                     "start": f["start"], "end": f["end"]}
                     for f in frags
                 ],
             })
         # Only a current claim whose fragments were actually returned counts as retrieved.
         self.evidence.read(got)
-        self.calls.append({"name": "get_claim_sources", "arguments": {"claim_ids": ids},
+        self.calls.append({"name": "get_claim_sources", "arguments": {"claim_ids": [*ids]},
                            "claim_ids": got})
         return out

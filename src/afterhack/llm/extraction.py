@@ -6,7 +6,7 @@ decided afterwards by ingest.check_candidates, for every extractor alike.
 
 from __future__ import annotations
 
-from typing import Any
+from pydantic import JsonValue
 
 from afterhack.errors import GatewayInvalidOutput
 from afterhack.llm.gateway import Gateway
@@ -17,9 +17,10 @@ from afterhack.llm.prompts import (
     EXTRACTION_USER,
 )
 from afterhack.model.calls import ModelCall
+from afterhack.model.chat import ChatMessage
 
 
-def extraction_messages(fragment: str) -> list[dict[str, Any]]:
+def extraction_messages(fragment: str) -> list[ChatMessage]:
     return [
         {"role": "system", "content": EXTRACTION_SYSTEM},
         {"role": "user", "content": EXTRACTION_USER.format(fragment=fragment)},
@@ -31,7 +32,7 @@ class GatewayExtractor:
         self.gateway = gateway
         self.name = gateway.model
 
-    async def extract(self, fragment: str) -> tuple[list[Any], ModelCall]:
+    async def extract(self, fragment: str) -> tuple[list[JsonValue], ModelCall]:
         data, call = await self.gateway.complete_json(
             "extractor", extraction_messages(fragment), EXTRACTION_SCHEMA_NAME, EXTRACTION_SCHEMA
         )

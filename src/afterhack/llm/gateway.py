@@ -17,10 +17,12 @@ from typing import Any
 
 import httpx
 import openai
+from pydantic import JsonValue
 
 from afterhack.config import Settings
 from afterhack.errors import GatewayError, GatewayInvalidOutput, GatewayTimeout, GatewayUnavailable
 from afterhack.model.calls import ModelCall
+from afterhack.model.chat import AssistantMessage, ChatMessage, JsonSchema, ToolSpec
 from afterhack.model.vocab import ModelRole, ResponseFormat
 
 # Local servers (Ollama, vLLM without --api-key) ignore the key, but the SDK insists on one.
@@ -37,7 +39,7 @@ _RETRY_NUDGE = (
 class ToolCall:
     id: str
     name: str
-    arguments: dict[str, Any] | None  # None when the model's arguments are not a JSON object
+    arguments: dict[str, JsonValue] | None  # None when the model's arguments are not a JSON object
     raw_arguments: str
 
 
@@ -46,9 +48,9 @@ class AssistantTurn:
     content: str | None
     tool_calls: list[ToolCall] = field(default_factory=list)
 
-    def as_message(self) -> dict[str, Any]:
+    def as_message(self) -> AssistantMessage:
         """This turn as the assistant message to append before sending the tool results."""
-        msg: dict[str, Any] = {"role": "assistant", "content": self.content}
+        msg: AssistantMessage = {"role": "assistant", "content": self.content}
         if self.tool_calls:
             msg["tool_calls"] = [
                 {"id": c.id, "type": "function",
@@ -62,7 +64,7 @@ class _SchemaUnsupported(Exception):
     """The gateway refused response_format json_schema; json_object is worth a try."""
 
 
-def parse_json_object(text: str | None) -> dict[str, Any] | None:
+def parse_json_object(text: str | None) -> dict[str, JsonValue] | None:
     """The JSON object in a model's reply (code fences stripped), or None."""
     if text is None:
         return None
@@ -78,7 +80,7 @@ def parse_json_object(text: str | None) -> dict[str, Any] | None:
     return None
 
 
-def _parse_arguments(raw: str) -> dict[str, Any] | None:
+def _parse_arguments(raw: str) -> dict[str, JsonValue] | None:
     try:
         data = json.loads(raw)
     except ValueError:
@@ -103,7 +105,7 @@ def _gateway_error(exc: BaseException, role: ModelRole, timeout_s: float) -> Gat
         return GatewayTimeout(f"The model gateway did not answer the {role} within "
                               f"{timeout_s:g} s.", role=role, timeout_s=timeout_s)
     if isinstance(exc, openai.APIStatusError):
-        details: dict[str, Any] = {"role": role, "status": exc.status_code}
+        details: dict[str, str | int] = {"role": role, "status": exc.status_code}
         # An upstream error code like "rate_limit_exceeded" helps; free text might echo the key.
         if exc.code is not None and _SAFE_CODE.fullmatch(exc.code):
             details["upstream_code"] = exc.code
@@ -192,8 +194,8 @@ class Gateway:
                 raise _gateway_error(exc, role, self.timeout_s) from None
             return completion, (time.perf_counter() - t0) * 1000
 
-    async def _call_json(self, role: ModelRole, messages: list[dict[str, Any]], schema_name: str,
-                         schema: dict[str, Any]) -> tuple[Any, float]:
+    async def _call_json(self, role: ModelRole, messages: list[ChatMessage], schema_name: str,
+                         schema: JsonSchema) -> tuple[Any, float]:
         if self._json_mode == "json_schema":
             fmt = {"type": "json_schema",
                    "json_schema": {"name": schema_name, "schema": schema, "strict": False}}
@@ -205,9 +207,9 @@ class Gateway:
         return await self._call(role, messages=messages,
                                 response_format={"type": "json_object"})
 
-    async def complete_json(self, role: ModelRole, messages: list[dict[str, Any]],
-                            schema_name: str, schema: dict[str, Any]
-                            ) -> tuple[dict[str, Any], ModelCall]:
+    async def complete_json(self, role: ModelRole, messages: list[ChatMessage],
+                            schema_name: str, schema: JsonSchema
+                            ) -> tuple[dict[str, JsonValue], ModelCall]:
         """One JSON object from the model; a reply that is not one is asked again, once."""
         usage = _Usage()
         elapsed = 0.0
@@ -227,7 +229,7 @@ class Gateway:
                                    "(asked twice).", role=role, attempts=2)
 
     async def chat_tools(
-        self, role: ModelRole, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+        self, role: ModelRole, messages: list[ChatMessage], tools: list[ToolSpec]
     ) -> tuple[AssistantTurn, ModelCall]:
         """One assistant turn; tool arguments that are not a JSON object come back as None."""
         usage = _Usage()

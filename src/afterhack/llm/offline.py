@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any
+from typing import TypedDict
 
 from afterhack.chunking import sentence_spans
 from afterhack.model.calls import ModelCall
@@ -19,8 +19,13 @@ _MIN_WORDS = 3
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 
 
-def extract_sentences(fragment: str) -> list[dict[str, Any]]:
-    claims: list[dict[str, Any]] = []
+class Candidate(TypedDict):
+    statement: str
+    evidence_quote: str
+
+
+def extract_sentences(fragment: str) -> list[Candidate]:
+    claims: list[Candidate] = []
     for span in sentence_spans(fragment):
         sentence = fragment[span.start : span.end].strip()
         # Questions, headings and fragments without a verb-bearing length are not facts.
@@ -35,7 +40,7 @@ def extract_sentences(fragment: str) -> list[dict[str, Any]]:
 class OfflineExtractor:
     name = NAME
 
-    async def extract(self, fragment: str) -> tuple[list[Any], ModelCall]:
+    async def extract(self, fragment: str) -> tuple[list[Candidate], ModelCall]:
         t0 = time.perf_counter()
         claims = extract_sentences(fragment)
         return claims, ModelCall("extractor", (time.perf_counter() - t0) * 1000, True)

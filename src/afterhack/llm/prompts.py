@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from afterhack.model.chat import JsonSchema
 
 EXTRACTION_SCHEMA_NAME = "claims"
 
-EXTRACTION_SCHEMA: dict[str, Any] = {
+EXTRACTION_SCHEMA: JsonSchema = {
     "type": "object",
     "properties": {
         "claims": {

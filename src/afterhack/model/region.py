@@ -1,34 +1,38 @@
 """The region a correction (or a rejection) affects, as the store reads it and the relabel
 (support.py) judges it: every decision in it whole, with its premises, the decisions it
-builds on and its actions, and each revision the apply guard re-checks.
+builds on and its actions, and the revisions and counts the apply guard re-checks.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, NamedTuple, TypedDict
+
+from afterhack.model.vocab import ActionStatus, ClaimStatus, DecisionStatus
 
 
-@dataclass(frozen=True)
-class Use:
+class Use(NamedTuple):
+    """A decision's use of a claim under a premise (a USED_CLAIM edge and its claim)."""
+
     claim_id: str
+    status: ClaimStatus
+    revision: int
     premise: str
-    status: str
     source_id: str | None
-    revision: int
 
 
-@dataclass(frozen=True)
-class Up:
+class Up(NamedTuple):
+    """A decision the region's decision builds on (a DEPENDS_ON edge and its target)."""
+
     decision_id: str
-    status: str
+    status: DecisionStatus
     revision: int
 
 
-@dataclass(frozen=True)
-class ActionInfo:
+class ActionInfo(NamedTuple):
     id: str
     description: str
-    status: str
+    status: ActionStatus
     revision: int
     decision_ids: tuple[str, ...]  # those of the region: only they can fall
     n_required: int  # how many decisions it requires, in the region or not
@@ -38,12 +42,12 @@ class ActionInfo:
 class DecisionInfo:
     id: str
     title: str
-    status: str
+    status: DecisionStatus
     revision: int
-    uses: list[Use]
-    ups: list[Up]
-    action_ids: list[str]
-    n_dependents: int
+    uses: list[Use]  # sorted by premise, then claim
+    ups: list[Up]  # sorted by decision
+    action_ids: list[str]  # one per REQUIRES edge, sorted
+    n_dependents: int  # DEPENDS_ON edges into it
 
     def premises(self) -> dict[str, list[Use]]:
         groups: dict[str, list[Use]] = {}
@@ -52,7 +56,85 @@ class DecisionInfo:
         return groups
 
 
+class RegionClaim(TypedDict):
+    """The claim a region was read for, and how many decisions use it (all are in it)."""
+
+    id: str
+    status: ClaimStatus
+    revision: int
+    source_id: str | None
+    statement: str
+    n_users: int
+
+
+class DecisionStamp(NamedTuple):
+    """What the guard re-checks of a decision of the region: its revision, and the edges
+    at it that no revision covers (a new dependent or action changes no property of it)."""
+
+    id: str
+    revision: int
+    n_dependents: int
+    n_actions: int
+
+
+class Stamp(NamedTuple):
+    id: str
+    revision: int
+
+
+@dataclass(frozen=True)
+class Stamps:
+    """Every revision and count the relabel of a region read, each list sorted by id. The
+    apply guard re-checks all of them; the impact token is their digest."""
+
+    decisions: tuple[DecisionStamp, ...]
+    actions: tuple[Stamp, ...]
+    claims: tuple[Stamp, ...]  # every claim the region's decisions use
+    upstream: tuple[Stamp, ...]  # decisions outside the region that region decisions build on
+
+
 @dataclass
 class Snapshot:
     decisions: dict[str, DecisionInfo]
     actions: dict[str, ActionInfo]
+
+    def stamps(self) -> Stamps:
+        claims: dict[str, int] = {}
+        ups: dict[str, int] = {}
+        for d in self.decisions.values():
+            for u in d.uses:
+                claims[u.claim_id] = u.revision
+            for up in d.ups:
+                if up.decision_id not in self.decisions:
+                    ups[up.decision_id] = up.revision
+        return Stamps(
+            decisions=tuple(sorted(
+                DecisionStamp(id=d.id, revision=d.revision, n_dependents=d.n_dependents,
+                              n_actions=len(d.action_ids))
+                for d in self.decisions.values())),
+            actions=tuple(sorted(Stamp(a.id, a.revision) for a in self.actions.values())),
+            claims=tuple(Stamp(k, v) for k, v in sorted(claims.items())),
+            upstream=tuple(Stamp(k, v) for k, v in sorted(ups.items())),
+        )
+
+
+class PremiseLost(TypedDict):
+    type: Literal["premise_lost"]
+    premise: str
+    claim_ids: list[str]  # every claim it had, none of them current now
+
+
+class UpstreamFell(TypedDict):
+    type: Literal["upstream_fell"]
+    decision_id: str
+
+
+# Why the relabel flags a decision, one entry per reason.
+FlagReason = PremiseLost | UpstreamFell
+
+
+class PremiseSupport(TypedDict):
+    """A premise of a decision that stays, and the claims it still stands on."""
+
+    premise: str
+    claim_ids: list[str]

@@ -4,10 +4,35 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
+from afterhack.model.audit import AuditEntry
 from afterhack.store.client import Graph
 from afterhack.store.names import new_id
+
+
+class AuditParams(TypedDict):
+    """One event as the parameters of CREATE_AUDIT (and the change's ``$now``)."""
+
+    audit_id: str
+    audit_kind: str
+    audit_actor: str
+    audit_subject: str
+    audit_detail: str  # JSON
+    now: int
+
+
+class AuditEvent(TypedDict):
+    """One event of ``$audits`` for CREATE_AUDITS."""
+
+    id: str
+    kind: str
+    actor: str
+    subject_id: str
+    detail: str  # JSON
+    at: int
+
 
 # Appended to a write query so the event commits (or rolls back) with the change itself.
 CREATE_AUDIT = (
@@ -20,7 +45,8 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def audit_params(kind: str, actor: str, subject_id: str, detail: dict[str, Any]) -> dict[str, Any]:
+def audit_params(kind: str, actor: str, subject_id: str,
+                 detail: Mapping[str, Any]) -> AuditParams:
     return {
         "audit_id": new_id(),
         "audit_kind": kind,
@@ -31,7 +57,7 @@ def audit_params(kind: str, actor: str, subject_id: str, detail: dict[str, Any])
     }
 
 
-async def list_audit(g: Graph, *, limit: int, before: int | None = None) -> list[dict[str, Any]]:
+async def list_audit(g: Graph, *, limit: int, before: int | None = None) -> list[AuditEntry]:
     rows = await g.read(
         "MATCH (e:AuditEvent) WHERE $before IS NULL OR e.at < $before "
         "RETURN e.id AS id, e.kind AS kind, e.actor AS actor, e.at AS at, "
@@ -39,23 +65,21 @@ async def list_audit(g: Graph, *, limit: int, before: int | None = None) -> list
         "ORDER BY e.at DESC, e.id DESC LIMIT $limit",
         {"limit": limit, "before": before},
     )
-    out = []
-    for r in rows:
-        r = dict(r)
-        r["detail"] = json.loads(r["detail"]) if r["detail"] else {}
-        out.append(r)
-    return out
+    return [AuditEntry(id=r["id"], kind=r["kind"], actor=r["actor"], at=r["at"],
+                       subject_id=r["subject_id"],
+                       detail=json.loads(r["detail"]) if r["detail"] else {})
+            for r in rows]
 
 
-# Several events in one query: $audits is a list of dicts made by audit_event().
+# Several events in one query: $audits is a list of AuditEvent made by audit_event().
 CREATE_AUDITS = (
     "FOREACH (a IN $audits | CREATE (:AuditEvent {id:a.id, kind:a.kind, actor:a.actor, "
     "at:a.at, subject_id:a.subject_id, detail:a.detail}))"
 )
 
 
-def audit_event(kind: str, actor: str, subject_id: str, detail: dict[str, Any],
-                at: int | None = None) -> dict[str, Any]:
+def audit_event(kind: str, actor: str, subject_id: str, detail: Mapping[str, Any],
+                at: int | None = None) -> AuditEvent:
     return {
         "id": new_id(),
         "kind": kind,

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import cast
 
 from afterhack.errors import ClaimNotFound
+from afterhack.model.claims import (
+    ClaimDetailRow,
+    ClaimLinks,
+    ClaimRef,
+    ClaimRow,
+    FragmentRow,
+    QuotedClaim,
+)
 from afterhack.model.vocab import ClaimStatus
 from afterhack.store.client import Graph
 
@@ -17,7 +25,7 @@ CLAIM_FIELDS = (
 
 
 async def fulltext(g: Graph, query: str, statuses: Sequence[ClaimStatus], limit: int,
-                   offset: int) -> list[dict[str, Any]]:
+                   offset: int) -> list[ClaimRow]:
     """Claims matching a RediSearch query (built by search.plan, never raw user text)."""
     rows = await g.read(
         "CALL db.idx.fulltext.queryNodes('Claim', $q) YIELD node AS c, score "
@@ -26,11 +34,11 @@ async def fulltext(g: Graph, query: str, statuses: Sequence[ClaimStatus], limit:
         "SKIP $offset LIMIT $limit",
         {"q": query, "statuses": statuses, "limit": limit, "offset": offset},
     )
-    return list(rows)
+    return cast(list[ClaimRow], list(rows))
 
 
 async def contains_scan(g: Graph, words: list[str], statuses: Sequence[ClaimStatus],
-                        limit: int) -> list[dict[str, Any]]:
+                        limit: int) -> list[ClaimRow]:
     """The unindexed baseline the benchmark compares full-text search against."""
     rows = await g.read(
         "MATCH (c:Claim) WHERE c.status IN $statuses "
@@ -38,29 +46,29 @@ async def contains_scan(g: Graph, words: list[str], statuses: Sequence[ClaimStat
         f"RETURN {CLAIM_FIELDS} ORDER BY c.created_at, c.id LIMIT $limit",
         {"words": words, "statuses": statuses, "limit": limit},
     )
-    return list(rows)
+    return cast(list[ClaimRow], list(rows))
 
 
 async def list_claims(g: Graph, statuses: Sequence[ClaimStatus], limit: int,
-                      offset: int) -> list[dict[str, Any]]:
+                      offset: int) -> list[ClaimRow]:
     rows = await g.read(
         f"MATCH (c:Claim) WHERE c.status IN $statuses RETURN {CLAIM_FIELDS} "
         "ORDER BY c.created_at, c.id SKIP $offset LIMIT $limit",
         {"statuses": statuses, "limit": limit, "offset": offset},
     )
-    return list(rows)
+    return cast(list[ClaimRow], list(rows))
 
 
-async def find_claims(g: Graph, ids: list[str]) -> dict[str, dict[str, Any]]:
+async def find_claims(g: Graph, ids: list[str]) -> dict[str, QuotedClaim]:
     rows = await g.read(
         f"MATCH (c:Claim) WHERE c.id IN $ids RETURN {CLAIM_FIELDS}, "
         "c.evidence_quote AS evidence_quote",
         {"ids": ids},
     )
-    return {r["id"]: r for r in rows}
+    return {r["id"]: cast(QuotedClaim, r) for r in rows}
 
 
-async def claim_fragments(g: Graph, ids: list[str]) -> list[dict[str, Any]]:
+async def claim_fragments(g: Graph, ids: list[str]) -> list[FragmentRow]:
     """The fragments supporting each claim, with the claim's quote offsets and origin."""
     rows = await g.read(
         "MATCH (c:Claim)-[s:SUPPORTED_BY]->(f:SourceFragment) WHERE c.id IN $ids "
@@ -74,22 +82,22 @@ async def claim_fragments(g: Graph, ids: list[str]) -> list[dict[str, Any]]:
         "ORDER BY c.id, f.start",
         {"ids": ids},
     )
-    return list(rows)
+    return cast(list[FragmentRow], list(rows))
 
 
-async def get_claim_row(g: Graph, claim_id: str) -> dict[str, Any]:
+async def get_claim_row(g: Graph, claim_id: str) -> ClaimDetailRow:
     rows = await g.read(
         f"MATCH (c:Claim {{id:$id}}) RETURN {CLAIM_FIELDS}, c.evidence_quote AS evidence_quote, "
-        "c.quote_start AS quote_start, c.quote_end AS quote_end, c.statement_key AS statement_key",
+        "c.quote_start AS quote_start, c.quote_end AS quote_end",
         {"id": claim_id},
     )
     row = rows.first()
     if row is None:
         raise ClaimNotFound(claim_id)
-    return row
+    return cast(ClaimDetailRow, row)
 
 
-async def claim_links(g: Graph, claim_id: str) -> dict[str, Any]:
+async def claim_links(g: Graph, claim_id: str) -> ClaimLinks:
     """Corrections of the claim, what it supersedes and what supersedes it, who uses it."""
     rows = await g.read(
         "MATCH (c:Claim {id:$id}) "
@@ -105,10 +113,10 @@ async def claim_links(g: Graph, claim_id: str) -> dict[str, Any]:
     row = rows.first()
     if row is None:
         raise ClaimNotFound(claim_id)
-    return row
+    return cast(ClaimLinks, row)
 
 
-async def replacement_chain(g: Graph, claim_id: str) -> list[dict[str, Any]]:
+async def replacement_chain(g: Graph, claim_id: str) -> list[ClaimRef]:
     """The claim and each claim that replaced it, in order, up to the current one."""
     rows = await g.read(
         "MATCH p = (c:Claim {id:$id})<-[:SUPERSEDES*0..64]-(r:Claim) "
@@ -116,7 +124,7 @@ async def replacement_chain(g: Graph, claim_id: str) -> list[dict[str, Any]]:
         "ORDER BY depth",
         {"id": claim_id},
     )
-    chain: list[dict[str, Any]] = []
+    chain: list[ClaimRef] = []
     seen: set[str] = set()
     for r in rows:
         if r["id"] not in seen:

@@ -3,12 +3,54 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TypedDict, cast
 
 from afterhack.errors import CorrectionNotFound
-from afterhack.store.audit import CREATE_AUDITS
+from afterhack.model.corrections import Correction
+from afterhack.model.region import Stamps
+from afterhack.model.vocab import ClaimStatus, CorrectionKind
+from afterhack.store.audit import CREATE_AUDITS, AuditEvent
 from afterhack.store.client import Graph
-from afterhack.store.repair import FLAG_AND_HOLD, GUARD
+from afterhack.store.guard import FLAG_AND_HOLD, GUARD, Repair, guard_params
+
+
+class NewCorrection(TypedDict):
+    id: str
+    statement: str
+    reason: str | None
+    reviewer: str
+    kind: CorrectionKind
+    replacement_id: str | None
+    outcome: str  # JSON of a CorrectionOutcome
+
+
+class NewFragment(TypedDict):
+    id: str
+    text: str
+    origin_name: str
+
+
+class NewReplacement(TypedDict):
+    id: str | None  # None for a retraction, which writes no replacement
+    statement: str
+    key: str  # its statement key (evidence.statement_key)
+
+
+class CorrectionWrite(Repair):
+    """Everything one apply writes after the guard: the claim as previewed (its revision
+    and how many decisions use it), the correction, its fragment and replacement."""
+
+    claim_id: str
+    claim_revision: int
+    n_users: int
+    kind: CorrectionKind
+    key: str  # the correction's identity (repair.correction_key)
+    now: int
+    old_status: ClaimStatus  # superseded by a replacement, or rejected by a retraction
+    correction: NewCorrection
+    fragment: NewFragment
+    replacement: NewReplacement
+    audits: list[AuditEvent]
 
 # The corrected claim must still be exactly as previewed: same revision, still current, and
 # used by the same number of decisions (a new user would have joined the impact set).
@@ -42,27 +84,33 @@ CREATE (rep)-[:SUPERSEDES {reason: 'correction'}]->(old)
 """
 
 
-async def apply(g: Graph, p: dict[str, Any]) -> bool:
+async def apply(g: Graph, stamps: Stamps, write: CorrectionWrite) -> bool:
+    """Apply a correction if the region is still as ``stamps`` says; False if it moved."""
     q = GUARD + _SUPERSEDE
-    if p["kind"] == "replace":
+    if write["kind"] == "replace":
         q += _REPLACEMENT
     q += "WITH k " + FLAG_AND_HOLD + "WITH k " + CREATE_AUDITS + " RETURN k.id AS id"
-    rows = await g.write(q, p)
+    rows = await g.write(q, {**guard_params(stamps), **write})
     return bool(rows)
 
 
-async def repair_only(g: Graph, p: dict[str, Any]) -> bool:
+async def repair_only(g: Graph, stamps: Stamps, repair: Repair,
+                      audits: list[AuditEvent]) -> bool:
+    """Flag and hold what a re-check found, if the region is still as ``stamps`` says."""
     rows = await g.write(
-        GUARD + FLAG_AND_HOLD + "WITH * " + CREATE_AUDITS + " RETURN 1 AS ok", p)
+        GUARD + FLAG_AND_HOLD + "WITH * " + CREATE_AUDITS + " RETURN 1 AS ok",
+        {**guard_params(stamps), **repair, "audits": audits})
     return bool(rows)
 
 
-async def find_by_key(g: Graph, key: str) -> dict[str, Any] | None:
+async def find_by_key(g: Graph, key: str) -> str | None:
+    """The id of the correction with this key (repair.correction_key), if it was applied."""
     rows = await g.read("MATCH (k:Correction {key:$key}) RETURN k.id AS id", {"key": key})
-    return rows.first()
+    row = rows.first()
+    return None if row is None else str(row["id"])
 
 
-async def get_correction(g: Graph, correction_id: str) -> dict[str, Any]:
+async def get_correction(g: Graph, correction_id: str) -> Correction:
     rows = await g.read(
         "MATCH (k:Correction {id:$id}) "
         "RETURN k {.id, .claim_id, .statement, .reason, .reviewer, .kind, .replacement_id, "
@@ -77,4 +125,4 @@ async def get_correction(g: Graph, correction_id: str) -> dict[str, Any]:
     k = dict(row["k"])
     k["outcome"] = json.loads(k["outcome"]) if k.get("outcome") else {"flagged": [], "held": []}
     k["fragment"] = dict(row["fragments"][0]) if row["fragments"] else None
-    return k
+    return cast(Correction, k)

@@ -7,11 +7,23 @@ still the current one and the transition is allowed, checked inside the same que
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal, TypedDict, cast
 
 from afterhack.errors import ActionNotFound, DecisionNotFound
-from afterhack.store.audit import CREATE_AUDITS
-from afterhack.store.client import Graph
+from afterhack.model.decisions import (
+    ActionRecord,
+    DecisionLink,
+    DecisionRef,
+    DecisionView,
+    PremiseClaim,
+)
+from afterhack.model.region import Stamps
+from afterhack.model.vocab import OPEN_ACTION, ActionStatus, DecisionStatus
+from afterhack.store.audit import CREATE_AUDITS, AuditEvent
+from afterhack.store.client import Graph, Row
+from afterhack.store.cypher import CURRENT, GOOD, cypher_list
+from afterhack.store.guard import FLAG_AND_HOLD, GUARD, Repair, guard_params
 
 _ACTION_MAP = (
     "{id: a.id, description: a.description, status: a.status, revision: a.revision, "
@@ -36,11 +48,16 @@ RESTORE_HELD = (
     "  OPTIONAL MATCH (d)<-[:REQUIRES]-(a:Action {status:'held'}) "
     "  OPTIONAL MATCH (a)-[:REQUIRES]->(x:Decision) "
     "  WITH a, collect(x.status) AS ds "
-    "  WHERE a IS NOT NULL AND all(s IN ds WHERE s IN ['draft','accepted']) "
+    f"  WHERE a IS NOT NULL AND all(s IN ds WHERE s IN {GOOD}) "
     "  SET a.status = coalesce(a.held_from, 'proposed'), a.held_from = null, "
     "      a.revision = a.revision + 1 "
     "  RETURN collect(a.id) AS restored } "
 )
+
+
+class NewUse(TypedDict):
+    claim_id: str
+    premise: str
 
 
 async def action_decisions(g: Graph, action_ids: list[str]) -> dict[str, list[str]]:
@@ -54,132 +71,146 @@ async def action_decisions(g: Graph, action_ids: list[str]) -> dict[str, list[st
     return {r["id"]: list(r["decision_ids"]) for r in rows}
 
 
-async def _with_action_decisions(g: Graph, views: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    # A pattern comprehension nested in another comes back null in FalkorDB: read apart.
-    required = await action_decisions(g, [a["id"] for v in views for a in v["actions"]])
-    for v in views:
-        v["actions"] = [{**a, "decision_ids": sorted(required.get(a["id"], []))}
-                        for a in v["actions"]]
-    return views
-
-
 # Ends accept and reconfirm alike: held actions come back, the audit event is written.
 _ACCEPTED_TAIL = "WITH d " + RESTORE_HELD + "WITH d, restored " + CREATE_AUDITS + " RETURN restored"
 
 
-def decision_view(row: dict[str, Any]) -> dict[str, Any]:
-    d = dict(row["d"])
-    order = json.loads(d.pop("premise_order") or "[]")
-    groups: dict[str, list[dict[str, Any]]] = {}
+def _decision_view(row: Row, required: dict[str, list[str]]) -> DecisionView:
+    d = row["d"]
+    order = json.loads(d["premise_order"] or "[]")
+    groups: dict[str, list[PremiseClaim]] = {}
     for u in sorted(row["uses"], key=lambda u: u["id"]):
-        groups.setdefault(u["premise"], []).append(
-            {k: u[k] for k in ("id", "statement", "status", "source_id")})
+        groups.setdefault(u["premise"], []).append(PremiseClaim(
+            id=u["id"], statement=u["statement"], status=u["status"], source_id=u["source_id"]))
     labels = [p for p in order if p in groups] + sorted(p for p in groups if p not in order)
-    d["premises"] = [{"premise": p, "claims": groups[p]} for p in labels]
-    d["review_reason"] = json.loads(d["review_reason"]) if d.get("review_reason") else None
-    d["depends_on"] = sorted(row["depends_on"], key=lambda x: x["id"])
-    d["dependents"] = sorted(row["dependents"], key=lambda x: x["id"])
-    d["actions"] = sorted(row["actions"], key=lambda a: (a["created_at"], a["id"]))
-    return d
+    # A pattern comprehension nested in another comes back null in FalkorDB, so each
+    # action's decisions are read apart (``required``).
+    actions = [cast(ActionRecord, {**a, "decision_ids": sorted(required.get(a["id"], []))})
+               for a in sorted(row["actions"], key=lambda a: (a["created_at"], a["id"]))]
+    return DecisionView(
+        id=d["id"], title=d["title"], summary=d["summary"], status=d["status"],
+        revision=d["revision"], created_at=d["created_at"], run_id=d["run_id"],
+        review_reason=json.loads(d["review_reason"]) if d["review_reason"] else None,
+        premises=[{"premise": p, "claims": groups[p]} for p in labels],
+        depends_on=cast(list[DecisionLink], sorted(row["depends_on"], key=lambda x: x["id"])),
+        dependents=cast(list[DecisionLink], sorted(row["dependents"], key=lambda x: x["id"])),
+        actions=actions)
 
 
-async def find_decisions(g: Graph, ids: list[str]) -> dict[str, dict[str, Any]]:
+async def _decision_views(g: Graph, rows: Sequence[Row]) -> list[DecisionView]:
+    required = await action_decisions(g, [a["id"] for r in rows for a in r["actions"]])
+    return [_decision_view(r, required) for r in rows]
+
+
+async def find_decisions(g: Graph, ids: list[str]) -> dict[str, DecisionRef]:
     rows = await g.read(
         "MATCH (d:Decision) WHERE d.id IN $ids RETURN d.id AS id, d.status AS status, "
         "d.revision AS revision, d.title AS title",
         {"ids": ids},
     )
-    return {r["id"]: r for r in rows}
+    return {r["id"]: cast(DecisionRef, r) for r in rows}
 
 
-async def get_decision(g: Graph, decision_id: str) -> dict[str, Any]:
+async def get_decision(g: Graph, decision_id: str) -> DecisionView:
     rows = await g.read("MATCH (d:Decision {id:$id}) " + _DECISION_RETURN, {"id": decision_id})
-    row = rows.first()
-    if row is None:
+    if not rows:
         raise DecisionNotFound(decision_id)
-    return (await _with_action_decisions(g, [decision_view(row)]))[0]
+    return (await _decision_views(g, rows))[0]
 
 
-async def list_decisions(g: Graph, statuses: list[str] | None, *, limit: int,
-                         offset: int) -> list[dict[str, Any]]:
+async def list_decisions(g: Graph, statuses: Sequence[DecisionStatus] | None, *, limit: int,
+                         offset: int) -> list[DecisionView]:
     rows = await g.read(
         "MATCH (d:Decision) WHERE $statuses IS NULL OR d.status IN $statuses "
         "WITH d ORDER BY d.created_at DESC, d.id SKIP $offset LIMIT $limit "
         + _DECISION_RETURN,
         {"statuses": statuses, "limit": limit, "offset": offset},
     )
-    return await _with_action_decisions(g, [decision_view(r) for r in rows])
+    return await _decision_views(g, rows)
 
 
-async def list_actions(g: Graph, statuses: list[str] | None, *, limit: int,
-                       offset: int) -> list[dict[str, Any]]:
+async def list_actions(g: Graph, statuses: Sequence[ActionStatus] | None, *, limit: int,
+                       offset: int) -> list[ActionRecord]:
     rows = await g.read(
         "MATCH (a:Action) WHERE $statuses IS NULL OR a.status IN $statuses "
         f"RETURN {_ACTION_MAP} AS a ORDER BY a.created_at DESC, a.id SKIP $offset LIMIT $limit",
         {"statuses": statuses, "limit": limit, "offset": offset})
-    return [dict(r["a"]) for r in rows]
+    return [cast(ActionRecord, r["a"]) for r in rows]
 
 
-async def get_action(g: Graph, action_id: str) -> dict[str, Any]:
+async def get_action(g: Graph, action_id: str) -> ActionRecord:
     rows = await g.read(f"MATCH (a:Action {{id:$id}}) RETURN {_ACTION_MAP} AS a",
                         {"id": action_id})
     row = rows.first()
     if row is None:
         raise ActionNotFound(action_id)
-    return dict(row["a"])
+    return cast(ActionRecord, row["a"])
 
 
-async def action_decision_statuses(g: Graph, action_id: str) -> list[str]:
+async def action_decision_statuses(g: Graph, action_id: str) -> list[DecisionStatus]:
     rows = await g.read(
         "MATCH (a:Action {id:$id})-[:REQUIRES]->(d:Decision) RETURN collect(d.status) AS s",
         {"id": action_id})
     return list(rows.scalar() or [])
 
 
-async def set_action_status(g: Graph, p: dict[str, Any]) -> bool:
-    """CAS an action's status; the query re-checks the transition and its decisions."""
+async def set_action_status(g: Graph, action_id: str, *, revision: int,
+                            allowed_from: Sequence[ActionStatus],
+                            to: ActionStatus | Literal["released"], needs_good_standing: bool,
+                            audits: list[AuditEvent]) -> bool:
+    """CAS an action's status; the query re-checks the transition and its decisions.
+    ``released``: back to the status it was held from."""
     rows = await g.write(
         "MATCH (a:Action {id:$id}) WHERE a.revision = $revision AND a.status IN $from "
         "WITH a, [(a)-[:REQUIRES]->(x:Decision) | x.status] AS ds "
-        "WHERE NOT $needs_good_standing OR all(s IN ds WHERE s IN ['draft','accepted']) "
+        f"WHERE NOT $needs_good_standing OR all(s IN ds WHERE s IN {GOOD}) "
         "SET a.status = CASE WHEN $to = 'released' THEN coalesce(a.held_from, 'proposed') "
         "  ELSE $to END, "
         "    a.held_from = null, a.revision = a.revision + 1 "
         "WITH a " + CREATE_AUDITS + " RETURN a.id AS id",
-        p,
+        {"id": action_id, "revision": revision, "from": list(allowed_from), "to": to,
+         "needs_good_standing": needs_good_standing, "audits": audits},
     )
     return bool(rows)
 
 
-async def accept_decision(g: Graph, p: dict[str, Any]) -> list[str] | None:
-    """Put a decision in good standing if every premise has a current claim; None if refused."""
+async def accept_decision(g: Graph, decision_id: str, *, revision: int,
+                          allowed_from: Sequence[DecisionStatus],
+                          audits: list[AuditEvent]) -> list[str] | None:
+    """Put a decision in good standing if every premise has a current claim; the held
+    actions it restored, or None if refused."""
     rows = await g.write(
         "MATCH (d:Decision {id:$id}) WHERE d.revision = $revision AND d.status IN $from "
         "OPTIONAL MATCH (d)-[u:USED_CLAIM]->(c:Claim) "
         "WITH d, collect(DISTINCT u.premise) AS premises, "
-        "  collect(DISTINCT CASE WHEN c.status IN ['proposed','accepted'] "
+        f"  collect(DISTINCT CASE WHEN c.status IN {CURRENT} "
         "    THEN u.premise END) AS held "
         "WITH d, premises, held, [(d)-[:DEPENDS_ON]->(x:Decision) | x.status] AS ups "
         "WHERE size(premises) > 0 AND size(held) = size(premises) "
-        "AND all(s IN ups WHERE s IN ['draft','accepted']) "
+        f"AND all(s IN ups WHERE s IN {GOOD}) "
         "SET d.status = 'accepted', d.revision = d.revision + 1, d.review_reason = null "
         + _ACCEPTED_TAIL,
-        p,
+        {"id": decision_id, "revision": revision, "from": list(allowed_from), "audits": audits},
     )
     row = rows.first()
     return None if row is None else list(row["restored"])
 
 
-async def reconfirm_decision(g: Graph, p: dict[str, Any]) -> list[str] | None:
-    """Replace a decision's support with current, fragment-backed claims and accept it."""
+async def reconfirm_decision(g: Graph, decision_id: str, *, revision: int,
+                             allowed_from: Sequence[DecisionStatus], uses: list[NewUse],
+                             premise_order: list[str],
+                             audits: list[AuditEvent]) -> list[str] | None:
+    """Replace a decision's support with current, fragment-backed claims and accept it; the
+    held actions it restored, or None if refused."""
+    claim_ids = list(dict.fromkeys(u["claim_id"] for u in uses))
     rows = await g.write(
         "MATCH (d:Decision {id:$id}) WHERE d.revision = $revision AND d.status IN $from "
         "OPTIONAL MATCH (d)-[:DEPENDS_ON]->(x:Decision) "
         "WITH d, collect(x.status) AS ups "
-        "OPTIONAL MATCH (c:Claim) WHERE c.id IN $claim_ids AND c.status IN ['proposed','accepted'] "
+        f"OPTIONAL MATCH (c:Claim) WHERE c.id IN $claim_ids AND c.status IN {CURRENT} "
         "AND (c)-[:SUPPORTED_BY]->(:SourceFragment) "
         "WITH d, ups, count(DISTINCT c) AS ok "
-        "WHERE ok = size($claim_ids) AND all(s IN ups WHERE s IN ['draft','accepted']) "
+        f"WHERE ok = size($claim_ids) AND all(s IN ups WHERE s IN {GOOD}) "
         "OPTIONAL MATCH (d)-[old:USED_CLAIM]->() DELETE old "
         "WITH DISTINCT d "
         "CALL { WITH d UNWIND $uses AS u MATCH (c:Claim {id:u.claim_id}) "
@@ -187,7 +218,37 @@ async def reconfirm_decision(g: Graph, p: dict[str, Any]) -> list[str] | None:
         "SET d.status = 'accepted', d.revision = d.revision + 1, d.review_reason = null, "
         "    d.premise_order = $premise_order "
         + _ACCEPTED_TAIL,
-        p,
+        {"id": decision_id, "revision": revision, "from": list(allowed_from),
+         "claim_ids": claim_ids, "uses": uses, "premise_order": json.dumps(premise_order),
+         "audits": audits},
     )
     row = rows.first()
     return None if row is None else list(row["restored"])
+
+
+# Rejects decision $id, cancels its own open (or held) actions; then the guard's flags and
+# holds of its dependents follow in the same query.
+_REJECT = f"""
+MATCH (d:Decision {{id: $id}}) WHERE d.revision = $revision AND d.status IN $from
+SET d.status = 'rejected', d.revision = d.revision + 1, d.review_reason = $reason
+WITH d
+CALL {{
+  WITH d
+  MATCH (d)<-[:REQUIRES]-(a:Action) WHERE a.status IN {cypher_list([*OPEN_ACTION, "held"])}
+  SET a.status = 'cancelled', a.held_from = null, a.revision = a.revision + 1
+  RETURN count(a) AS n_cancelled
+}}
+WITH d
+"""
+
+
+async def reject_decision(g: Graph, decision_id: str, *, revision: int,
+                          allowed_from: Sequence[DecisionStatus], reason: str, stamps: Stamps,
+                          repair: Repair, audits: list[AuditEvent]) -> bool:
+    """Reject a decision and repair what depended on it, if its region is still as
+    ``stamps`` says; False if it moved (or the decision did)."""
+    rows = await g.write(
+        GUARD + _REJECT + FLAG_AND_HOLD + "WITH d " + CREATE_AUDITS + " RETURN d.id AS id",
+        {**guard_params(stamps), **repair, "id": decision_id, "revision": revision,
+         "from": list(allowed_from), "reason": reason, "audits": audits})
+    return bool(rows)

@@ -12,11 +12,71 @@ one write, and the final write finishes that node instead of creating one.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TypedDict, cast
 
 from afterhack.errors import RunNotFound
-from afterhack.store.audit import CREATE_AUDITS
+from afterhack.model.runs import (
+    HandoffRecord,
+    OpenRunState,
+    RunRecord,
+    RunSummary,
+    StoredRun,
+    ToolCallLog,
+)
+from afterhack.model.vocab import DecisionStatus, RunStatus
+from afterhack.store.audit import CREATE_AUDITS, AuditEvent
 from afterhack.store.client import Graph
+from afterhack.store.cypher import CURRENT, GOOD
+from afterhack.store.decisions import NewUse
+
+
+class RunFields(TypedDict):
+    """A run as it began (agents.run.RunStart)."""
+
+    id: str
+    task: str
+    model: str
+    created_at: int
+    builds_on: list[str]
+    builds_on_skipped: str  # JSON: the SkippedDecision list
+    error: str | None
+
+
+class RunWrite(RunFields):
+    """A run as it ended."""
+
+    status: RunStatus
+    model_calls: str  # JSON: the ModelCallRecord list
+
+
+class HandoffWrite(TypedDict):
+    id: str
+    seq: int
+    from_role: str
+    to_role: str
+    proposal: str  # JSON
+    searched: list[str]
+    retrieved: list[str]
+    dropped_ids: list[str]
+    dropped: str  # JSON: the Dropped list
+    tool_calls: str  # JSON: the ToolCallLog list
+
+
+class NewAction(TypedDict):
+    id: str
+    description: str
+
+
+class DecisionWrite(TypedDict):
+    id: str
+    title: str
+    summary: str
+    status: DecisionStatus
+    uses: list[NewUse]
+    depends_on: list[str]
+    actions: list[NewAction]
+    premise_order: str  # JSON: the premise labels in order
+    review_reason: str | None  # JSON: a ReviewReason
 
 _HANDOFFS = """
 FOREACH (h IN $handoffs |
@@ -40,26 +100,33 @@ SET r.status = $run.status, r.finished_at = $now, r.model_calls = $run.model_cal
 """ + _HANDOFFS
 
 
-def _run_part(p: dict[str, Any]) -> str:
-    return _FINISH_OPEN_RUN if p.get("open_run") else _CREATE_RUN
+def _run_part(open_run: bool) -> str:
+    return _FINISH_OPEN_RUN if open_run else _CREATE_RUN
 
 
-async def save_failed_run(g: Graph, p: dict[str, Any]) -> bool:
+async def save_failed_run(g: Graph, run: RunWrite, handoffs: list[HandoffWrite], *,
+                          open_run: bool, now: int, audits: list[AuditEvent]) -> bool:
     """Write a failed run with its trail; False when an open run was no longer open."""
-    rows = await g.write(_run_part(p) + "WITH r " + CREATE_AUDITS + " RETURN r.id AS id", p)
+    rows = await g.write(
+        _run_part(open_run) + "WITH r " + CREATE_AUDITS + " RETURN r.id AS id",
+        {"run": run, "handoffs": handoffs, "now": now, "audits": audits})
     return bool(rows)
 
 
-async def save_completed_run(g: Graph, p: dict[str, Any]) -> bool:
-    """Write run, handoffs, decision, its support and actions; False when the guard failed."""
+async def save_completed_run(g: Graph, run: RunWrite, handoffs: list[HandoffWrite],
+                             decision: DecisionWrite, *, open_run: bool, now: int,
+                             audits: list[AuditEvent]) -> bool:
+    """Write run, handoffs, decision, its support and actions; False when the guard failed
+    (a claim it cites is no longer current, or a decision it builds on fell)."""
+    claim_ids = list(dict.fromkeys(u["claim_id"] for u in decision["uses"]))
     rows = await g.write(
-        "OPTIONAL MATCH (c:Claim) WHERE c.id IN $claim_ids AND c.status IN ['proposed','accepted'] "
+        f"OPTIONAL MATCH (c:Claim) WHERE c.id IN $claim_ids AND c.status IN {CURRENT} "
         "WITH count(DISTINCT c) AS current_claims "
         "OPTIONAL MATCH (up:Decision) WHERE up.id IN $decision.depends_on "
-        "AND up.status IN ['draft','accepted'] "
+        f"AND up.status IN {GOOD} "
         "WITH current_claims, count(DISTINCT up) AS good_upstream "
         "WHERE current_claims = size($claim_ids) AND good_upstream = size($decision.depends_on) "
-        + _run_part(p) +
+        + _run_part(open_run) +
         "CREATE (r)-[:PRODUCED]->(d:Decision {id:$decision.id, title:$decision.title, "
         "summary:$decision.summary, status:$decision.status, revision:1, created_at:$now, "
         "run_id:$run.id, premise_order:$decision.premise_order, "
@@ -73,12 +140,13 @@ async def save_completed_run(g: Graph, p: dict[str, Any]) -> bool:
         "  CREATE (:Action {id:a.id, description:a.description, status:'proposed', revision:1, "
         "    created_at:$now, held_from:null})-[:REQUIRES]->(d) RETURN count(*) AS n_actions } "
         "WITH r, d " + CREATE_AUDITS + " RETURN r.id AS id",
-        p,
+        {"run": run, "handoffs": handoffs, "decision": decision, "claim_ids": claim_ids,
+         "now": now, "audits": audits},
     )
     return bool(rows)
 
 
-async def get_run(g: Graph, run_id: str) -> dict[str, Any]:
+async def get_run(g: Graph, run_id: str) -> StoredRun:
     rows = await g.read(
         "MATCH (r:AgentRun {id:$id}) "
         "RETURN r {.id, .task, .status, .model, .created_at, .finished_at, .model_calls, "
@@ -100,11 +168,12 @@ async def get_run(g: Graph, run_id: str) -> dict[str, Any]:
         h = dict(h)
         for k in ("proposal", "dropped", "tool_calls"):
             h[k] = json.loads(h[k]) if h.get(k) else ([] if k != "proposal" else {})
-        handoffs.append(h)
-    return {"run": run, "handoffs": handoffs, "decision_ids": list(row["decision_ids"])}
+        handoffs.append(cast(HandoffRecord, h))
+    return {"run": cast(RunRecord, run), "handoffs": handoffs,
+            "decision_ids": list(row["decision_ids"])}
 
 
-async def list_runs(g: Graph, *, limit: int, offset: int) -> list[dict[str, Any]]:
+async def list_runs(g: Graph, *, limit: int, offset: int) -> list[RunSummary]:
     rows = await g.read(
         "MATCH (r:AgentRun) RETURN r.id AS id, r.task AS task, r.status AS status, "
         "r.model AS model, r.created_at AS created_at, "
@@ -112,7 +181,7 @@ async def list_runs(g: Graph, *, limit: int, offset: int) -> list[dict[str, Any]
         "ORDER BY r.created_at DESC, r.id SKIP $offset LIMIT $limit",
         {"limit": limit, "offset": offset},
     )
-    return list(rows)
+    return cast(list[RunSummary], list(rows))
 
 
 _OPEN_FIELDS = (
@@ -123,7 +192,8 @@ _OPEN_FIELDS = (
 )
 
 
-async def create_open_run(g: Graph, p: dict[str, Any]) -> None:
+async def create_open_run(g: Graph, run: RunFields, *, started_by: str,
+                          audits: list[AuditEvent]) -> None:
     """Store a run that an outside agent will drive through separate tool calls."""
     await g.write(
         "CREATE (r:AgentRun {id:$run.id, task:$run.task, status:'open', model:$run.model, "
@@ -131,20 +201,21 @@ async def create_open_run(g: Graph, p: dict[str, Any]) -> None:
         "builds_on:$run.builds_on, builds_on_skipped:$run.builds_on_skipped, "
         "started_by:$run.started_by, searched_claim_ids:[], retrieved_claim_ids:[], "
         "tool_log:[]}) WITH r " + CREATE_AUDITS + " RETURN r.id AS id",
-        p,
+        {"run": {**run, "started_by": started_by}, "audits": audits},
     )
 
 
-async def expire_run(g: Graph, p: dict[str, Any]) -> bool:
+async def expire_run(g: Graph, run_id: str, *, now: int, audits: list[AuditEvent]) -> bool:
     """Close a run that stayed open too long; False when it was no longer open."""
     rows = await g.write(
         "MATCH (r:AgentRun {id:$id}) WHERE r.status = 'open' "
         "SET r.status = 'expired', r.error = 'expired', r.finished_at = $now "
-        "WITH r " + CREATE_AUDITS + " RETURN r.id AS id", p)
+        "WITH r " + CREATE_AUDITS + " RETURN r.id AS id",
+        {"id": run_id, "now": now, "audits": audits})
     return bool(rows)
 
 
-async def find_run_state(g: Graph, run_id: str) -> dict[str, Any] | None:
+async def find_run_state(g: Graph, run_id: str) -> OpenRunState | None:
     """What the gate needs of a run: its status, task and the evidence it has seen."""
     rows = await g.read("MATCH (r:AgentRun {id:$id}) RETURN " + _OPEN_FIELDS, {"id": run_id})
     row = rows.first()
@@ -156,11 +227,11 @@ async def find_run_state(g: Graph, run_id: str) -> dict[str, Any] | None:
     for k in ("searched", "retrieved"):
         out[k] = list(out[k] or [])
     out["tool_log"] = [json.loads(c) for c in out["tool_log"] or []]
-    return out
+    return cast(OpenRunState, out)
 
 
 async def record_tool_call(g: Graph, run_id: str, *, searched: list[str], retrieved: list[str],
-                           call: dict[str, Any], max_calls: int) -> bool:
+                           call: ToolCallLog, max_calls: int) -> bool:
     """Append one tool call's evidence to an open run in one write; False when the run is
     not open (or has used up its tool calls)."""
     rows = await g.write(

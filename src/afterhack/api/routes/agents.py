@@ -9,6 +9,7 @@ from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import AgentRunCreate
 from afterhack.api.security import allow
+from afterhack.model.runs import RunView
 from afterhack.store import runs
 
 router = APIRouter(tags=["agent runs"])
@@ -17,7 +18,7 @@ router = APIRouter(tags=["agent runs"])
 @router.post("/workspaces/{ws}/agent-runs", status_code=201, response_model=out.RunView,
              dependencies=[allow("run_agent")])
 async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesDep,
-                     caller: CallerDep) -> dict[str, Any]:
+                     caller: CallerDep) -> RunView:
     return await run_agent(ws.graph, services.analyst, services.coordinator, task=body.task,
                            builds_on=body.builds_on, actor=caller.actor,
                            max_rounds=services.settings.agent_max_rounds)
@@ -35,5 +36,5 @@ async def list_runs(
 
 @router.get("/workspaces/{ws}/agent-runs/{run_id}", response_model=out.RunView,
             dependencies=[allow("read")])
-async def get_run(run_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+async def get_run(run_id: str, ws: WorkspaceDep) -> RunView:
     return await get_run_view(ws.graph, run_id)

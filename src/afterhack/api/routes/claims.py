@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
@@ -8,6 +8,7 @@ from afterhack import claims
 from afterhack.api import responses as out
 from afterhack.api.deps import WorkspaceDep
 from afterhack.api.security import allow
+from afterhack.model.claims import ClaimSearch, ClaimView
 
 router = APIRouter(tags=["claims"])
 
@@ -20,12 +21,12 @@ async def list_claims(
     status: Annotated[list[str] | None, Query(max_length=10)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 20,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
-) -> dict[str, Any]:
+) -> ClaimSearch:
     statuses = claims.parse_statuses(status)
     return await claims.search_claims(ws.graph, q, statuses, limit=limit, offset=offset)
 
 
 @router.get("/workspaces/{ws}/claims/{claim_id}", response_model=out.Claim,
             dependencies=[allow("read")])
-async def get_claim(claim_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+async def get_claim(claim_id: str, ws: WorkspaceDep) -> ClaimView:
     return await claims.get_claim(ws.graph, claim_id)

@@ -11,6 +11,7 @@ from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep, WorkspaceRe
 from afterhack.api.lean import LeanRoute
 from afterhack.api.schemas import CorrectionApply, CorrectionPreview
 from afterhack.api.security import allow
+from afterhack.model.corrections import Correction
 from afterhack.store import corrections
 
 router = APIRouter(tags=["corrections"])
@@ -49,5 +50,5 @@ async def apply(claim_id: str, body: CorrectionApply, ws: WorkspaceDep, services
 
 @router.get("/workspaces/{ws}/corrections/{correction_id}", response_model=out.Correction,
             dependencies=[allow("read")])
-async def get_correction(correction_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+async def get_correction(correction_id: str, ws: WorkspaceDep) -> Correction:
     return await corrections.get_correction(ws.graph, correction_id)

@@ -9,6 +9,7 @@ from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import ActionChange, DecisionReview
 from afterhack.api.security import allow
+from afterhack.model.decisions import ActionRecord, DecisionView
 from afterhack.store import decisions
 
 router = APIRouter(tags=["decisions and actions"])
@@ -31,17 +32,18 @@ async def list_decisions(
 
 @router.get("/workspaces/{ws}/decisions/{decision_id}", response_model=out.Decision,
             dependencies=[allow("read")])
-async def get_decision(decision_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+async def get_decision(decision_id: str, ws: WorkspaceDep) -> DecisionView:
     return await decisions.get_decision(ws.graph, decision_id)
 
 
 @router.patch("/workspaces/{ws}/decisions/{decision_id}", response_model=out.Decision,
               dependencies=[allow("review")])
 async def review_decision(decision_id: str, body: DecisionReview, ws: WorkspaceDep,
-                          services: ServicesDep, caller: CallerDep) -> dict[str, Any]:
+                          services: ServicesDep, caller: CallerDep) -> DecisionView:
     return await review.review_decision(
         ws.graph, decision_id, op=body.op, revision=body.revision, claim_ids=body.claim_ids,
-        premises=[p.model_dump() for p in body.premises] if body.premises else None,
+        premises=[{"statement": p.statement, "claim_ids": p.claim_ids} for p in body.premises]
+        if body.premises else None,
         note=body.note, policy=services.policy, actor=caller.actor)
 
 
@@ -63,13 +65,13 @@ async def list_actions(
 
 @router.get("/workspaces/{ws}/actions/{action_id}", response_model=out.Action,
             dependencies=[allow("read")])
-async def get_action(action_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+async def get_action(action_id: str, ws: WorkspaceDep) -> ActionRecord:
     return await decisions.get_action(ws.graph, action_id)
 
 
 @router.patch("/workspaces/{ws}/actions/{action_id}", response_model=out.Action,
               dependencies=[allow("review")])
 async def change_action(action_id: str, body: ActionChange, ws: WorkspaceDep,
-                        caller: CallerDep) -> dict[str, Any]:
+                        caller: CallerDep) -> ActionRecord:
     return await review.act_on_action(ws.graph, action_id, op=body.op,
                                       revision=body.revision, actor=caller.actor)

@@ -1,0 +1,136 @@
+"""Claims as the store reads them and as users and agents see them."""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+from afterhack.model.vocab import ClaimStatus, ConfidenceKind, DecisionStatus
+
+
+class ClaimRow(TypedDict):
+    id: str
+    statement: str
+    status: ClaimStatus
+    confidence: float
+    confidence_kind: ConfidenceKind
+    source_id: str  # its source, or for a reviewer's claim its correction
+    revision: int
+    created_at: int
+    score: NotRequired[float]  # a full-text search's
+
+
+class QuotedClaim(ClaimRow):
+    evidence_quote: str
+
+
+class ClaimDetailRow(QuotedClaim):
+    quote_start: int  # code points into the version text, [start, end)
+    quote_end: int
+
+
+class ClaimRef(TypedDict):
+    id: str
+    statement: str
+    status: ClaimStatus
+
+
+class CorrectionRef(TypedDict):
+    id: str
+    kind: str
+    statement: str | None
+    reason: str | None
+    reviewer: str | None
+    created_at: int
+    replacement_id: str | None
+
+
+class ClaimUse(TypedDict):
+    """A decision using the claim, and under which premise."""
+
+    decision_id: str
+    title: str
+    status: DecisionStatus
+    premise: str
+
+
+class ClaimLinks(TypedDict):
+    corrections: list[CorrectionRef]
+    superseded_by: list[ClaimRef]
+    supersedes: list[ClaimRef]
+    used_by: list[ClaimUse]
+
+
+class FragmentRow(TypedDict):
+    """A fragment supporting a claim, with the claim's quote offsets and the fragment's origin
+    (its source and version, or the correction that wrote it)."""
+
+    claim_id: str
+    claim_status: ClaimStatus
+    quote_start: int
+    quote_end: int
+    role: str
+    fragment_id: str
+    text: str | None
+    start: int
+    end: int
+    origin_type: str
+    origin_name: str | None
+    source_id: str | None
+    source_title: str | None
+    version: int | None
+    correction_id: str | None
+
+
+class SegmentDict(TypedDict):
+    text: str
+    highlight: bool
+
+
+class EvidenceItem(TypedDict):
+    """One fragment behind a claim, with the quote's offsets and the text cut at them."""
+
+    fragment_id: str
+    text: str
+    start: int
+    end: int
+    role: str
+    origin_type: str
+    origin_name: str | None
+    source_id: str | None
+    source_title: str | None
+    version: int | None
+    correction_id: str | None
+    quote_start: int
+    quote_end: int
+    segments: list[SegmentDict]
+
+
+class Origin(TypedDict):
+    type: str
+    name: str | None
+    source_id: str | None
+    source_title: str | None
+    version: int | None
+
+
+class ClaimView(ClaimDetailRow):
+    """One claim with its evidence, its corrections and what replaced it."""
+
+    origin: Origin | None
+    evidence: list[EvidenceItem]
+    corrections: list[CorrectionRef]
+    superseded_by: ClaimRef | None
+    supersedes: list[ClaimRef]
+    replacement_chain: list[ClaimRef]
+    used_by: list[ClaimUse]
+
+
+class SearchInfo(TypedDict):
+    q: str | None
+    terms: list[str]
+    backed_off: bool  # the phrase found nothing, so its meaningful words were searched
+
+
+class ClaimSearch(TypedDict):
+    items: list[ClaimRow]
+    search: SearchInfo

@@ -1,0 +1,111 @@
+"""The guard every repair write starts with, and the flags and holds it writes.
+
+The write is guarded: it re-checks, inside the query, every revision and count the repair
+was computed from (model/region.Stamps: each decision of the region and how many decisions
+and actions hang off it, their actions, the claims they cite, the decisions they build on).
+If anything moved, the query writes nothing and returns no row, so the caller answers 409
+instead of repairing from a stale picture. FalkorDB runs each query atomically, so a crash
+leaves all or nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict, cast
+
+from afterhack.model.region import DecisionStamp, Stamps
+
+# The counts the guard re-checks of each decision, by DecisionStamp's field: a new one is
+# declared in the stamp and here, and the guard below follows.
+_COUNTS = {
+    "n_dependents": "size([(gd)<-[e:DEPENDS_ON]-(:Decision) | e])",
+    "n_actions": "size([(gd)<-[r:REQUIRES]-(:Action) | r])",
+}
+assert ("id", "revision", *_COUNTS) == DecisionStamp._fields
+
+
+class StampRow(TypedDict):
+    id: str
+    revision: int
+
+
+class DecisionStampRow(StampRow):
+    n_dependents: int
+    n_actions: int
+
+
+class GuardParams(TypedDict):
+    g_decisions: list[DecisionStampRow]
+    g_actions: list[StampRow]
+    g_claims: list[StampRow]
+    g_ups: list[StampRow]
+
+
+def guard_params(stamps: Stamps) -> GuardParams:
+    """The stamps as the guard's parameters."""
+    return GuardParams(
+        # Field by field from the stamp, so a count added to it reaches the guard by itself.
+        g_decisions=[cast(DecisionStampRow, d._asdict()) for d in stamps.decisions],
+        g_actions=[StampRow(id=a.id, revision=a.revision) for a in stamps.actions],
+        g_claims=[StampRow(id=c.id, revision=c.revision) for c in stamps.claims],
+        g_ups=[StampRow(id=u.id, revision=u.revision) for u in stamps.upstream],
+    )
+
+
+# Each list must match entirely, or the WHERE leaves no row and nothing is written.
+GUARD = f"""
+CALL {{
+  UNWIND $g_decisions AS want
+  MATCH (gd:Decision {{id: want.id}})
+  WITH gd, want, {", ".join(f"{expr} AS {name}" for name, expr in _COUNTS.items())}
+  WHERE gd.revision = want.revision{"".join(f" AND {name} = want.{name}" for name in _COUNTS)}
+  RETURN count(gd) AS ok_decisions
+}}
+CALL {{
+  UNWIND $g_actions AS want
+  MATCH (ga:Action {{id: want.id}}) WHERE ga.revision = want.revision
+  RETURN count(ga) AS ok_actions
+}}
+CALL {{
+  UNWIND $g_claims AS want
+  MATCH (gc:Claim {{id: want.id}}) WHERE gc.revision = want.revision
+  RETURN count(gc) AS ok_claims
+}}
+CALL {{
+  UNWIND $g_ups AS want
+  MATCH (gu:Decision {{id: want.id}}) WHERE gu.revision = want.revision
+  RETURN count(gu) AS ok_ups
+}}
+WITH ok_decisions, ok_actions, ok_claims, ok_ups
+WHERE ok_decisions = size($g_decisions) AND ok_actions = size($g_actions)
+  AND ok_claims = size($g_claims) AND ok_ups = size($g_ups)
+"""
+
+
+class Flag(TypedDict):
+    id: str  # a decision to flag needs_review
+    reason: str  # its review_reason, as JSON
+
+
+class Repair(TypedDict):
+    """What FLAG_AND_HOLD writes: flags, and the open actions to hold."""
+
+    flags: list[Flag]
+    holds: list[str]
+
+
+# Flags and holds computed from the guarded snapshot ($flags, $holds: a Repair).
+FLAG_AND_HOLD = """
+WITH *
+CALL {
+  UNWIND $flags AS f
+  MATCH (fd:Decision {id: f.id})
+  SET fd.status = 'needs_review', fd.revision = fd.revision + 1, fd.review_reason = f.reason
+  RETURN count(fd) AS n_flagged
+}
+CALL {
+  UNWIND $holds AS h
+  MATCH (ha:Action {id: h})
+  SET ha.held_from = ha.status, ha.status = 'held', ha.revision = ha.revision + 1
+  RETURN count(ha) AS n_held
+}
+"""
