@@ -11,8 +11,9 @@ import hashlib
 import json
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from afterhack import evidence
 from afterhack.chunking import Span, split_fragments
@@ -25,17 +26,27 @@ from afterhack.errors import (
     WorkspaceBusy,
 )
 from afterhack.model.calls import ModelCall
+from afterhack.model.sources import (
+    CreatedClaim,
+    DroppedExample,
+    ExtractionOutcome,
+    IngestResult,
+    SameVersion,
+)
+from afterhack.model.vocab import DropReason, FragmentExtraction
 from afterhack.store import sources as store_sources
 from afterhack.store.audit import audit_params
 from afterhack.store.client import Graph
 from afterhack.store.names import new_id
+from afterhack.store.sources import ClaimsWrite, NewClaim, NewFragment, VersionWrite
 
 
 class Extractor(Protocol):
     name: str
 
-    async def extract(self, fragment: str) -> tuple[list[Any], ModelCall]:
-        """Raw candidate claims for one fragment; raises GatewayError when the call fails."""
+    async def extract(self, fragment: str) -> tuple[Sequence[object], ModelCall]:
+        """Raw candidate claims for one fragment (a model's output: anything, until the quote
+        rules have read it); raises GatewayError when the call fails."""
         ...
 
 
@@ -45,15 +56,15 @@ class FragmentPlan:
     seq: int
     span: Span
     text: str
-    extraction: str = "skipped"
+    extraction: FragmentExtraction = "skipped"
     error: str | None = None
 
 
 @dataclass
 class Extraction:
-    kept: list[dict[str, Any]] = field(default_factory=list)
-    dropped: Counter[str] = field(default_factory=Counter)
-    dropped_examples: list[dict[str, Any]] = field(default_factory=list)
+    kept: list[NewClaim] = field(default_factory=list)
+    dropped: Counter[DropReason] = field(default_factory=Counter)
+    dropped_examples: list[DroppedExample] = field(default_factory=list)
     calls: list[ModelCall] = field(default_factory=list)
 
 
@@ -64,21 +75,23 @@ def content_hash(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _drop(ex: Extraction, reason: str, item: Any, frag: FragmentPlan) -> None:
+def _drop(ex: Extraction, reason: DropReason, item: object, frag: FragmentPlan) -> None:
     ex.dropped[reason] += 1
     if len(ex.dropped_examples) < _MAX_EXAMPLES:
-        example: dict[str, Any] = {"reason": reason, "fragment_seq": frag.seq}
+        example: DroppedExample = {"reason": reason, "fragment_seq": frag.seq}
         if isinstance(item, dict):
-            for k in ("statement", "evidence_quote"):
-                if isinstance(item.get(k), str):
-                    example[k] = item[k][:500]
+            statement, quote = item.get("statement"), item.get("evidence_quote")
+            if isinstance(statement, str):
+                example["statement"] = statement[:500]
+            if isinstance(quote, str):
+                example["evidence_quote"] = quote[:500]
         ex.dropped_examples.append(example)
 
 
 def check_candidates(
     ex: Extraction,
     frag: FragmentPlan,
-    raw: list[Any],
+    raw: Sequence[object],
     seen_keys: set[str],
     extracted_by: str,
     max_claims: int,
@@ -133,7 +146,7 @@ async def run_extraction(
 ) -> Extraction:
     ex = Extraction()
 
-    async def one(f: FragmentPlan) -> tuple[FragmentPlan, list[Any] | None]:
+    async def one(f: FragmentPlan) -> tuple[FragmentPlan, Sequence[object] | None]:
         t0 = time.perf_counter()
         try:
             raw, call = await extractor.extract(f.text)
@@ -168,7 +181,7 @@ def plan_fragments(text: str, max_chars: int) -> list[FragmentPlan]:
     ]
 
 
-def _fragment_rows(frags: list[FragmentPlan]) -> list[dict[str, Any]]:
+def _fragment_rows(frags: list[FragmentPlan]) -> list[NewFragment]:
     return [
         {"id": f.id, "seq": f.seq, "text": f.text, "start": f.span.start, "end": f.span.end,
          "extraction": f.extraction}
@@ -177,7 +190,7 @@ def _fragment_rows(frags: list[FragmentPlan]) -> list[dict[str, Any]]:
 
 
 def _outcome(ex: Extraction, frags: list[FragmentPlan],
-             created: list[dict[str, Any]]) -> dict[str, Any]:
+             created: list[CreatedClaim]) -> ExtractionOutcome:
     """The part of an ingest's answer about extraction: what was kept, dropped and failed.
 
     ``created`` lists only claims that did not start as 'proposed' (a re-ingested mistake)."""
@@ -209,7 +222,7 @@ async def ingest_source(
     source_id: str | None,
     extract: bool,
     actor: str,
-) -> dict[str, Any]:
+) -> IngestResult:
     if len(text) > settings.max_source_chars:
         raise PayloadTooLarge(
             f"The source text is {len(text)} characters; the limit is "
@@ -222,8 +235,7 @@ async def ingest_source(
             raise SourceNotFound(source_id)
         if await store_sources.latest_hash(g, source_id) == digest:
             src = await store_sources.get_source(g, source_id)
-            return {"status": "unchanged", "source": src, "claims": [], "dropped": {},
-                    "dropped_examples": [], "failed_fragments": [], "model_calls": []}
+            return {"status": "unchanged", "source": src, **_outcome(Extraction(), [], [])}
         seen_keys = await store_sources.existing_claim_keys(g, source_id)
 
     frags = plan_fragments(text, settings.fragment_max_chars)
@@ -234,7 +246,7 @@ async def ingest_source(
     new_source = source_id is None
     sid = source_id or new_id()
     version_id = new_id()
-    params: dict[str, Any] = {
+    params: VersionWrite = {
         "source_id": sid,
         "version_id": version_id,
         "title": title,
@@ -259,29 +271,25 @@ async def ingest_source(
         if maybe is None:
             raise SourceNotFound(sid)
         row = maybe
-    return {
-        "status": "created" if new_source else "versioned",
-        "source": await store_sources.get_source(g, sid),
-        "version": row["version"],
-        **_outcome(ex, frags, row["created"]),
-    }
+    return {"status": "created" if new_source else "versioned",
+            "source": await store_sources.get_source(g, sid), "version": row["version"],
+            **_outcome(ex, frags, row["created"])}
 
 
 async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
-                          source_id: str, actor: str) -> dict[str, Any]:
+                          source_id: str, actor: str) -> SameVersion:
     """Re-run extraction on the latest version's fragments that failed or were skipped."""
     pending = await store_sources.pending_fragments(g, source_id)
     if pending is None:
         raise SourceNotFound(source_id)
     frags = [FragmentPlan(id=f["id"], seq=f["seq"], span=Span(f["start"], f["end"]),
-                          text=f["text"]) for f in pending["fragments"]
-             # a map projection of a missing OPTIONAL MATCH row is a map of nulls
-             if f["id"] is not None]
+                          text=f["text"]) for f in pending["fragments"]]
     ex = Extraction()
+    created: list[CreatedClaim] = []
     if frags:
         seen = await store_sources.existing_claim_keys(g, source_id)
         ex = await run_extraction(extractor, frags, seen, settings.max_claims_per_source)
-        row = await store_sources.add_claims(g, {
+        write: ClaimsWrite = {
             "source_id": source_id, "version_id": pending["version_id"],
             "fragment_ids": [f.id for f in frags],
             "fragment_updates": [{"id": f.id, "extraction": f.extraction} for f in frags],
@@ -290,14 +298,10 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
                 "version_id": pending["version_id"], "claims": len(ex.kept),
                 "dropped": dict(ex.dropped),
                 "failed_fragments": sum(f.extraction == "failed" for f in frags)}),
-        })
+        }
+        row = await store_sources.add_claims(g, write)
         if row is None:
             raise WorkspaceBusy("Another extraction of this source is under way; retry.")
         created = row["created"]
-    else:
-        created = []
-    return {
-        "status": "extracted",
-        "source": await store_sources.get_source(g, source_id),
-        **_outcome(ex, frags, created),
-    }
+    return {"status": "extracted", "source": await store_sources.get_source(g, source_id),
+            **_outcome(ex, frags, created)}

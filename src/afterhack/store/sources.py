@@ -6,11 +6,87 @@ event, so a crash leaves the source either whole or absent.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict, cast
 
 from afterhack.errors import SourceNotFound
-from afterhack.store.audit import CREATE_AUDIT
+from afterhack.model.sources import (
+    CreatedClaim,
+    FragmentRow,
+    PendingFragments,
+    SourceRow,
+    SourceView,
+    VersionView,
+)
+from afterhack.model.vocab import FragmentExtraction
+from afterhack.store.audit import CREATE_AUDIT, AuditParams
 from afterhack.store.client import Graph
+from afterhack.store.cypher import CURRENT
+
+
+class NewFragment(TypedDict):
+    id: str
+    seq: int
+    text: str
+    start: int
+    end: int
+    extraction: FragmentExtraction
+
+
+class NewClaim(TypedDict):
+    """A claim that passed the quote rules, to be written with its fragment."""
+
+    id: str
+    fragment_id: str
+    statement: str
+    key: str  # its statement key (evidence.statement_key)
+    quote: str
+    quote_start: int  # code points into the version text
+    quote_end: int
+    confidence: float
+    extracted_by: str
+
+
+class VersionWrite(AuditParams):
+    """A source's new version (or first one) with its fragments and kept claims."""
+
+    source_id: str
+    version_id: str
+    title: str | None
+    origin_type: str
+    origin_name: str | None
+    text: str
+    content_hash: str
+    length: int
+    fragments: list[NewFragment]
+    claims: list[NewClaim]
+    model_calls: str  # JSON: the ModelCallRecord list
+
+
+class FragmentUpdate(TypedDict):
+    id: str
+    extraction: FragmentExtraction
+
+
+class ClaimsWrite(AuditParams):
+    """Claims extracted later from fragments of the latest version that failed or were
+    skipped."""
+
+    source_id: str
+    version_id: str
+    fragment_ids: list[str]
+    fragment_updates: list[FragmentUpdate]
+    claims: list[NewClaim]
+
+
+class VersionWritten(TypedDict):
+    source_id: str
+    version: int
+    created: list[CreatedClaim]  # only those that did not start as proposed
+
+
+class ClaimsWritten(TypedDict):
+    source_id: str
+    created: list[CreatedClaim]
 
 _VERSION_FIELDS = (
     "v.id AS id, v.version AS version, v.content_hash AS content_hash, "
@@ -67,7 +143,7 @@ CALL {
 """
 
 
-async def create_source(g: Graph, p: dict[str, Any]) -> dict[str, Any]:
+async def create_source(g: Graph, p: VersionWrite) -> VersionWritten:
     rows = await g.write(
         "MATCH (w:Workspace) "
         "CREATE (s:Source {id:$source_id, title:$title, origin_type:$origin_type, "
@@ -79,10 +155,10 @@ async def create_source(g: Graph, p: dict[str, Any]) -> dict[str, Any]:
         + " RETURN s.id AS source_id, v.version AS version, created",
         p,
     )
-    return rows[0]
+    return cast(VersionWritten, rows[0])
 
 
-async def add_version(g: Graph, p: dict[str, Any]) -> dict[str, Any] | None:
+async def add_version(g: Graph, p: VersionWrite) -> VersionWritten | None:
     """Append a version; None when the source does not exist (or was removed meanwhile)."""
     rows = await g.write(
         "MATCH (s:Source {id:$source_id}) "
@@ -97,10 +173,10 @@ async def add_version(g: Graph, p: dict[str, Any]) -> dict[str, Any] | None:
         + " RETURN s.id AS source_id, v.version AS version, created",
         p,
     )
-    return rows.first()
+    return cast(VersionWritten | None, rows.first())
 
 
-async def find_source(g: Graph, source_id: str) -> dict[str, Any] | None:
+async def find_source(g: Graph, source_id: str) -> SourceRow | None:
     rows = await g.read(
         "MATCH (s:Source {id:$id}) "
         "RETURN s.id AS id, s.title AS title, s.origin_type AS origin_type, "
@@ -108,10 +184,10 @@ async def find_source(g: Graph, source_id: str) -> dict[str, Any] | None:
         "s.latest_version AS latest_version",
         {"id": source_id},
     )
-    return rows.first()
+    return cast(SourceRow | None, rows.first())
 
 
-async def get_source(g: Graph, source_id: str) -> dict[str, Any]:
+async def get_source(g: Graph, source_id: str) -> SourceView:
     src = await find_source(g, source_id)
     if src is None:
         raise SourceNotFound(source_id)
@@ -128,14 +204,15 @@ async def get_source(g: Graph, source_id: str) -> dict[str, Any]:
         "ORDER BY v.version, f.seq",
         {"id": source_id},
     )
-    by_version: dict[str, list[dict[str, Any]]] = {}
+    by_version: dict[str, list[FragmentRow]] = {}
     for f in frags:
-        by_version.setdefault(f["version_id"], []).append(f)
-    src["versions"] = [{**v, "fragments": by_version.get(v["id"], [])} for v in versions]
-    return src
+        by_version.setdefault(f["version_id"], []).append(cast(FragmentRow, f))
+    views = [cast(VersionView, {**v, "fragments": by_version.get(v["id"], [])})
+             for v in versions]
+    return {**src, "versions": views}
 
 
-async def list_sources(g: Graph, *, limit: int, offset: int) -> list[dict[str, Any]]:
+async def list_sources(g: Graph, *, limit: int, offset: int) -> list[SourceRow]:
     rows = await g.read(
         "MATCH (s:Source) "
         "RETURN s.id AS id, s.title AS title, s.origin_type AS origin_type, "
@@ -144,13 +221,13 @@ async def list_sources(g: Graph, *, limit: int, offset: int) -> list[dict[str, A
         "ORDER BY s.created_at, s.id SKIP $offset LIMIT $limit",
         {"limit": limit, "offset": offset},
     )
-    return list(rows)
+    return cast(list[SourceRow], list(rows))
 
 
 async def existing_claim_keys(g: Graph, source_id: str) -> set[str]:
     """Statement keys of the source's current claims, for duplicate detection."""
     rows = await g.read(
-        "MATCH (c:Claim {source_id:$id}) WHERE c.status IN ['proposed','accepted'] "
+        f"MATCH (c:Claim {{source_id:$id}}) WHERE c.status IN {CURRENT} "
         "RETURN collect(DISTINCT c.statement_key) AS keys",
         {"id": source_id},
     )
@@ -167,7 +244,7 @@ async def latest_hash(g: Graph, source_id: str) -> str | None:
     return None if value is None else str(value)
 
 
-async def pending_fragments(g: Graph, source_id: str) -> dict[str, Any] | None:
+async def pending_fragments(g: Graph, source_id: str) -> PendingFragments | None:
     """The latest version and its fragments whose extraction failed or never ran."""
     rows = await g.read(
         "MATCH (s:Source {id:$id})-[:HAS_VERSION]->(v:SourceVersion) "
@@ -178,10 +255,15 @@ async def pending_fragments(g: Graph, source_id: str) -> dict[str, Any] | None:
         "RETURN v.id AS version_id, collect(f {.id, .seq, .text, .start, .end}) AS fragments",
         {"id": source_id},
     )
-    return rows.first()
+    row = rows.first()
+    if row is None:
+        return None
+    # A map projection of a missing OPTIONAL MATCH row is a map of nulls.
+    return {"version_id": row["version_id"],
+            "fragments": [f for f in row["fragments"] if f["id"] is not None]}
 
 
-async def add_claims(g: Graph, p: dict[str, Any]) -> dict[str, Any] | None:
+async def add_claims(g: Graph, p: ClaimsWrite) -> ClaimsWritten | None:
     """Store claims extracted later; None if another extraction got to these fragments first."""
     rows = await g.write(
         "MATCH (s:Source {id:$source_id})-[:HAS_VERSION]->(v:SourceVersion {id:$version_id}) "
@@ -195,4 +277,4 @@ async def add_claims(g: Graph, p: dict[str, Any]) -> dict[str, Any] | None:
         + "WITH s, v, created " + CREATE_AUDIT + " RETURN s.id AS source_id, created",
         p,
     )
-    return rows.first()
+    return cast(ClaimsWritten | None, rows.first())

@@ -9,6 +9,7 @@ from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import SourceCreate
 from afterhack.api.security import allow
+from afterhack.model.sources import IngestResult, SourceView
 from afterhack.store import sources
 
 router = APIRouter(tags=["sources"])
@@ -19,7 +20,7 @@ router = APIRouter(tags=["sources"])
              responses={200: {"model": out.IngestResult,
                               "description": "A new version equal to the latest: unchanged."}})
 async def add_source(body: SourceCreate, ws: WorkspaceDep, services: ServicesDep,
-                     caller: CallerDep, response: Response) -> dict[str, Any]:
+                     caller: CallerDep, response: Response) -> IngestResult:
     result = await ingest.ingest_source(
         ws.graph, services.settings, services.extractor,
         title=body.title, text=body.text, origin_type=body.origin_type,
@@ -43,13 +44,13 @@ async def list_sources(
 
 @router.get("/workspaces/{ws}/sources/{source_id}", response_model=out.Source,
             dependencies=[allow("read")])
-async def get_source(source_id: str, ws: WorkspaceDep) -> dict[str, Any]:
+async def get_source(source_id: str, ws: WorkspaceDep) -> SourceView:
     return await sources.get_source(ws.graph, source_id)
 
 
 @router.post("/workspaces/{ws}/sources/{source_id}/extract", response_model=out.IngestResult,
              dependencies=[allow("add_source")])
 async def extract_source(source_id: str, ws: WorkspaceDep, services: ServicesDep,
-                         caller: CallerDep) -> dict[str, Any]:
+                         caller: CallerDep) -> IngestResult:
     return await ingest.extract_pending(ws.graph, services.settings, services.extractor,
                                         source_id=source_id, actor=caller.actor)

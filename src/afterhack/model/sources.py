@@ -1,0 +1,115 @@
+"""Sources, their versions and fragments, and what adding one answers."""
+
+from __future__ import annotations
+
+from typing import Literal, NotRequired, TypedDict
+
+from afterhack.model.calls import ModelCallRecord
+from afterhack.model.vocab import ClaimStatus, DropReason, FragmentExtraction
+
+
+class SourceRow(TypedDict):
+    id: str
+    title: str | None
+    origin_type: str
+    origin_name: str | None
+    created_at: int
+    revision: int
+    latest_version: int
+
+
+class FragmentRow(TypedDict):
+    version_id: str
+    id: str
+    seq: int
+    text: str
+    start: int  # code points into the version text, [start, end)
+    end: int
+    extraction: FragmentExtraction
+
+
+class VersionView(TypedDict):
+    id: str
+    version: int
+    content_hash: str
+    created_at: int
+    length: int
+    text: str
+    fragments: list[FragmentRow]
+
+
+class SourceView(SourceRow):
+    versions: list[VersionView]
+
+
+class CreatedClaim(TypedDict):
+    """A claim written with a version that did not start as proposed (a statement a
+    reviewer had already corrected comes back superseded or rejected)."""
+
+    id: str
+    status: ClaimStatus
+
+
+class PendingFragment(TypedDict):
+    id: str
+    seq: int
+    text: str
+    start: int
+    end: int
+
+
+class PendingFragments(TypedDict):
+    version_id: str
+    fragments: list[PendingFragment]
+
+
+class KeptClaim(TypedDict):
+    """A claim extraction kept: its quote is exactly in the fragment, at these offsets."""
+
+    id: str
+    statement: str
+    evidence_quote: str
+    quote_start: int
+    quote_end: int
+    fragment_id: str
+    status: ClaimStatus
+
+
+class DroppedExample(TypedDict):
+    reason: DropReason
+    fragment_seq: int
+    statement: NotRequired[str]
+    evidence_quote: NotRequired[str]
+
+
+class FailedFragment(TypedDict):
+    fragment_id: str
+    seq: int
+    error: str | None
+
+
+class ExtractionOutcome(TypedDict):
+    claims: list[KeptClaim]
+    dropped: dict[DropReason, int]
+    dropped_examples: list[DroppedExample]
+    failed_fragments: list[FailedFragment]
+    model_calls: list[ModelCallRecord]
+
+
+class NewVersion(ExtractionOutcome):
+    """A source added, or a new version of one: the version written."""
+
+    status: Literal["created", "versioned"]
+    source: SourceView
+    version: int
+
+
+class SameVersion(ExtractionOutcome):
+    """No version written: the text was the latest version's, or its pending fragments
+    were extracted."""
+
+    status: Literal["unchanged", "extracted"]
+    source: SourceView
+
+
+IngestResult = NewVersion | SameVersion
