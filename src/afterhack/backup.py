@@ -8,10 +8,18 @@ registry, are revoked when their workspace is deleted, and a restored workspace 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from afterhack.errors import InvalidRequest
 from afterhack.model.vocab import EDGE_ENDS, EDGE_TYPES, NODE_LABELS
+from afterhack.model.workspaces import (
+    EXPORT_FORMAT,
+    ExportDocument,
+    ExportEdge,
+    ExportNode,
+    Properties,
+    WorkspaceRow,
+)
 from afterhack.store import keys as store_keys
 from afterhack.store import restore as store_restore
 from afterhack.store import workspaces as store_workspaces
@@ -23,16 +31,17 @@ from afterhack.store.properties import (
     NODE_PROPERTIES,
     REQUIRED,
     VALUES,
+    PropType,
     type_ok,
 )
 
-FORMAT = "afterhack-export/1"
+FORMAT = EXPORT_FORMAT
 
 
-async def export_workspace(store: Store, ws_id: str) -> dict[str, Any]:
+async def export_workspace(store: Store, ws_id: str) -> ExportDocument:
     row = await store_workspaces.get_workspace(store, ws_id)
     snap = await snapshot_graph(store_workspaces.workspace_graph(store, ws_id))
-    return {"format": FORMAT, "workspace": row, **snap}
+    return {"format": "afterhack-export/1", "workspace": row, **snap}
 
 
 async def delete_workspace(store: Store, ws_id: str) -> None:
@@ -42,8 +51,8 @@ async def delete_workspace(store: Store, ws_id: str) -> None:
     await store_workspaces.delete_workspace(store, ws_id)
 
 
-def _check_properties(where: str, label: str, props: dict[str, Any],
-                      known: dict[str, Any]) -> None:
+def _check_properties(where: str, label: str, props: Properties,
+                      known: Mapping[str, PropType]) -> None:
     for name, value in props.items():
         kind = known.get(name)
         if kind is None:
@@ -58,7 +67,7 @@ def _check_properties(where: str, label: str, props: dict[str, Any],
             raise InvalidRequest(f"{where} ({label}) lacks {name!r}.")
 
 
-def check_export(ws_id: str, nodes: list[dict[str, Any]], edges: list[dict[str, Any]]) -> None:
+def check_export(ws_id: str, nodes: list[ExportNode], edges: list[ExportEdge]) -> None:
     """Raise InvalidRequest, naming the first problem, unless the document is a whole,
     well-formed workspace graph: known labels and edge types, every property of the type the
     app writes and every status from its vocabulary, unique UUID ids, edges between exported
@@ -95,8 +104,8 @@ def check_export(ws_id: str, nodes: list[dict[str, Any]], edges: list[dict[str, 
                           EDGE_PROPERTIES.get(e["type"], {}))
 
 
-async def restore_workspace(store: Store, ws_id: str, nodes: list[dict[str, Any]],
-                            edges: list[dict[str, Any]]) -> dict[str, Any]:
+async def restore_workspace(store: Store, ws_id: str, nodes: list[ExportNode],
+                            edges: list[ExportEdge]) -> WorkspaceRow:
     check_export(ws_id, nodes, edges)
     await store_restore.restore_graph(store, ws_id, nodes, edges)
     return await store_workspaces.get_workspace(store, ws_id)

@@ -3,8 +3,7 @@ plumbing (versions, fragments, runs, handoffs, audit) and names edges by what th
 
 from __future__ import annotations
 
-from typing import Any
-
+from afterhack.model.graph import GraphView, ProductEdgeType, ViewEdge, ViewNode
 from afterhack.store import graphview
 from afterhack.store.client import Graph
 
@@ -17,14 +16,14 @@ def _label(text: str | None) -> str:
     return t if len(t) <= _TEXT_LIMIT else t[: _TEXT_LIMIT - 1] + "…"
 
 
-def _edge(src: str, dst: str, kind: str) -> dict[str, str]:
+def _edge(src: str, dst: str, kind: ProductEdgeType) -> ViewEdge:
     return {"id": f"{kind}:{src}->{dst}", "source": src, "target": dst, "type": kind}
 
 
-async def product_view(g: Graph, limit: int) -> dict[str, Any]:
+async def product_view(g: Graph, limit: int) -> GraphView:
     rows = await graphview.product_rows(g, limit)
-    nodes: list[dict[str, Any]] = []
-    edges: list[dict[str, str]] = []
+    nodes: list[ViewNode] = []
+    edges: list[ViewEdge] = []
     for s in rows["sources"]:
         nodes.append({"id": s["id"], "type": "source", "label": _label(s["title"]),
                       "status": None, "data": {"origin_type": s["origin_type"],
@@ -52,9 +51,9 @@ async def product_view(g: Graph, limit: int) -> dict[str, Any]:
     for d in rows["decisions"]:
         nodes.append({"id": d["id"], "type": "decision", "label": _label(d["title"]),
                       "status": d["status"], "data": {"revision": d["revision"]}})
-        for c in dict.fromkeys(d["claim_ids"]):
-            if c in claim_ids:
-                edges.append(_edge(c, d["id"], "INFORMS"))
+        for cid in dict.fromkeys(d["claim_ids"]):
+            if cid in claim_ids:
+                edges.append(_edge(cid, d["id"], "INFORMS"))
         for up in d["depends_on"]:
             if up in decision_ids:
                 edges.append(_edge(up, d["id"], "INFORMS"))
@@ -62,27 +61,32 @@ async def product_view(g: Graph, limit: int) -> dict[str, Any]:
         nodes.append({"id": a["id"], "type": "action", "label": _label(a["description"]),
                       "status": a["status"], "data": {"revision": a["revision"],
                                                       "held_from": a["held_from"]}})
-        for d in a["decision_ids"]:
-            if d in decision_ids:
-                edges.append(_edge(d, a["id"], "ENABLES"))
+        for did in a["decision_ids"]:
+            if did in decision_ids:
+                edges.append(_edge(did, a["id"], "ENABLES"))
     known = {n["id"] for n in nodes}
     edges = [e for e in edges if e["source"] in known and e["target"] in known]
-    truncated = any(len(v) >= limit for v in rows.values())
+    truncated = any(len(v) >= limit for v in (rows["sources"], rows["claims"],
+                                              rows["corrections"], rows["decisions"],
+                                              rows["actions"]))
     return {"view": "product", "nodes": nodes, "edges": edges, "truncated": truncated}
 
 
-async def internal_view(g: Graph, limit: int) -> dict[str, Any]:
+async def internal_view(g: Graph, limit: int) -> GraphView:
     rows = await graphview.internal_rows(g, limit)
-    nodes = []
+    nodes: list[ViewNode] = []
     for n in rows["nodes"]:
         props = {k: v for k, v in dict(n["props"]).items() if k not in _HIDDEN_PROPS}
         label = props.get("statement") or props.get("title") or props.get("description") \
             or props.get("task") or props.get("kind") or n["label"]
+        status = props.get("status")
         nodes.append({"id": n["id"], "type": n["label"], "label": _label(str(label)),
-                      "status": props.get("status"), "data": props})
+                      "status": status if isinstance(status, str) else None,
+                      "data": {**props}})
     known = {n["id"] for n in nodes}
-    edges = [{"id": f"{e['type']}:{e['source']}->{e['target']}", "source": e["source"],
-              "target": e["target"], "type": e["type"], "data": dict(e["props"])}
-             for e in rows["edges"] if e["source"] in known and e["target"] in known]
+    edges: list[ViewEdge] = [
+        {"id": f"{e['type']}:{e['source']}->{e['target']}", "source": e["source"],
+         "target": e["target"], "type": e["type"], "data": dict(e["props"])}
+        for e in rows["edges"] if e["source"] in known and e["target"] in known]
     return {"view": "internal", "nodes": nodes, "edges": edges,
             "truncated": len(rows["nodes"]) >= limit}

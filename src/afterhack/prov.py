@@ -11,50 +11,64 @@ Built from an export snapshot only (no queries of its own), so both views agree.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import quote
 
+from afterhack.model.workspaces import ExportEdge, ExportNode, Properties, WorkspaceRow
+
 NS = "urn:afterhack:"
+
+# A PROV-JSON value: a string, number or boolean, or a typed literal ({"$", "type"}).
+ProvValue = str | int | float | bool | dict[str, str]
+ProvAttrs = dict[str, ProvValue]
+# Records by kind (entity, activity, agent, used, ...) and identifier, after the prefixes.
+ProvDocument = dict[str, dict[str, ProvAttrs] | dict[str, str]]
+_Ent = Callable[[str], str]
+_Agent = Callable[[str, str], str]
 
 
 def _qname(value: str) -> dict[str, str]:
     return {"$": value, "type": "prov:QUALIFIED_NAME"}
 
 
-def _time(ms: Any) -> str | None:
+def _time(ms: object) -> str | None:
     if not isinstance(ms, int | float) or isinstance(ms, bool):
         return None
     dt = datetime.fromtimestamp(ms / 1000, tz=UTC)
     return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
 
 
-def _clean(attrs: dict[str, Any]) -> dict[str, Any]:
+def _clean(attrs: Mapping[str, object]) -> ProvAttrs:
     # PROV-JSON values are strings, numbers or booleans (a list would mean several values).
     return {k: v for k, v in attrs.items() if isinstance(v, str | int | float | bool | dict)}
 
 
 class _Doc:
     def __init__(self) -> None:
-        self.doc: dict[str, Any] = {"prefix": {"ah": NS}}
+        self.records: dict[str, dict[str, ProvAttrs]] = {}
         self._ids = itertools.count(1)
 
-    def record(self, kind: str, ident: str, attrs: dict[str, Any]) -> None:
-        self.doc.setdefault(kind, {})[ident] = _clean(attrs)
+    def record(self, kind: str, ident: str, attrs: Mapping[str, object]) -> None:
+        self.records.setdefault(kind, {})[ident] = _clean(attrs)
 
-    def relation(self, kind: str, attrs: dict[str, Any]) -> None:
+    def relation(self, kind: str, attrs: Mapping[str, object]) -> None:
         rel = {k: v for k, v in attrs.items() if v is not None}
-        self.doc.setdefault(kind, {})[f"_:{kind}{next(self._ids)}"] = _clean(rel)
+        self.records.setdefault(kind, {})[f"_:{kind}{next(self._ids)}"] = _clean(rel)
+
+    def document(self) -> ProvDocument:
+        self.records.setdefault("entity", {})
+        return {"prefix": {"ah": NS}, **self.records}
 
 
 def _agent_id(kind: str, name: str) -> str:
     return f"ah:{kind}-{quote(name, safe='')}"
 
 
-def to_prov(workspace: dict[str, Any], nodes: list[dict[str, Any]],
-            edges: list[dict[str, Any]]) -> dict[str, Any]:
+def to_prov(workspace: WorkspaceRow, nodes: list[ExportNode],
+            edges: list[ExportEdge]) -> ProvDocument:
     d = _Doc()
-    by_id = {n["properties"]["id"]: n for n in nodes}
+    by_id = {str(n["properties"]["id"]): n for n in nodes}
     label = {i: n["labels"][0] for i, n in by_id.items()}
 
     def ent(i: str) -> str:
@@ -70,8 +84,8 @@ def to_prov(workspace: dict[str, Any], nodes: list[dict[str, Any]],
     for e in edges:
         if e["type"] == "PRODUCED":
             run_of_decision[e["target"]] = e["source"]
-    correction_of_claim = {p.get("replacement_id"): i for i, n in by_id.items()
-                           if label[i] == "Correction" and (p := n["properties"])}
+    correction_of_claim = {r: i for i, n in by_id.items() if label[i] == "Correction"
+                           and isinstance(r := n["properties"].get("replacement_id"), str)}
 
     for i, n in by_id.items():
         p, lab = n["properties"], label[i]
@@ -120,16 +134,16 @@ def to_prov(workspace: dict[str, Any], nodes: list[dict[str, Any]],
                                           "prov:startTime": _time(p.get("created_at")),
                                           "prov:endTime": _time(p.get("finished_at")),
                                           "ah:status": p.get("status")})
-            if p.get("model"):
+            model = p.get("model")
+            if isinstance(model, str) and model:
                 d.relation("wasAssociatedWith", {"prov:activity": ent(i),
-                                                 "prov:agent": agent("model", p["model"])})
+                                                 "prov:agent": agent("model", model)})
     _edges(d, edges, by_id, label, ent, run_of_decision)
-    d.doc["entity"] = d.doc.get("entity", {})
-    return d.doc
+    return d.document()
 
 
-def _claim_origin(d: _Doc, i: str, p: dict[str, Any], ent: Any, agent: Any,
-                  label: dict[str, str], correction_of_claim: dict[Any, str]) -> None:
+def _claim_origin(d: _Doc, i: str, p: Properties, ent: _Ent, agent: _Agent,
+                  label: dict[str, str], correction_of_claim: dict[str, str]) -> None:
     if p.get("confidence_kind") == "human_correction":
         corr = correction_of_claim.get(i)
         if corr is not None:
@@ -142,15 +156,16 @@ def _claim_origin(d: _Doc, i: str, p: dict[str, Any], ent: Any, agent: Any,
         d.relation("wasGeneratedBy", {"prov:entity": ent(i),
                                       "prov:activity": f"ah:extraction-{version}",
                                       "prov:time": _time(p.get("created_at"))})
-    if isinstance(p.get("extracted_by"), str):
-        model = agent("model", p["extracted_by"])
+    extracted_by = p.get("extracted_by")
+    if isinstance(extracted_by, str):
+        model = agent("model", extracted_by)
         d.relation("wasAttributedTo", {"prov:entity": ent(i), "prov:agent": model})
         if isinstance(version, str) and label.get(version) == "SourceVersion":
             d.relation("wasAssociatedWith", {"prov:activity": f"ah:extraction-{version}",
                                              "prov:agent": model})
 
 
-def _correction(d: _Doc, i: str, p: dict[str, Any], ent: Any, agent: Any,
+def _correction(d: _Doc, i: str, p: Properties, ent: _Ent, agent: _Agent,
                 label: dict[str, str]) -> None:
     act = f"ah:correcting-{i}"
     t = _time(p.get("created_at"))
@@ -166,14 +181,15 @@ def _correction(d: _Doc, i: str, p: dict[str, Any], ent: Any, agent: Any,
         d.relation("used", {"prov:activity": act, "prov:entity": ent(claim), "prov:time": t})
         d.relation("wasInvalidatedBy", {"prov:entity": ent(claim), "prov:activity": act,
                                         "prov:time": t})
-    if isinstance(p.get("reviewer"), str) and p["reviewer"]:
-        who = agent("reviewer", p["reviewer"])
+    reviewer = p.get("reviewer")
+    if isinstance(reviewer, str) and reviewer:
+        who = agent("reviewer", reviewer)
         d.relation("wasAssociatedWith", {"prov:activity": act, "prov:agent": who})
         d.relation("wasAttributedTo", {"prov:entity": ent(i), "prov:agent": who})
 
 
-def _edges(d: _Doc, edges: list[dict[str, Any]], by_id: dict[str, Any],
-           label: dict[str, str], ent: Any, run_of_decision: dict[str, str]) -> None:
+def _edges(d: _Doc, edges: list[ExportEdge], by_id: dict[str, ExportNode],
+           label: dict[str, str], ent: _Ent, run_of_decision: dict[str, str]) -> None:
     for e in edges:
         s, t, typ, p = e["source"], e["target"], e["type"], e["properties"]
         if typ == "HAS_VERSION":

@@ -13,6 +13,7 @@ from fastapi import Depends, Request
 
 from afterhack.config import Settings
 from afterhack.errors import WorkspaceNotFound
+from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store import workspaces
 from afterhack.store.client import Graph, Store
 
@@ -56,7 +57,7 @@ CallerDep = Annotated[Caller, Depends(get_caller)]
 class Workspace:
     id: str
     graph: Graph
-    row: dict[str, Any]
+    row: WorkspaceRow
 
 
 async def get_workspace(ws: str, store: StoreDep) -> Workspace:

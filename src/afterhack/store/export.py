@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
+from afterhack.model.workspaces import ExportEdge, ExportNode, GraphSnapshot
 from afterhack.store.client import Graph
 
 
-async def snapshot_graph(g: Graph) -> dict[str, Any]:
+async def snapshot_graph(g: Graph) -> GraphSnapshot:
     """Every node and edge in ONE read query, so the copy is one consistent moment.
 
     (Paged reads could see an edge whose node arrived after its page was read.) Sorted by
@@ -21,8 +21,8 @@ async def snapshot_graph(g: Graph) -> dict[str, Any]:
         "MATCH (a)-[e]->(b) RETURN NULL AS labels, properties(e) AS props, "
         "type(e) AS type, a.id AS source, b.id AS target"
     )
-    nodes: list[dict[str, Any]] = []
-    edges: list[dict[str, Any]] = []
+    nodes: list[ExportNode] = []
+    edges: list[ExportEdge] = []
     for r in rows:
         if r["type"] is None:
             nodes.append({"labels": list(r["labels"]), "properties": dict(r["props"])})

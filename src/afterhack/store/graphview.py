@@ -2,45 +2,57 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
+from afterhack.model.graph import (
+    ActionNodeRow,
+    ClaimNodeRow,
+    CorrectionNodeRow,
+    DecisionNodeRow,
+    InternalEdgeRow,
+    InternalNodeRow,
+    InternalRows,
+    ProductRows,
+    SourceNodeRow,
+)
 from afterhack.store.client import Graph
 
 
-async def product_rows(g: Graph, limit: int) -> dict[str, list[dict[str, Any]]]:
+async def product_rows(g: Graph, limit: int) -> ProductRows:
     p = {"limit": limit}
     return {
-        "sources": list(await g.read(
+        "sources": cast(list[SourceNodeRow], list(await g.read(
             "MATCH (s:Source) RETURN s.id AS id, s.title AS title, s.origin_type AS origin_type, "
-            "s.latest_version AS latest_version ORDER BY s.created_at, s.id LIMIT $limit", p)),
-        "claims": list(await g.read(
+            "s.latest_version AS latest_version ORDER BY s.created_at, s.id LIMIT $limit", p))),
+        "claims": cast(list[ClaimNodeRow], list(await g.read(
             "MATCH (c:Claim) RETURN c.id AS id, c.statement AS statement, c.status AS status, "
             "c.confidence_kind AS confidence_kind, c.source_id AS source_id, "
             "c.revision AS revision, [(c)-[:SUPERSEDES]->(o:Claim) | o.id] AS replaces "
-            "ORDER BY c.created_at, c.id LIMIT $limit", p)),
-        "corrections": list(await g.read(
+            "ORDER BY c.created_at, c.id LIMIT $limit", p))),
+        "corrections": cast(list[CorrectionNodeRow], list(await g.read(
             "MATCH (k:Correction)-[:CORRECTS]->(c:Claim) RETURN k.id AS id, "
             "k.statement AS statement, k.kind AS kind, k.reviewer AS reviewer, "
             "c.id AS claim_id, k.replacement_id AS replacement_id "
-            "ORDER BY k.created_at, k.id LIMIT $limit", p)),
-        "decisions": list(await g.read(
+            "ORDER BY k.created_at, k.id LIMIT $limit", p))),
+        "decisions": cast(list[DecisionNodeRow], list(await g.read(
             "MATCH (d:Decision) RETURN d.id AS id, d.title AS title, d.status AS status, "
             "d.revision AS revision, [(d)-[:USED_CLAIM]->(c:Claim) | c.id] AS claim_ids, "
             "[(d)-[:DEPENDS_ON]->(x:Decision) | x.id] AS depends_on "
-            "ORDER BY d.created_at, d.id LIMIT $limit", p)),
-        "actions": list(await g.read(
+            "ORDER BY d.created_at, d.id LIMIT $limit", p))),
+        "actions": cast(list[ActionNodeRow], list(await g.read(
             "MATCH (a:Action) RETURN a.id AS id, a.description AS description, "
             "a.status AS status, a.revision AS revision, a.held_from AS held_from, "
             "[(a)-[:REQUIRES]->(d:Decision) | d.id] AS decision_ids "
-            "ORDER BY a.created_at, a.id LIMIT $limit", p)),
+            "ORDER BY a.created_at, a.id LIMIT $limit", p))),
     }
 
 
-async def internal_rows(g: Graph, limit: int) -> dict[str, list[dict[str, Any]]]:
+async def internal_rows(g: Graph, limit: int) -> InternalRows:
     nodes = await g.read(
         "MATCH (n) RETURN n.id AS id, labels(n)[0] AS label, properties(n) AS props "
         "ORDER BY n.created_at, n.id LIMIT $limit", {"limit": limit})
     edges = await g.read(
         "MATCH (a)-[e]->(b) RETURN a.id AS source, b.id AS target, type(e) AS type, "
         "properties(e) AS props ORDER BY a.id, b.id LIMIT $limit", {"limit": limit * 4})
-    return {"nodes": list(nodes), "edges": list(edges)}
+    return {"nodes": cast(list[InternalNodeRow], list(nodes)),
+            "edges": cast(list[InternalEdgeRow], list(edges))}

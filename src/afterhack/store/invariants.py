@@ -16,16 +16,16 @@ Returns a list of violations; an empty list means the workspace is consistent:
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from afterhack.model.vocab import CURRENT_CLAIM, EDGE_ENDS, GOOD_STANDING, OPEN_ACTION
-from afterhack.store.client import Graph
+from afterhack.store.client import Graph, Row
 
 _PAGE = 20000
 
 
-async def _all(g: Graph, cypher: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+async def _all(g: Graph, cypher: str) -> list[Row]:
+    """Every row of a read, a page at a time (rows that stay in here: no record of their own)."""
+    out: list[Row] = []
     skip = 0
     while True:
         rows = await g.read(cypher + " SKIP $skip LIMIT $limit", {"skip": skip, "limit": _PAGE})

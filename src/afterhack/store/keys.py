@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Any
+from typing import cast
 
 from afterhack.errors import KeyNotFound
-from afterhack.model.vocab import KEY_ROLES
+from afterhack.model.vocab import KEY_ROLES, KeyRole
+from afterhack.model.workspaces import ApiKeyRow, NewApiKey
 from afterhack.store.audit import now_ms
 from afterhack.store.client import Store
 from afterhack.store.names import REGISTRY_GRAPH, new_id
@@ -34,7 +35,7 @@ def key_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-async def create_key(store: Store, workspace_id: str, role: str, name: str) -> dict[str, Any]:
+async def create_key(store: Store, workspace_id: str, role: KeyRole, name: str) -> NewApiKey:
     """A new key; the returned row carries the secret under ``key`` (the only time it exists)."""
     if role not in KEY_ROLES:
         raise ValueError(f"not a workspace role: {role}")
@@ -45,18 +46,18 @@ async def create_key(store: Store, workspace_id: str, role: str, name: str) -> d
         {"id": new_id(), "ws": workspace_id, "role": role, "hash": key_hash(secret),
          "name": name, "now": now_ms()},
     )
-    return {**rows[0], "key": secret}
+    return cast(NewApiKey, {**rows[0], "key": secret})
 
 
-async def list_keys(store: Store, workspace_id: str) -> list[dict[str, Any]]:
+async def list_keys(store: Store, workspace_id: str) -> list[ApiKeyRow]:
     rows = await store.graph(REGISTRY_GRAPH).read(
         f"MATCH (k:ApiKey {{workspace_id:$ws}}) RETURN {_FIELDS} ORDER BY k.created_at, k.id",
         {"ws": workspace_id},
     )
-    return list(rows)
+    return cast(list[ApiKeyRow], list(rows))
 
 
-async def revoke_key(store: Store, workspace_id: str, key_id: str) -> dict[str, Any]:
+async def revoke_key(store: Store, workspace_id: str, key_id: str) -> ApiKeyRow:
     """Revoke one key of the workspace (idempotent: a revoked key keeps its first revoked_at)."""
     rows = await store.graph(REGISTRY_GRAPH).write(
         "MATCH (k:ApiKey {id:$id}) WHERE k.workspace_id = $ws "
@@ -66,7 +67,7 @@ async def revoke_key(store: Store, workspace_id: str, key_id: str) -> dict[str, 
     row = rows.first()
     if row is None:
         raise KeyNotFound(key_id)
-    return row
+    return cast(ApiKeyRow, row)
 
 
 async def revoke_workspace_keys(store: Store, workspace_id: str) -> int:
@@ -79,11 +80,11 @@ async def revoke_workspace_keys(store: Store, workspace_id: str) -> int:
     return int(rows.scalar() or 0)
 
 
-async def find_live_key(store: Store, secret: str) -> dict[str, Any] | None:
+async def find_live_key(store: Store, secret: str) -> ApiKeyRow | None:
     """The unrevoked key with this secret, or None (unknown and revoked look the same)."""
     rows = await store.graph(REGISTRY_GRAPH).read(
         "MATCH (k:ApiKey {key_hash:$hash}) WHERE k.revoked_at IS NULL "
         f"RETURN {_FIELDS} LIMIT 1",
         {"hash": key_hash(secret)},
     )
-    return rows.first()
+    return cast(ApiKeyRow | None, rows.first())

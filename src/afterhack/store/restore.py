@@ -12,16 +12,24 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict, TypeVar
 
 from afterhack.errors import Conflict, InvalidRequest
 from afterhack.model.vocab import EDGE_TYPES, NODE_LABELS
+from afterhack.model.workspaces import ExportEdge, ExportNode, Properties
 from afterhack.store.client import GraphMissing, Store
 from afterhack.store.invariants import check_workspace
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from afterhack.store.workspaces import create_schema, discard_graph
 
 BATCH = 2000
+T = TypeVar("T")
+
+
+class _EdgeRow(TypedDict):
+    s: str
+    t: str
+    p: Properties
 
 
 class WorkspaceExists(Conflict):
@@ -46,12 +54,12 @@ async def workspace_exists(store: Store, ws_id: str) -> bool:
     return bool(rows.scalar())
 
 
-def _batches(rows: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+def _batches(rows: Sequence[T]) -> list[list[T]]:
     return [list(rows[i : i + BATCH]) for i in range(0, len(rows), BATCH)]
 
 
-async def restore_graph(store: Store, ws_id: str, nodes: list[dict[str, Any]],
-                        edges: list[dict[str, Any]]) -> None:
+async def restore_graph(store: Store, ws_id: str, nodes: list[ExportNode],
+                        edges: list[ExportEdge]) -> None:
     """Write the workspace graph ``ws_id``; raises WorkspaceExists if it is there already."""
     if await workspace_exists(store, ws_id):
         raise WorkspaceExists(id=ws_id)
@@ -79,27 +87,27 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[dict[str, Any]],
         raise WorkspaceExists(id=ws_id)
     try:
         await create_schema(store, gname)
-        by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        by_label: dict[str, list[Properties]] = defaultdict(list)
         label_of: dict[str, str] = {}
         for n in nodes:
             label = n["labels"][0]
-            label_of[n["properties"]["id"]] = label
+            label_of[str(n["properties"]["id"])] = label
             if n is not ws_node:
                 by_label[label].append(n["properties"])
         for label, props in sorted(by_label.items()):
             assert label in NODE_LABELS
             for batch in _batches(props):
                 await g.write(f"UNWIND $rows AS r CREATE (n:{label}) SET n = r", {"rows": batch})
-        groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+        groups: dict[tuple[str, str, str], list[_EdgeRow]] = defaultdict(list)
         for e in edges:
             key = (e["type"], label_of[e["source"]], label_of[e["target"]])
             groups[key].append({"s": e["source"], "t": e["target"], "p": e["properties"]})
         for (etype, src, dst), rows_ in sorted(groups.items()):
             assert etype in EDGE_TYPES and src in NODE_LABELS and dst in NODE_LABELS
-            for batch in _batches(rows_):
+            for edge_batch in _batches(rows_):
                 await g.write(
                     f"UNWIND $rows AS r MATCH (a:{src} {{id: r.s}}) MATCH (b:{dst} {{id: r.t}}) "
-                    f"CREATE (a)-[e:{etype}]->(b) SET e = r.p", {"rows": batch})
+                    f"CREATE (a)-[e:{etype}]->(b) SET e = r.p", {"rows": edge_batch})
         # Checked whole before anyone can see it: an export that breaks a rule the app keeps
         # (a decision in good standing without a current claim, a quote not at its offsets)
         # is refused rather than restored into a workspace the app would misread.

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
 from afterhack.model.vocab import EDGE_TYPES, NODE_LABELS
+from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
-from afterhack.store.client import Graph, GraphMissing, QueryFailed, Store, concurrently
+from afterhack.store.client import Graph, GraphMissing, QueryFailed, Row, Store, concurrently
 from afterhack.store.names import PROPERTY_KEYS, RANGE_INDEXES, REGISTRY_GRAPH, graph_name, new_id
 
 _INDEX_WAIT_S = 30.0
@@ -120,12 +120,12 @@ async def _wait_schema(store: Store, name: str) -> None:
         await asyncio.sleep(0.02)
 
 
-def _row(r: dict[str, Any]) -> dict[str, Any]:
+def _row(r: Row) -> WorkspaceRow:
     return {"id": r["id"], "name": r["name"], "revision": r["revision"],
             "created_at": r["created_at"]}
 
 
-async def create_workspace(store: Store, name: str, actor: str) -> dict[str, Any]:
+async def create_workspace(store: Store, name: str, actor: str) -> WorkspaceRow:
     ws_id = new_id()
     gname = graph_name(ws_id)
     g = store.graph(gname)
@@ -164,7 +164,7 @@ async def discard_graph(store: Store, gname: str, ws_id: str) -> None:
         pass
 
 
-async def get_workspace(store: Store, ws_id: str) -> dict[str, Any]:
+async def get_workspace(store: Store, ws_id: str) -> WorkspaceRow:
     try:
         gname = graph_name(ws_id)
     except ValueError:
@@ -184,14 +184,14 @@ async def get_workspace(store: Store, ws_id: str) -> dict[str, Any]:
 
 
 async def list_workspaces(store: Store, *, limit: int, offset: int,
-                          ids: list[str] | None = None) -> list[dict[str, Any]]:
+                          ids: list[str] | None = None) -> list[WorkspaceRow]:
     rows = await store.graph(REGISTRY_GRAPH).read(
         "MATCH (e:WorkspaceEntry) WHERE $ids IS NULL OR e.id IN $ids "
         "RETURN e.id AS id ORDER BY e.created_at, e.id SKIP $offset LIMIT $limit",
         {"limit": limit, "offset": offset, "ids": ids},
     )
 
-    async def ready(ws_id: str) -> dict[str, Any] | None:
+    async def ready(ws_id: str) -> WorkspaceRow | None:
         try:
             return await get_workspace(store, ws_id)
         except WorkspaceNotFound:

@@ -11,6 +11,7 @@ from afterhack.api import responses as out
 from afterhack.api.deps import StoreDep
 from afterhack.api.schemas import WorkspaceRestore
 from afterhack.api.security import allow
+from afterhack.model.workspaces import WorkspaceRow
 
 router = APIRouter(tags=["backup"])
 
@@ -23,7 +24,7 @@ async def export_workspace(ws: str, store: StoreDep,
     doc = await backup.export_workspace(store, ws)
     if format == "prov":
         return prov.to_prov(doc["workspace"], doc["nodes"], doc["edges"])
-    return doc
+    return {**doc}
 
 
 @router.delete("/workspaces/{ws}", status_code=204, response_class=Response,
@@ -36,9 +37,11 @@ async def delete_workspace(ws: str, store: StoreDep) -> Response:
 
 @router.post("/workspaces/restore", status_code=201, response_model=out.Workspace,
              dependencies=[allow("manage")])
-async def restore_workspace(body: WorkspaceRestore, store: StoreDep) -> dict[str, Any]:
+async def restore_workspace(body: WorkspaceRestore, store: StoreDep) -> WorkspaceRow:
     """Recreates an exported workspace under its own id (409 ``workspace_exists`` if it is
     there), with its indexes, constraints and registry entry."""
     return await backup.restore_workspace(
-        store, body.workspace.id, [n.model_dump() for n in body.nodes],
-        [e.model_dump() for e in body.edges])
+        store, body.workspace.id,
+        [{"labels": n.labels, "properties": n.properties} for n in body.nodes],
+        [{"type": e.type, "source": e.source, "target": e.target, "properties": e.properties}
+         for e in body.edges])

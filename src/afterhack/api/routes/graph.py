@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
@@ -8,6 +8,7 @@ from afterhack import projection
 from afterhack.api import responses as out
 from afterhack.api.deps import WorkspaceDep
 from afterhack.api.security import allow
+from afterhack.model.graph import GraphView
 
 router = APIRouter(tags=["graph"])
 
@@ -18,7 +19,7 @@ async def get_graph(
     ws: WorkspaceDep,
     view: Literal["product", "internal"] = "product",
     limit: Annotated[int, Query(ge=1, le=50_000)] = 5000,
-) -> dict[str, Any]:
+) -> GraphView:
     if view == "internal":
         return await projection.internal_view(ws.graph, limit)
     return await projection.product_view(ws.graph, limit)

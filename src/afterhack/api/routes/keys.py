@@ -10,6 +10,7 @@ from afterhack.api import responses as out
 from afterhack.api.deps import StoreDep, WorkspaceDep
 from afterhack.api.schemas import KeyCreate
 from afterhack.api.security import allow
+from afterhack.model.workspaces import ApiKeyRow, NewApiKey
 from afterhack.store import keys
 
 router = APIRouter(tags=["keys"])
@@ -17,7 +18,7 @@ router = APIRouter(tags=["keys"])
 
 @router.post("/workspaces/{ws}/keys", status_code=201, response_model=out.NewApiKey,
              dependencies=[allow("manage")])
-async def create_key(body: KeyCreate, ws: WorkspaceDep, store: StoreDep) -> dict[str, Any]:
+async def create_key(body: KeyCreate, ws: WorkspaceDep, store: StoreDep) -> NewApiKey:
     """The key itself is in ``key``: it is shown this once and stored only as a hash."""
     return await keys.create_key(store, ws.id, body.role, body.name)
 
@@ -30,5 +31,5 @@ async def list_keys(ws: WorkspaceDep, store: StoreDep) -> dict[str, Any]:
 
 @router.delete("/workspaces/{ws}/keys/{key_id}", response_model=out.ApiKey,
                dependencies=[allow("manage")])
-async def revoke_key(key_id: str, ws: WorkspaceDep, store: StoreDep) -> dict[str, Any]:
+async def revoke_key(key_id: str, ws: WorkspaceDep, store: StoreDep) -> ApiKeyRow:
     return await keys.revoke_key(store, ws.id, key_id)

@@ -8,6 +8,7 @@ from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, StoreDep, WorkspaceDep
 from afterhack.api.schemas import WorkspaceCreate
 from afterhack.api.security import allow
+from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store import audit, workspaces
 
 router = APIRouter(tags=["workspaces"])
@@ -16,7 +17,7 @@ router = APIRouter(tags=["workspaces"])
 @router.post("/workspaces", status_code=201, response_model=out.Workspace,
              dependencies=[allow("manage")])
 async def create_workspace(body: WorkspaceCreate, store: StoreDep,
-                           caller: CallerDep) -> dict[str, Any]:
+                           caller: CallerDep) -> WorkspaceRow:
     return await workspaces.create_workspace(store, body.name, caller.actor)
 
 
@@ -34,7 +35,7 @@ async def list_workspaces(
 
 
 @router.get("/workspaces/{ws}", response_model=out.Workspace, dependencies=[allow("read")])
-async def get_workspace(ws: WorkspaceDep) -> dict[str, Any]:
+async def get_workspace(ws: WorkspaceDep) -> WorkspaceRow:
     return ws.row
 
 

@@ -1,0 +1,115 @@
+"""The workspace drawn as a graph: the product view a person reads and the internal one."""
+
+from __future__ import annotations
+
+from typing import Literal, NotRequired, TypedDict
+
+from afterhack.model.vocab import (
+    ActionStatus,
+    ClaimStatus,
+    ConfidenceKind,
+    CorrectionKind,
+    DecisionStatus,
+)
+from afterhack.model.workspaces import Properties, Scalar
+
+# What the product view's edges mean: provenance runs left to right, source to action.
+ProductEdgeType = Literal["SUPPORTS", "REPLACES", "CORRECTS", "INFORMS", "ENABLES"]
+ProductNodeType = Literal["source", "correction", "claim", "decision", "action"]
+
+
+class SourceNodeRow(TypedDict):
+    id: str
+    title: str | None
+    origin_type: str
+    latest_version: int
+
+
+class ClaimNodeRow(TypedDict):
+    id: str
+    statement: str
+    status: ClaimStatus
+    confidence_kind: ConfidenceKind
+    source_id: str
+    revision: int
+    replaces: list[str]
+
+
+class CorrectionNodeRow(TypedDict):
+    id: str
+    statement: str
+    kind: CorrectionKind
+    reviewer: str
+    claim_id: str
+    replacement_id: str | None
+
+
+class DecisionNodeRow(TypedDict):
+    id: str
+    title: str
+    status: DecisionStatus
+    revision: int
+    claim_ids: list[str]
+    depends_on: list[str]
+
+
+class ActionNodeRow(TypedDict):
+    id: str
+    description: str
+    status: ActionStatus
+    revision: int
+    held_from: ActionStatus | None
+    decision_ids: list[str]
+
+
+class ProductRows(TypedDict):
+    sources: list[SourceNodeRow]
+    claims: list[ClaimNodeRow]
+    corrections: list[CorrectionNodeRow]
+    decisions: list[DecisionNodeRow]
+    actions: list[ActionNodeRow]
+
+
+class InternalNodeRow(TypedDict):
+    id: str
+    label: str
+    props: Properties
+
+
+class InternalEdgeRow(TypedDict):
+    source: str
+    target: str
+    type: str
+    props: Properties
+
+
+class InternalRows(TypedDict):
+    nodes: list[InternalNodeRow]
+    edges: list[InternalEdgeRow]
+
+
+# What a node of either view carries besides its label: properties by name.
+NodeData = dict[str, Scalar | list[Scalar] | None]
+
+
+class ViewNode(TypedDict):
+    id: str
+    type: str  # a ProductNodeType, or in the internal view the node's label
+    label: str
+    status: str | None
+    data: NodeData
+
+
+class ViewEdge(TypedDict):
+    id: str
+    source: str
+    target: str
+    type: str  # a ProductEdgeType, or in the internal view the edge's type
+    data: NotRequired[Properties]  # the internal view's: the edge's properties
+
+
+class GraphView(TypedDict):
+    view: Literal["product", "internal"]
+    nodes: list[ViewNode]
+    edges: list[ViewEdge]
+    truncated: bool  # a kind of node reached the limit: there is more

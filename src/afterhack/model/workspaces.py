@@ -1,0 +1,59 @@
+"""Workspaces, their keys, and a workspace exported as data."""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+from afterhack.model.vocab import KeyRole
+
+
+class WorkspaceRow(TypedDict):
+    id: str
+    name: str
+    revision: int
+    created_at: int
+
+
+class ApiKeyRow(TypedDict):
+    id: str
+    workspace_id: str
+    role: KeyRole
+    name: str
+    created_at: int
+    revoked_at: int | None
+
+
+class NewApiKey(ApiKeyRow):
+    key: str  # the secret: shown this once, stored only as its hash
+
+
+# A property as FalkorDB stores it: a scalar or a list of them (no maps, no nulls).
+Scalar = str | bool | int | float
+Properties = dict[str, Scalar | list[Scalar]]
+
+
+class ExportNode(TypedDict):
+    labels: list[str]  # one label
+    properties: Properties
+
+
+class ExportEdge(TypedDict):
+    type: str
+    source: str  # node ids
+    target: str
+    properties: Properties
+
+
+class GraphSnapshot(TypedDict):
+    """Every node and edge of a workspace graph, sorted so equal graphs give equal lists."""
+
+    nodes: list[ExportNode]
+    edges: list[ExportEdge]
+
+
+EXPORT_FORMAT = "afterhack-export/1"
+
+
+class ExportDocument(GraphSnapshot):
+    format: Literal["afterhack-export/1"]
+    workspace: WorkspaceRow
