@@ -84,11 +84,11 @@ _TWO_LEVELS = ("MATCH (s:Decision) WHERE s.id IN $ids\n"
 # depending on them, in one variable-length step over both edge types (only a decision uses
 # a claim, and only a decision depends on one: vocab.EDGE_ENDS, which restore refuses to
 # break and the invariants check), with no label checked (each check is a matrix operation
-# of its own). Two hops enumerate no more paths than users times dependents, and read four
-# regions in five of the benchmark's in this one round trip; more hops enumerate every path
-# through a diamond (seconds on a lattice), so deeper levels are read by _walk, two levels
-# a query. The claim's number of users is not read here: it is the count of the region's
-# uses of the claim (claim_region).
+# of its own). Two hops enumerate no more paths than users times dependents, and read most
+# regions whole in this one round trip; more hops enumerate every path through a diamond
+# (exponential in a lattice), so deeper levels are read by _walk, two levels a query. The
+# claim's number of users is not read here: it is the count of the region's uses of the
+# claim (claim_region).
 _CLAIM_AND_REGION = """MATCH (c:Claim {id: $id})
 OPTIONAL MATCH (c)<-[:USED_CLAIM|DEPENDS_ON*1..2]-(d)
 WITH DISTINCT c, d
