@@ -18,7 +18,7 @@ from rich.console import Console
 
 from afterhack import console as show
 from afterhack.client import DEFAULT_URL, ApiError, Client
-from afterhack.config import Settings
+from afterhack.config import Settings, SettingsError, load_settings
 from afterhack.model.vocab import CorrectionKind
 
 STATUSES_HELP = """afterhack: agent memory that keeps the chain of because.
@@ -48,6 +48,15 @@ def _root() -> None:
     pass
 
 
+def _settings(**overrides: object) -> Settings:
+    """The settings, or exit 2 naming each one the environment gives a value it cannot take."""
+    try:
+        return load_settings(**overrides)
+    except SettingsError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
@@ -56,6 +65,11 @@ def serve(
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the API, the UI and MCP at /mcp (embedded FalkorDB unless AFTERHACK_FALKORDB_URL)."""
+    overrides: dict[str, object] = {"host": host, "port": port}
+    if data_dir is not None:
+        overrides["data_dir"] = data_dir
+    settings = _settings(**overrides)
+
     import uvicorn
 
     from afterhack.api.app import create_app
@@ -63,10 +77,6 @@ def serve(
     from afterhack.api.security import keys_required, refuse_to_serve
     from afterhack.embedded import DataDirInUse
 
-    overrides: dict[str, object] = {"host": host, "port": port}
-    if data_dir is not None:
-        overrides["data_dir"] = data_dir
-    settings = Settings(**overrides)  # type: ignore[arg-type]
     refusal = refuse_to_serve(settings)
     if refusal:
         typer.echo(refusal, err=True)
@@ -259,11 +269,11 @@ def graph(url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None,
 @app.command()
 def mcp(data_dir: DataDirOpt = None) -> None:
     """Serve the MCP tools over stdio (set AFTERHACK_FALKORDB_URL next to a running serve)."""
+    settings = _settings(**({} if data_dir is None else {"data_dir": data_dir}))
+
     from afterhack.embedded import DataDirInUse
     from afterhack.mcpserver.stdio import serve_stdio
 
-    overrides: dict[str, object] = {} if data_dir is None else {"data_dir": data_dir}
-    settings = Settings(**overrides)  # type: ignore[arg-type]
     # stdout is the protocol: every log line goes to stderr.
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")

@@ -1,4 +1,8 @@
-"""Settings, read from the environment (``AFTERHACK_*`` and the OpenAI names) or a ``.env`` file."""
+"""Settings, read from the environment (``AFTERHACK_*`` and the OpenAI names) or a ``.env`` file.
+
+A setting with a fixed set of values is a ``Literal``, so a typo is refused at start-up
+(``load_settings`` says which variable and what it may be) instead of becoming a default.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from afterhack.model.vocab import ResponseFormat, SupportPolicy
 
 
 class Settings(BaseSettings):
@@ -50,13 +56,14 @@ class Settings(BaseSettings):
     llm_timeout_s: float = Field(default=60.0, gt=0)
     llm_concurrency: int = Field(default=4, ge=1, le=256)
     # "json_schema" first, "json_object" for gateways that lack structured output.
-    llm_response_format: str = "json_schema"
+    llm_response_format: ResponseFormat = "json_schema"
     agent_max_rounds: int = Field(default=8, ge=1, le=64)
     # A run driven by an outside agent (MCP) that is still open this long after it started
     # expires: its next tool call or proposal is refused, and it is recorded as expired.
     agent_run_open_ttl_s: int = Field(default=3600, ge=1)
 
-    support_policy: str = "independent"
+    # "independent": a claim from the corrected claim's own source is no alternative support.
+    support_policy: SupportPolicy = "independent"
 
     # Keys: off by default for a single local user on loopback; see api/security.py.
     admin_key: SecretStr | None = None
@@ -76,6 +83,41 @@ class Settings(BaseSettings):
         return not self.openai_base_url
 
 
+class SettingsError(ValueError):
+    """Raised when a setting from the environment (or ``.env``) has no valid value."""
+
+
+# Settings whose value is never repeated back, even when it is refused.
+_SECRET = frozenset({"openai_api_key", "admin_key"})
+
+
+def _variable(field: str) -> str:
+    info = Settings.model_fields.get(field)
+    alias = info.validation_alias if info is not None else None
+    if isinstance(alias, AliasChoices) and isinstance(alias.choices[0], str):
+        return alias.choices[0]
+    return "AFTERHACK_" + field.upper()
+
+
+def describe(exc: ValidationError) -> str:
+    """One line per refused setting: its variable, the value given and what it may be."""
+    lines = []
+    for err in exc.errors():
+        field = str(err["loc"][0]) if err["loc"] else "settings"
+        given = "" if field in _SECRET else f"={err.get('input')!r}"
+        lines.append(f"{_variable(field)}{given}: {err['msg']}.")
+    return "Invalid settings:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def load_settings(**overrides: object) -> Settings:
+    """The settings from the environment with ``overrides``; SettingsError names every bad
+    one."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        raise SettingsError(describe(exc)) from None
+
+
 @lru_cache
 def get_settings() -> Settings:
-    return Settings()
+    return load_settings()

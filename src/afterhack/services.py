@@ -47,8 +47,7 @@ class Services:
 
     @property
     def policy(self) -> SupportPolicy:
-        policy: SupportPolicy = "any" if self.settings.support_policy == "any" else "independent"
-        return policy
+        return self.settings.support_policy
 
     async def aclose(self) -> None:
         if self.gateway is not None:

@@ -149,9 +149,7 @@ class Gateway:
         self.model = settings.model
         self.timeout_s = settings.llm_timeout_s
         self._semaphore = asyncio.Semaphore(settings.llm_concurrency)
-        self._json_mode: ResponseFormat = (
-            "json_object" if settings.llm_response_format == "json_object" else "json_schema"
-        )
+        self._json_mode: ResponseFormat = settings.llm_response_format
         self._client: openai.AsyncOpenAI | None = None
 
     @property
