@@ -43,9 +43,12 @@ REVIEWER_ORIGIN = "Workspace reviewer correction"
 
 def impact_token(claim: RegionClaim, stamps: Stamps) -> str:
     """A digest of everything the relabel reads; equal tokens mean an equal picture."""
-    # The stamps are sorted, so equal pictures encode alike.
+    # The stamps are in id order, so equal pictures encode alike. The decisions' stamps are
+    # flattened to their values (each has the same fields, so nothing runs together): the
+    # encoder takes plain values as they are, where it inspects each named tuple.
     payload = ([claim["id"], claim["revision"], claim["status"], claim["n_users"]],
-               stamps.decisions, stamps.actions, stamps.claims, stamps.upstream)
+               [v for stamp in stamps.decisions for v in stamp],
+               stamps.actions, stamps.claims, stamps.upstream)
     return "imp_" + hashlib.sha256(to_json(payload)).hexdigest()[:32]
 
 
@@ -57,9 +60,9 @@ def _revisions(claim: RegionClaim, stamps: Stamps) -> Revisions:
         "impact_token": impact_token(claim, stamps),
         "impact": {
             "decisions": {d.id: d.revision for d in stamps.decisions},
-            "actions": {a.id: a.revision for a in stamps.actions},
-            "claims": {c.id: c.revision for c in stamps.claims},
-            "upstream": {u.id: u.revision for u in stamps.upstream},
+            "actions": dict(stamps.actions),
+            "claims": dict(stamps.claims),
+            "upstream": dict(stamps.upstream),
         },
     }
 

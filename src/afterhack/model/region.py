@@ -77,20 +77,17 @@ class DecisionStamp(NamedTuple):
     n_actions: int
 
 
-class Stamp(NamedTuple):
-    id: str
-    revision: int
-
-
 @dataclass(frozen=True)
 class Stamps:
-    """Every revision and count the relabel of a region read, each list sorted by id. The
-    apply guard re-checks all of them; the impact token is their digest."""
+    """Every revision and count the relabel of a region read, each in id order. The apply
+    guard re-checks all of them; the impact token is their digest."""
 
     decisions: tuple[DecisionStamp, ...]
-    actions: tuple[Stamp, ...]
-    claims: tuple[Stamp, ...]  # every claim the region's decisions use
-    upstream: tuple[Stamp, ...]  # decisions outside the region that region decisions build on
+    # Revision by id, of each action of the region, each claim its decisions use, and each
+    # decision outside it that one of them builds on.
+    actions: dict[str, int]
+    claims: dict[str, int]
+    upstream: dict[str, int]
 
 
 @dataclass
@@ -108,13 +105,13 @@ class Snapshot:
                 if up.decision_id not in self.decisions:
                     ups[up.decision_id] = up.revision
         return Stamps(
+            # In DecisionStamp's order, positionally: this runs on every preview.
             decisions=tuple(sorted(
-                DecisionStamp(id=d.id, revision=d.revision, n_dependents=d.n_dependents,
-                              n_actions=len(d.action_ids))
+                DecisionStamp(d.id, d.revision, d.n_dependents, len(d.action_ids))
                 for d in self.decisions.values())),
-            actions=tuple(sorted(Stamp(a.id, a.revision) for a in self.actions.values())),
-            claims=tuple(Stamp(k, v) for k, v in sorted(claims.items())),
-            upstream=tuple(Stamp(k, v) for k, v in sorted(ups.items())),
+            actions=dict(sorted((a.id, a.revision) for a in self.actions.values())),
+            claims=dict(sorted(claims.items())),
+            upstream=dict(sorted(ups.items())),
         )
 
 

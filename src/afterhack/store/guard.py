@@ -45,9 +45,9 @@ def guard_params(stamps: Stamps) -> GuardParams:
     return GuardParams(
         # Field by field from the stamp, so a count added to it reaches the guard by itself.
         g_decisions=[cast(DecisionStampRow, d._asdict()) for d in stamps.decisions],
-        g_actions=[StampRow(id=a.id, revision=a.revision) for a in stamps.actions],
-        g_claims=[StampRow(id=c.id, revision=c.revision) for c in stamps.claims],
-        g_ups=[StampRow(id=u.id, revision=u.revision) for u in stamps.upstream],
+        g_actions=[{"id": k, "revision": v} for k, v in stamps.actions.items()],
+        g_claims=[{"id": k, "revision": v} for k, v in stamps.claims.items()],
+        g_ups=[{"id": k, "revision": v} for k, v in stamps.upstream.items()],
     )
 
 
