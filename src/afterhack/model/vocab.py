@@ -13,6 +13,8 @@ from typing import Literal, get_args
 ClaimStatus = Literal["proposed", "accepted", "rejected", "superseded"]
 CLAIM_STATUSES: tuple[ClaimStatus, ...] = get_args(ClaimStatus)
 CURRENT_CLAIM: frozenset[ClaimStatus] = frozenset({"proposed", "accepted"})
+# Replaced by a correction (superseded) or retracted (rejected): never current again.
+RETIRED_CLAIM: frozenset[ClaimStatus] = frozenset(CLAIM_STATUSES) - CURRENT_CLAIM
 # How much a claim's confidence is worth: a quote that matched, or a reviewer's word.
 ConfidenceKind = Literal["quote_match", "human_correction"]
 CONFIDENCE_KINDS: tuple[ConfidenceKind, ...] = get_args(ConfidenceKind)
@@ -56,6 +58,8 @@ CONFLICT_KINDS: tuple[ConflictKind, ...] = get_args(ConflictKind)
 # Sources: what ingest answers, and how far each fragment's extraction got.
 IngestStatus = Literal["created", "versioned", "unchanged", "extracted"]
 FragmentExtraction = Literal["done", "failed", "skipped", "none"]
+# A fragment whose extraction did not run, or failed: what re-extraction picks up.
+PENDING_EXTRACTION: frozenset[FragmentExtraction] = frozenset({"failed", "skipped"})
 # Why a candidate claim was not kept (evidence.py, ingest.py).
 DropReason = Literal[
     "quote_not_found", "statement_not_in_quote", "duplicate", "invalid_output", "over_limit"

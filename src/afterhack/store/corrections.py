@@ -11,6 +11,7 @@ from afterhack.model.region import Stamps
 from afterhack.model.vocab import ClaimStatus, CorrectionKind
 from afterhack.store.audit import CREATE_AUDITS, AuditEvent
 from afterhack.store.client import Graph
+from afterhack.store.cypher import CURRENT
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, Repair, guard_params
 
 
@@ -57,7 +58,7 @@ class CorrectionWrite(Repair):
 _SUPERSEDE = """
 MATCH (old:Claim {id: $claim_id})
 WITH old, size([(old)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users
-WHERE old.revision = $claim_revision AND old.status IN ['proposed', 'accepted']
+WHERE old.revision = $claim_revision AND old.status IN """ + CURRENT + """
   AND n_users = $n_users
 SET old.status = $old_status, old.revision = old.revision + 1
 CREATE (k:Correction {id: $correction.id, claim_id: $claim_id, key: $key,

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING, OPEN_ACTION
+from afterhack.model.vocab import (
+    CURRENT_CLAIM,
+    GOOD_STANDING,
+    OPEN_ACTION,
+    PENDING_EXTRACTION,
+    RETIRED_CLAIM,
+)
 
 
 def cypher_list(words: Iterable[str]) -> str:
@@ -16,5 +22,7 @@ def cypher_list(words: Iterable[str]) -> str:
 
 
 CURRENT = cypher_list(CURRENT_CLAIM)
+RETIRED = cypher_list(RETIRED_CLAIM)
+PENDING = cypher_list(PENDING_EXTRACTION)
 GOOD = cypher_list(GOOD_STANDING)
 OPEN = cypher_list(OPEN_ACTION)

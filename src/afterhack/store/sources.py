@@ -20,7 +20,7 @@ from afterhack.model.sources import (
 from afterhack.model.vocab import FragmentExtraction
 from afterhack.store.audit import CREATE_AUDIT, AuditParams
 from afterhack.store.client import Graph
-from afterhack.store.cypher import CURRENT
+from afterhack.store.cypher import CURRENT, PENDING, RETIRED
 
 
 class NewFragment(TypedDict):
@@ -106,7 +106,7 @@ CALL {
   UNWIND $claims AS c
   MATCH (f:SourceFragment {id: c.fragment_id})
   OPTIONAL MATCH (dead:Claim {statement_key: c.key})
-  WHERE dead.status IN ['superseded', 'rejected'] AND (dead)<-[:CORRECTS]-(:Correction)
+  WHERE dead.status IN """ + RETIRED + """ AND (dead)<-[:CORRECTS]-(:Correction)
   OPTIONAL MATCH (dead)<-[:SUPERSEDES]-(rep:Claim)
   WITH c, f, collect(dead.id) AS dead_ids, collect(rep.id) AS rep_ids
   OPTIONAL MATCH (r:Claim {id: rep_ids[0]})
@@ -250,7 +250,7 @@ async def pending_fragments(g: Graph, source_id: str) -> PendingFragments | None
         "MATCH (s:Source {id:$id})-[:HAS_VERSION]->(v:SourceVersion) "
         "WHERE v.version = s.latest_version "
         "OPTIONAL MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment) "
-        "WHERE f.extraction IN ['failed', 'skipped'] "
+        f"WHERE f.extraction IN {PENDING} "
         "WITH v, f ORDER BY f.seq "
         "RETURN v.id AS version_id, collect(f {.id, .seq, .text, .start, .end}) AS fragments",
         {"id": source_id},
@@ -268,7 +268,7 @@ async def add_claims(g: Graph, p: ClaimsWrite) -> ClaimsWritten | None:
     rows = await g.write(
         "MATCH (s:Source {id:$source_id})-[:HAS_VERSION]->(v:SourceVersion {id:$version_id}) "
         "OPTIONAL MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment) "
-        "WHERE f.id IN $fragment_ids AND f.extraction IN ['failed', 'skipped'] "
+        f"WHERE f.id IN $fragment_ids AND f.extraction IN {PENDING} "
         "WITH s, v, count(f) AS still_pending WHERE still_pending = size($fragment_ids) "
         "CALL { WITH v UNWIND $fragment_updates AS u "
         "  MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment {id:u.id}) SET f.extraction = u.extraction "

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING
+from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING, RETIRED_CLAIM
 from afterhack.store.client import Store
 from afterhack.store.invariants import check_sources, check_workspace
 from afterhack.store.workspaces import workspace_graph
@@ -39,7 +39,7 @@ async def _present(store: Store, ws: str, log: Log) -> list[str]:
     for c in (x for x in log.corrections if x["ws"] == ws):
         if c["correction_id"] not in have:
             v.append(f"acknowledged correction {c['correction_id']} is missing")
-        if have.get(c["claim_id"], {}).get("status") not in ("superseded", "rejected"):
+        if have.get(c["claim_id"], {}).get("status") not in RETIRED_CLAIM:
             v.append(f"claim {c['claim_id']} was corrected (2xx) but is still current")
         if c["replacement_id"] and c["replacement_id"] not in have:
             v.append(f"replacement {c['replacement_id']} is missing")
@@ -50,7 +50,7 @@ def _conflict_is_real(c: dict[str, Any], claim_status: dict[str, str]) -> str | 
     """None when the 409 is justified; otherwise why it looks false."""
     code = c["code"]
     if code == "claim_superseded":
-        ok = claim_status.get(c["claim_id"]) in ("superseded", "rejected")
+        ok = claim_status.get(c["claim_id"]) in RETIRED_CLAIM
         return None if ok else "claim_superseded for a claim that is current"
     if code == "stale_correction_preview":
         again, seen = c["again"], c["seen"]
