@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from afterhack.model.calls import ModelCall
+
 
 class AfterhackError(Exception):
     """Base of every error the service raises on purpose."""
@@ -213,7 +215,7 @@ class GatewayError(AfterhackError):
     code = "llm_gateway_error"
     # The model calls of the failing step, the failed one last, when the step made several
     # (a tool loop): set by the agent that caught it, so a failed run keeps its record.
-    model_calls: list[Any] | None = None
+    model_calls: list[ModelCall] | None = None
 
 
 class GatewayUnavailable(GatewayError):

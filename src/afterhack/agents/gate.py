@@ -8,7 +8,6 @@ id remembered from another run, or a claim whose sources were never read is drop
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from afterhack.model.runs import Dropped
 from afterhack.model.vocab import GateDropReason
@@ -62,13 +61,13 @@ def _reason(claim_id: str, ev: Evidence) -> GateDropReason:
     return "not_retrieved"
 
 
-def _ids(value: Any) -> list[str]:
+def _ids(value: object) -> list[str]:
     if not isinstance(value, list):
         return []
     return [v for v in value if isinstance(v, str)]
 
 
-def _text(value: Any, default: str = "") -> str:
+def _text(value: object, default: str = "") -> str:
     return value.strip()[:_MAX_TEXT] if isinstance(value, str) and value.strip() else default
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
+
+from pydantic import JsonValue
 
 
 class AuditEntry(TypedDict):
@@ -11,4 +13,4 @@ class AuditEntry(TypedDict):
     actor: str
     at: int  # ms since the epoch
     subject_id: str
-    detail: dict[str, Any]  # each kind's own facts, as JSON
+    detail: dict[str, JsonValue]  # each kind's own facts

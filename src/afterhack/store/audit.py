@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from afterhack.model.audit import AuditEntry
 from afterhack.store.client import Graph
@@ -46,7 +46,7 @@ def now_ms() -> int:
 
 
 def audit_params(kind: str, actor: str, subject_id: str,
-                 detail: Mapping[str, Any]) -> AuditParams:
+                 detail: Mapping[str, object]) -> AuditParams:
     return {
         "audit_id": new_id(),
         "audit_kind": kind,
@@ -78,7 +78,7 @@ CREATE_AUDITS = (
 )
 
 
-def audit_event(kind: str, actor: str, subject_id: str, detail: Mapping[str, Any],
+def audit_event(kind: str, actor: str, subject_id: str, detail: Mapping[str, object],
                 at: int | None = None) -> AuditEvent:
     return {
         "id": new_id(),
