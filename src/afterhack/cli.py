@@ -167,14 +167,16 @@ def workspace_delete(
 
 
 def _pages(fetch: Callable[[int, int], dict[str, Any]], page: int = 200) -> Iterator[Any]:
-    """Every item of a list endpoint, page by page."""
+    """Every item of a list endpoint, page by page. A page can come back short with more
+    after it (the workspace list leaves out workspaces still being made), so only an empty
+    page ends the walk, and the offset moves by whole pages."""
     offset = 0
     while True:
         items = fetch(page, offset)["items"]
-        yield from items
-        if len(items) < page:
+        if not items:
             return
-        offset += len(items)
+        yield from items
+        offset += page
 
 
 @app.command()
