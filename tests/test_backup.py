@@ -49,7 +49,9 @@ def _rich_workspace(client: TestClient, falkordb: str) -> str:
     body = src.json()
     claim = next(c for c in body["claims"] if "June" in c["statement"])
     client.post(f"/api/workspaces/{ws}/sources", json={
-        "source_id": body["source"]["id"], "text": JUNE + " The venue is the harbour hall."})
+        "source_id": body["source"]["id"],
+        "text": JUNE + " The caterer is Bella Foods. 🚀 Badges are blue. The venue is the "
+                       "harbour hall."})
     run = client.post(f"/api/workspaces/{ws}/agent-runs",
                       json={"task": "Plan the launch event"}).json()
     client.post(f"/api/workspaces/{ws}/agent-runs", json={
@@ -71,6 +73,21 @@ def _rich_workspace(client: TestClient, falkordb: str) -> str:
     assert r.status_code == 201, r.text
     # The mistake again, re-ingested: born superseded.
     client.post(f"/api/workspaces/{ws}/sources", json={"title": "Old memo", "text": JUNE})
+    # Another memo disagrees with the corrected date: a conflict, resolved by keeping the
+    # reviewer's claim, and another one left open.
+    other = client.post(f"/api/workspaces/{ws}/sources", json={
+        "title": "Update", "text": "The product launch moves to June 30. "
+                                   "The caterer is Green Plate."}).json()
+    assert len(other["conflicts"]) == 2, other
+    dated = next(k for k in other["conflicts"] if k["kind"] == "date")
+    keep = next(c["id"] for c in dated["claims"] if c["statement"] == JULY)
+    base = f"/api/workspaces/{ws}/conflicts/{dated['id']}"
+    preview = client.post(base + "/preview", json={"keep": keep}).json()
+    r = client.post(base + "/resolve", json={
+        "keep": keep, "reason": "The reviewer's date stands.",
+        "conflict_revision": preview["revisions"]["conflict_revision"],
+        "impact_token": preview["revisions"]["impact_token"]})
+    assert r.status_code == 201, r.text
     sources = [{"id": str(uuid.uuid4()), "title": f"bulk {i}"} for i in range(30)]
     claims = [{"id": str(uuid.uuid4()), "statement": f"Fact number {i} holds.",
                "source_id": sources[i % 30]["id"]} for i in range(3000)]
@@ -102,10 +119,11 @@ def test_export_holds_every_node_and_edge(exported: dict[str, Any]) -> None:
     assert _canon(doc) == _canon(exported["before"])
     labels = {n["labels"][0] for n in doc["nodes"]}
     assert labels >= {"Workspace", "Source", "SourceVersion", "SourceFragment", "Claim",
-                      "Correction", "AgentRun", "Handoff", "Decision", "Action", "AuditEvent"}
+                      "Correction", "AgentRun", "Handoff", "Decision", "Action", "AuditEvent",
+                      "Conflict"}
     assert {e["type"] for e in doc["edges"]} >= {
         "HAS_VERSION", "HAS_FRAGMENT", "SUPPORTED_BY", "CORRECTS", "SUPERSEDES", "HAS_HANDOFF",
-        "PRODUCED", "USED_CLAIM", "DEPENDS_ON", "REQUIRES"}
+        "PRODUCED", "USED_CLAIM", "DEPENDS_ON", "REQUIRES", "BETWEEN", "RESOLVES"}
 
 
 def test_prov_export_is_valid_prov_json_of_the_chain(exported: dict[str, Any]) -> None:

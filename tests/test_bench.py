@@ -33,7 +33,7 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
     out = tmp_path / "results"
     proc = subprocess.run(
         [sys.executable, "-m", "afterhack.cli", "bench", "--quick", "--out", str(out)],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False)
+        capture_output=True, text=True, timeout=240, cwd=tmp_path, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
 
     result = json.loads((out / "latest.json").read_text())
@@ -108,15 +108,29 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
         _positive_latency(tenants[k], f"tenants.{k}")
     assert tenants["used_memory_per_workspace_bytes"] > 0
 
+    conflicts = size["conflicts"]
+    for side in ("with_checks", "without_checks"):
+        assert conflicts["cost"][side]["claims"] > 0 and conflicts["cost"][side]["claims_per_s"] > 0
+    # One sentence in fifty restates a workspace claim with another date: some conflicts.
+    assert conflicts["cost"]["with_checks"]["conflicts_raised"] > 0
+    assert conflicts["cost"]["without_checks"]["conflicts_raised"] == 0
+    assert conflicts["collateral"]["resolved"] > 0
+    assert conflicts["collateral"]["changed_outside_region"] == 0, conflicts["collateral"]
+    quality = result["conflict_quality"]
+    assert quality["all"]["pairs"] >= 60 and quality["held_out"]["pairs"] > 0
+
     assert {p["id"] for p in result["promises"]} == {
-        "apply_scales", "preview_near_floor", "ingest_rate"}
-    assert all(isinstance(p["holds"], bool) and p["value"] > 0 for p in result["promises"])
+        "apply_scales", "preview_near_floor", "ingest_rate", "detector_quality",
+        "conflict_checks_cost", "conflict_no_collateral"}
+    assert all(isinstance(p["holds"], bool) and (p["value"] > 0 or p["id"] ==
+                                                 "conflict_no_collateral")
+               for p in result["promises"])
 
     md = (out / "latest.md").read_text()
     assert md.startswith("# afterhack benchmarks")
     for heading in ("## Promises", "## Floors", "## Latency", "## Throughput and memory",
                     "## Corrections against flag-everything-reachable", "empty workspaces",
-                    "## Where a preview's time goes"):
+                    "## Where a preview's time goes", "## Conflicts"):
         assert heading in md
     assert "| correction apply |" in md
     assert "200 claims" in md
@@ -127,3 +141,20 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
         raise AssertionError("the benchmark's app is still running")
     except httpx.TransportError:
         pass
+
+
+def test_the_conflicts_section_runs_alone(tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    proc = subprocess.run(
+        [sys.executable, "-m", "afterhack.cli", "bench", "--quick", "--only", "conflicts",
+         "--out", str(out)], capture_output=True, text=True, timeout=240, cwd=tmp_path,
+        check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads((out / "latest.json").read_text())
+    assert result["tenants"] is None and result["meta"]["config"]["only"] == "conflicts"
+    (size,) = result["sizes"]
+    assert set(size) >= {"claims", "load", "conflicts"} and "corrections" not in size
+    assert {p["id"] for p in result["promises"]} == {
+        "detector_quality", "conflict_checks_cost", "conflict_no_collateral"}
+    md = (out / "latest.md").read_text()
+    assert md.startswith("# afterhack benchmarks: conflicts") and "| held out |" in md

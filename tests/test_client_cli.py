@@ -238,5 +238,11 @@ def test_demo_runs_the_whole_journey(tmp_path: Path) -> None:
                  "Workspace reviewer correction", "human_correction",
                  "decision is needs_review; action is held",
                  "action [held] Plan the launch event", "Impact of correcting this claim",
-                 "The chain of because was repaired."):
+                 "The chain of because was repaired",
+                 # The two-memo story: the conflict, the run that does not pick a side, the
+                 # resolution and what it flagged.
+                 "1 conflict(s) raised", "The run does not pick a side",
+                 "Keep The launch moves to June 19.", "Resolution applied",
+                 "plan decision is needs_review; its action is held",
+                 "memory said when its sources disagreed"):
         assert text in out, text

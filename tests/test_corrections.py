@@ -38,8 +38,9 @@ def test_the_journey(client: TestClient, ws: str, falkordb: str) -> None:
     decision, action = run["decision"], run["actions"][0]
     preview = _preview(client, ws, claim["id"])
     assert [f["decision_id"] for f in preview["flag"]] == [decision["id"]]
+    # One premise per distinct fact, named by its statement (SPEC rule 5).
     assert preview["flag"][0]["reasons"] == [
-        {"type": "premise_lost", "premise": "Plan the launch event", "claim_ids": [claim["id"]]}]
+        {"type": "premise_lost", "premise": JUNE, "claim_ids": [claim["id"]]}]
     assert [h["action_id"] for h in preview["hold"]] == [action["id"]]
     assert statuses(falkordb, ws)[decision["id"]] == "draft"  # preview wrote nothing
 

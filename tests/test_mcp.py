@@ -40,7 +40,8 @@ KEYNOTE = "The keynote speaker is Dana Reyes."
 INVENTED = str(uuid.uuid4())
 
 TOOLS = {"start_run", "search_claims", "get_claim_sources", "submit_proposal", "add_source",
-         "get_claim", "preview_correction", "apply_correction", "get_impact"}
+         "get_claim", "preview_correction", "apply_correction", "get_impact",
+         "list_conflicts", "preview_conflict_resolution", "resolve_conflict"}
 
 
 @pytest.fixture
@@ -97,6 +98,43 @@ async def test_tools_listed_with_hints(services: Services) -> None:
     assert tools["preview_correction"].annotations.read_only_hint is True  # type: ignore[union-attr]
     assert tools["get_impact"].annotations.read_only_hint is True  # type: ignore[union-attr]
     assert tools["apply_correction"].annotations.destructive_hint is True  # type: ignore[union-attr]
+    assert tools["list_conflicts"].annotations.read_only_hint is True  # type: ignore[union-attr]
+    assert tools["resolve_conflict"].annotations.destructive_hint is True  # type: ignore[union-attr]
+
+
+async def test_conflicts_over_mcp(target: AfterhackMCP | str, services: Services) -> None:
+    ws = await new_ws(services)
+    async with Client(target) as c:
+        march = await call(c, "add_source", workspace_id=ws, title="March", text=JUNE)
+        april = await call(c, "add_source", workspace_id=ws, title="April",
+                           text="The launch moves to June 19.")
+        (raised,) = april["conflicts"]
+        listed = await call(c, "list_conflicts", workspace_id=ws)
+        assert [k["id"] for k in listed["items"]] == [raised["id"]]
+        # An outside agent sees the dispute in its search, and citing both sides without
+        # premises gives one premise per fact, for a reviewer to settle.
+        run = (await call(c, "start_run", workspace_id=ws, task="When is the launch?"))["run_id"]
+        hits = await call(c, "search_claims", workspace_id=ws, run_id=run, query="launch")
+        assert {h["claim_id"]: h["open_conflict_ids"] for h in hits} == {
+            march["claims"][0]["id"]: [raised["id"]], april["claims"][0]["id"]: [raised["id"]]}
+        ids = [h["claim_id"] for h in hits]
+        await call(c, "get_claim_sources", workspace_id=ws, run_id=run, claim_ids=ids)
+        view = await call(c, "submit_proposal", workspace_id=ws, run_id=run,
+                          answer="June 19", claim_ids=[april["claims"][0]["id"]])
+        assert view["decision"]["status"] == "needs_review" and view["actions"] == []
+        assert view["decision"]["review_reason"]["type"] == "sources_disagree"
+        keep = march["claims"][0]["id"]
+        preview = await call(c, "preview_conflict_resolution", workspace_id=ws,
+                             conflict_id=raised["id"], keep=keep)
+        assert [x["claim_id"] for x in preview["supersede"]] == [april["claims"][0]["id"]]
+        done = await call(c, "resolve_conflict", workspace_id=ws, conflict_id=raised["id"],
+                          keep=keep, reason="The venue confirmed June 12.",
+                          conflict_revision=preview["revisions"]["conflict_revision"],
+                          impact_token=preview["revisions"]["impact_token"])
+        assert done["status"] == "applied" and done["conflict"]["status"] == "resolved"
+        err = await fail(c, "preview_conflict_resolution", workspace_id=ws,
+                         conflict_id=raised["id"], keep=keep)
+        assert err["code"] == "conflict_closed"
 
 
 async def test_gate_holds_across_separate_calls(target: AfterhackMCP | str,
@@ -111,7 +149,8 @@ async def test_gate_holds_across_separate_calls(target: AfterhackMCP | str,
         # Searched but never retrieved: a search hit is not evidence.
         run = (await call(c, "start_run", workspace_id=ws, task="When is the launch?"))["run_id"]
         hits = await call(c, "search_claims", workspace_id=ws, run_id=run, query="launch")
-        assert hits == [{"claim_id": june, "statement": JUNE, "status": "proposed"}]
+        assert hits == [{"claim_id": june, "statement": JUNE, "status": "proposed",
+                         "open_conflict_ids": []}]
         view = await call(c, "submit_proposal", workspace_id=ws, run_id=run,
                           answer="June 12", claim_ids=[june])
         assert view["decision"]["status"] == "needs_review"

@@ -1,10 +1,11 @@
 """Random dependency graphs, random corrections: what apply flags and holds equals a
 from-scratch oracle, and the preview always equals what apply did.
 
-The oracle is written from the definition in SPEC §3 rule 5, in a different form from
-support.py: a decision of the affected region stays in good standing exactly when every
-decision it (transitively) builds on inside the region is eligible, none of them lies on a
-cycle, and every decision they build on outside the region is in good standing.
+The oracle is written from the definition in SPEC §3 rules 4 and 5, in a different form
+from support.py: a correction refutes the corrected claim and every current claim stating
+the same (its twins); a decision of the affected region stays in good standing exactly when
+every decision it (transitively) builds on inside the region is eligible, none of them lies
+on a cycle, and every decision they build on outside the region is in good standing.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ OPEN = {"proposed", "approved"}
 @dataclass
 class World:
     claims: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (source, status)
+    facts: dict[str, int] = field(default_factory=dict)  # id -> which statement it states
     decisions: dict[str, dict[str, Any]] = field(default_factory=dict)
     actions: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -41,6 +43,8 @@ def worlds(draw: st.DrawFn) -> tuple[World, str, str]:
         status = "proposed" if i == 0 else draw(
             st.sampled_from(["proposed", "proposed", "accepted", "rejected"]))
         w.claims[cid] = (f"S{draw(st.integers(0, n_sources - 1))}", status)
+        # Most claims state a fact of their own; some repeat an earlier claim's (a twin).
+        w.facts[cid] = i if i == 0 or draw(st.integers(0, 3)) else draw(st.integers(0, i - 1))
     dids = [str(uuid.uuid4()) for _ in range(draw(st.integers(1, 7)))]
     for did in dids:
         n_prem = draw(st.integers(1, 3))
@@ -62,9 +66,16 @@ def worlds(draw: st.DrawFn) -> tuple[World, str, str]:
     return w, corrected, kind
 
 
+def refuted(w: World, corrected: str) -> set[str]:
+    """The corrected claim and every current claim stating the same."""
+    return {c for c, f in w.facts.items() if f == w.facts[corrected]
+            and (c == corrected or w.claims[c][1] in CURRENT)}
+
+
 def oracle(w: World, corrected: str, policy: str = "independent") -> tuple[set[str], set[str]]:
+    gone = refuted(w, corrected)
     users = {d for d, x in w.decisions.items()
-             if any(corrected in ids for ids in x["premises"].values())}
+             if any(c in ids for ids in x["premises"].values() for c in gone)}
     region = set(users)
     changed = True
     while changed:
@@ -73,12 +84,12 @@ def oracle(w: World, corrected: str, policy: str = "independent") -> tuple[set[s
             if d not in region and any(u in region for u in x["ups"]):
                 region.add(d)
                 changed = True
-    src = w.claims[corrected][0]
-
     def holds(ids: list[str]) -> bool:
-        return any(c != corrected and w.claims[c][1] in CURRENT
-                   and not (policy == "independent" and corrected in ids
-                            and w.claims[c][0] == src) for c in ids)
+        # A refuted claim's source gives no independent support in a premise citing it.
+        tainted = {w.claims[r][0] for r in gone if r in ids}
+        return any(c not in gone and w.claims[c][1] in CURRENT
+                   and not (policy == "independent" and w.claims[c][0] in tainted)
+                   for c in ids)
 
     def eligible(d: str) -> bool:
         x = w.decisions[d]
@@ -119,8 +130,8 @@ def oracle(w: World, corrected: str, policy: str = "independent") -> tuple[set[s
 def _load(url: str, ws: str, w: World) -> None:
     load(url, ws,
          sources=[{"id": s, "title": s} for s in sorted({s for s, _ in w.claims.values()})],
-         claims=[{"id": c, "statement": f"Claim {c[:8]} holds.", "source_id": s, "status": st_}
-                 for c, (s, st_) in w.claims.items()],
+         claims=[{"id": c, "statement": f"Fact number {w.facts[c]} holds.", "source_id": s,
+                  "status": st_} for c, (s, st_) in w.claims.items()],
          decisions=[{"id": d, "title": d[:8], "status": x["status"], "premises": x["premises"],
                      "depends_on": x["ups"]} for d, x in w.decisions.items()],
          actions=[{"id": a, "description": a[:8], "status": x["status"],
@@ -153,8 +164,10 @@ def test_apply_equals_oracle_and_preview(client: TestClient, falkordb: str,
     assert {f["decision_id"] for f in p["flag"]} == set(out["flagged"])
     assert {h["action_id"] for h in p["hold"]} == set(out["held"])
     after = statuses(falkordb, ws)
+    gone = refuted(w, corrected)
+    assert set(out["also_corrected"]) == gone - {corrected}
     for node, status in before.items():
-        if node == corrected:
+        if node in gone:
             assert after[node] == ("superseded" if kind == "replace" else "rejected")
         elif node in want_flag:
             assert after[node] == "needs_review"

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from afterhack import evidence, search
 from afterhack.errors import InvalidRequest
 from afterhack.model.claims import (
+    ClaimConflictView,
     ClaimLinks,
     ClaimRef,
     ClaimRow,
@@ -42,7 +43,8 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
                         limit: int = 20, offset: int = 0) -> ClaimSearch:
     if q is None or not q.strip():
         listed = await store_claims.list_claims(g, statuses, limit, offset)
-        return {"items": listed, "search": {"q": q, "terms": [], "backed_off": False}}
+        return {"items": _each_conflict_once(listed),
+                "search": {"q": q, "terms": [], "backed_off": False}}
     p = search.plan(q)
     items: list[ClaimRow] = []
     backed_off = False
@@ -51,7 +53,15 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
         if not items and p.backoff is not None:
             backed_off = True
             items = await store_claims.fulltext(g, p.backoff, statuses, limit, offset)
-    return {"items": items, "search": {"q": q, "terms": list(p.terms), "backed_off": backed_off}}
+    return {"items": _each_conflict_once(items),
+            "search": {"q": q, "terms": list(p.terms), "backed_off": backed_off}}
+
+
+def _each_conflict_once(items: list[ClaimRow]) -> list[ClaimRow]:
+    """A conflict comes back once per claim of its side: name each once."""
+    for it in items:
+        it["open_conflict_ids"] = sorted(set(it.get("open_conflict_ids") or []))
+    return items
 
 
 def _evidence_item(f: FragmentRow) -> EvidenceItem:
@@ -90,14 +100,18 @@ async def claim_sources(g: Graph, ids: list[str]) -> dict[str, list[EvidenceItem
 
 
 async def get_claim(g: Graph, claim_id: str) -> ClaimView:
+    # Imported here: conflicts builds on this module.
+    from afterhack.conflicts import open_conflicts_of_claim
+
     row = await store_claims.get_claim_row(g, claim_id)
-    # Three independent reads of a claim that exists: at once, not one after another.
+    # Independent reads of a claim that exists: at once, not one after another.
     links: ClaimLinks
     sources: dict[str, list[EvidenceItem]]
     chain: list[ClaimRef]
-    links, sources, chain = await concurrently(
+    open_conflicts: list[ClaimConflictView]
+    links, sources, chain, open_conflicts = await concurrently(
         store_claims.claim_links(g, claim_id), claim_sources(g, [claim_id]),
-        store_claims.replacement_chain(g, claim_id))
+        store_claims.replacement_chain(g, claim_id), open_conflicts_of_claim(g, claim_id))
     ev = sources[claim_id]
     first = ev[0] if ev else None
     origin: Origin | None = None
@@ -118,4 +132,5 @@ async def get_claim(g: Graph, claim_id: str) -> ClaimView:
         "supersedes": links["supersedes"],
         "replacement_chain": chain,
         "used_by": links["used_by"],
+        "conflicts": open_conflicts,
     }

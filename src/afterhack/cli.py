@@ -259,6 +259,60 @@ def _one_claim(c: Client, words_or_id: str) -> str:
     raise typer.Exit(2)
 
 
+conflicts_app = typer.Typer(no_args_is_help=False, add_completion=False,
+                            help="Sources that disagree: list them, resolve one.")
+app.add_typer(conflicts_app, name="conflicts")
+
+
+@conflicts_app.callback(invoke_without_command=True)
+def conflicts(
+    ctx: typer.Context,
+    status: Annotated[str, typer.Option(
+        help="open, resolved, dismissed or all.")] = "open",
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """List conflicts, both sides with their quotes, sources and dates."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from afterhack import console as show
+
+    if status not in ("open", "resolved", "dismissed", "all"):
+        raise typer.BadParameter("open, resolved, dismissed or all", param_hint="--status")
+    with _api_errors(), _client(url, key, workspace) as c:
+        listed = c.list_conflicts(status=status)  # type: ignore[arg-type]
+    _console().print(show.conflicts_view(listed))
+
+
+@conflicts_app.command("resolve")
+def resolve_conflict(
+    conflict_id: Annotated[str, typer.Argument(help="The conflict to resolve.")],
+    keep: Annotated[str | None, typer.Option(
+        help="The claim to keep (its id, or words that find exactly one current claim): the "
+             "other side (and its copies) is superseded by it.")] = None,
+    dismiss: Annotated[bool, typer.Option(
+        "--dismiss", help="Both sides hold (another scope); never raise this pair again.")
+    ] = False,
+    reason: Annotated[str | None, typer.Option(help="Why (kept on the resolution).")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """Preview a resolution, confirm, apply it with the preview's revisions."""
+    from afterhack import console as show
+
+    if (keep is None) == (not dismiss):
+        raise typer.BadParameter("give either --keep CLAIM_ID or --dismiss")
+    out = _console()
+    with _api_errors(), _client(url, key, workspace) as c:
+        kept = _one_claim(c, keep) if keep is not None else None
+        preview = c.preview_conflict_resolution(conflict_id, keep=kept, dismiss=dismiss)
+        out.print(show.resolution_preview_view(preview))
+        if not yes and not typer.confirm("Apply this resolution?", default=False):
+            typer.echo("Not applied.")
+            raise typer.Exit(1)
+        result = c.apply_resolution(preview, reason=reason)
+    out.print(show.resolution_view(result))
+
+
 @app.command()
 def graph(url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None,
           key: KeyOpt = None) -> None:

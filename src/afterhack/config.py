@@ -64,6 +64,9 @@ class Settings(BaseSettings):
 
     # "independent": a claim from the corrected claim's own source is no alternative support.
     support_policy: SupportPolicy = "independent"
+    # Compare each new claim with its nearest current claims and raise conflicts (SPEC rule
+    # 9). Off only to measure what the checks cost (afterhack bench).
+    conflict_checks: bool = True
 
     # Keys: off by default for a single local user on loopback; see api/security.py.
     admin_key: SecretStr | None = None

@@ -21,7 +21,8 @@ STATUS_STYLE = {
     "proposed": "cyan", "accepted": "green", "rejected": "red", "superseded": "dim strike",
     "draft": "green", "needs_review": "bold yellow", "approved": "green", "held": "bold yellow",
     "done": "green", "cancelled": "dim", "replace": "magenta", "retract": "magenta",
-    "completed": "green", "failed": "red", "open": "cyan",
+    "completed": "green", "failed": "red", "open": "bold red", "resolved": "green",
+    "dismissed": "dim", "supersede": "magenta",
 }
 
 
@@ -78,6 +79,18 @@ def source_summary(result: JSON) -> RenderableType:
     if dropped:
         parts.append(Text("dropped: " + ", ".join(f"{k} {v}" for k, v in dropped.items()),
                           style="yellow"))
+    for r in result.get("retired") or []:
+        parts.append(_line(Text("retired ", style="bold yellow"), status(r.get("status")),
+                           f" {r.get('statement')}",
+                           Text("  (the new version no longer says it)", style="dim")))
+    if result.get("flagged") or result.get("held"):
+        parts.append(Text(f"flagged decisions: {len(result.get('flagged') or [])}, "
+                          f"held actions: {len(result.get('held') or [])}", style="yellow"))
+    conflicts = result.get("conflicts") or []
+    if conflicts:
+        parts.append(Text(f"{len(conflicts)} conflict(s) raised: the sources disagree",
+                          style="bold red"))
+        parts += [conflict_view(k) for k in conflicts if k.get("id")]
     return Group(*parts)
 
 
@@ -118,12 +131,12 @@ def _reason(r: JSON, titles: dict[str, str]) -> str:
             else "a decision it builds on is no longer in good standing")
 
 
-def impact_view(preview: JSON) -> RenderableType:
+def impact_view(preview: JSON, title: str = "Impact of correcting this claim") -> RenderableType:
     """The flag / hold / stay lists of a correction preview (or of get_impact), in words."""
     flagged = preview.get("flag") or []
     held = preview.get("hold") or []
     stays = preview.get("stay") or []
-    tree = Tree(Text("Impact of correcting this claim", style="bold"))
+    tree = Tree(Text(title, style="bold"))
     if not (flagged or held or stays):
         tree.add(Text("Nothing depended on this claim: no decision or action changes.",
                       style="green"))
@@ -144,6 +157,73 @@ def impact_view(preview: JSON) -> RenderableType:
         if not items:
             branch.add(Text("(none)", style="dim"))
     return tree
+
+
+def _when(ms: Any) -> str:
+    import datetime as dt
+
+    if not isinstance(ms, int | float):
+        return "?"
+    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def conflict_view(k: JSON) -> RenderableType:
+    """One conflict: both sides side by side, each with its quote, source and date."""
+    table = Table(show_header=True, header_style="bold", expand=True,
+                  title=_line(Text("Conflict ", style="bold"), status(k.get("status")),
+                              f" {k.get('kind')}: {k.get('reason')}",
+                              Text(f"  ({k.get('id')})", style="dim")))
+    table.add_column("side")
+    table.add_column("claim")
+    table.add_column("quote", style="italic")
+    table.add_column("source")
+    for i, c in enumerate(k.get("claims") or []):
+        table.add_row(
+            "AB"[i] if i < 2 else str(i),
+            _line(status(c.get("status")), f" {c.get('statement')}",
+                  Text(f"\n{c.get('id')}", style="dim")),
+            f"\u201c{c.get('evidence_quote') or ''}\u201d",
+            f"{c.get('source_title') or '?'}"
+            + (f", version {c['version']}" if c.get("version") else "")
+            + f"\n{_when(c.get('source_added_at') or c.get('created_at'))}")
+    return table
+
+
+def conflicts_view(listed: JSON) -> RenderableType:
+    items = listed.get("items") or []
+    if not items:
+        return Text("No conflicts.", style="green")
+    return Group(*(conflict_view(k) for k in items))
+
+
+def resolution_preview_view(preview: JSON) -> RenderableType:
+    """What a conflict resolution would do: the claims superseded, then flag / hold / stay."""
+    parts: list[RenderableType] = [conflict_view(preview["conflict"])]
+    if preview.get("resolution") == "dismiss":
+        parts.append(Text("Dismiss: both sides stay current, and this pair is never raised "
+                          "again.", style="bold"))
+        return Group(*parts)
+    kept: JSON = next((c for c in preview["conflict"].get("claims") or []
+                       if c.get("id") == preview.get("keep")), {})
+    parts.append(_line(Text("Keep ", style="bold green"), str(kept.get("statement"))))
+    for x in preview.get("supersede") or []:
+        parts.append(_line(Text("Supersede ", style="bold red"), str(x.get("statement")),
+                           Text(f"  ({x.get('claim_id')})", style="dim")))
+    parts.append(impact_view(preview, "Impact of keeping it"))
+    return Group(*parts)
+
+
+def resolution_view(result: JSON) -> RenderableType:
+    k = result["conflict"]
+    parts: list[RenderableType] = [
+        _line(Text(f"Resolution {result.get('status')}: ", style="bold"), status(k["status"]))]
+    if result.get("kept"):
+        parts.append(claim_card(result["kept"], "Kept: its own source is the evidence",
+                                "green"))
+    parts.append(Text(f"superseded claims: {len(result.get('superseded') or [])}, "
+                      f"flagged decisions: {len(result.get('flagged') or [])}, "
+                      f"held actions: {len(result.get('held') or [])}"))
+    return Group(*parts)
 
 
 def correction_view(result: JSON) -> RenderableType:

@@ -21,12 +21,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from afterhack.model.vocab import ConflictKind, Verdict
+
 ValueKind = Literal["date", "time", "number", "amount", "place", "person"]
-ConflictKind = Literal["date", "time", "number", "amount", "place", "person", "other"]
-Verdict = Literal["contradicts", "compatible", "same_fact"]
-CONFLICT_KINDS: tuple[ConflictKind, ...] = ("date", "time", "number", "amount", "place",
-                                            "person", "other")
-VERDICTS: tuple[Verdict, ...] = ("contradicts", "compatible", "same_fact")
 # When several types differ, the conflict is named by the first of these it has.
 _KIND_ORDER: tuple[ValueKind, ...] = ("date", "time", "amount", "number", "place", "person")
 
@@ -86,6 +83,7 @@ _ID_NOUNS = ("ticket", "invoice", "order", "flight", "train", "bus", "route", "g
              "phase", "sprint", "step", "building", "unit", "account", "contract", "po",
              "no", "number", "lot", "batch", "project", "ward", "bed", "desk", "table")
 _ID_NOUN_SET = frozenset(_ID_NOUNS)
+_ALNUM = re.compile(r"\b[A-Za-z]+\d[A-Za-z\d]*\b")
 _CODE_JUNK = re.compile(r"[\s#-]")
 # The code after an id noun: "402", "#1043", "LH 402", "4.2b".
 _ID_CODE = re.compile(r"\.?\s+(#?(?:[A-Z]{1,4}[\s-]?)?\d[\w.-]*)")
@@ -123,6 +121,16 @@ shifted shift shifts changed change changes confirmed confirm confirms expected 
 expects take takes taking took place held happen happens happened happening occur occurs
 occurred located based going come came comes coming up off out back there's it's pm am
 """.split())
+# Verbs, for telling a statement from a heading: the forms of "to be" and "to have", modals,
+# and verbs a plural subject leaves without a suffix ("Applications open on ...").
+_VERBS = frozenset("""
+is are was were be been am will would shall should can could may might must do does did has
+have had open close start end begin run hold take ship launch cost lead own move expect need
+plan meet leave arrive depart finish go come sign approve give pay raise expire last allow
+cover wrap kick happen occur remain stay fall rise grow drop reach land stand sit serve use
+came went said got made took gave held left met ran paid sold bought set put began grew fell
+rose won lost sent spent built told found kept brought stood became saw knew thought led
+""".split())
 _STOP_TIMEZONES = frozenset("utc gmt cet cest eet est edt cst cdt pst pdt bst ist jst".split())
 
 
@@ -141,6 +149,8 @@ class Reading:
     frame: frozenset[str]
     # The frame's words as written (lowercased, in order): what a neighbour search looks for.
     search_words: tuple[str, ...]
+    # Whether it has a verb: a heading ("Launch planning, March.") labels, it states nothing.
+    stated: bool = True
 
     def kinds(self) -> frozenset[ValueKind]:
         return frozenset(self.values)
@@ -179,24 +189,25 @@ def _fold(text: str) -> str:
 class _Scanner:
     """Finds values left to right, masking each span so no two readings share a character."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, words: frozenset[str] = frozenset()) -> None:
         self.text = text
-        self.taken = [False] * len(text)
+        self.words = words  # the text's lowercase words, to skip patterns that cannot match
+        self.spans: list[tuple[int, int]] = []  # taken, [start, end)
         self.values: list[tuple[int, Value]] = []
         self.idents: list[tuple[int, str]] = []
 
+    def free_span(self, s: int, e: int) -> bool:
+        return all(e <= a or s >= b for a, b in self.spans)
+
     def free(self, m: re.Match[str], group: str | int = 0) -> bool:
-        s, e = m.span(group)
-        return not any(self.taken[s:e])
+        return self.free_span(*m.span(group))
 
     def take(self, m: re.Match[str], group: str | int = 0) -> None:
-        s, e = m.span(group)
-        for i in range(s, e):
-            self.taken[i] = True
+        self.spans.append(m.span(group))
 
     def add(self, m: re.Match[str], kind: ValueKind, norm: tuple[str | float | int | None, ...],
             group: str | int = 0) -> None:
-        self.take(m, group)
+        self.spans.append(m.span(group))
         self.values.append((m.start(group), Value(kind, norm, m.group(group))))
 
     def each(self, pattern: re.Pattern[str], group: str | int = 0) -> Iterable[re.Match[str]]:
@@ -205,7 +216,16 @@ class _Scanner:
                 yield m
 
     def masked(self) -> str:
-        return "".join(" " if t else c for c, t in zip(self.text, self.taken, strict=True))
+        if not self.spans:
+            return self.text
+        out, pos = [], 0
+        for a, b in sorted(self.spans):
+            if a > pos:
+                out.append(self.text[pos:a])
+            out.append(" " * max(0, b - max(a, pos)))
+            pos = max(pos, b)
+        out.append(self.text[pos:])
+        return "".join(out)
 
 
 def _amounts(sc: _Scanner) -> None:
@@ -221,10 +241,15 @@ def _amounts(sc: _Scanner) -> None:
 
 
 def _dates(sc: _Scanner) -> None:
-    for m in sc.each(_DATE_ISO):
-        sc.add(m, "date", (int(m.group("y")), int(m.group("m")), int(m.group("d")), None))
-    for m in sc.each(_DATE_SLASH):
-        sc.add(m, "date", ("slash", m.group("a"), m.group("b"), m.group("y")))
+    if "-" in sc.text:
+        for m in sc.each(_DATE_ISO):
+            sc.add(m, "date", (int(m.group("y")), int(m.group("m")), int(m.group("d")), None))
+    if "/" in sc.text:
+        for m in sc.each(_DATE_SLASH):
+            sc.add(m, "date", ("slash", m.group("a"), m.group("b"), m.group("y")))
+    if sc.words.isdisjoint(_MONTH_NAMES):
+        _weekdays(sc)
+        return
     for pat in (_DATE_MDY, _DATE_DMY):
         for m in sc.each(pat):
             y = m.group("y")
@@ -237,32 +262,44 @@ def _dates(sc: _Scanner) -> None:
             continue
         y = m.group("y")
         sc.add(m, "date", (int(y) if y else None, _month(mon), None, None))
+    _weekdays(sc)
+
+
+def _weekdays(sc: _Scanner) -> None:
+    if sc.words.isdisjoint(_WEEKDAY_NAMES):
+        return
     for m in sc.each(_WEEKDAY):
         sc.add(m, "date", (None, None, None, m.group("wd").lower()))
 
 
 def _times(sc: _Scanner) -> None:
-    for m in sc.each(_TIME_12):
+    for m in (sc.each(_TIME_12) if not sc.words.isdisjoint(_AMPM) else ()):
         h = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
         if int(m.group("h")) > 12:
             continue
         sc.add(m, "time", (h * 60 + int(m.group("m") or 0),))
-    for m in sc.each(_TIME_24):
+    for m in (sc.each(_TIME_24) if ":" in sc.text or "." in sc.text or "h" in sc.words
+              else ()):
         sc.add(m, "time", (int(m.group("h")) * 60 + int(m.group("m")),))
-    for m in sc.each(_TIME_WORD):
+    for m in (sc.each(_TIME_WORD) if not sc.words.isdisjoint(_TIME_WORDS) else ()):
         sc.add(m, "time", (0 if m.group("w").lower() == "midnight" else 720,))
 
 
 def _identifiers(sc: _Scanner) -> None:
+    # A word with digits glued on names a thing ("Kestrel3", "LH402", "B2"): subject.
+    for m in sc.each(_ALNUM):
+        sc.take(m)
+        sc.idents.append((m.start(), f"name#{m.group(0).lower()}"))
+    if sc.words.isdisjoint(_ID_NOUN_SET):
+        return
     for m in _LETTERS.finditer(sc.text):
         noun = m.group(0).lower()
         if noun not in _ID_NOUN_SET:
             continue
         code = _ID_CODE.match(sc.text, m.end())
-        if code is None or any(sc.taken[m.start():code.end()]):
+        if code is None or not sc.free_span(m.start(), code.end()):
             continue
-        for i in range(m.start(), code.end()):
-            sc.taken[i] = True
+        sc.spans.append((m.start(), code.end()))
         ident = _CODE_JUNK.sub("", code.group(1)).lower()
         sc.idents.append((m.start(), f"{noun}#{ident}"))
 
@@ -273,7 +310,8 @@ def _is_calendar(name: str) -> bool:
 
 
 def _places_and_people(sc: _Scanner) -> None:
-    for m in sc.each(_PERSON_TITLED, "name"):
+    for m in (sc.each(_PERSON_TITLED, "name") if not sc.words.isdisjoint(_TITLE_WORDS)
+              else ()):
         sc.take(m)
         sc.values.append((m.start(), Value("person", (_fold(m.group("name")),), m.group(0))))
     for m in sc.each(_PLACE, "name"):
@@ -309,6 +347,8 @@ def _numbers(sc: _Scanner) -> None:
         value = _num(m.group(0))
         if value is not None:
             sc.add(m, "number", (value,))
+    if sc.words.isdisjoint(_SPELLED):
+        return
     for m in _LETTERS.finditer(sc.text):
         n = _SPELLED.get(m.group(0).lower())
         if n is not None and sc.free(m):
@@ -316,6 +356,11 @@ def _numbers(sc: _Scanner) -> None:
 
 
 def stem(word: str) -> str:
+    return _stem(word)
+
+
+@lru_cache(maxsize=16384)
+def _stem(word: str) -> str:
     """A light suffix strip, applied alike to both sides ("closes", "closed", "closing")."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
@@ -335,8 +380,16 @@ def stem(word: str) -> str:
 
 _MONTH_WORDS = frozenset([*_MONTHS, *_MONTH_ABBR, *_WEEKDAYS, *(d + "s" for d in _WEEKDAYS)])
 _AMOUNT_HINTS = frozenset(["$", "€", "£", "¥"])
-_TIME_HINTS = frozenset(["am", "pm", "a", "p", "noon", "midday", "midnight"])
+_TIME_HINTS = frozenset(["am", "pm", "a", "p", "m", "noon", "midday", "midnight"])
+_AMPM = frozenset(["am", "pm", "a", "p", "m"])
+_TIME_WORDS = frozenset(["noon", "midday", "midnight"])
+_MONTH_NAMES = frozenset([*_MONTHS, *_MONTH_ABBR])
+_WEEKDAY_NAMES = frozenset([*_WEEKDAYS, *(d + "s" for d in _WEEKDAYS)])
+_TITLE_WORDS = frozenset(t.lower() for t in _TITLES)
 _LOWER_WORD = re.compile(r"[a-z]+")
+_DIGIT = re.compile(r"\d")
+_UPPER = re.compile(r"[A-Z]")
+_WORD_PART = re.compile(r"[^\W_]+")
 
 
 def read(statement: str) -> Reading:
@@ -345,11 +398,11 @@ def read(statement: str) -> Reading:
 
 @lru_cache(maxsize=8192)
 def _read(statement: str) -> Reading:
-    sc = _Scanner(statement)
     # Each family of patterns runs only when a cheap look at the text says it can match.
     lower = statement.lower()
     words = frozenset(_LOWER_WORD.findall(lower))
-    has_digit = any(c.isdigit() for c in statement)
+    sc = _Scanner(statement, words)
+    has_digit = _DIGIT.search(statement) is not None
     if has_digit and (not _AMOUNT_HINTS.isdisjoint(statement)
                       or not words.isdisjoint(_CURRENCY_WORDS)):
         _amounts(sc)
@@ -359,9 +412,9 @@ def _read(statement: str) -> Reading:
     if (has_digit and (":" in statement or not words.isdisjoint(_TIME_HINTS))) or (
             "noon" in words or "midnight" in words or "midday" in words):
         _times(sc)
-    if has_digit and not words.isdisjoint(_ID_NOUNS):
+    if has_digit:
         _identifiers(sc)
-    if any(c.isupper() for c in statement[1:]):
+    if _UPPER.search(statement, 1) is not None:
         _places_and_people(sc)
     if has_digit or not words.isdisjoint(_SPELLED):
         _numbers(sc)
@@ -370,14 +423,29 @@ def _read(statement: str) -> Reading:
         values.setdefault(v.kind, []).append(v)
     masked = sc.masked()
     tokens = [(m.start(), m.group(0)) for m in _TOKEN.finditer(masked)]
-    kept = [(pos, w.lower()) for pos, w in tokens
-            if w.lower() not in _NEUTRAL and w.lower() not in _STOP_TIMEZONES]
-    ordered = sorted(kept + sc.idents)
-    frame = frozenset(stem(w) if "#" not in w else w for _, w in ordered)
+    lowered = [(pos, w.lower()) for pos, w in tokens]
+    kept = [(pos, w) for pos, w in lowered if w not in _NEUTRAL and w not in _STOP_TIMEZONES]
+    ordered = sorted(kept + sc.idents) if sc.idents else kept
+    frame = frozenset(_stem(w) if "#" not in w else w for _, w in ordered)
     search_words = tuple(dict.fromkeys(
-        t for _, w in ordered for t in re.findall(r"[^\W_]+", w.replace("#", " "))))
+        t for _, w in ordered for t in _WORD_PART.findall(w.removeprefix("name#")
+                                                          .replace("#", " "))))
     return Reading(values={k: tuple(v) for k, v in values.items()}, frame=frame,
-                   search_words=search_words)
+                   search_words=search_words, stated=_has_verb(lowered))
+
+
+def _has_verb(tokens: list[tuple[int, str]]) -> bool:
+    """A verb after the sentence's first word: one of _VERBS, or a word with a verb's -s or
+    -ed (a first word with them is a subject: "Applications", "Payments")."""
+    for pos, w in tokens:
+        if pos == 0:
+            continue
+        if w in _VERBS:
+            return True
+        if len(w) >= 4 and (w.endswith("ed") or (w.endswith("s") and not w.endswith(
+                ("ss", "us", "is")))):
+            return True
+    return False
 
 
 def _same_value(a: Value, b: Value) -> bool:
@@ -413,6 +481,8 @@ def same_subject(a: frozenset[str], b: frozenset[str]) -> bool:
 
 
 def judge(a: Reading, b: Reading) -> Judgement:
+    if not (a.stated and b.stated):
+        return Judgement("compatible", None, "a heading or label, not a statement")
     shared = [k for k in _KIND_ORDER if k in a.values and k in b.values]
     if not shared:
         return Judgement("compatible", None, "no value of the same type")
@@ -427,8 +497,8 @@ def judge(a: Reading, b: Reading) -> Judgement:
         # "Revenue was $5M in 2023" and "$6M in 2024": the years scope the figures.
         return Judgement("compatible", None, "about another period")
     kind = differing[0]
-    left = ", ".join(v.text for v in a.values[kind])
-    right = ", ".join(v.text for v in b.values[kind])
+    left = ", ".join(v.text.rstrip(".") for v in a.values[kind])
+    right = ", ".join(v.text.rstrip(".") for v in b.values[kind])
     return Judgement("contradicts", kind,
                      f"Same subject, different {kind}: {left} vs {right}.")
 
@@ -439,4 +509,4 @@ def judge_statements(a: str, b: str) -> Judgement:
 
 def checkable(r: Reading) -> bool:
     """Whether a statement could contradict anything offline: it has a value and a subject."""
-    return bool(r.values) and bool(r.frame)
+    return bool(r.values) and bool(r.frame) and r.stated

@@ -1,4 +1,6 @@
-"""``afterhack demo``: the whole journey on a fresh workspace, printed as it happens.
+"""``afterhack demo``: the whole journey on a fresh workspace, printed as it happens: a
+correction repairs the chain of because, then two memos disagree about the launch date and a
+reviewer settles it.
 
 The real app runs in this process (uvicorn on a free loopback port, the embedded FalkorDB
 under its own data dir, the offline model), and the journey drives it through
@@ -33,7 +35,13 @@ WRONG = "The product launch is planned for June 12."
 RIGHT = "The product launch is planned for June 19."
 PLAN_TASK = "Plan the launch event"
 QUESTION = "When is the launch?"
-_STEPS = 9
+MARCH_MEMO = ("Launch planning, March. The product launch is planned for June 12. "
+              "The launch venue is the Grand Hotel.")
+APRIL_MEMO = ("Launch update, April. The launch moves to June 19. "
+              "The keynote speaker is Maria Lopez.")
+MARCH_DATE = "The product launch is planned for June 12."
+APRIL_DATE = "The launch moves to June 19."
+_STEPS = 14
 
 
 class DemoFailed(Exception):
@@ -138,6 +146,62 @@ def journey(c: Client, j: _Journey) -> None:
     with j.step("8. The graph now"):
         out.print(show.graph_tree(c.graph(), "Workspace graph"))
 
+    two_memos(c, j)
+
+
+def two_memos(c: Client, j: _Journey) -> None:
+    """Two memos disagree: the memory says so, a run does not pick a side, a reviewer
+    keeps one, and exactly what rested on the other is flagged."""
+    out = j.out
+    with j.step("9. A new workspace; the March memo; plan the launch"):
+        c.workspace = c.create_workspace("two memos")["id"]
+        march = c.add_source(MARCH_MEMO, title="March memo")
+        out.print(show.source_summary(march))
+        plan = c.run_agent(PLAN_TASK)
+        out.print(show.run_view(plan))
+        _check(plan["decision"]["status"] == "draft" and len(plan["actions"]) == 1,
+               "the plan was not written with its action")
+
+    with j.step("10. The April memo: the sources disagree"):
+        april = c.add_source(APRIL_MEMO, title="April memo")
+        out.print(show.source_summary(april))
+        dates = [k for k in april["conflicts"]
+                 if {x["statement"] for x in k["claims"]} == {MARCH_DATE, APRIL_DATE}]
+        _check(len(dates) == 1, "no conflict was raised between the two launch dates")
+        conflict = dates[0]
+
+    with j.step(f"11. Ask again: {QUESTION!r}"):
+        ask = c.run_agent(QUESTION)
+        out.print(show.run_view(ask))
+        reason = ask["decision"].get("review_reason") or {}
+        _check(ask["decision"]["status"] == "needs_review" and not ask["actions"]
+               and reason.get("type") == "sources_disagree",
+               "the run picked a side instead of asking a reviewer")
+        out.print("The run does not pick a side: the decision is needs_review, it cites both "
+                  "memos, and no action is proposed.")
+
+    keep = next(x["id"] for x in conflict["claims"] if x["statement"] == APRIL_DATE)
+    with j.step("12. Preview keeping the April date"):
+        preview = c.preview_conflict_resolution(conflict["id"], keep=keep)
+        out.print(show.resolution_preview_view(preview))
+        _check([f["decision_id"] for f in preview["flag"]] == [plan["decision"]["id"]],
+               "the preview does not flag the plan made on the March date")
+
+    with j.step("13. Resolve it; a fresh run cites June 19 only"):
+        done = c.apply_resolution(preview, reason="The April memo is the latest word.")
+        out.print(show.resolution_view(done))
+        held = c.get_action(plan["actions"][0]["id"])
+        _check(done["status"] == "applied" and held["status"] == "held",
+               "the resolution did not hold the plan's action")
+        fresh = c.run_agent(QUESTION)
+        out.print(show.run_view(fresh))
+        cited = {x["statement"] for p in fresh["decision"]["premises"] for x in p["claims"]}
+        _check(APRIL_DATE in cited and MARCH_DATE not in cited
+               and fresh["decision"]["status"] == "draft",
+               "the fresh run does not cite the date that was kept")
+        out.print(f"plan decision is {c.get_decision(plan['decision']['id'])['status']}; "
+                  f"its action is {held['status']}")
+
 
 def run_demo(data_dir: Path | None = None, out: Console | None = None) -> int:
     out = out or Console()
@@ -156,5 +220,6 @@ def run_demo(data_dir: Path | None = None, out: Console | None = None) -> int:
         except (DemoFailed, ApiError) as exc:
             out.print(f"[bold red]demo failed:[/] {exc}")
             return 1
-    out.print("[bold green]The chain of because was repaired.[/]")
+    out.print("[bold green]The chain of because was repaired, and the memory said when its "
+              "sources disagreed.[/]")
     return 0

@@ -3,13 +3,14 @@
 * AfterhackError (500 internal_error)
   + NotFound (404)
     - WorkspaceNotFound, SourceNotFound, ClaimNotFound, DecisionNotFound,
-      ActionNotFound, RunNotFound, CorrectionNotFound, KeyNotFound
+      ActionNotFound, RunNotFound, CorrectionNotFound, ConflictNotFound, KeyNotFound
   + InvalidRequest (422 invalid_request)
+    - ClaimNotInConflict (422 claim_not_in_conflict)
   + PayloadTooLarge (413 payload_too_large)
   + Unauthorized (401 unauthorized), Forbidden (403 forbidden)
   + Conflict (409)
     - StaleRevision, StaleCorrectionPreview, ClaimSuperseded, InvalidTransition,
-      DecisionUnsupported, WorkspaceBusy, RunClosed
+      DecisionUnsupported, WorkspaceBusy, RunClosed, ConflictClosed
   + RateLimited (429 rate_limited)
   + StoreUnavailable (503 graph_store_unavailable)
   + GatewayError
@@ -89,6 +90,11 @@ class CorrectionNotFound(NotFound):
     kind = "correction"
 
 
+class ConflictNotFound(NotFound):
+    code = "conflict_not_found"
+    kind = "conflict"
+
+
 class KeyNotFound(NotFound):
     code = "key_not_found"
     kind = "key"
@@ -102,6 +108,15 @@ class InvalidRequest(AfterhackError):
 
     def default_message(self) -> str:
         return "The request is not valid."
+
+
+class ClaimNotInConflict(InvalidRequest):
+    """Raised when a resolution keeps a claim that states neither side of the conflict."""
+
+    code = "claim_not_in_conflict"
+
+    def default_message(self) -> str:
+        return "That claim is not one of the two sides of this conflict."
 
 
 class PayloadTooLarge(AfterhackError):
@@ -190,6 +205,16 @@ class RunClosed(Conflict):
 
     def default_message(self) -> str:
         return "This agent run is already closed; start a new run."
+
+
+class ConflictClosed(Conflict):
+    """Raised when a resolution targets a conflict that was already resolved or dismissed
+    in another way (the same resolution again is answered ``already_applied``)."""
+
+    code = "conflict_closed"
+
+    def default_message(self) -> str:
+        return "This conflict was already resolved or dismissed."
 
 
 class RateLimited(AfterhackError):

@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from afterhack import evidence
 from afterhack.chunking import Span, split_fragments
@@ -26,19 +26,37 @@ from afterhack.errors import (
     WorkspaceBusy,
 )
 from afterhack.model.calls import ModelCall
+from afterhack.model.conflicts import PlannedConflict
 from afterhack.model.sources import (
+    ChecksOutcome,
     CreatedClaim,
     DroppedExample,
     ExtractionOutcome,
     IngestResult,
     SameVersion,
+    SourcePreview,
 )
-from afterhack.model.vocab import DropReason, FragmentExtraction
+from afterhack.model.vocab import DropReason, FragmentExtraction, SupportPolicy
+from afterhack.store import claims as store_claims
+from afterhack.store import conflicts as store_conflicts
 from afterhack.store import sources as store_sources
 from afterhack.store.audit import audit_params
 from afterhack.store.client import Graph
+from afterhack.store.guard import Flag, guard_params
 from afterhack.store.names import new_id
-from afterhack.store.sources import ClaimsWrite, NewClaim, NewFragment, VersionWrite
+from afterhack.store.sources import (
+    ClaimsWrite,
+    NewClaim,
+    NewFragment,
+    SourceClaim,
+    VersionWrite,
+    VersionWritten,
+)
+
+if TYPE_CHECKING:
+    from afterhack.conflicts import Checks
+    from afterhack.llm.judge import ConflictJudge
+    from afterhack.versions import VersionPlan
 
 
 class Extractor(Protocol):
@@ -210,6 +228,9 @@ def _outcome(ex: Extraction, frags: list[FragmentPlan],
     }
 
 
+_VERSION_ATTEMPTS = 4
+
+
 async def ingest_source(
     g: Graph,
     settings: Settings,
@@ -222,21 +243,38 @@ async def ingest_source(
     source_id: str | None,
     extract: bool,
     actor: str,
+    judge: ConflictJudge | None = None,
+    policy: SupportPolicy = "independent",
+    preview: bool = False,
 ) -> IngestResult:
+    """Add a source or a new version of one. With ``judge``, the new claims are checked for
+    conflicts with their neighbours (conflicts.py); a new version retires what the source no
+    longer says (versions.py). With ``preview``, everything is worked out and nothing is
+    written."""
+    # Imported here: they build on this module's Extractor and extraction.
+    from afterhack import conflicts, versions
+
     if len(text) > settings.max_source_chars:
         raise PayloadTooLarge(
             f"The source text is {len(text)} characters; the limit is "
             f"{settings.max_source_chars}.", limit=settings.max_source_chars)
     digest = content_hash(text)
     seen_keys: set[str] = set()
+    gone: list[SourceClaim] = []
     if source_id is not None:
         existing = await store_sources.find_source(g, source_id)
         if existing is None:
             raise SourceNotFound(source_id)
         if await store_sources.latest_hash(g, source_id) == digest:
             src = await store_sources.get_source(g, source_id)
-            return {"status": "unchanged", "source": src, **_outcome(Extraction(), [], [])}
-        seen_keys = await store_sources.existing_claim_keys(g, source_id)
+            return {"status": "unchanged", "source": src, **_outcome(Extraction(), [], []),
+                    **no_checks()}
+        current = await store_sources.current_claims(g, source_id)
+        gone = versions.gone_from(current, text)
+        gone_ids = {c["id"] for c in gone}
+        # A sentence the new version keeps keeps its claim (no churn); one it dropped
+        # may come back reworded as a new claim.
+        seen_keys = {c["statement_key"] for c in current if c["id"] not in gone_ids}
 
     frags = plan_fragments(text, settings.fragment_max_chars)
     ex = Extraction()
@@ -245,40 +283,102 @@ async def ingest_source(
 
     new_source = source_id is None
     sid = source_id or new_id()
-    version_id = new_id()
-    params: VersionWrite = {
-        "source_id": sid,
-        "version_id": version_id,
-        "title": title,
-        "origin_type": origin_type,
-        "origin_name": origin_name or title,
-        "text": text,
-        "content_hash": digest,
-        "length": len(text),
-        "fragments": _fragment_rows(frags),
-        "claims": ex.kept,
-        "model_calls": json.dumps([c.as_dict() for c in ex.calls]),
-        **audit_params(
-            "source.created" if new_source else "source.versioned", actor, sid,
-            {"version_id": version_id, "claims": len(ex.kept), "dropped": dict(ex.dropped),
-             "failed_fragments": sum(f.extraction == "failed" for f in frags)},
-        ),
-    }
-    if new_source:
-        row = await store_sources.create_source(g, params)
-    else:
-        maybe = await store_sources.add_version(g, params)
-        if maybe is None:
-            raise SourceNotFound(sid)
-        row = maybe
-    return {"status": "created" if new_source else "versioned",
-            "source": await store_sources.get_source(g, sid), "version": row["version"],
-            **_outcome(ex, frags, row["created"])}
+    for _ in range(_VERSION_ATTEMPTS):
+        plan = versions.VersionPlan()
+        if gone:
+            plan = await versions.plan_retirement(g, judge, source_id=sid, gone=gone,
+                                                  new_claims=ex.kept, policy=policy)
+        checks = conflicts.Checks()
+        if judge is not None and ex.kept:
+            checks = await conflicts.check_new_claims(g, judge, ex.kept,
+                                                      exclude=plan.retired_ids)
+        calls = [*ex.calls, *plan.calls, *checks.calls]
+        if preview:
+            return await _preview(g, ex, frags, plan, checks, calls, new_source, sid)
+        version_id = new_id()
+        params: VersionWrite = {
+            "source_id": sid,
+            "version_id": version_id,
+            "title": title,
+            "origin_type": origin_type,
+            "origin_name": origin_name or title,
+            "text": text,
+            "content_hash": digest,
+            "length": len(text),
+            "fragments": _fragment_rows(frags),
+            "claims": ex.kept,
+            "conflicts": checks.rows,
+            "model_calls": json.dumps([c.as_dict() for c in calls]),
+            **audit_params(
+                "source.created" if new_source else "source.versioned", actor, sid,
+                {"version_id": version_id, "claims": len(ex.kept),
+                 "dropped": dict(ex.dropped),
+                 "failed_fragments": sum(f.extraction == "failed" for f in frags),
+                 "retired": sorted(plan.retired_ids), "flagged": sorted(plan.out.flag),
+                 "held": sorted(plan.out.hold)},
+            ),
+        }
+        row: VersionWritten | None
+        if new_source:
+            row = await store_sources.create_source(g, params)
+        else:
+            flags: list[Flag] = [
+                {"id": i, "reason": json.dumps({
+                    "type": "source_revised", "source_id": sid, "version_id": version_id,
+                    "retired": sorted(plan.retired_ids), "reasons": r})}
+                for i, r in plan.out.flag.items()]
+            row = await store_sources.add_version(g, {
+                **params, **guard_params(plan.snap.stamps()), "retire": plan.retire,
+                "flags": flags, "holds": sorted(plan.out.hold), "audits": []})
+            if row is None:
+                if await store_sources.find_source(g, sid) is None:
+                    raise SourceNotFound(sid)
+                continue  # what it retires changed meanwhile: plan again
+        outcome = _outcome(ex, frags, row["created"])
+        outcome["model_calls"] = [c.as_dict() for c in calls]
+        return {"status": "created" if new_source else "versioned",
+                "source": await store_sources.get_source(g, sid), "version": row["version"],
+                **outcome,
+                "conflicts": await store_conflicts.get_conflicts(g, list(row["raised"])),
+                **await versions.report(g, plan)}
+    raise WorkspaceBusy("The claims this version retires kept changing; retry.")
+
+
+def no_checks() -> ChecksOutcome:
+    return {"conflicts": [], "retired": [], "flag": [], "hold": [], "stay": [],
+            "flagged": [], "held": []}
+
+
+async def _preview(g: Graph, ex: Extraction, frags: list[FragmentPlan], plan: VersionPlan,
+                   checks: Checks, calls: list[ModelCall], new_source: bool,
+                   sid: str) -> SourcePreview:
+    """What adding this source (or version) would do; nothing is written, and the ids shown
+    for new claims are not kept."""
+    from afterhack import versions
+
+    statements = {c["id"]: c["statement"] for c in ex.kept}
+    existing = await store_claims.find_claims(g, [r["old_id"] for r in checks.rows])
+    outcome = _outcome(ex, frags, [])
+    outcome["model_calls"] = [c.as_dict() for c in calls]
+    planned: list[PlannedConflict] = [
+        {"kind": r["kind"], "reason": r["reason"], "detected_by": r["detected_by"],
+         "claims": [{"id": r["old_id"], "statement": existing[r["old_id"]]["statement"],
+                     "source_id": existing[r["old_id"]]["source_id"]},
+                    {"id": r["new_id"], "statement": statements[r["new_id"]],
+                     "source_id": sid}]}
+        for r in checks.rows if r["old_id"] in existing]
+    return {"status": "preview",
+            "source": None if new_source else await store_sources.get_source(g, sid),
+            **outcome, "conflicts": planned, **await versions.report(g, plan)}
 
 
 async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
-                          source_id: str, actor: str) -> SameVersion:
-    """Re-run extraction on the latest version's fragments that failed or were skipped."""
+                          source_id: str, actor: str,
+                          judge: ConflictJudge | None = None) -> SameVersion:
+    """Re-run extraction on the latest version's fragments that failed or were skipped;
+    the new claims are checked for conflicts like any others."""
+    from afterhack import conflicts
+
     pending = await store_sources.pending_fragments(g, source_id)
     if pending is None:
         raise SourceNotFound(source_id)
@@ -286,10 +386,16 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
                           text=f["text"]) for f in pending["fragments"]]
     ex = Extraction()
     created: list[CreatedClaim] = []
+    raised: list[str] = []
     if frags:
         seen = await store_sources.existing_claim_keys(g, source_id)
         ex = await run_extraction(extractor, frags, seen, settings.max_claims_per_source)
+        checks = conflicts.Checks()
+        if judge is not None and ex.kept:
+            checks = await conflicts.check_new_claims(g, judge, ex.kept)
+        ex.calls += checks.calls
         write: ClaimsWrite = {
+            "conflicts": checks.rows,
             "source_id": source_id, "version_id": pending["version_id"],
             "fragment_ids": [f.id for f in frags],
             "fragment_updates": [{"id": f.id, "extraction": f.extraction} for f in frags],
@@ -303,5 +409,7 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
         if row is None:
             raise WorkspaceBusy("Another extraction of this source is under way; retry.")
         created = row["created"]
+        raised = list(row["raised"])
     return {"status": "extracted", "source": await store_sources.get_source(g, source_id),
-            **_outcome(ex, frags, created)}
+            **_outcome(ex, frags, created), **no_checks(),
+            "conflicts": await store_conflicts.get_conflicts(g, raised)}

@@ -4,6 +4,7 @@ plumbing (versions, fragments, runs, handoffs, audit) and names edges by what th
 from __future__ import annotations
 
 from afterhack.model.graph import GraphView, ProductEdgeType, ViewEdge, ViewNode
+from afterhack.model.workspaces import Scalar
 from afterhack.store import graphview
 from afterhack.store.client import Graph
 
@@ -33,8 +34,10 @@ async def product_view(g: Graph, limit: int) -> GraphView:
         nodes.append({"id": k["id"], "type": "correction", "label": _label(k["statement"]),
                       "status": k["kind"], "data": {"kind": k["kind"], "reviewer": k["reviewer"],
                                                     "claim_id": k["claim_id"],
+                                                    "claim_ids": list[Scalar](k["claim_ids"]),
                                                     "replacement_id": k["replacement_id"]}})
-        edges.append(_edge(k["id"], k["claim_id"], "CORRECTS"))
+        for corrected in k["claim_ids"]:
+            edges.append(_edge(k["id"], corrected, "CORRECTS"))
     source_ids = {s["id"] for s in rows["sources"]}
     claim_ids = set()
     for c in rows["claims"]:
@@ -47,6 +50,15 @@ async def product_view(g: Graph, limit: int) -> GraphView:
             edges.append(_edge(c["source_id"], c["id"], "SUPPORTS"))
         for old in c["replaces"]:
             edges.append(_edge(c["id"], old, "REPLACES"))
+    # An open conflict is an edge between its two claims (the UI draws it dashed).
+    for x in rows["conflicts"]:
+        ends = sorted(x["claim_ids"])
+        if len(ends) == 2:
+            edge = _edge(ends[0], ends[1], "CONFLICTS")
+            edge["id"] = f"CONFLICTS:{x['id']}"
+            edge["data"] = {"conflict_id": x["id"], "kind": x["kind"], "reason": x["reason"],
+                            "status": x["status"]}
+            edges.append(edge)
     decision_ids = {d["id"] for d in rows["decisions"]}
     for d in rows["decisions"]:
         nodes.append({"id": d["id"], "type": "decision", "label": _label(d["title"]),

@@ -18,6 +18,7 @@ from afterhack.errors import ClaimNotFound, ClaimSuperseded, InvalidRequest, Sta
 from afterhack.evidence import statement_key
 from afterhack.model.claims import ClaimView
 from afterhack.model.corrections import (
+    AlsoStates,
     ClaimBrief,
     ClaimImpact,
     CorrectionOutcome,
@@ -34,7 +35,7 @@ from afterhack.store import repair as store_repair
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph, concurrently
 from afterhack.store.corrections import CorrectionWrite
-from afterhack.store.guard import Flag
+from afterhack.store.guard import Flag, twin_rows
 from afterhack.store.names import new_id
 from afterhack.support import Outcome, relabel
 
@@ -47,6 +48,7 @@ def impact_token(claim: RegionClaim, stamps: Stamps) -> str:
     # flattened to their values (each has the same fields, so nothing runs together): the
     # encoder takes plain values as they are, where it inspects each named tuple.
     payload = ([claim["id"], claim["revision"], claim["status"], claim["n_users"]],
+               twin_rows(claim),
                [v for stamp in stamps.decisions for v in stamp],
                stamps.actions, stamps.claims, stamps.upstream)
     return "imp_" + hashlib.sha256(to_json(payload)).hexdigest()[:32]
@@ -63,6 +65,7 @@ def _revisions(claim: RegionClaim, stamps: Stamps) -> Revisions:
             "actions": dict(stamps.actions),
             "claims": dict(stamps.claims),
             "upstream": dict(stamps.upstream),
+            "twins": {t["id"]: t["revision"] for t in claim["twins"]},
         },
     }
 
@@ -72,7 +75,7 @@ def _brief(claim: RegionClaim) -> ClaimBrief:
             "revision": claim["revision"]}
 
 
-async def _describe(g: Graph, snap: Snapshot, out: Outcome) -> Impact:
+async def describe(g: Graph, snap: Snapshot, out: Outcome) -> Impact:
     d = snap.decisions
     # The snapshot knows an action's decisions inside the region; a held one is shown with
     # all it requires, read here if some are outside.
@@ -89,13 +92,30 @@ async def _describe(g: Graph, snap: Snapshot, out: Outcome) -> Impact:
     }
 
 
+def refuted_by(claim: RegionClaim) -> dict[str, str | None]:
+    """What correcting the claim refutes: it and every current claim stating the same."""
+    return {claim["id"]: claim["source_id"],
+            **{t["id"]: t["source_id"] for t in claim["twins"]}}
+
+
 async def _picture(g: Graph, claim_id: str, policy: SupportPolicy, workspace_id: str | None = None
                    ) -> tuple[RegionClaim, Snapshot, Outcome]:
     claim, snap = await store_repair.claim_region(g, claim_id, workspace_id=workspace_id)
     if claim is None:
         raise ClaimNotFound(claim_id)
-    out = relabel(snap, corrected=claim_id, corrected_source=claim["source_id"], policy=policy)
+    out = relabel(snap, refuted=refuted_by(claim), policy=policy)
     return claim, snap, out
+
+
+async def also_states(g: Graph, claim: RegionClaim) -> list[AlsoStates]:
+    """The twins, as a preview lists them: "also states this" (never alternative support)."""
+    if not claim["twins"]:
+        return []
+    titles = await store_repair.source_titles(g, sorted(
+        {t["source_id"] for t in claim["twins"] if t["source_id"]}))
+    return [AlsoStates(claim_id=t["id"], status=t["status"], revision=t["revision"],
+                       source_id=t["source_id"], source_title=titles.get(t["source_id"] or ""))
+            for t in claim["twins"]]
 
 
 def _check_statement(kind: CorrectionKind, statement: str | None, reason: str | None) -> str:
@@ -122,7 +142,8 @@ async def preview_correction(g: Graph, claim_id: str, *, statement: str | None,
         "claim": _brief(claim),
         "kind": kind,
         "statement": text if kind == "replace" else statement,
-        **await _describe(g, snap, out),
+        **await describe(g, snap, out),
+        "also_states_this": await also_states(g, claim),
         "revisions": _revisions(claim, snap.stamps()),
     }
 
@@ -135,7 +156,8 @@ async def claim_impact(g: Graph, claim_id: str, *, policy: SupportPolicy) -> Cla
     return {
         "claim": _brief(claim),
         "correctable": claim["status"] in CURRENT_CLAIM,
-        **await _describe(g, snap, out),
+        **await describe(g, snap, out),
+        "also_states_this": await also_states(g, claim),
         "revisions": _revisions(claim, snap.stamps()),
     }
 
@@ -178,6 +200,7 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None,
     write: CorrectionWrite = {
         "claim_id": claim_id, "claim_revision": claim["revision"],
         "n_users": claim["n_users"], "kind": kind, "key": key, "now": now,
+        "statement_key": claim["statement_key"], "twins": twin_rows(claim),
         "old_status": "superseded" if kind == "replace" else "rejected",
         "correction": {
             "id": correction_id, "statement": text if kind == "replace" else (statement or text),
@@ -190,6 +213,7 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None,
         "flags": flags, "holds": sorted(out.hold),
         "audits": [audit_event("correction.applied", actor, correction_id, {
             "claim_id": claim_id, "kind": kind, "replacement_id": replacement_id,
+            "also_corrected": [t["id"] for t in claim["twins"]],
             "flagged": sorted(out.flag), "held": sorted(out.hold)}, at=now)],
     }
     if not await store_corrections.apply(g, stamps, write):
@@ -237,6 +261,7 @@ async def _result(g: Graph, correction_id: str,
         old, replacement = await claims.get_claim(g, corr["claim_id"]), None
     outcome = corr.pop("outcome", {"flagged": [], "held": []})
     result: CorrectionResult = {"correction": corr, "old_claim": old, "replacement": replacement,
+                                "also_corrected": corr["also_corrected"],
                                 "flagged": outcome["flagged"], "held": outcome["held"]}
     if recheck is not None:
         result["recheck"] = recheck

@@ -39,7 +39,7 @@ from afterhack.store import repair as store_repair
 from afterhack.store.audit import AuditEvent, audit_event
 from afterhack.store.client import Graph
 from afterhack.store.guard import Flag
-from afterhack.support import relabel
+from afterhack.support import NOTHING_REFUTED, relabel
 
 _ACTION_RULES: dict[ActionOp, tuple[list[ActionStatus], ActionStatus | Literal["released"],
                                     bool]] = {
@@ -137,7 +137,7 @@ async def _reject(g: Graph, decision_id: str, cur: DecisionRef, revision: int,
     rejected: RejectedReason = {"type": "rejected", "note": note}
     for _ in range(5):
         snap = await store_repair.load_region(g, [decision_id])
-        out = relabel(snap, corrected=None, corrected_source=None, policy=policy,
+        out = relabel(snap, refuted=NOTHING_REFUTED, policy=policy,
                       fallen_roots=frozenset([decision_id]))
         flags: list[Flag] = []
         for i, r in out.flag.items():

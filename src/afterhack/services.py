@@ -21,6 +21,7 @@ from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.ingest import Extractor
 from afterhack.llm.extraction import GatewayExtractor
 from afterhack.llm.gateway import Gateway
+from afterhack.llm.judge import ConflictJudge, GatewayJudge, OfflineJudge
 from afterhack.llm.offline import OfflineExtractor
 from afterhack.model.vocab import SupportPolicy
 from afterhack.store.client import Store
@@ -36,6 +37,8 @@ class Services:
     extractor: Extractor
     analyst: Analyst
     coordinator: Coordinator
+    # Decides whether two statements contradict (the offline detector or the gateway's).
+    judge: ConflictJudge
     # None with the offline model.
     gateway: Gateway | None = None
     # The FalkorDB this process started, if any (None with AFTERHACK_FALKORDB_URL).
@@ -44,6 +47,11 @@ class Services:
     @property
     def model_name(self) -> str:
         return self.extractor.name
+
+    @property
+    def conflict_judge(self) -> ConflictJudge | None:
+        """The judge ingest checks new claims with; None when checks are off."""
+        return self.judge if self.settings.conflict_checks else None
 
     @property
     def policy(self) -> SupportPolicy:
@@ -57,11 +65,12 @@ class Services:
 def build_services(settings: Settings, store: Store) -> Services:
     if settings.offline_model:
         return Services(settings=settings, store=store, extractor=OfflineExtractor(),
-                        analyst=OfflineAnalyst(), coordinator=OfflineCoordinator())
+                        analyst=OfflineAnalyst(), coordinator=OfflineCoordinator(),
+                        judge=OfflineJudge())
     gateway = Gateway(settings)
     return Services(settings=settings, store=store, extractor=GatewayExtractor(gateway),
                     analyst=GatewayAnalyst(gateway), coordinator=GatewayCoordinator(gateway),
-                    gateway=gateway)
+                    judge=GatewayJudge(gateway), gateway=gateway)
 
 
 async def supervise(embedded: EmbeddedFalkorDB, interval_s: float = 0.5) -> None:

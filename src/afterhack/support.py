@@ -10,6 +10,10 @@ pure function over a snapshot of the affected region:
   region they keep their status), until nothing changes;
 * a premise holds if any one of its claims is current; under the ``independent`` policy a
   claim from the corrected claim's own source is not alternative support for it;
+* a correction refutes a statement, not one copy: the corrected claims are every current
+  claim with its statement key (its twins from other sources or other ingests), none of
+  them supports another, and a premise holding some of them does not count claims from
+  any of their sources;
 * a decision already ``needs_review`` or ``rejected`` is never admitted (only a reviewer
   restores it); whatever is never admitted is flagged, so no cycle can prop itself up;
 * an open action is held if any decision it requires fell.
@@ -17,6 +21,7 @@ pure function over a snapshot of the affected region:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from afterhack.model.region import (
@@ -39,29 +44,35 @@ class Outcome:
     fallen: set[str] = field(default_factory=set)
 
 
-def holding_claims(d: DecisionInfo, premise_uses: list[Use], corrected: str | None,
-                   corrected_source: str | None, policy: SupportPolicy) -> list[str]:
-    fixes_corrected = corrected is not None and any(u.claim_id == corrected for u in premise_uses)
+# The claims a correction refutes, each with its source (None for a source-less claim).
+Refuted = Mapping[str, str | None]
+NOTHING_REFUTED: Refuted = {}
+
+
+def holding_claims(d: DecisionInfo, premise_uses: list[Use], refuted: Refuted,
+                   policy: SupportPolicy) -> list[str]:
+    # Sources of the refuted claims this premise cites: a claim from one of them is not
+    # independent support for the refuted statement.
+    shared = {refuted[u.claim_id] for u in premise_uses if u.claim_id in refuted} - {None}
     out = []
     for u in premise_uses:
-        if u.claim_id == corrected or u.status not in CURRENT_CLAIM:
+        if u.claim_id in refuted or u.status not in CURRENT_CLAIM:
             continue
-        if (policy == "independent" and fixes_corrected and corrected_source is not None
-                and u.source_id == corrected_source):
+        if policy == "independent" and u.source_id in shared:
             continue
         out.append(u.claim_id)
     return out
 
 
-def relabel(snap: Snapshot, *, corrected: str | None, corrected_source: str | None,
-            policy: SupportPolicy, fallen_roots: frozenset[str] = frozenset()) -> Outcome:
+def relabel(snap: Snapshot, *, refuted: Refuted, policy: SupportPolicy,
+            fallen_roots: frozenset[str] = frozenset()) -> Outcome:
     region = snap.decisions
     support: dict[str, list[PremiseSupport]] = {}
     lost: dict[str, list[PremiseLost]] = {}
     for d in region.values():
         support[d.id], lost[d.id] = [], []
         for premise, uses in d.premises().items():
-            held = holding_claims(d, uses, corrected, corrected_source, policy)
+            held = holding_claims(d, uses, refuted, policy)
             if held:
                 support[d.id].append({"premise": premise, "claim_ids": held})
             else:

@@ -25,6 +25,9 @@ def bench(
     workspaces: Annotated[int | None, typer.Option(
         help="Empty workspaces for the many-tenants figures (default 1000; 20 with --quick).",
         min=2)] = None,
+    only: Annotated[str | None, typer.Option(
+        help="Run one section only: 'conflicts' (detector quality, ingest with and without "
+             "conflict checks, collateral of resolutions).")] = None,
 ) -> None:
     """Measure the product against its floors at each size (own FalkorDB and app, offline model)."""
     import asyncio
@@ -47,6 +50,10 @@ def bench(
         cfg.sizes = parsed
     if workspaces is not None:
         cfg.tenants = workspaces
+    if only is not None:
+        if only != "conflicts":
+            raise typer.BadParameter("the only section that runs alone is 'conflicts'")
+        cfg.only = only
     result = asyncio.run(run_bench(cfg, log=lambda line: typer.echo(line, err=True)))
     typer.echo((out / "latest.md").read_text())
     typer.echo(f"wrote {out / 'latest.json'} and {out / 'latest.md'} "

@@ -7,6 +7,7 @@ id remembered from another run, or a claim whose sources were never read is drop
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from afterhack.model.runs import Dropped
@@ -71,11 +72,30 @@ def _text(value: object, default: str = "") -> str:
     return value.strip()[:_MAX_TEXT] if isinstance(value, str) and value.strip() else default
 
 
-def gate(output: object, ev: Evidence, *, actions_key: str) -> Gated:
+# A claim's statement key and statement, for grouping claims into premises.
+Statements = Mapping[str, tuple[str, str]]
+
+
+def default_premises(cited: list[str], statements: Statements) -> list[Premise]:
+    """One premise per distinct fact (SPEC rule 5): claims with the same statement key are
+    alternatives within one premise, named by its statement; every other claim is a premise
+    of its own, so a decision rests on all the distinct facts it cites."""
+    groups: dict[str, Premise] = {}
+    for c in cited:
+        key, statement = statements.get(c, (c, DEFAULT_PREMISE))
+        if key not in groups:
+            groups[key] = Premise(_text(statement, DEFAULT_PREMISE)[:500], [])
+        groups[key].claim_ids.append(c)
+    return list(groups.values())
+
+
+def gate(output: object, ev: Evidence, *, actions_key: str,
+         statements: Statements | None = None) -> Gated:
     """Filter a proposal (or a Coordinator's output) down to what this run may cite.
 
     Premises keep only allowed claims; a premise left empty is dropped. With no premises
-    given, all cited claims form one premise.
+    given, the cited claims are grouped one premise per distinct fact (``statements``: the
+    statement key and statement of each allowed claim).
     """
     out = output if isinstance(output, dict) else {}
     allowed = set(ev.allowed())
@@ -105,7 +125,7 @@ def gate(output: object, ev: Evidence, *, actions_key: str) -> Gated:
                                         ids))
     cited = list(dict.fromkeys(claim_ids + [i for p in premises for i in p.claim_ids]))
     if not premises and cited:
-        premises = [Premise(DEFAULT_PREMISE, cited)]
+        premises = default_premises(cited, statements or {})
     actions: list[str] = []
     raw_actions = out.get(actions_key)
     if isinstance(raw_actions, list):
@@ -116,13 +136,13 @@ def gate(output: object, ev: Evidence, *, actions_key: str) -> Gated:
     return Gated(
         answer=_text(out.get("answer") or out.get("summary")),
         claim_ids=cited,
-        premises=_unique_premise_labels(premises),
+        premises=unique_premise_labels(premises),
         actions=actions,
         dropped=[{"claim_id": k, "reason": v} for k, v in dropped.items()],
     )
 
 
-def _unique_premise_labels(premises: list[Premise]) -> list[Premise]:
+def unique_premise_labels(premises: list[Premise]) -> list[Premise]:
     """Premises are grouped by label on the graph, so two premises must not share one."""
     seen: dict[str, int] = {}
     out = []

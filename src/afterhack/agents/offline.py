@@ -1,8 +1,8 @@
 """The offline model's Analyst and Coordinator: deterministic policies, no network.
 
 The Analyst searches the task's words, retrieves the sources of every hit, and proposes the
-current claims it could read as one premise. The Coordinator writes the decision from them
-and proposes an action when the task asks for something to be done.
+current claims it could read, one premise per distinct fact. The Coordinator writes the
+decision from them and proposes an action when the task asks for something to be done.
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 import time
 
+from afterhack.agents.gate import default_premises
 from afterhack.agents.tools import RunTools
+from afterhack.evidence import statement_key
 from afterhack.llm.offline import NAME
 from afterhack.model.calls import ModelCall
 from afterhack.model.runs import ClaimEvidence, ClaimSources, GatedProposal
@@ -45,10 +47,14 @@ class OfflineAnalyst:
             in_tools += time.perf_counter() - t
         readable = [s["claim_id"] for s in sources if s["fragments"]]
         statements = {h["claim_id"]: h["statement"] for h in hits}
+        # One premise per distinct fact: copies of a statement are alternatives in one.
+        premises = default_premises(readable, {
+            i: (statement_key(statements[i]), statements[i]) for i in readable})
         proposal = {
             "answer": " ".join(statements[i] for i in readable),
             "claim_ids": readable,
-            "premises": [{"statement": task, "claim_ids": readable}] if readable else [],
+            "premises": [{"statement": p.statement, "claim_ids": p.claim_ids}
+                         for p in premises],
             "proposed_actions": [task] if asks_for_action(task) else [],
         }
         call = ModelCall("analyst", (time.perf_counter() - t0 - in_tools) * 1000, True,

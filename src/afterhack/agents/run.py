@@ -14,8 +14,17 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from afterhack import claims
-from afterhack.agents.gate import NO_ANSWER_TITLE, Evidence, Gated, Premise, gate
+from afterhack.agents.gate import (
+    NO_ANSWER_TITLE,
+    Evidence,
+    Gated,
+    Premise,
+    Statements,
+    gate,
+    unique_premise_labels,
+)
 from afterhack.agents.tools import RunTools
+from afterhack.conflicts import Disagreement, disagreements
 from afterhack.errors import (
     DecisionNotFound,
     GatewayError,
@@ -24,7 +33,7 @@ from afterhack.errors import (
     WorkspaceBusy,
 )
 from afterhack.model.calls import ModelCall, ModelCallRecord
-from afterhack.model.decisions import NoEvidenceReason, ReviewReason
+from afterhack.model.decisions import NoEvidenceReason, ReviewReason, SourcesDisagreeReason
 from afterhack.model.runs import (
     ClaimEvidence,
     Dropped,
@@ -150,6 +159,31 @@ def _no_answer(reason: str) -> _Draft:
                   status="needs_review", premises=[], actions=[], review_reason=why)
 
 
+def _disputed(task: str, decision: _Draft, disputes: list[Disagreement],
+              statements: Statements) -> _Draft:
+    """The decision of a run whose evidence holds both sides of open conflicts: both sides
+    cited (as alternatives of one premise per conflict), needs_review, no action."""
+    disputed = {i for d in disputes for i in d.claim_ids}
+    premises = [Premise(p.statement, [c for c in p.claim_ids if c not in disputed])
+                for p in decision.premises]
+    premises = [p for p in premises if p.claim_ids]
+    sides: list[str] = []
+    for d in disputes:
+        said = list(dict.fromkeys(statements.get(c, ("", c))[1] for c in d.claim_ids))
+        sides.append(" vs ".join(f'"{x}"' for x in said))
+        premises.append(Premise(("Sources disagree: " + " / ".join(said))[:500],
+                                list(d.claim_ids)))
+    title = decision.title if decision.title != NO_ANSWER_TITLE else task
+    why: SourcesDisagreeReason = {"type": "sources_disagree",
+                                  "conflict_ids": [d.conflict_id for d in disputes],
+                                  "claim_ids": sorted(disputed)}
+    return _Draft(title=title.strip()[:300] or "Sources disagree",
+                  summary=("The sources disagree: " + "; ".join(sides)
+                           + ". Resolve the conflict before acting on it.")[:5000],
+                  status="needs_review", premises=unique_premise_labels(premises),
+                  actions=[], review_reason=why)
+
+
 @dataclass
 class RunStart:
     """A run as it began: in-process (written once, at the end) or open in the graph (MCP)."""
@@ -207,7 +241,9 @@ async def conclude_run(g: Graph, coordinator: Coordinator, start: RunStart, *,
     calls = list(calls)
     handoffs: list[HandoffWrite] = []
     try:
-        gated = gate(proposal, ev, actions_key="proposed_actions")
+        # Statement keys of what the run may cite: uncited-premise grouping needs them.
+        statements = await store_claims.statement_keys(g, ev.allowed())
+        gated = gate(proposal, ev, actions_key="proposed_actions", statements=statements)
         await _label_unknown(g, gated.dropped)
         handoffs.append(_handoff(0, "analyst", "coordinator", proposal, ev, gated.dropped,
                                  tool_calls))
@@ -224,7 +260,7 @@ async def conclude_run(g: Graph, coordinator: Coordinator, start: RunStart, *,
                                        error=exc.code))
                 raise
             calls.append(ccall)
-            gated2 = gate(out, ev, actions_key="actions")
+            gated2 = gate(out, ev, actions_key="actions", statements=statements)
             await _label_unknown(g, gated2.dropped)
             handoffs.append(_handoff(1, "coordinator", "decision", out, ev, gated2.dropped, []))
             decision = (_no_answer("coordinator") if gated2.empty
@@ -235,6 +271,11 @@ async def conclude_run(g: Graph, coordinator: Coordinator, start: RunStart, *,
                                      tool_calls))
         await _save_failed(g, start, exc, calls, handoffs, actor)
         raise
+    # A run does not pick a side: evidence holding both sides of an open conflict makes
+    # the decision a question for a reviewer, citing both, with no action.
+    disputes = await disagreements(g, ev.allowed())
+    if disputes:
+        decision = _disputed(start.task, decision, disputes, statements)
     records: list[ModelCallRecord] = [c.as_dict() for c in calls]
     records.append({"role": "run", "duration_ms": start.elapsed_ms(), "ok": True})
     run: RunWrite = {**start.row(), "status": "completed", "model_calls": json.dumps(records)}

@@ -17,8 +17,9 @@ _MAX_IDS_PER_CALL = 50
 TOOL_SPECS: list[ToolSpec] = [
     {"type": "function", "function": {
         "name": "search_claims",
-        "description": "Search the workspace's current claims. Returns ids and statements; "
-                       "a search hit is not evidence until its sources are retrieved.",
+        "description": "Search the workspace's current claims. Returns ids, statements and "
+                       "the open conflicts each is in (sources that disagree); a search hit "
+                       "is not evidence until its sources are retrieved.",
         "parameters": {"type": "object", "properties": {"query": {"type": "string"}},
                        "required": ["query"]},
     }},
@@ -57,8 +58,10 @@ class RunTools:
         q = query if isinstance(query, str) else ""
         found = await claims.search_claims(self.g, q[:2000], _CURRENT,
                                            limit=SEARCH_LIMIT)
+        # Each hit names the open conflicts it is in: the agent should not pick a side.
         hits: list[SearchHit] = [
-            {"claim_id": c["id"], "statement": c["statement"], "status": c["status"]}
+            {"claim_id": c["id"], "statement": c["statement"], "status": c["status"],
+             "open_conflict_ids": c["open_conflict_ids"]}
             for c in found["items"]]
         ids = [h["claim_id"] for h in hits]
         self.evidence.saw(ids)

@@ -79,12 +79,18 @@ class Source(Out):
 
 
 class IngestResult(Out):
-    status: Literal["created", "versioned", "unchanged", "extracted"]
-    source: Source
+    status: Literal["created", "versioned", "unchanged", "extracted", "preview"]
+    # None only for the preview of a new source (nothing is written).
+    source: Source | None
     claims: list[dict[str, Any]]
     dropped: dict[str, int]
     failed_fragments: list[dict[str, Any]]
     model_calls: list[dict[str, Any]]
+    # The conflicts it raised; what a new version retired, flagged and held.
+    conflicts: list[dict[str, Any]]
+    retired: list[dict[str, Any]]
+    flagged: list[str]
+    held: list[str]
 
 
 class ClaimSearch(Out):
@@ -134,7 +140,7 @@ class CorrectionPreview(Out):
 class Correction(Out):
     id: str
     claim_id: str
-    kind: Literal["replace", "retract"]
+    kind: Literal["replace", "retract", "supersede"]
 
 
 class CorrectionResult(Out):
@@ -142,6 +148,52 @@ class CorrectionResult(Out):
     correction: Correction
     old_claim: Claim
     replacement: Claim | None
+    flagged: list[str]
+    held: list[str]
+
+
+class ConflictClaim(Out):
+    id: str
+    statement: str
+    status: Literal["proposed", "accepted", "rejected", "superseded"]
+    evidence_quote: str | None
+    source_id: str | None
+    source_title: str | None
+    created_at: int
+
+
+class Conflict(Out):
+    id: str
+    status: Literal["open", "resolved", "dismissed"]
+    kind: Literal["date", "time", "number", "amount", "place", "person", "other"]
+    reason: str
+    detected_by: str
+    revision: int
+    created_at: int
+    claims: list[ConflictClaim]
+
+
+class ConflictList(Out):
+    items: list[Conflict]
+
+
+class ConflictPreview(Out):
+    conflict: Conflict
+    resolution: Literal["keep", "dismiss"]
+    keep: str | None
+    supersede: list[dict[str, Any]]
+    flag: list[dict[str, Any]]
+    hold: list[dict[str, Any]]
+    stay: list[dict[str, Any]]
+    revisions: dict[str, Any]
+
+
+class ConflictResult(Out):
+    status: Literal["applied", "already_applied"]
+    conflict: Conflict
+    correction: Correction | None
+    kept: Claim | None
+    superseded: list[str]
     flagged: list[str]
     held: list[str]
 

@@ -55,6 +55,9 @@ class SourceCreate(Body):
     origin_name: Annotated[NonBlank, Field(max_length=500)] | None = None
     source_id: Id | None = None
     extract: bool = True
+    # Work out what adding it would do (claims, conflicts, what a new version retires,
+    # flags and holds) and write nothing.
+    preview: bool = False
 
 
 ClaimStatus = Literal["proposed", "accepted", "rejected", "superseded"]
@@ -94,6 +97,20 @@ class CorrectionApply(Body):
     reason: Annotated[Text, Field(max_length=4000)] | None = None
     reviewer: Annotated[Text, Field(max_length=200)] | None = None
     claim_revision: Revision
+    impact_token: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class ConflictPreview(Body):
+    keep: Id | None = None
+    dismiss: bool = False
+
+
+class ConflictResolve(Body):
+    keep: Id | None = None
+    dismiss: bool = False
+    reason: Annotated[Text, Field(max_length=4000)] | None = None
+    reviewer: Annotated[Text, Field(max_length=200)] | None = None
+    conflict_revision: Revision
     impact_token: Annotated[str, Field(min_length=1, max_length=200)]
 
 

@@ -44,6 +44,7 @@ from afterhack.errors import (
     ActionNotFound,
     AfterhackError,
     ClaimNotFound,
+    ConflictNotFound,
     CorrectionNotFound,
     DecisionNotFound,
     KeyNotFound,
@@ -212,6 +213,7 @@ PATH_IDS: dict[str, type[NotFound]] = {
     "ws": WorkspaceNotFound, "source_id": SourceNotFound, "claim_id": ClaimNotFound,
     "decision_id": DecisionNotFound, "action_id": ActionNotFound, "run_id": RunNotFound,
     "correction_id": CorrectionNotFound, "key_id": KeyNotFound,
+    "conflict_id": ConflictNotFound,
 }
 
 

@@ -8,7 +8,7 @@ methods use the client's ``workspace`` unless a call passes ``workspace=``.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -20,6 +20,7 @@ JSON = dict[str, Any]
 R = TypeVar("R")
 
 DEFAULT_URL = "http://127.0.0.1:8000"
+ConflictStatusFilter = Literal["open", "resolved", "dismissed", "all"]
 
 
 def _seg(value: str) -> str:
@@ -87,10 +88,13 @@ class _Endpoints(Generic[R]):
     def add_source(self, text: str, *, title: str | None = None,
                    origin_type: str | None = None, origin_name: str | None = None,
                    source_id: str | None = None, extract: bool = True,
-                   workspace: str | None = None) -> R:
+                   preview: bool = False, workspace: str | None = None) -> R:
+        """Add a source (or, with ``source_id``, a new version of one). The answer lists the
+        conflicts it raised and what a new version retired, flagged and held; with
+        ``preview``, what it would do, and nothing is written."""
         return self._call("POST", self._ws(workspace) + "/sources", json=_body(
             text=text, title=title, origin_type=origin_type, origin_name=origin_name,
-            source_id=source_id, extract=extract))
+            source_id=source_id, extract=extract, preview=preview or None))
 
     def list_sources(self, *, limit: int = 100, offset: int = 0,
                      workspace: str | None = None) -> R:
@@ -191,6 +195,46 @@ class _Endpoints(Generic[R]):
 
     def get_correction(self, correction_id: str, *, workspace: str | None = None) -> R:
         return self._call("GET", f"{self._ws(workspace)}/corrections/{_seg(correction_id)}")
+
+    # Conflicts
+
+    def list_conflicts(self, *, status: ConflictStatusFilter | None = "open",
+                       limit: int = 100, offset: int = 0, workspace: str | None = None) -> R:
+        """Conflicts newest first, each with both claims, their quotes, sources and dates."""
+        return self._call("GET", self._ws(workspace) + "/conflicts",
+                          params=_body(status=status, limit=limit, offset=offset))
+
+    def get_conflict(self, conflict_id: str, *, workspace: str | None = None) -> R:
+        return self._call("GET", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}")
+
+    def preview_conflict_resolution(self, conflict_id: str, *, keep: str | None = None,
+                                    dismiss: bool = False, workspace: str | None = None) -> R:
+        """What keeping one side (``keep``: a claim id) or dismissing would do, shaped like a
+        correction preview, with the revisions ``resolve_conflict`` must send back."""
+        return self._call("POST", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}/preview",
+                          json=_body(keep=keep, dismiss=dismiss or None))
+
+    def resolve_conflict(self, conflict_id: str, *, conflict_revision: int, impact_token: str,
+                         keep: str | None = None, dismiss: bool = False,
+                         reason: str | None = None, reviewer: str | None = None,
+                         workspace: str | None = None) -> R:
+        """Apply a resolution with the revisions its preview returned; status applied or
+        already_applied; StaleCorrectionPreviewError when anything it reads changed since."""
+        return self._call("POST", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}/resolve",
+                          json=_body(keep=keep, dismiss=dismiss or None, reason=reason,
+                                     reviewer=reviewer, conflict_revision=conflict_revision,
+                                     impact_token=impact_token))
+
+    def apply_resolution(self, preview: Mapping[str, Any], *, reason: str | None = None,
+                         reviewer: str | None = None, workspace: str | None = None) -> R:
+        """Apply exactly what a ``preview_conflict_resolution`` answer showed."""
+        revisions = preview["revisions"]
+        return self.resolve_conflict(
+            preview["conflict"]["id"], keep=preview.get("keep"),
+            dismiss=preview.get("resolution") == "dismiss",
+            conflict_revision=revisions["conflict_revision"],
+            impact_token=revisions["impact_token"], reason=reason, reviewer=reviewer,
+            workspace=workspace)
 
     # Graph
 

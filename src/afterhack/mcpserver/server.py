@@ -20,7 +20,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from afterhack import claims, ingest, repair
+from afterhack import claims, conflicts, ingest, repair
 from afterhack.agents import external
 from afterhack.api.deps import Caller
 from afterhack.api.errors import error_body
@@ -38,9 +38,12 @@ INSTRUCTIONS = """\
 afterhack is agent memory with proof. Claims come from sources with exact quotes.
 To answer a question from memory: start_run, then search_claims, then get_claim_sources for
 the claims you will rely on, then submit_proposal citing only claims you both found and
-retrieved in this run (others are dropped). To fix a wrong claim: preview_correction, then
-apply_correction with the revisions the preview returned. get_impact shows what depends on
-a claim."""
+retrieved in this run (others are dropped). A claim whose open_conflict_ids is not empty is
+disputed by another source: do not pick a side; a run citing both sides is written for a
+reviewer. To fix a wrong claim: preview_correction, then apply_correction with the
+revisions the preview returned. get_impact shows what depends on a claim. Conflicts between
+sources: list_conflicts, preview_conflict_resolution, then resolve_conflict with the
+revisions the preview returned."""
 
 ServicesProvider = Callable[[], Services]
 Work = Callable[[Graph, Caller, Services], Awaitable[Any]]
@@ -48,6 +51,8 @@ Work = Callable[[Graph, Caller, Services], Awaitable[Any]]
 WorkspaceId = Annotated[Id, Field(description="The workspace's id (a UUID).")]
 RunId = Annotated[Id, Field(description="The run_id that start_run returned.")]
 ClaimId = Annotated[Id, Field(description="A claim's id.")]
+ConflictId = Annotated[Id, Field(description="A conflict's id.")]
+ConflictStatusFilter = Literal["open", "resolved", "dismissed", "all"]
 Kind = Literal["replace", "retract"]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -133,8 +138,9 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
     async def search_claims(workspace_id: WorkspaceId, run_id: RunId,
                             query: Annotated[Text, Field(max_length=2000)],
                             ctx: Context[Any, Any]) -> CallToolResult:
-        """Search the workspace's current claims: [{claim_id, statement, status}]. A search hit
-        is not evidence until its sources are retrieved with get_claim_sources."""
+        """Search the workspace's current claims: [{claim_id, statement, status,
+        open_conflict_ids}]. A search hit is not evidence until its sources are retrieved with
+        get_claim_sources; a claim with open conflicts is disputed by another source."""
         return await invoke(ctx, workspace_id, "run_agent",
                             lambda g, _w, svc: external.search_claims(
                                 g, run_id, query, ttl_s=svc.settings.agent_run_open_ttl_s))
@@ -176,11 +182,13 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
                          title: Annotated[NonBlank, Field(max_length=500)],
                          text: NonBlank, ctx: Context[Any, Any]) -> CallToolResult:
         """Add a document: it is split into fragments and claims are extracted, each kept only
-        with an exact quote. Returns the source, the kept claims and dropped counts."""
+        with an exact quote. Returns the source, the kept claims, dropped counts and the
+        conflicts its claims raised with what the memory already holds."""
         return await invoke(ctx, workspace_id, "add_source", lambda g, who, svc: (
             ingest.ingest_source(g, svc.settings, svc.extractor, title=title, text=text,
                                  origin_type="document", origin_name=None, source_id=None,
-                                 extract=True, actor=who.actor)))
+                                 extract=True, actor=who.actor, judge=svc.conflict_judge,
+                                 policy=svc.policy)))
 
     @server.tool(annotations=_READ)
     async def get_claim(workspace_id: WorkspaceId, claim_id: ClaimId,
@@ -226,6 +234,48 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
             status, result = await repair.apply_correction(
                 g, claim_id, statement=statement, kind=kind, reason=reason, reviewer=who.actor,
                 claim_revision=claim_revision, impact_token_seen=impact_token,
+                policy=svc.policy, actor=who.actor)
+            return {"status": status, **result}
+
+        return await invoke(ctx, workspace_id, "correct", work)
+
+    @server.tool(annotations=_READ)
+    async def list_conflicts(workspace_id: WorkspaceId, ctx: Context[Any, Any],
+                             status: ConflictStatusFilter = "open") -> CallToolResult:
+        """Conflicts between sources (newest first): {items: [{id, status, kind, reason,
+        detected_by, revision, claims: [{id, statement, status, evidence_quote, source_id,
+        source_title, created_at}]}]}."""
+        return await invoke(ctx, workspace_id, "read", lambda g, _w, _s: (
+            conflicts.list_conflicts(g, status=conflicts.parse_status(status))))
+
+    @server.tool(annotations=_READ)
+    async def preview_conflict_resolution(
+        workspace_id: WorkspaceId, conflict_id: ConflictId, ctx: Context[Any, Any],
+        keep: ClaimId | None = None, dismiss: bool = False,
+    ) -> CallToolResult:
+        """Preview resolving a conflict: keep one side (keep: its claim id; the other side
+        and its copies are superseded by it) or dismiss (both hold). Shows the claims
+        superseded, the decisions flagged, actions held and decisions that stay, plus the
+        revisions to resolve with."""
+        return await invoke(ctx, workspace_id, "correct", lambda g, _w, svc: (
+            conflicts.preview_resolution(g, conflict_id, keep=keep, dismiss=dismiss,
+                                         policy=svc.policy)))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True,
+                                             idempotent_hint=True, open_world_hint=False))
+    async def resolve_conflict(
+        workspace_id: WorkspaceId, conflict_id: ConflictId, conflict_revision: Revision,
+        impact_token: Annotated[str, Field(min_length=1, max_length=200)],
+        ctx: Context[Any, Any], keep: ClaimId | None = None, dismiss: bool = False,
+        reason: Annotated[Text, Field(max_length=4000)] | None = None,
+    ) -> CallToolResult:
+        """Apply a previewed resolution with the preview's conflict_revision and
+        impact_token, atomically. A changed picture is refused with stale_correction_preview;
+        repeating the same resolution returns status already_applied."""
+        async def work(g: Graph, who: Caller, svc: Services) -> dict[str, Any]:
+            status, result = await conflicts.resolve(
+                g, conflict_id, keep=keep, dismiss=dismiss, reason=reason, reviewer=who.actor,
+                conflict_revision=conflict_revision, impact_token_seen=impact_token,
                 policy=svc.policy, actor=who.actor)
             return {"status": status, **result}
 

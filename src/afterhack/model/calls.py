@@ -20,6 +20,9 @@ class CallDetail(TypedDict, total=False):
     response_format: ResponseFormat
     tool_calls: int  # chat_tools: how many tool calls the turn asked for
     rounds: int  # the offline Analyst: its tool rounds
+    statements: int  # the offline conflict judge: statements it read
+    pairs: int  # the offline conflict judge: pairs it decided
+    pair: int  # the gateway conflict judge: which candidate pair this call was about
 
 
 class ModelCallRecord(TypedDict):

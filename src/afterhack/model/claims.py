@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from afterhack.model.vocab import ClaimStatus, ConfidenceKind, DecisionStatus
+from afterhack.model.vocab import (
+    ClaimStatus,
+    ConfidenceKind,
+    ConflictKind,
+    ConflictStatus,
+    DecisionStatus,
+)
 
 
 class ClaimRow(TypedDict):
@@ -17,6 +23,7 @@ class ClaimRow(TypedDict):
     revision: int
     created_at: int
     score: NotRequired[float]  # a full-text search's
+    open_conflict_ids: NotRequired[list[str]]  # a search's or a list's: its open conflicts
 
 
 class QuotedClaim(ClaimRow):
@@ -113,6 +120,33 @@ class Origin(TypedDict):
     version: int | None
 
 
+class NeighbourRow(TypedDict):
+    """A current claim near a new one, as a conflict check compares them."""
+
+    id: str
+    statement: str
+    statement_key: str
+    source_id: str | None
+
+
+class OtherSide(TypedDict):
+    id: str
+    statement: str
+    status: ClaimStatus
+    source_id: str | None
+    source_title: str | None
+
+
+class ClaimConflictView(TypedDict):
+    """An open conflict a claim's statement is in, with the claims of the other side."""
+
+    id: str
+    kind: ConflictKind
+    reason: str
+    status: ConflictStatus
+    other: list[OtherSide]
+
+
 class ClaimView(ClaimDetailRow):
     """One claim with its evidence, its corrections and what replaced it."""
 
@@ -123,6 +157,7 @@ class ClaimView(ClaimDetailRow):
     supersedes: list[ClaimRef]
     replacement_chain: list[ClaimRef]
     used_by: list[ClaimUse]
+    conflicts: list[ClaimConflictView]  # the open conflicts its statement is in
 
 
 class SearchInfo(TypedDict):

@@ -11,6 +11,7 @@ from afterhack.model.vocab import (
     ApplyStatus,
     ClaimStatus,
     CorrectionKind,
+    CorrectionNodeKind,
     DecisionStatus,
 )
 
@@ -39,11 +40,13 @@ class Correction(TypedDict):
     statement: str
     reason: str | None
     reviewer: str
-    kind: CorrectionKind
+    kind: CorrectionNodeKind
     replacement_id: str | None
     created_at: int
     outcome: NotRequired[CorrectionOutcome]  # read on its own; an apply answers it apart
-    fragment: ReviewerFragment | None
+    fragment: ReviewerFragment | None  # None for a conflict's resolution (kind supersede)
+    # The other claims stating the same thing, corrected (superseded) with claim_id.
+    also_corrected: list[str]
 
 
 class ClaimBrief(TypedDict):
@@ -86,6 +89,7 @@ class ImpactRevisions(TypedDict):
     actions: dict[str, int]
     claims: dict[str, int]
     upstream: dict[str, int]
+    twins: dict[str, int]
 
 
 class Revisions(TypedDict):
@@ -96,16 +100,28 @@ class Revisions(TypedDict):
     impact: ImpactRevisions
 
 
+class AlsoStates(TypedDict):
+    """A twin: another current claim stating the same, corrected with the claim."""
+
+    claim_id: str
+    status: ClaimStatus
+    revision: int
+    source_id: str | None
+    source_title: str | None
+
+
 class CorrectionPreview(Impact):
     claim: ClaimBrief
     kind: CorrectionKind
     statement: str | None
+    also_states_this: list[AlsoStates]
     revisions: Revisions
 
 
 class ClaimImpact(Impact):
     claim: ClaimBrief
     correctable: bool
+    also_states_this: list[AlsoStates]
     revisions: Revisions
 
 
@@ -113,6 +129,7 @@ class CorrectionResult(TypedDict):
     correction: Correction
     old_claim: ClaimView
     replacement: ClaimView | None
+    also_corrected: list[str]  # the twins corrected with it
     flagged: list[str]
     held: list[str]
     recheck: NotRequired[CorrectionOutcome]  # a repeat re-runs the dependency check

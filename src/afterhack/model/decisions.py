@@ -81,9 +81,37 @@ class NoEvidenceReason(TypedDict):
     detail: str  # the step where nothing survived the gate
 
 
+class SourcesDisagreeReason(TypedDict):
+    """A run whose evidence held both sides of open conflicts: it did not pick one."""
+
+    type: Literal["sources_disagree"]
+    conflict_ids: list[str]
+    claim_ids: list[str]  # the evidence's claims on either side
+
+
+class ConflictResolvedReason(TypedDict):
+    type: Literal["conflict_resolved"]
+    conflict_id: str
+    correction_id: str
+    kept_claim_id: str
+    superseded: list[str]
+    reasons: list[FlagReason]
+
+
+class SourceRevisedReason(TypedDict):
+    """A new version of a source no longer says what the decision rested on."""
+
+    type: Literal["source_revised"]
+    source_id: str
+    version_id: str
+    retired: list[str]
+    reasons: list[FlagReason]
+
+
 # Why a decision is needs_review or rejected, kept on it as JSON (vocab.ReviewReasonType).
 ReviewReason = (CorrectedReason | RecheckReason | UpstreamRejectedReason | RejectedReason
-                | NoEvidenceReason)
+                | NoEvidenceReason | SourcesDisagreeReason | ConflictResolvedReason
+                | SourceRevisedReason)
 
 
 class DecisionView(TypedDict):

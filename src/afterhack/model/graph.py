@@ -8,13 +8,17 @@ from afterhack.model.vocab import (
     ActionStatus,
     ClaimStatus,
     ConfidenceKind,
-    CorrectionKind,
+    ConflictKind,
+    ConflictStatus,
+    CorrectionNodeKind,
     DecisionStatus,
 )
 from afterhack.model.workspaces import Properties, Scalar
 
 # What the product view's edges mean: provenance runs left to right, source to action.
-ProductEdgeType = Literal["SUPPORTS", "REPLACES", "CORRECTS", "INFORMS", "ENABLES"]
+# CONFLICTS: between the two claims of an open conflict (the UI draws it dashed).
+ProductEdgeType = Literal["SUPPORTS", "REPLACES", "CORRECTS", "INFORMS", "ENABLES",
+                          "CONFLICTS"]
 ProductNodeType = Literal["source", "correction", "claim", "decision", "action"]
 
 
@@ -38,10 +42,19 @@ class ClaimNodeRow(TypedDict):
 class CorrectionNodeRow(TypedDict):
     id: str
     statement: str
-    kind: CorrectionKind
+    kind: CorrectionNodeKind
     reviewer: str
     claim_id: str
+    claim_ids: list[str]  # every claim it corrects: the one named and its twins
     replacement_id: str | None
+
+
+class ConflictEdgeRow(TypedDict):
+    id: str
+    kind: ConflictKind
+    reason: str
+    status: ConflictStatus
+    claim_ids: list[str]  # the two claims it is between
 
 
 class DecisionNodeRow(TypedDict):
@@ -66,6 +79,7 @@ class ProductRows(TypedDict):
     sources: list[SourceNodeRow]
     claims: list[ClaimNodeRow]
     corrections: list[CorrectionNodeRow]
+    conflicts: list[ConflictEdgeRow]
     decisions: list[DecisionNodeRow]
     actions: list[ActionNodeRow]
 
@@ -105,7 +119,9 @@ class ViewEdge(TypedDict):
     source: str
     target: str
     type: str  # a ProductEdgeType, or in the internal view the edge's type
-    data: NotRequired[Properties]  # the internal view's: the edge's properties
+    # The internal view's: the edge's properties; a CONFLICTS edge's: {conflict_id, kind,
+    # reason, status}.
+    data: NotRequired[Properties]
 
 
 class GraphView(TypedDict):

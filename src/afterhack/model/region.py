@@ -56,15 +56,29 @@ class DecisionInfo:
         return groups
 
 
+class Twin(TypedDict):
+    """A current claim with the same statement key as the claim a region was read for: a
+    correction refutes it too (SPEC rule 4)."""
+
+    id: str
+    status: ClaimStatus
+    revision: int
+    source_id: str | None
+    n_users: int
+
+
 class RegionClaim(TypedDict):
-    """The claim a region was read for, and how many decisions use it (all are in it)."""
+    """The claim a region was read for, how many decisions use it (all are in it), and its
+    twins (whose users are all in it too)."""
 
     id: str
     status: ClaimStatus
     revision: int
     source_id: str | None
     statement: str
+    statement_key: str | None
     n_users: int
+    twins: list[Twin]
 
 
 class DecisionStamp(NamedTuple):

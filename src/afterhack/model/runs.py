@@ -18,6 +18,7 @@ class SearchHit(TypedDict):
     claim_id: str
     statement: str
     status: ClaimStatus
+    open_conflict_ids: list[str]  # the open conflicts its statement is in
 
 
 class FragmentText(TypedDict):

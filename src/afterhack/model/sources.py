@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Literal, NotRequired, TypedDict
 
 from afterhack.model.calls import ModelCallRecord
+from afterhack.model.conflicts import ConflictRecord, PlannedConflict, Retired
+from afterhack.model.corrections import Impact
 from afterhack.model.vocab import ClaimStatus, DropReason, FragmentExtraction
 
 
@@ -96,7 +98,18 @@ class ExtractionOutcome(TypedDict):
     model_calls: list[ModelCallRecord]
 
 
-class NewVersion(ExtractionOutcome):
+class ChecksOutcome(Impact):
+    """What the new claims and the new version did beyond themselves: the conflicts raised,
+    the claims a new version retired, and the relabel of that (flag, hold, stay) as in a
+    correction's preview."""
+
+    conflicts: list[ConflictRecord]
+    retired: list[Retired]
+    flagged: list[str]
+    held: list[str]
+
+
+class NewVersion(ExtractionOutcome, ChecksOutcome):
     """A source added, or a new version of one: the version written."""
 
     status: Literal["created", "versioned"]
@@ -104,7 +117,7 @@ class NewVersion(ExtractionOutcome):
     version: int
 
 
-class SameVersion(ExtractionOutcome):
+class SameVersion(ExtractionOutcome, ChecksOutcome):
     """No version written: the text was the latest version's, or its pending fragments
     were extracted."""
 
@@ -112,4 +125,19 @@ class SameVersion(ExtractionOutcome):
     source: SourceView
 
 
-IngestResult = NewVersion | SameVersion
+class PreviewOutcome(Impact):
+    conflicts: list[PlannedConflict]
+    retired: list[Retired]
+    flagged: list[str]
+    held: list[str]
+
+
+class SourcePreview(ExtractionOutcome, PreviewOutcome):
+    """What adding the source (or version) would do; nothing was written, and the ids of
+    new claims shown are not kept. ``source`` is None for a source not yet added."""
+
+    status: Literal["preview"]
+    source: SourceView | None
+
+
+IngestResult = NewVersion | SameVersion | SourcePreview

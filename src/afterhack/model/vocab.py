@@ -37,6 +37,10 @@ ACTION_OPS: tuple[ActionOp, ...] = get_args(ActionOp)
 # Corrections: a reviewer replaces a claim with a statement of their own, or retracts it.
 CorrectionKind = Literal["replace", "retract"]
 CORRECTION_KINDS: tuple[CorrectionKind, ...] = get_args(CorrectionKind)
+# As stored: a conflict resolved by keeping one side is recorded as a 'supersede' correction
+# of the other side (no reviewer fragment: the kept claim's own source is the evidence).
+CorrectionNodeKind = Literal["replace", "retract", "supersede"]
+CORRECTION_NODE_KINDS: tuple[CorrectionNodeKind, ...] = get_args(CorrectionNodeKind)
 # What an apply answers: a repeat of an applied correction is not an error.
 ApplyStatus = Literal["applied", "already_applied"]
 # Under ``independent``, a claim from the corrected claim's own source does not count as
@@ -47,16 +51,25 @@ SUPPORT_POLICIES: tuple[SupportPolicy, ...] = get_args(SupportPolicy)
 # Why a decision fell, per reason (support.relabel), and why it was flagged, on the decision.
 FlagReasonType = Literal["premise_lost", "upstream_fell"]
 ReviewReasonType = Literal["correction", "recheck", "upstream_rejected", "rejected",
-                           "no_evidence"]
+                           "no_evidence", "sources_disagree", "conflict_resolved",
+                           "source_revised"]
 
 # Conflicts between sources (SPEC §2, rule 9).
 ConflictStatus = Literal["open", "resolved", "dismissed"]
 CONFLICT_STATUSES: tuple[ConflictStatus, ...] = get_args(ConflictStatus)
 ConflictKind = Literal["date", "time", "number", "amount", "place", "person", "other"]
 CONFLICT_KINDS: tuple[ConflictKind, ...] = get_args(ConflictKind)
+# What a judge says of two statements: only "contradicts" raises a conflict.
+Verdict = Literal["contradicts", "compatible", "same_fact"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
+# How a conflict is resolved: keep one side, or dismiss (both hold).
+Resolution = Literal["keep", "dismiss"]
+RESOLUTIONS: tuple[Resolution, ...] = get_args(Resolution)
+# What a new version does to a claim its text no longer holds (versions.py).
+RetiredStatus = Literal["superseded", "rejected"]
 
 # Sources: what ingest answers, and how far each fragment's extraction got.
-IngestStatus = Literal["created", "versioned", "unchanged", "extracted"]
+IngestStatus = Literal["created", "versioned", "unchanged", "extracted", "preview"]
 FragmentExtraction = Literal["done", "failed", "skipped", "none"]
 # A fragment whose extraction did not run, or failed: what re-extraction picks up.
 PENDING_EXTRACTION: frozenset[FragmentExtraction] = frozenset({"failed", "skipped"})
@@ -72,7 +85,7 @@ RUN_STATUSES: tuple[RunStatus, ...] = get_args(RunStatus)
 # Why the evidence gate dropped a cited claim id (agents/gate.py, agents/run.py).
 GateDropReason = Literal["not_searched", "not_retrieved", "unknown", "superseded_during_run"]
 # Who made a model call, as recorded on the run or the source version.
-ModelRole = Literal["extractor", "analyst", "coordinator", "run"]
+ModelRole = Literal["extractor", "analyst", "coordinator", "run", "conflict_judge"]
 # How the gateway asks for JSON: a schema first, a plain object for gateways without one.
 ResponseFormat = Literal["json_schema", "json_object"]
 RESPONSE_FORMATS: tuple[ResponseFormat, ...] = get_args(ResponseFormat)
@@ -84,10 +97,12 @@ Role = Literal["admin", "reviewer", "agent", "reader"]
 
 # The graph. Every node label of a workspace graph has an ``id`` with a unique constraint.
 NodeLabel = Literal["Workspace", "Source", "SourceVersion", "SourceFragment", "Claim",
-                    "Correction", "AgentRun", "Handoff", "Decision", "Action", "AuditEvent"]
+                    "Correction", "Conflict", "AgentRun", "Handoff", "Decision", "Action",
+                    "AuditEvent"]
 NODE_LABELS: tuple[NodeLabel, ...] = get_args(NodeLabel)
 EdgeType = Literal["HAS_VERSION", "HAS_FRAGMENT", "SUPPORTED_BY", "CORRECTS", "SUPERSEDES",
-                   "HAS_HANDOFF", "PRODUCED", "USED_CLAIM", "DEPENDS_ON", "REQUIRES"]
+                   "HAS_HANDOFF", "PRODUCED", "USED_CLAIM", "DEPENDS_ON", "REQUIRES",
+                   "BETWEEN", "RESOLVES"]
 EDGE_TYPES: tuple[EdgeType, ...] = get_args(EdgeType)
 # The labels at the two ends of the edges a correction's region is read through. Queries
 # follow these edges without naming the labels (each label check costs FalkorDB a matrix

@@ -12,10 +12,13 @@ from afterhack.model.claims import (
     ClaimRef,
     ClaimRow,
     FragmentRow,
+    NeighbourRow,
     QuotedClaim,
 )
 from afterhack.model.vocab import ClaimStatus
 from afterhack.store.client import Graph
+from afterhack.store.conflicts import OPEN_CONFLICT_IDS
+from afterhack.store.cypher import CURRENT
 
 CLAIM_FIELDS = (
     "c.id AS id, c.statement AS statement, c.status AS status, c.confidence AS confidence, "
@@ -30,11 +33,58 @@ async def fulltext(g: Graph, query: str, statuses: Sequence[ClaimStatus], limit:
     rows = await g.read(
         "CALL db.idx.fulltext.queryNodes('Claim', $q) YIELD node AS c, score "
         "WHERE c.status IN $statuses "
-        f"RETURN {CLAIM_FIELDS}, score ORDER BY score DESC, c.created_at, c.id "
-        "SKIP $offset LIMIT $limit",
+        f"WITH c, score ORDER BY score DESC, c.created_at, c.id SKIP $offset LIMIT $limit "
+        f"RETURN {CLAIM_FIELDS}, score, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
+        "ORDER BY score DESC, c.created_at, c.id",
         {"q": query, "statuses": statuses, "limit": limit, "offset": offset},
     )
     return cast(list[ClaimRow], list(rows))
+
+
+async def fulltext_top(g: Graph, queries: list[str], k: int) -> list[list[NeighbourRow]]:
+    """The best ``k`` current claims for each RediSearch query (built by search.py, never raw
+    text), all in one read. Every hit of a query is ranked, so give it queries that select
+    (several words, all required); ``fulltext_capped`` bounds a query that may not."""
+    if not queries:
+        return []
+    # One row per query, by index: FalkorDB 4.16 resumes the previous row's procedure call
+    # when a CALL {} subquery with a LIMIT wraps it, so the ranking is done outside.
+    rows = await g.read(
+        "UNWIND range(0, size($qs) - 1) AS i "
+        "CALL db.idx.fulltext.queryNodes('Claim', $qs[i]) YIELD node AS c, score "
+        f"WHERE c.status IN {CURRENT} "
+        "WITH i, c, score ORDER BY score DESC, c.id "
+        "WITH i, collect({id: c.id, statement: c.statement, statement_key: c.statement_key, "
+        "  source_id: c.source_id})[..$k] AS hits "
+        "RETURN i, hits",
+        {"qs": queries, "k": k})
+    out: list[list[NeighbourRow]] = [[] for _ in queries]
+    for r in rows:
+        out[r["i"]] = [cast(NeighbourRow, dict(h)) for h in r["hits"]]
+    return out
+
+
+async def fulltext_capped(g: Graph, query: str, k: int, cap: int) -> list[NeighbourRow]:
+    """The best ``k`` of the first ``cap`` current claims a query matches: bounded however
+    common its word (the procedure stops after ``cap`` hits)."""
+    rows = await g.read(
+        "CALL db.idx.fulltext.queryNodes('Claim', $q) YIELD node AS c, score "
+        f"WHERE c.status IN {CURRENT} "
+        "WITH c, score LIMIT $cap "
+        "RETURN c.id AS id, c.statement AS statement, c.statement_key AS statement_key, "
+        "c.source_id AS source_id ORDER BY score DESC, c.id LIMIT $k",
+        {"q": query, "k": k, "cap": cap})
+    return [cast(NeighbourRow, dict(r)) for r in rows]
+
+
+async def statement_keys(g: Graph, ids: list[str]) -> dict[str, tuple[str, str]]:
+    """Each claim's statement key and statement."""
+    if not ids:
+        return {}
+    rows = await g.read("MATCH (c:Claim) WHERE c.id IN $ids "
+                        "RETURN c.id AS id, c.statement_key AS k, c.statement AS s",
+                        {"ids": ids})
+    return {r["id"]: (r["k"], r["s"]) for r in rows}
 
 
 async def contains_scan(g: Graph, words: list[str], statuses: Sequence[ClaimStatus],
@@ -52,8 +102,10 @@ async def contains_scan(g: Graph, words: list[str], statuses: Sequence[ClaimStat
 async def list_claims(g: Graph, statuses: Sequence[ClaimStatus], limit: int,
                       offset: int) -> list[ClaimRow]:
     rows = await g.read(
-        f"MATCH (c:Claim) WHERE c.status IN $statuses RETURN {CLAIM_FIELDS} "
-        "ORDER BY c.created_at, c.id SKIP $offset LIMIT $limit",
+        "MATCH (c:Claim) WHERE c.status IN $statuses "
+        "WITH c ORDER BY c.created_at, c.id SKIP $offset LIMIT $limit "
+        f"RETURN {CLAIM_FIELDS}, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
+        "ORDER BY c.created_at, c.id",
         {"statuses": statuses, "limit": limit, "offset": offset},
     )
     return cast(list[ClaimRow], list(rows))

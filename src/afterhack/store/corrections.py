@@ -12,7 +12,7 @@ from afterhack.model.vocab import ClaimStatus, CorrectionKind
 from afterhack.store.audit import CREATE_AUDITS, AuditEvent
 from afterhack.store.client import Graph
 from afterhack.store.cypher import CURRENT
-from afterhack.store.guard import FLAG_AND_HOLD, GUARD, Repair, guard_params
+from afterhack.store.guard import FLAG_AND_HOLD, GUARD, TWINS_GUARD, Repair, guard_params
 
 
 class NewCorrection(TypedDict):
@@ -52,6 +52,9 @@ class CorrectionWrite(Repair):
     fragment: NewFragment
     replacement: NewReplacement
     audits: list[AuditEvent]
+    # The claims stating the same thing, corrected with it (store/guard.twin_rows).
+    statement_key: str | None
+    twins: list[list[str | int]]
 
 # The corrected claim must still be exactly as previewed: same revision, still current, and
 # used by the same number of decisions (a new user would have joined the impact set).
@@ -85,11 +88,41 @@ CREATE (rep)-[:SUPERSEDES {reason: 'correction'}]->(old)
 """
 
 
+# Every twin goes with the corrected claim, corrected by the same Correction and, for a
+# replacement, superseded by the same replacement.
+_TWINS = """
+WITH k, old
+CALL {
+  WITH k
+  UNWIND $twins AS tw
+  MATCH (t:Claim {id: tw[0]})
+  SET t.status = $old_status, t.revision = t.revision + 1
+  CREATE (k)-[:CORRECTS]->(t)
+  RETURN count(t) AS n_twins
+}
+"""
+_TWINS_REPLACED = """
+WITH k, old, rep
+CALL {
+  WITH k, rep
+  UNWIND $twins AS tw
+  MATCH (t:Claim {id: tw[0]})
+  SET t.status = $old_status, t.revision = t.revision + 1
+  CREATE (k)-[:CORRECTS]->(t)
+  CREATE (rep)-[:SUPERSEDES {reason: 'correction'}]->(t)
+  RETURN count(t) AS n_twins
+}
+"""
+
+
 async def apply(g: Graph, stamps: Stamps, write: CorrectionWrite) -> bool:
-    """Apply a correction if the region is still as ``stamps`` says; False if it moved."""
-    q = GUARD + _SUPERSEDE
+    """Apply a correction if the region (and the set of twins) is still as previewed;
+    False if it moved."""
+    q = GUARD + TWINS_GUARD + _SUPERSEDE
     if write["kind"] == "replace":
-        q += _REPLACEMENT
+        q += _REPLACEMENT + _TWINS_REPLACED
+    else:
+        q += _TWINS
     q += "WITH k " + FLAG_AND_HOLD + "WITH k " + CREATE_AUDITS + " RETURN k.id AS id"
     rows = await g.write(q, {**guard_params(stamps), **write})
     return bool(rows)
@@ -115,7 +148,7 @@ async def get_correction(g: Graph, correction_id: str) -> Correction:
     rows = await g.read(
         "MATCH (k:Correction {id:$id}) "
         "RETURN k {.id, .claim_id, .statement, .reason, .reviewer, .kind, .replacement_id, "
-        ".outcome, .created_at} AS k, "
+        ".outcome, .created_at} AS k, [(k)-[:CORRECTS]->(c:Claim) | c.id] AS corrected, "
         "[(k)-[:HAS_FRAGMENT]->(f:SourceFragment) | f {.id, .text, .origin_type, "
         ".origin_name, .start, .end}] AS fragments",
         {"id": correction_id},
@@ -126,4 +159,6 @@ async def get_correction(g: Graph, correction_id: str) -> Correction:
     k = dict(row["k"])
     k["outcome"] = json.loads(k["outcome"]) if k.get("outcome") else {"flagged": [], "held": []}
     k["fragment"] = dict(row["fragments"][0]) if row["fragments"] else None
+    # The claims that stated the same thing, corrected together with the one named.
+    k["also_corrected"] = sorted(c for c in row["corrected"] if c != k["claim_id"])
     return cast(Correction, k)

@@ -7,6 +7,7 @@ from typing import cast
 from afterhack.model.graph import (
     ActionNodeRow,
     ClaimNodeRow,
+    ConflictEdgeRow,
     CorrectionNodeRow,
     DecisionNodeRow,
     InternalEdgeRow,
@@ -29,10 +30,17 @@ async def product_rows(g: Graph, limit: int) -> ProductRows:
             "c.confidence_kind AS confidence_kind, c.source_id AS source_id, "
             "c.revision AS revision, [(c)-[:SUPERSEDES]->(o:Claim) | o.id] AS replaces "
             "ORDER BY c.created_at, c.id LIMIT $limit", p))),
+        # A correction of a statement corrects each current copy of it: one row each.
         "corrections": cast(list[CorrectionNodeRow], list(await g.read(
-            "MATCH (k:Correction)-[:CORRECTS]->(c:Claim) RETURN k.id AS id, "
+            "MATCH (k:Correction) RETURN k.id AS id, "
             "k.statement AS statement, k.kind AS kind, k.reviewer AS reviewer, "
-            "c.id AS claim_id, k.replacement_id AS replacement_id "
+            "k.claim_id AS claim_id, [(k)-[:CORRECTS]->(c:Claim) | c.id] AS claim_ids, "
+            "k.replacement_id AS replacement_id "
+            "ORDER BY k.created_at, k.id LIMIT $limit", p))),
+        "conflicts": cast(list[ConflictEdgeRow], list(await g.read(
+            "MATCH (k:Conflict {status: 'open'}) RETURN k.id AS id, k.kind AS kind, "
+            "k.reason AS reason, k.status AS status, "
+            "[(k)-[:BETWEEN]->(c:Claim) | c.id] AS claim_ids "
             "ORDER BY k.created_at, k.id LIMIT $limit", p))),
         "decisions": cast(list[DecisionNodeRow], list(await g.read(
             "MATCH (d:Decision) RETURN d.id AS id, d.title AS title, d.status AS status, "

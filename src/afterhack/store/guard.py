@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TypedDict, cast
 
-from afterhack.model.region import DecisionStamp, Stamps
+from afterhack.model.region import DecisionStamp, RegionClaim, Stamps
 
 # The counts the guard re-checks of each decision, by DecisionStamp's field: a new one is
 # declared in the stamp and here, and the guard below follows.
@@ -108,4 +108,23 @@ CALL {
   SET ha.held_from = ha.status, ha.status = 'held', ha.revision = ha.revision + 1
   RETURN count(ha) AS n_held
 }
+"""
+
+
+def twin_rows(claim: RegionClaim) -> list[list[str | int]]:
+    """A claim's twins as the guard below compares them: [id, revision, users]."""
+    return [[t["id"], t["revision"], t["n_users"]] for t in claim["twins"]]
+
+
+# The twins must be exactly those previewed: no new copy ingested, none changed or newly
+# used since ($statement_key, $claim_id, $twins from twin_rows). Put after GUARD.
+TWINS_GUARD = """
+CALL {
+  MATCH (tw:Claim {statement_key: $statement_key})
+  WHERE tw.status IN ['proposed', 'accepted'] AND tw.id <> $claim_id
+  WITH tw, size([(tw)<-[tu:USED_CLAIM]-(:Decision) | tu]) AS n_tw_users
+  RETURN collect([tw.id, tw.revision, n_tw_users]) AS twin_state
+}
+WITH twin_state
+WHERE size(twin_state) = size($twins) AND all(x IN twin_state WHERE x IN $twins)
 """

@@ -10,7 +10,13 @@ Returns a list of violations; an empty list means the workspace is consistent:
 5. a reviewer's claim cites only its own correction's human fragment, never a document;
 6. a document claim's quote is exactly the version text at its offsets;
 7. the edges a correction's region is read through join the labels they are for
-   (vocab.EDGE_ENDS: the region query does not check labels).
+   (vocab.EDGE_ENDS: the region query does not check labels);
+8. a conflict joins two claims of two different statements; a resolved one is resolved by
+   one supersede correction, whose kept claim states one side, and no claim of the other
+   side is current; an open or dismissed one is resolved by none.
+
+``collateral`` compares two readings of every node's status and revision (``states``): what
+changed outside the nodes a change was allowed to touch.
 """
 
 from __future__ import annotations
@@ -102,6 +108,34 @@ async def check_workspace(g: Graph) -> list[str]:
     for q in quotes:
         if q["text"] is None or q["text"][q["s"] : q["e"]] != q["quote"]:
             v.append(f"claim {q['id']}: quote is not the version text at its offsets")
+    conflicts = await _all(g, (
+        "MATCH (k:Conflict) RETURN k.id AS id, k.status AS status, "
+        "k.kept_claim_id AS kept, "
+        "[(k)-[:BETWEEN]->(c:Claim) | c.statement_key] AS keys, "
+        "[(k)<-[:RESOLVES]-(r:Correction) | [r.kind, r.replacement_id]] AS resolutions "
+        "ORDER BY k.id"))
+    for k in conflicts:
+        if len(k["keys"]) != 2 or len(set(k["keys"])) != 2:
+            v.append(f"conflict {k['id']} does not join two claims of two statements")
+        if k["status"] != "resolved":
+            if k["resolutions"]:
+                v.append(f"conflict {k['id']} is {k['status']} but a correction resolves it")
+            continue
+        if len(k["resolutions"]) != 1 or k["resolutions"][0] != ["supersede", k["kept"]]:
+            v.append(f"conflict {k['id']} is resolved without one supersede correction "
+                     "keeping its kept claim")
+            continue
+        kept_key = (await g.read("MATCH (c:Claim {id:$id}) RETURN c.statement_key AS k",
+                                 {"id": k["kept"]})).scalar()
+        others = [x for x in k["keys"] if x != kept_key]
+        if kept_key not in k["keys"] or len(others) != 1:
+            v.append(f"conflict {k['id']} kept a claim of neither side")
+            continue
+        alive = (await g.read(
+            "MATCH (c:Claim {statement_key:$k}) WHERE c.status IN ['proposed','accepted'] "
+            "RETURN count(c) AS n", {"k": others[0]})).scalar()
+        if alive:
+            v.append(f"conflict {k['id']} is resolved but its losing side is still current")
     for kind, (start, end) in EDGE_ENDS.items():
         stray = (await g.read(
             f"MATCH (a)-[e:{kind}]->(b) WHERE NOT (a:{start} AND b:{end}) "
@@ -151,4 +185,26 @@ async def check_sources(g: Graph) -> list[str]:
         elif kept[ver["id"]] != ver["n_claims"]:
             v.append(f"version {ver['id']} holds {ver['n_claims']} claims, "
                      f"its audit says {kept[ver['id']]}")
+    return v
+
+
+async def states(g: Graph) -> dict[str, tuple[str, int]]:
+    """Every claim's, decision's, action's and conflict's status and revision."""
+    rows = await _all(g, (
+        "MATCH (n) WHERE n:Claim OR n:Decision OR n:Action OR n:Conflict "
+        "RETURN n.id AS id, n.status AS status, n.revision AS revision ORDER BY n.id"))
+    return {r["id"]: (r["status"], r["revision"]) for r in rows}
+
+
+def collateral(before: dict[str, tuple[str, int]], after: dict[str, tuple[str, int]],
+               allowed: set[str]) -> list[str]:
+    """Nodes outside ``allowed`` whose status or revision changed, or that disappeared."""
+    v = []
+    for node, state in sorted(before.items()):
+        if node in allowed:
+            continue
+        if node not in after:
+            v.append(f"{node} disappeared")
+        elif after[node] != state:
+            v.append(f"{node} changed from {state} to {after[node]}")
     return v

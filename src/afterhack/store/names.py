@@ -20,13 +20,15 @@ _CANONICAL_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
 # (workspaces.register_schema; tests/test_store_quirks.py checks a journey adds no other).
 PROPERTY_KEYS = (
     "actor", "at", "builds_on", "builds_on_skipped", "claim_id", "confidence",
-    "confidence_kind", "content_hash", "created_at", "description", "detail", "dropped",
-    "dropped_claim_ids", "end", "error", "evidence_quote", "extracted_by", "extraction",
-    "finished_at", "fragment_id", "from_role", "held_from", "id", "key", "kind",
-    "latest_version", "length", "model", "model_calls", "name", "origin_name", "origin_type",
-    "outcome", "premise", "premise_order", "proposal", "quote_end", "quote_start", "ready",
-    "reason", "replacement_id", "retrieved_claim_ids", "review_reason", "reviewer", "revision",
-    "role", "run_id", "searched_claim_ids", "seq", "source_id", "start", "statement",
+    "confidence_kind", "content_hash", "correction_id", "created_at", "description",
+    "detail", "detected_by", "dismiss_reason", "dropped", "dropped_claim_ids", "end",
+    "error", "evidence_quote", "extracted_by", "extraction", "finished_at", "fragment_id",
+    "from_role", "held_from", "id", "kept_claim_id", "key", "kind", "latest_version",
+    "length", "model", "model_calls", "name", "origin_name", "origin_type", "outcome",
+    "premise", "premise_order", "proposal", "quote_end", "quote_start", "ready", "reason",
+    "replacement_id", "resolution", "resolution_key", "resolved_at", "resolved_by",
+    "retired_by", "retrieved_claim_ids", "review_reason", "reviewer", "revision", "role",
+    "run_id", "searched_claim_ids", "seq", "source_id", "start", "statement",
     "statement_key", "status", "subject_id", "summary", "task", "text", "title", "to_role",
     "tool_calls", "tool_log", "version", "version_id",
 )
@@ -37,6 +39,8 @@ RANGE_INDEXES: tuple[tuple[NodeLabel, str], ...] = (
     ("Claim", "status"),
     ("AuditEvent", "at"),
     ("Correction", "key"),
+    ("Conflict", "key"),
+    ("Conflict", "status"),
 )
 
 

@@ -13,9 +13,12 @@ from afterhack.model.vocab import (
     ACTION_STATUSES,
     CLAIM_STATUSES,
     CONFIDENCE_KINDS,
-    CORRECTION_KINDS,
+    CONFLICT_KINDS,
+    CONFLICT_STATUSES,
+    CORRECTION_NODE_KINDS,
     DECISION_STATUSES,
     OPEN_ACTION,
+    RESOLUTIONS,
     RUN_STATUSES,
 )
 
@@ -36,10 +39,14 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
               "quote_start": "int", "quote_end": "int", "status": "str",
               "confidence": "number", "confidence_kind": "str", "revision": "int",
               "source_id": "str", "version_id": "str", "fragment_id": "str",
-              "extracted_by": "str"},
+              "extracted_by": "str", "retired_by": "str"},
     "Correction": {**_CREATED, "claim_id": "str", "key": "str", "statement": "str",
                    "reason": "str", "reviewer": "str", "kind": "str",
                    "replacement_id": "str", "outcome": "str"},
+    "Conflict": {**_CREATED, "key": "str", "status": "str", "kind": "str", "reason": "str",
+                 "detected_by": "str", "revision": "int", "resolved_at": "int",
+                 "resolved_by": "str", "resolution": "str", "kept_claim_id": "str",
+                 "correction_id": "str", "resolution_key": "str", "dismiss_reason": "str"},
     "AgentRun": {**_CREATED, "task": "str", "status": "str", "model": "str",
                  "finished_at": "int", "model_calls": "str", "error": "str",
                  "builds_on": "str_list", "builds_on_skipped": "str", "started_by": "str",
@@ -71,7 +78,10 @@ VALUES: dict[tuple[str, str], tuple[str, ...]] = {
     ("Decision", "status"): DECISION_STATUSES,
     ("Action", "status"): ACTION_STATUSES,
     ("Action", "held_from"): tuple(s for s in ACTION_STATUSES if s in OPEN_ACTION),
-    ("Correction", "kind"): CORRECTION_KINDS,
+    ("Correction", "kind"): CORRECTION_NODE_KINDS,
+    ("Conflict", "status"): CONFLICT_STATUSES,
+    ("Conflict", "kind"): CONFLICT_KINDS,
+    ("Conflict", "resolution"): RESOLUTIONS,
     ("AgentRun", "status"): RUN_STATUSES,
 }
 
@@ -84,6 +94,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "Decision": ("title", "status", "revision"),
     "Action": ("description", "status", "revision"),
     "Correction": ("kind",),
+    "Conflict": ("key", "status", "kind", "revision"),
     "AgentRun": ("task", "status"),
 }
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 from typing import NamedTuple, TypedDict, cast
 
 from afterhack.errors import WorkspaceNotFound
-from afterhack.model.region import ActionInfo, DecisionInfo, RegionClaim, Snapshot, Up, Use
+from afterhack.model.region import (
+    ActionInfo,
+    DecisionInfo,
+    RegionClaim,
+    Snapshot,
+    Twin,
+    Up,
+    Use,
+)
 from afterhack.model.vocab import ActionStatus, ClaimStatus, EdgeType
 from afterhack.store.client import Graph, GraphMissing, Row
 
@@ -88,12 +96,20 @@ _TWO_LEVELS = ("MATCH (s:Decision) WHERE s.id IN $ids\n"
 # regions whole in this one round trip; more hops enumerate every path through a diamond
 # (exponential in a lattice), so deeper levels are read by _walk, two levels a query. The
 # claim's number of users is not read here: it is the count of the region's uses of the
-# claim (claim_region).
+# claim (claim_region). A correction refutes the statement, not one copy of it (SPEC rule
+# 4): the current claims with the claim's statement key (its twins, found through that
+# key's range index) are read with it, and the region is every twin's too.
 _CLAIM_AND_REGION = """MATCH (c:Claim {id: $id})
-OPTIONAL MATCH (c)<-[:USED_CLAIM|DEPENDS_ON*1..2]-(d)
-WITH DISTINCT c, d
+OPTIONAL MATCH (t:Claim {statement_key: c.statement_key})
+WHERE t.status IN ['proposed', 'accepted'] AND t.id <> c.id
+WITH c, collect(t) AS twins
+UNWIND [c] + twins AS x
+OPTIONAL MATCH (x)<-[:USED_CLAIM|DEPENDS_ON*1..2]-(d)
+WITH DISTINCT c, twins, d
 RETURN c.id AS claim_id, c.status AS claim_status, c.revision AS claim_revision,
   c.source_id AS claim_source_id, c.statement AS claim_statement,
+  c.statement_key AS claim_key,
+  [t IN twins | [t.id, t.status, t.revision, t.source_id]] AS claim_twins,
   """ + _DECISION
 
 # Put before _CLAIM_AND_REGION, it makes the same query prove the workspace is ready, so a
@@ -105,7 +121,8 @@ CLAIM_REGION_IN_WORKSPACE = _IN_READY_WORKSPACE + _CLAIM_AND_REGION
 
 async def claim_region(g: Graph, claim_id: str, *, workspace_id: str | None = None
                        ) -> tuple[RegionClaim | None, Snapshot]:
-    """The claim (None if there is no such claim) and its whole region, as a Snapshot.
+    """The claim (None if there is no such claim), its current twins, and the whole region
+    of all of them, as a Snapshot.
 
     One query reads the claim and two levels of its region; each further two levels cost
     one more (see _walk). With ``workspace_id`` (the workspace whose graph ``g`` is), that
@@ -131,14 +148,37 @@ async def claim_region(g: Graph, claim_id: str, *, workspace_id: str | None = No
     for r in rows:
         if r["id"] is not None:
             more.update(dict.fromkeys(_add_decision(r, decisions, actions)))
-    # Every decision using the claim is in the region, so its uses of the claim are all of
-    # them: the number the apply guard re-checks.
-    n_users = sum(u.claim_id == claim_id for d in decisions.values() for u in d.uses)
+    await _walk(g, [i for i in more if i not in decisions], decisions, actions)
+
+    # Every decision using the claim (or a twin) is in the region, so its uses of it are all
+    # of them: the numbers the apply guard re-checks.
+    def n_users(cid: str) -> int:
+        return sum(u.claim_id == cid for d in decisions.values() for u in d.uses)
+
+    twins = sorted((Twin(id=t[0], status=t[1], revision=t[2], source_id=t[3],
+                         n_users=n_users(t[0])) for t in first["claim_twins"]),
+                   key=lambda t: t["id"])
     claim = RegionClaim(id=first["claim_id"], status=first["claim_status"],
                         revision=first["claim_revision"], source_id=first["claim_source_id"],
-                        statement=first["claim_statement"], n_users=n_users)
-    await _walk(g, [i for i in more if i not in decisions], decisions, actions)
+                        statement=first["claim_statement"], statement_key=first["claim_key"],
+                        n_users=n_users(claim_id), twins=twins)
     return claim, Snapshot(decisions=decisions, actions=actions)
+
+
+async def decisions_using(g: Graph, claim_ids: list[str]) -> list[str]:
+    if not claim_ids:
+        return []
+    rows = await g.read("MATCH (c:Claim)<-[:USED_CLAIM]-(d:Decision) WHERE c.id IN $ids "
+                        "RETURN DISTINCT d.id AS id ORDER BY id", {"ids": claim_ids})
+    return [r["id"] for r in rows]
+
+
+async def source_titles(g: Graph, source_ids: list[str]) -> dict[str, str | None]:
+    if not source_ids:
+        return {}
+    rows = await g.read("MATCH (s:Source) WHERE s.id IN $ids RETURN s.id AS id, s.title AS title",
+                        {"ids": source_ids})
+    return {r["id"]: r["title"] for r in rows}
 
 
 async def load_region(g: Graph, start: list[str]) -> Snapshot:

@@ -17,10 +17,12 @@ from afterhack.model.sources import (
     SourceView,
     VersionView,
 )
-from afterhack.model.vocab import FragmentExtraction
-from afterhack.store.audit import CREATE_AUDIT, AuditParams
+from afterhack.model.vocab import FragmentExtraction, RetiredStatus
+from afterhack.store.audit import CREATE_AUDIT, CREATE_AUDITS, AuditEvent, AuditParams
 from afterhack.store.client import Graph
+from afterhack.store.conflicts import RAISE, ConflictRow
 from afterhack.store.cypher import CURRENT, PENDING, RETIRED
+from afterhack.store.guard import FLAG_AND_HOLD, GUARD, GuardParams, Repair
 
 
 class NewFragment(TypedDict):
@@ -60,6 +62,26 @@ class VersionWrite(AuditParams):
     fragments: list[NewFragment]
     claims: list[NewClaim]
     model_calls: str  # JSON: the ModelCallRecord list
+    conflicts: list[ConflictRow]  # to raise between new claims and current ones
+
+
+class RetireRow(TypedDict):
+    """A claim of the source that the new version no longer holds (versions.py plans it):
+    retired as planned if it is still as planned (revision, current, users)."""
+
+    id: str
+    revision: int
+    n_users: int
+    status: RetiredStatus
+    superseded_by: str | None  # the new version's claim that states it differently
+    statement: str
+
+
+class NewVersionWrite(VersionWrite, GuardParams, Repair):
+    """A new version, with what it retires and the relabel of that, guarded like a repair."""
+
+    retire: list[RetireRow]
+    audits: list[AuditEvent]
 
 
 class FragmentUpdate(TypedDict):
@@ -76,17 +98,30 @@ class ClaimsWrite(AuditParams):
     fragment_ids: list[str]
     fragment_updates: list[FragmentUpdate]
     claims: list[NewClaim]
+    conflicts: list[ConflictRow]
 
 
 class VersionWritten(TypedDict):
     source_id: str
     version: int
     created: list[CreatedClaim]  # only those that did not start as proposed
+    raised: list[str]  # the conflicts raised
 
 
 class ClaimsWritten(TypedDict):
     source_id: str
     created: list[CreatedClaim]
+    raised: list[str]
+
+
+class SourceClaim(TypedDict):
+    """A current claim of a source, as a new version is checked against it."""
+
+    id: str
+    statement: str
+    statement_key: str
+    evidence_quote: str | None
+    revision: int
 
 _VERSION_FIELDS = (
     "v.id AS id, v.version AS version, v.content_hash AS content_hash, "
@@ -130,6 +165,9 @@ CALL {
 }
 """
 
+# Conflicts found for the new claims (conflicts.py) are raised in the same query: $raised.
+_RAISE = "WITH s, v, created " + RAISE
+
 _CREATE_FRAGMENTS = """
 WITH s, v
 CALL {
@@ -150,17 +188,52 @@ async def create_source(g: Graph, p: VersionWrite) -> VersionWritten:
         "origin_name:$origin_name, created_at:$now, revision:1, latest_version:1}) "
         "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion {id:$version_id, version:1, text:$text, "
         "content_hash:$content_hash, length:$length, model_calls:$model_calls, created_at:$now}) "
-        + _CREATE_FRAGMENTS + _CREATE_CLAIMS
-        + "WITH s, v, created " + CREATE_AUDIT
-        + " RETURN s.id AS source_id, v.version AS version, created",
+        + _CREATE_FRAGMENTS + _CREATE_CLAIMS + _RAISE
+        + "WITH s, v, created, raised " + CREATE_AUDIT
+        + " RETURN s.id AS source_id, v.version AS version, created, raised",
         p,
     )
     return cast(VersionWritten, rows[0])
 
 
-async def add_version(g: Graph, p: VersionWrite) -> VersionWritten | None:
-    """Append a version; None when the source does not exist (or was removed meanwhile)."""
+# A version retires the source's claims whose quote it no longer holds ($retire, planned by
+# versions.py): each must still be as planned (revision, current, users), like the region
+# the guard before it checks, or nothing is written.
+_RETIRE_GUARD = """
+CALL {
+  UNWIND $retire AS r
+  MATCH (rc:Claim {id: r.id})
+  WHERE rc.revision = r.revision AND rc.status IN """ + CURRENT + """
+  WITH rc, r, size([(rc)<-[ru:USED_CLAIM]-(:Decision) | ru]) AS n_rc_users
+  WHERE n_rc_users = r.n_users
+  RETURN count(rc) AS ok_retire
+}
+WITH ok_retire WHERE ok_retire = size($retire)
+"""
+
+# Superseded by the new version's claim that states the same thing differently, or
+# withdrawn (rejected, nothing replaces it); either way retired_by the new version.
+_RETIRE = """
+WITH s, v, created
+CALL {
+  WITH v
+  UNWIND $retire AS r
+  MATCH (rc:Claim {id: r.id})
+  SET rc.status = r.status, rc.revision = rc.revision + 1, rc.retired_by = v.id
+  WITH rc, r
+  OPTIONAL MATCH (nc:Claim {id: r.superseded_by})
+  FOREACH (_ IN CASE WHEN nc IS NULL THEN [] ELSE [1] END |
+    CREATE (nc)-[:SUPERSEDES {reason: 'new_version'}]->(rc))
+  RETURN count(rc) AS n_retired
+}
+"""
+
+
+async def add_version(g: Graph, p: NewVersionWrite) -> VersionWritten | None:
+    """Append a version; None when the source does not exist (or was removed meanwhile) or
+    when what it retires (and their region) changed since it was planned."""
     rows = await g.write(
+        GUARD + _RETIRE_GUARD +
         "MATCH (s:Source {id:$source_id}) "
         "SET s.latest_version = s.latest_version + 1, s.revision = s.revision + 1, "
         "s.title = coalesce($title, s.title) "
@@ -168,9 +241,11 @@ async def add_version(g: Graph, p: VersionWrite) -> VersionWritten | None:
         "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion {id:$version_id, version:s.latest_version, "
         "text:$text, content_hash:$content_hash, length:$length, model_calls:$model_calls, "
         "created_at:$now}) "
-        + _CREATE_FRAGMENTS + _CREATE_CLAIMS
-        + "WITH s, v, created " + CREATE_AUDIT
-        + " RETURN s.id AS source_id, v.version AS version, created",
+        + _CREATE_FRAGMENTS + _CREATE_CLAIMS + _RETIRE
+        + "WITH s, v, created " + FLAG_AND_HOLD + _RAISE
+        + "WITH s, v, created, raised " + CREATE_AUDIT + " WITH s, v, created, raised "
+        + CREATE_AUDITS
+        + " RETURN s.id AS source_id, v.version AS version, created, raised",
         p,
     )
     return cast(VersionWritten | None, rows.first())
@@ -234,6 +309,27 @@ async def existing_claim_keys(g: Graph, source_id: str) -> set[str]:
     return set(rows.scalar() or [])
 
 
+async def current_claims(g: Graph, source_id: str) -> list[SourceClaim]:
+    rows = await g.read(
+        f"MATCH (c:Claim {{source_id:$id}}) WHERE c.status IN {CURRENT} "
+        "RETURN c.id AS id, c.statement AS statement, c.statement_key AS statement_key, "
+        "c.evidence_quote AS evidence_quote, c.revision AS revision ORDER BY c.quote_start, c.id",
+        {"id": source_id},
+    )
+    return [cast(SourceClaim, dict(r)) for r in rows]
+
+
+async def keys_held_elsewhere(g: Graph, keys: list[str], source_id: str) -> set[str]:
+    """Which statement keys a current claim of another source also states."""
+    if not keys:
+        return set()
+    rows = await g.read(
+        "UNWIND $keys AS k MATCH (c:Claim {statement_key: k}) "
+        f"WHERE c.status IN {CURRENT} AND c.source_id <> $id "
+        "RETURN DISTINCT k AS key", {"keys": keys, "id": source_id})
+    return {r["key"] for r in rows}
+
+
 async def latest_hash(g: Graph, source_id: str) -> str | None:
     rows = await g.read(
         "MATCH (s:Source {id:$id})-[:HAS_VERSION]->(v:SourceVersion) "
@@ -273,8 +369,9 @@ async def add_claims(g: Graph, p: ClaimsWrite) -> ClaimsWritten | None:
         "CALL { WITH v UNWIND $fragment_updates AS u "
         "  MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment {id:u.id}) SET f.extraction = u.extraction "
         "  RETURN count(*) AS n_updated } "
-        + _CREATE_CLAIMS
-        + "WITH s, v, created " + CREATE_AUDIT + " RETURN s.id AS source_id, created",
+        + _CREATE_CLAIMS + _RAISE
+        + "WITH s, v, created, raised " + CREATE_AUDIT
+        + " RETURN s.id AS source_id, created, raised",
         p,
     )
     return cast(ClaimsWritten | None, rows.first())

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from importlib import metadata
 from pathlib import Path
 from types import TracebackType
@@ -56,21 +57,55 @@ class Harness:
         return self
 
     def _start_app(self) -> None:
+        self.app, self.base_url = self._spawn_app("app", {})
+
+    def _spawn_app(self, name: str,
+                   extra_env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
         port = free_loopback_port()
-        self.base_url = f"http://127.0.0.1:{port}"
         env = {k: v for k, v in os.environ.items() if k not in _SCRUB}
-        env.update(AFTERHACK_FALKORDB_URL=self.url, AFTERHACK_DATA_DIR=str(self.dir / "app"),
-                   PYTHONUNBUFFERED="1")
-        log = open(self.dir / "app.log", "ab")  # noqa: SIM115 - handed to the child
+        env.update(AFTERHACK_FALKORDB_URL=self.url, AFTERHACK_DATA_DIR=str(self.dir / name),
+                   PYTHONUNBUFFERED="1", **extra_env)
+        log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115 - handed to the child
         try:
             # cwd is the temp dir, so no .env of the caller's directory is read.
-            self.app = subprocess.Popen(
+            proc = subprocess.Popen(
                 [sys.executable, "-m", "afterhack.cli", "serve", "--host", "127.0.0.1",
                  "--port", str(port), "--log-level", "warning"],
                 env=env, cwd=self.dir, stdout=log, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL)
         finally:
             log.close()
+        return proc, f"http://127.0.0.1:{port}"
+
+    @contextlib.asynccontextmanager
+    async def other_app(self, name: str, extra_env: dict[str, str]
+                        ) -> AsyncIterator[httpx.AsyncClient]:
+        """A second app process on the same FalkorDB, with other settings (to measure what
+        a setting costs against the same workspaces), and a warm client for it."""
+        proc, base = self._spawn_app(name, extra_env)
+        http = httpx.AsyncClient(base_url=base, timeout=600.0)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"the {name} app exited ({proc.returncode})")
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await http.get("/api/health")).status_code == 200:
+                        break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the {name} app did not come up")
+                await asyncio.sleep(0.1)
+            for _ in range(100):
+                (await http.get("/api/ping")).raise_for_status()
+            yield http
+        finally:
+            await http.aclose()
+            proc.terminate()
+            try:
+                await asyncio.to_thread(proc.wait, 30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                await asyncio.to_thread(proc.wait, 30)
 
     async def _wait_app(self, timeout_s: float = 60.0) -> None:
         assert self.http is not None and self.app is not None

@@ -13,6 +13,9 @@ from typing import Any
 APPLY_SCALE_MAX = 1.5
 PREVIEW_FLOOR_MAX = 2.0
 INGEST_MIN = 10_000
+CONFLICT_CHECKS_MAX = 1.5
+DETECTOR_PRECISION_MIN = 0.95
+DETECTOR_RECALL_MIN = 0.85
 
 # figure -> (where its summary is in a size's result, the floor it is divided by)
 _API = "http_plus_falkordb"
@@ -77,10 +80,47 @@ def ratios(size: dict[str, Any]) -> dict[str, dict[str, float]]:
     return out
 
 
+def conflict_promises(result: dict[str, Any]) -> list[dict[str, Any]]:
+    q = result["conflict_quality"]
+    out = [{"id": "detector_quality",
+            "promise": f"offline contradiction detector: precision at least "
+                       f"{DETECTOR_PRECISION_MIN} and recall at least {DETECTOR_RECALL_MIN} "
+                       f"on the {q['all']['pairs']} labelled pairs",
+            "measured": f"precision {q['all']['precision']}, recall {q['all']['recall']} "
+                        f"(held out: {q['held_out']['precision']} / "
+                        f"{q['held_out']['recall']} on {q['held_out']['pairs']} pairs)",
+            "value": min(q["all"]["precision"], q["all"]["recall"]),
+            "holds": q["all"]["precision"] >= DETECTOR_PRECISION_MIN
+            and q["all"]["recall"] >= DETECTOR_RECALL_MIN}]
+    sizes = [s for s in result["sizes"] if "conflicts" in s]
+    if sizes:
+        big = sizes[-1]
+        cost = big["conflicts"]["cost"]
+        out.append({
+            "id": "conflict_checks_cost",
+            "promise": f"ingest with conflict checks at {label(big['claims'])} claims within "
+                       f"{CONFLICT_CHECKS_MAX}x of ingest without them (claims/s excluding "
+                       "model time)",
+            "measured": "; ".join(
+                f"{label(s['claims'])}: {s['conflicts']['cost']['with_checks']['claims_per_s']:,}"
+                f"/s vs {s['conflicts']['cost']['without_checks']['claims_per_s']:,}/s = "
+                f"{s['conflicts']['cost']['slowdown']}x" for s in sizes),
+            "value": cost["slowdown"], "holds": cost["slowdown"] <= CONFLICT_CHECKS_MAX})
+        changed = sum(s["conflicts"]["collateral"]["changed_outside_region"] for s in sizes)
+        resolved = sum(s["conflicts"]["collateral"]["resolved"] for s in sizes)
+        out.append({
+            "id": "conflict_no_collateral",
+            "promise": "resolving a conflict changes nothing outside the superseded claims' "
+                       "region",
+            "measured": f"{resolved} resolutions, {changed} changes outside their regions",
+            "value": changed, "holds": changed == 0 and resolved > 0})
+    return out
+
+
 def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
     sizes = result["sizes"]
-    if not sizes:
-        return []
+    if not sizes or result["meta"]["config"].get("only"):
+        return conflict_promises(result)
     small, big = sizes[0], sizes[-1]
     apply_x = ratio(big["corrections"]["apply"]["p50"], small["corrections"]["apply"]["p50"])
     # Like with like: back-to-back previews over the tight-loop floor, and the previews
@@ -108,6 +148,7 @@ def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
          "promise": f"ingest at least {INGEST_MIN:,} claims/s excluding model time",
          "measured": ", ".join(f"{label(n)}: {x:,}/s" for n, x in ingest),
          "value": slowest, "holds": slowest >= INGEST_MIN},
+        *conflict_promises(result),
     ]
 
 
@@ -170,7 +211,86 @@ def _preview_parts(sizes: list[dict[str, Any]], head: list[str]) -> list[str]:
     ]
 
 
+def _conflict_section(result: dict[str, Any], head: list[str]) -> list[str]:
+    q = result["conflict_quality"]
+    sizes = [s for s in result["sizes"] if "conflicts" in s]
+
+    def pr(x: dict[str, Any]) -> list[str]:
+        return [str(x["pairs"]), f"{x['precision']}", f"{x['recall']}",
+                f"{x['tp']} / {x['fp']} / {x['fn']} / {x['tn']}"]
+
+    rows = [_row("all pairs", pr(q["all"])), _row("tuned on (dev)", pr(q["dev"])),
+            _row("held out", pr(q["held_out"]))]
+    rows += [_row(f"category: {c}", pr(x)) for c, x in q["by_category"].items()]
+
+    def cost(s: dict[str, Any], which: str) -> str:
+        c = s["conflicts"]["cost"][which]
+        return (f"{c['claims_per_s']:,}/s ({c['claims_per_s_with_model']:,}/s with model; "
+                f"{c['claims']:,} claims, {c['conflicts_raised']} conflicts)")
+
+    out = [
+        "## Conflicts",
+        "",
+        "The offline detector on the labelled sentence pairs (tools/afterhack_tools/bench/"
+        "conflict_pairs.py: contradictions of every kind, and near misses). It was tuned on "
+        "the dev pairs only; the held-out third says how far that generalises. TP / FP / FN "
+        "/ TN count contradictions found, false alarms, misses and near misses let be.",
+        "",
+        *_table(["pairs", "count", "precision", "recall", "TP / FP / FN / TN"], rows),
+    ]
+    errors = q["all"]["errors"]
+    if errors:
+        out += ["Wrong answers: " + "; ".join(errors), ""]
+    if sizes:
+        h = ["figure", *(f"{label(s['claims'])} claims" for s in sizes)]
+        out += [
+            "Ingest cost: sources alternate between the app (checks on) and a second app "
+            "with `AFTERHACK_CONFLICT_CHECKS=false` on the same FalkorDB and workspace; one "
+            f"sentence in {sizes[0]['conflicts']['cost']['restate_every']} restates a "
+            "workspace claim with another date. Model time (extraction, and the conflict "
+            "judge, which the offline detector is) is excluded from claims/s.",
+            "",
+            *_table(h, [
+                _row("ingest with conflict checks", [cost(s, "with_checks") for s in sizes]),
+                _row("ingest without them", [cost(s, "without_checks") for s in sizes]),
+                _row("slowdown (without ÷ with), excluding / including model time",
+                     [f"{s['conflicts']['cost']['slowdown']}x / "
+                      f"{s['conflicts']['cost']['slowdown_with_model']}x" for s in sizes]),
+                _row("conflicts resolved, decisions flagged, changes outside their regions",
+                     [f"{s['conflicts']['collateral']['resolved']}, "
+                      f"{s['conflicts']['collateral']['flagged']}, "
+                      f"{s['conflicts']['collateral']['changed_outside_region']}"
+                      for s in sizes]),
+            ]),
+        ]
+    return out
+
+
+def conflicts_markdown(result: dict[str, Any]) -> str:
+    """The report of a run of the conflicts section alone (``--only conflicts``)."""
+    meta = result["meta"]
+    m, v = meta["machine"], meta["versions"]
+    head = ["figure", *(f"{label(s['claims'])} claims" for s in result["sizes"])]
+    return "\n".join([
+        "# afterhack benchmarks: conflicts",
+        "",
+        f"`{meta['command']}` on {meta['started_at']}, took {meta['duration_s']} s.",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['os']}, "
+        f"Python {m['python']}; FalkorDB {v['falkordb']}; afterhack at {m['commit']}.",
+        "",
+        "## Promises",
+        "",
+        *_table(["promise", "measured", "holds"],
+                [_row(p["promise"], [p["measured"], "yes" if p["holds"] else "**no**"])
+                 for p in result["promises"]]),
+        *_conflict_section(result, head),
+    ])
+
+
 def markdown(result: dict[str, Any]) -> str:
+    if result["meta"]["config"].get("only") == "conflicts":
+        return conflicts_markdown(result)
     meta, sizes, t = result["meta"], result["sizes"], result["tenants"]
     m, v = meta["machine"], meta["versions"]
     head = ["figure", *(f"{label(s['claims'])} claims" for s in sizes)]
@@ -233,6 +353,7 @@ def markdown(result: dict[str, Any]) -> str:
         "open action requiring one; afterhack flags only what lost its support.",
         "",
         *_table(head, _baseline_rows(sizes)),
+        *_conflict_section(result, head),
         f"## {t['workspaces']:,} empty workspaces",
         "",
         *_tenant_rows(t),

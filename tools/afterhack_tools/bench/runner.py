@@ -14,6 +14,9 @@ from afterhack.store.names import graph_name
 from afterhack_tools.bench import report
 from afterhack_tools.bench.agents import measure_agent_runs
 from afterhack_tools.bench.breakdown import measure_preview_parts
+from afterhack_tools.bench.conflicts import measure_collateral
+from afterhack_tools.bench.conflicts import measure_cost as measure_conflict_cost
+from afterhack_tools.bench.conflicts import quality as conflict_quality
 from afterhack_tools.bench.corrections import measure_corrections
 from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
@@ -23,6 +26,7 @@ from afterhack_tools.bench.search import measure_search
 from afterhack_tools.bench.stats import sample, summary
 from afterhack_tools.bench.synth import (
     Vocabulary,
+    Workspace,
     agent_tasks,
     build_workspace,
     correction_targets,
@@ -49,6 +53,9 @@ class BenchConfig:
     tenants: int = 1000
     ingest_sources: int = 4
     ingest_claims_per_source: int = 5000
+    conflict_resolutions: int = 3
+    # Run one section only ("conflicts"); None runs them all.
+    only: str | None = None
     command: str = "afterhack bench"
 
     @classmethod
@@ -56,7 +63,8 @@ class BenchConfig:
         base: dict[str, Any] = dict(
             sizes=QUICK_SIZES, quick=True, floor_samples=100, search_samples=20,
             corrections=6, breakdown_rounds=20, preview_loop_rounds=2, agent_runs=5,
-            workspace_gets=50, tenants=20, ingest_sources=1, ingest_claims_per_source=400)
+            workspace_gets=50, tenants=20, ingest_sources=1, ingest_claims_per_source=400,
+            conflict_resolutions=2)
         base.update(overrides)
         return cls(**base)
 
@@ -75,6 +83,12 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
     log(f"[{n}] shape {ws.counts()}")
     ws_id, load = await load_workspace(h, ws, f"bench {n}")
     log(f"[{n}] bulk-loaded in {load['seconds']} s ({load['claims_per_s']} claims/s)")
+    if cfg.only == "conflicts":
+        return {"claims": n, "shape": ws.counts(), "load": load,
+                "conflicts": await _measure_conflicts(h, cfg, ws_id, ws, vocab, n, log),
+                "cpu_stall_pct": _stall_pct(stall_before, time.perf_counter() - t0),
+                "cpu_steal_pct": _steal_pct(ticks_before),
+                "seconds": round(time.perf_counter() - t0, 1)}
     floors = Floors(h, graph_name(ws_id))
     tight = await floors.tight(cfg.floor_samples)
     log(f"[{n}] floors: RETURN 1 p50 {tight['falkordb']['p50']} ms, "
@@ -107,6 +121,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
                                   claims_per_source=cfg.ingest_claims_per_source,
                                   serial_base=10_000_000)
     log(f"[{n}] ingest {ingest['claims_per_s']} claims/s without model time")
+    conflicts = await _measure_conflicts(h, cfg, ws_id, ws, vocab, n, log)
     return {
         "claims": n,
         "shape": ws.counts(),
@@ -118,11 +133,26 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
         "preview_parts": parts,
         "agent_runs": agents,
         "ingest": ingest,
+        "conflicts": conflicts,
         "aof_rewrites": await h.aof_rewrites() - rewrites_before,
         "cpu_stall_pct": _stall_pct(stall_before, time.perf_counter() - t0),
         "cpu_steal_pct": _steal_pct(ticks_before),
         "seconds": round(time.perf_counter() - t0, 1),
     }
+
+
+async def _measure_conflicts(h: Harness, cfg: BenchConfig, ws_id: str, ws: Workspace,
+                             vocab: Vocabulary, n: int, log: Log) -> dict[str, Any]:
+    cost = await measure_conflict_cost(h, ws_id, ws, vocab, sources=cfg.ingest_sources,
+                                       claims_per_source=cfg.ingest_claims_per_source,
+                                       serial_base=20_000_000)
+    log(f"[{n}] ingest with conflict checks {cost['with_checks']['claims_per_s']} claims/s, "
+        f"without {cost['without_checks']['claims_per_s']} ({cost['slowdown']}x); "
+        f"{cost['with_checks']['conflicts_raised']} conflicts raised")
+    coll = await measure_collateral(h, ws_id, cfg.conflict_resolutions)
+    log(f"[{n}] {coll['resolved']} conflicts resolved, {coll['changed_outside_region']} "
+        "changes outside their regions")
+    return {"cost": cost, "collateral": coll}
 
 
 def _stall_pct(before: int | None, seconds: float) -> float | None:
@@ -149,9 +179,15 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
         versions = await h.falkordb_version()
         app_port = int(h.base_url.rsplit(":", 1)[1])
         log(f"FalkorDB {versions['falkordb']} (Redis {versions['redis']}); app at {h.base_url}")
-        tenants = await measure_tenants(h, cfg.tenants, cfg.workspace_gets)
-        log(f"{cfg.tenants} workspaces: GET p50 {tenants['get_with_1']['p50']} ms with 1, "
-            f"{tenants['get_with_all_random']['p50']} ms with all")
+        quality = conflict_quality()
+        log(f"conflict detector: precision {quality['all']['precision']}, recall "
+            f"{quality['all']['recall']} on {quality['all']['pairs']} pairs (held out: "
+            f"{quality['held_out']['precision']} / {quality['held_out']['recall']})")
+        tenants: dict[str, Any] | None = None
+        if cfg.only is None:
+            tenants = await measure_tenants(h, cfg.tenants, cfg.workspace_gets)
+            log(f"{cfg.tenants} workspaces: GET p50 {tenants['get_with_1']['p50']} ms with 1, "
+                f"{tenants['get_with_all_random']['p50']} ms with all")
         sizes = []
         for n in cfg.sizes:
             sizes.append(await _measure_size(h, cfg, n, vocab, log))
@@ -167,10 +203,12 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
             "app_port": app_port,
         },
         "tenants": tenants,
+        "conflict_quality": quality,
         "sizes": sizes,
     }
-    for size in sizes:
-        size["ratios"] = report.ratios(size)
+    if cfg.only is None:
+        for size in sizes:
+            size["ratios"] = report.ratios(size)
     result["promises"] = report.promises(result)
     write(result, cfg.out)
     return result

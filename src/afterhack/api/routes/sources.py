@@ -18,16 +18,18 @@ router = APIRouter(tags=["sources"])
 @router.post("/workspaces/{ws}/sources", status_code=201, response_model=out.IngestResult,
              dependencies=[allow("add_source")],
              responses={200: {"model": out.IngestResult,
-                              "description": "A new version equal to the latest: unchanged."}})
+                              "description": "A new version equal to the latest "
+                                             "(unchanged), or a preview (nothing written)."}})
 async def add_source(body: SourceCreate, ws: WorkspaceDep, services: ServicesDep,
                      caller: CallerDep, response: Response) -> IngestResult:
     result = await ingest.ingest_source(
         ws.graph, services.settings, services.extractor,
         title=body.title, text=body.text, origin_type=body.origin_type,
         origin_name=body.origin_name, source_id=body.source_id, extract=body.extract,
-        actor=caller.actor,
+        actor=caller.actor, judge=services.conflict_judge, policy=services.policy,
+        preview=body.preview,
     )
-    if result["status"] == "unchanged":
+    if result["status"] in ("unchanged", "preview"):
         response.status_code = 200
     return result
 
@@ -53,4 +55,5 @@ async def get_source(source_id: str, ws: WorkspaceDep) -> SourceView:
 async def extract_source(source_id: str, ws: WorkspaceDep, services: ServicesDep,
                          caller: CallerDep) -> IngestResult:
     return await ingest.extract_pending(ws.graph, services.settings, services.extractor,
-                                        source_id=source_id, actor=caller.actor)
+                                        source_id=source_id, actor=caller.actor,
+                                        judge=services.conflict_judge)

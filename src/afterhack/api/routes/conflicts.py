@@ -1,0 +1,65 @@
+"""Conflicts: list them, preview a resolution, resolve (SPEC §4, rule 9)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
+
+from afterhack import conflicts
+from afterhack.api import responses as out
+from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.schemas import ConflictPreview, ConflictResolve
+from afterhack.api.security import allow
+from afterhack.model.conflicts import (
+    AppliedResolution,
+    ConflictList,
+    ConflictRecord,
+    ResolutionPreview,
+)
+from afterhack.store import conflicts as store_conflicts
+
+router = APIRouter(tags=["conflicts"])
+
+
+@router.get("/workspaces/{ws}/conflicts", response_model=out.ConflictList,
+            dependencies=[allow("read")])
+async def list_conflicts(
+    ws: WorkspaceDep,
+    status: Annotated[str | None, Query(max_length=20,
+                                        description="open, resolved, dismissed or all")] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> ConflictList:
+    return await conflicts.list_conflicts(ws.graph, status=conflicts.parse_status(status),
+                                          limit=limit, offset=offset)
+
+
+@router.get("/workspaces/{ws}/conflicts/{conflict_id}", response_model=out.Conflict,
+            dependencies=[allow("read")])
+async def get_conflict(conflict_id: str, ws: WorkspaceDep) -> ConflictRecord:
+    return await store_conflicts.get_conflict(ws.graph, conflict_id)
+
+
+@router.post("/workspaces/{ws}/conflicts/{conflict_id}/preview",
+             response_model=out.ConflictPreview, dependencies=[allow("correct")])
+async def preview(conflict_id: str, body: ConflictPreview, ws: WorkspaceDep,
+                  services: ServicesDep) -> ResolutionPreview:
+    return await conflicts.preview_resolution(ws.graph, conflict_id, keep=body.keep,
+                                              dismiss=body.dismiss, policy=services.policy)
+
+
+@router.post("/workspaces/{ws}/conflicts/{conflict_id}/resolve", status_code=201,
+             response_model=out.ConflictResult, dependencies=[allow("correct")],
+             responses={200: {"model": out.ConflictResult,
+                              "description": "The same resolution again: already_applied."}})
+async def resolve(conflict_id: str, body: ConflictResolve, ws: WorkspaceDep,
+                  services: ServicesDep, caller: CallerDep,
+                  response: Response) -> AppliedResolution:
+    status, result = await conflicts.resolve(
+        ws.graph, conflict_id, keep=body.keep, dismiss=body.dismiss, reason=body.reason,
+        reviewer=body.reviewer or caller.actor, conflict_revision=body.conflict_revision,
+        impact_token_seen=body.impact_token, policy=services.policy, actor=caller.actor)
+    if status == "already_applied":
+        response.status_code = 200
+    return {"status": status, **result}

@@ -1,0 +1,371 @@
+"""Sources that disagree are a conflict, not two facts (SPEC rule 9).
+
+Detection: when claims are added, each new claim that could contradict anything (it has a
+value and a subject) is compared with its top neighbours by search (neighbours.py), never
+with the whole graph; the judge (the offline detector, or the model's conflict judge)
+decides each pair, and the conflicts are written in the same query as the claims.
+
+Nothing is invalidated automatically. A reviewer resolves a conflict the way a correction is
+applied, through the same machinery (the region snapshot, the relabel, the impact token and
+one guarded write): keep one side, and every current claim of the other statement is
+superseded by the kept claim, or dismiss it, and the pair is never raised again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from afterhack import claims, neighbours
+from afterhack.errors import (
+    ClaimNotFound,
+    ClaimNotInConflict,
+    ClaimSuperseded,
+    ConflictClosed,
+    InvalidRequest,
+    StaleCorrectionPreview,
+)
+from afterhack.llm.judge import Candidate, ConflictJudge
+from afterhack.model.calls import ModelCall
+from afterhack.model.claims import ClaimConflictView, NeighbourRow
+from afterhack.model.conflicts import (
+    ConflictList,
+    ConflictRecord,
+    ResolutionPreview,
+    ResolutionResult,
+    Superseded,
+)
+from afterhack.model.corrections import CorrectionOutcome
+from afterhack.model.region import RegionClaim, Snapshot, Stamps
+from afterhack.model.vocab import (
+    CONFLICT_STATUSES,
+    CURRENT_CLAIM,
+    ApplyStatus,
+    ConflictStatus,
+    Resolution,
+    SupportPolicy,
+)
+from afterhack.repair import describe, recheck_claim, refuted_by
+from afterhack.store import claims as store_claims
+from afterhack.store import conflicts as store_conflicts
+from afterhack.store import corrections as store_corrections
+from afterhack.store import repair as store_repair
+from afterhack.store.audit import audit_event, now_ms
+from afterhack.store.client import Graph
+from afterhack.store.conflicts import ConflictRow
+from afterhack.store.guard import Flag, guard_params, twin_rows
+from afterhack.store.names import new_id
+from afterhack.store.sources import NewClaim
+from afterhack.support import Outcome, relabel
+
+
+def pair_key(key_a: str, key_b: str) -> str:
+    """Identity of a pair of statements, in either order."""
+    raw = json.dumps(sorted([key_a, key_b]), ensure_ascii=False).encode()
+    return "cfk_" + hashlib.sha256(raw).hexdigest()[:32]
+
+
+# --- Detection -------------------------------------------------------------------------
+
+
+@dataclass
+class Checks:
+    """The conflicts a batch of new claims would raise, and what finding them cost."""
+
+    rows: list[ConflictRow] = field(default_factory=list)
+    calls: list[ModelCall] = field(default_factory=list)
+    compared: int = 0
+
+
+async def check_new_claims(g: Graph, judge: ConflictJudge, new: Sequence[NewClaim], *,
+                           exclude: Iterable[str] = ()) -> Checks:
+    """Compare each new claim with its nearest current claims; ``exclude`` names claims
+    that are not to count (those a new version of their source retires)."""
+    out = Checks()
+    skip = set(exclude)
+    subjects, out.calls = await judge.subjects([c["statement"] for c in new])
+    checkable = [(c, s) for c, s in zip(new, subjects, strict=True) if s is not None]
+    if not checkable:
+        return out
+    found = await neighbours.nearest(g, [s for _, s in checkable])
+    pairs: dict[str, tuple[NewClaim, NeighbourRow]] = {}
+    for (c, _), hits in zip(checkable, found, strict=True):
+        for h in hits:
+            if h["id"] in skip or h["statement_key"] == c["key"]:
+                continue
+            pairs.setdefault(pair_key(c["key"], h["statement_key"]), (c, h))
+    if not pairs:
+        return out
+    # A pair raised before (in any status) is not judged again.
+    known = await store_conflicts.known_keys(g, list(pairs))
+    todo = [(k, c, h) for k, (c, h) in pairs.items() if k not in known]
+    out.compared = len(todo)
+    if not todo:
+        return out
+    verdicts, calls = await judge.judge([Candidate(a=h["statement"], b=c["statement"])
+                                         for _, c, h in todo])
+    out.calls += calls
+    for (k, c, h), j in zip(todo, verdicts, strict=True):
+        if j.verdict != "contradicts" or j.kind is None:
+            continue
+        cid = new_id()
+        out.rows.append(ConflictRow(
+            id=cid, key=k, kind=j.kind, reason=j.reason, detected_by=judge.name,
+            new_id=c["id"], old_id=h["id"], audit_id=new_id(),
+            audit_detail=store_conflicts.audit_detail(j.kind, j.reason, c["id"], h["id"])))
+    return out
+
+
+# --- Reading ---------------------------------------------------------------------------
+
+
+def parse_status(value: str | None) -> ConflictStatus | None:
+    if value is None or value == "all":
+        return None
+    for s in CONFLICT_STATUSES:
+        if value == s:
+            return s
+    raise InvalidRequest(f"Unknown conflict status: {value}.",
+                         allowed=[*CONFLICT_STATUSES, "all"])
+
+
+async def list_conflicts(g: Graph, *, status: ConflictStatus | None, limit: int = 100,
+                         offset: int = 0) -> ConflictList:
+    return {"items": await store_conflicts.list_conflicts(g, status=status, limit=limit,
+                                                          offset=offset)}
+
+
+async def open_conflicts_of_claim(g: Graph, claim_id: str) -> list[ClaimConflictView]:
+    """The open conflicts a claim's statement is in, each with the claims on the other
+    side."""
+    links = await store_conflicts.open_conflicts_of(g, [claim_id])
+    if not links:
+        return []
+    own = links[0]["side_key"]
+    out: list[ClaimConflictView] = []
+    for k in await store_conflicts.get_conflicts(g, sorted({x["conflict_id"] for x in links})):
+        out.append({"id": k["id"], "kind": k["kind"], "reason": k["reason"],
+                    "status": k["status"],
+                    "other": [{"id": c["id"], "statement": c["statement"],
+                               "status": c["status"], "source_id": c["source_id"],
+                               "source_title": c["source_title"]}
+                              for c in k["claims"] if c["statement_key"] != own]})
+    return out
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """An open conflict both sides of which are in a run's evidence."""
+
+    conflict_id: str
+    claim_ids: tuple[str, ...]  # the evidence's claims on either side
+
+
+async def disagreements(g: Graph, evidence: Sequence[str]) -> list[Disagreement]:
+    """The open conflicts whose two statements both have a current claim in ``evidence``."""
+    if not evidence:
+        return []
+    links = await store_conflicts.open_conflicts_of(g, list(dict.fromkeys(evidence)))
+    sides: dict[str, dict[str, list[str]]] = {}
+    for x in links:
+        sides.setdefault(x["conflict_id"], {}).setdefault(x["side_key"], []).append(
+            x["claim_id"])
+    out = []
+    for cid, by_key in sorted(sides.items()):
+        if len(by_key) >= 2:
+            ids = tuple(sorted(i for ids in by_key.values() for i in ids))
+            out.append(Disagreement(cid, ids))
+    return out
+
+
+# --- Resolution ------------------------------------------------------------------------
+
+
+@dataclass
+class _Picture:
+    conflict: ConflictRecord
+    keep_id: str | None
+    loser: RegionClaim | None  # the losing statement's claim the region was read from
+    losers: list[list[str | int]]  # [id, revision, users] of every current claim of that statement
+    snap: Snapshot
+    out: Outcome
+    keep_revision: int | None = None
+
+
+def _sides(conflict: ConflictRecord) -> dict[str, str]:
+    """Statement key -> the conflict's claim with it."""
+    return {c["statement_key"]: c["id"] for c in conflict["claims"]}
+
+
+async def _picture(g: Graph, conflict: ConflictRecord, keep: str | None,
+                   policy: SupportPolicy) -> _Picture:
+    if keep is None:
+        return _Picture(conflict, None, None, [], Snapshot({}, {}), Outcome())
+    kept = await store_claims.find_claims(g, [keep])
+    if keep not in kept:
+        raise ClaimNotFound(keep)
+    sides = _sides(conflict)
+    keys = await store_claims.statement_keys(g, [keep])
+    keep_key = keys[keep][0]
+    if keep_key not in sides:
+        raise ClaimNotInConflict(claim_id=keep, conflict_id=conflict["id"])
+    if kept[keep]["status"] not in CURRENT_CLAIM:
+        raise ClaimSuperseded(f"The claim to keep is {kept[keep]['status']}.", claim_id=keep,
+                              status=kept[keep]["status"])
+    loser_anchor = next(i for k, i in sides.items() if k != keep_key)
+    loser, snap = await store_repair.claim_region(g, loser_anchor)
+    assert loser is not None
+    refuted = refuted_by(loser)
+    if loser["status"] not in CURRENT_CLAIM:
+        refuted.pop(loser["id"])  # already gone: only its current twins lose now
+    out = relabel(snap, refuted=refuted, policy=policy)
+    losers: list[list[str | int]] = (
+        [[loser["id"], loser["revision"], loser["n_users"]]] if loser["id"] in refuted else [])
+    losers += twin_rows(loser)
+    return _Picture(conflict, keep, loser, sorted(losers), snap, out,
+                    keep_revision=kept[keep]["revision"])
+
+
+def _token(p: _Picture, stamps: Stamps) -> str:
+    """A digest of everything the resolution's relabel and guard read."""
+    payload = [[p.conflict["id"], p.conflict["revision"], p.conflict["status"]],
+               [p.keep_id, p.keep_revision], p.losers,
+               [list(d) for d in stamps.decisions], stamps.actions, stamps.claims,
+               stamps.upstream]
+    return "imp_" + hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def resolution_key(conflict_id: str, op: Resolution, keep: str | None,
+                   conflict_revision: int) -> str:
+    raw = json.dumps([conflict_id, op, keep, conflict_revision]).encode()
+    return "res_" + hashlib.sha256(raw).hexdigest()[:32]
+
+
+def _op(keep: str | None, dismiss: bool) -> Resolution:
+    if (keep is None) == (not dismiss):
+        raise InvalidRequest("Send either keep (a claim id) or dismiss: true.")
+    return "keep" if keep is not None else "dismiss"
+
+
+async def preview_resolution(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool,
+                             policy: SupportPolicy) -> ResolutionPreview:
+    """What this resolution would do now, shaped like a correction preview, with the
+    revisions apply must send back."""
+    op = _op(keep, dismiss)
+    conflict = await store_conflicts.get_conflict(g, conflict_id)
+    if conflict["status"] != "open":
+        raise ConflictClosed(conflict_id=conflict_id, status=conflict["status"])
+    p = await _picture(g, conflict, keep, policy)
+    found = await store_claims.find_claims(g, [str(x[0]) for x in p.losers])
+    superseded: list[Superseded] = [
+        {"claim_id": c["id"], "revision": c["revision"], "statement": c["statement"],
+         "source_id": c["source_id"]} for c in (found[str(x[0])] for x in p.losers)]
+    return {
+        "conflict": conflict,
+        "resolution": op,
+        "keep": keep,
+        "supersede": superseded,
+        **await describe(g, p.snap, p.out),
+        "revisions": {"conflict_revision": conflict["revision"],
+                      "keep_revision": p.keep_revision,
+                      "impact_token": _token(p, p.snap.stamps())},
+    }
+
+
+async def resolve(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool,
+                  reason: str | None, reviewer: str, conflict_revision: int,
+                  impact_token_seen: str, policy: SupportPolicy,
+                  actor: str) -> tuple[ApplyStatus, ResolutionResult]:
+    op = _op(keep, dismiss)
+    key = resolution_key(conflict_id, op, keep, conflict_revision)
+    conflict = await store_conflicts.get_conflict(g, conflict_id)
+    repeat = await _repeat(g, conflict, op, key, policy, actor)
+    if repeat is not None:
+        return "already_applied", repeat
+    if conflict["status"] != "open":
+        raise ConflictClosed(conflict_id=conflict_id, status=conflict["status"])
+    p = await _picture(g, conflict, keep, policy)
+    stamps = p.snap.stamps()
+    token = _token(p, stamps)
+    if conflict["revision"] != conflict_revision or token != impact_token_seen:
+        raise StaleCorrectionPreview(
+            seen={"conflict_revision": conflict_revision, "impact_token": impact_token_seen},
+            current={"conflict_revision": conflict["revision"], "impact_token": token})
+    now = now_ms()
+    if op == "dismiss":
+        ok = await store_conflicts.dismiss(g, {
+            "conflict_id": conflict_id, "conflict_revision": conflict_revision, "key": key,
+            "now": now, "reviewer": reviewer, "reason": reason,
+            "audits": [audit_event("conflict.dismissed", actor, conflict_id,
+                                   {"reason": reason}, at=now)]})
+    else:
+        assert keep is not None and p.loser is not None
+        correction_id = new_id()
+        loser_ids = [str(x[0]) for x in p.losers]
+        flags: list[Flag] = [{"id": i, "reason": json.dumps({
+            "type": "conflict_resolved", "conflict_id": conflict_id, "correction_id":
+            correction_id, "kept_claim_id": keep, "superseded": loser_ids, "reasons": r})}
+            for i, r in p.out.flag.items()]
+        ok = await store_conflicts.keep(g, {
+            **guard_params(stamps), "conflict_id": conflict_id,
+            "conflict_revision": conflict_revision,
+            "keep_id": keep, "keep_revision": p.keep_revision,
+            "loser_key": p.loser["statement_key"], "losers": p.losers, "key": key,
+            "now": now,
+            "correction": {
+                "id": correction_id, "claim_id": p.loser["id"], "reason": reason,
+                "reviewer": reviewer,
+                "outcome": json.dumps({"flagged": sorted(p.out.flag),
+                                       "held": sorted(p.out.hold)})},
+            "flags": flags, "holds": sorted(p.out.hold),
+            "audits": [audit_event("conflict.resolved", actor, conflict_id, {
+                "correction_id": correction_id, "kept_claim_id": keep,
+                "superseded": loser_ids, "flagged": sorted(p.out.flag),
+                "held": sorted(p.out.hold)}, at=now)]})
+    if not ok:
+        # The same resolution may have won the race from another process: a repeat.
+        again = await store_conflicts.get_conflict(g, conflict_id)
+        repeat = await _repeat(g, again, op, key, policy, actor)
+        if repeat is not None:
+            return "already_applied", repeat
+        raise StaleCorrectionPreview(
+            seen={"conflict_revision": conflict_revision, "impact_token": impact_token_seen},
+            current={"conflict_revision": again["revision"], "conflict_status":
+                     again["status"]})
+    return "applied", await _result(g, conflict_id, None)
+
+
+async def _repeat(g: Graph, conflict: ConflictRecord, op: Resolution, key: str,
+                  policy: SupportPolicy, actor: str) -> ResolutionResult | None:
+    """The result of this same resolution if it was applied before, re-checked."""
+    if conflict["status"] == "open":
+        return None
+    if await store_conflicts.resolution_key_of(g, conflict["id"]) != key:
+        return None
+    recheck = None
+    if op == "keep" and conflict["correction_id"]:
+        corr = await store_corrections.get_correction(g, conflict["correction_id"])
+        recheck = await recheck_claim(g, corr["claim_id"], policy=policy, actor=actor)
+    return await _result(g, conflict["id"], recheck)
+
+
+async def _result(g: Graph, conflict_id: str,
+                  recheck: CorrectionOutcome | None) -> ResolutionResult:
+    conflict = await store_conflicts.get_conflict(g, conflict_id)
+    result: ResolutionResult = {"conflict": conflict, "correction": None, "kept": None,
+                              "superseded": [], "flagged": [], "held": []}
+    if conflict["correction_id"]:
+        corr = await store_corrections.get_correction(g, conflict["correction_id"])
+        result["correction"] = corr
+        if corr["replacement_id"]:
+            result["kept"] = await claims.get_claim(g, corr["replacement_id"])
+        result["superseded"] = sorted([corr["claim_id"], *corr["also_corrected"]])
+        outcome: CorrectionOutcome = corr.get("outcome") or {"flagged": [], "held": []}
+        result["flagged"] = outcome["flagged"]
+        result["held"] = outcome["held"]
+    if recheck is not None:
+        result["recheck"] = recheck
+    return result
+

@@ -1,0 +1,148 @@
+"""Conflict judges: given candidate pairs of statements, which contradict.
+
+The offline judge is the deterministic detector (contradictions.py). The gateway judge asks
+the model once per pair, reasoning before the verdict; only ``contradicts`` raises a
+conflict, and an answer of the wrong shape counts as no verdict for that pair (the claims
+are stored either way). To bound model calls, the gateway only sees pairs the detector's
+reading says could disagree: the same type of value on both sides, with different values,
+about subjects that share a word.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+from afterhack import contradictions
+from afterhack.contradictions import Judgement
+from afterhack.errors import GatewayError
+from afterhack.llm.gateway import Gateway
+from afterhack.llm.offline import NAME as OFFLINE_NAME
+from afterhack.llm.prompts import JUDGE_SCHEMA, JUDGE_SCHEMA_NAME, JUDGE_SYSTEM, JUDGE_USER
+from afterhack.model.calls import ModelCall
+from afterhack.model.chat import ChatMessage
+from afterhack.model.vocab import CONFLICT_KINDS, VERDICTS, ConflictKind, ModelRole, Verdict
+
+ROLE: ModelRole = "conflict_judge"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Two statements to compare: a new claim's and a current one's."""
+
+    a: str
+    b: str
+    source_a: str | None = None
+    source_b: str | None = None
+
+
+# The words of a statement's subject, to search its neighbours with; None when the statement
+# carries no value of a type that can differ (nothing to contradict).
+Subject = tuple[str, ...] | None
+
+
+def subject_of(statement: str) -> Subject:
+    r = contradictions.read(statement)
+    return r.search_words if contradictions.checkable(r) else None
+
+
+class ConflictJudge(Protocol):
+    name: str
+
+    async def subjects(self, statements: Sequence[str]) -> tuple[list[Subject],
+                                                                  list[ModelCall]]:
+        """What each statement is about, and the model calls that took."""
+        ...
+
+    async def judge(self, pairs: Sequence[Candidate]) -> tuple[list[Judgement],
+                                                                 list[ModelCall]]:
+        """One judgement per pair, in order, and the model calls it took."""
+        ...
+
+
+class OfflineJudge:
+    """The deterministic detector, recorded as one model call per batch: reading statements
+    into values and subjects is its work, as deciding pairs is."""
+
+    name = OFFLINE_NAME
+
+    async def subjects(self, statements: Sequence[str]) -> tuple[list[Subject],
+                                                                  list[ModelCall]]:
+        t0 = time.perf_counter()
+        out = [subject_of(s) for s in statements]
+        return out, [ModelCall(ROLE, (time.perf_counter() - t0) * 1000, True,
+                               detail={"statements": len(statements)})]
+
+    async def judge(self, pairs: Sequence[Candidate]) -> tuple[list[Judgement],
+                                                                 list[ModelCall]]:
+        t0 = time.perf_counter()
+        out = [contradictions.judge_statements(p.a, p.b) for p in pairs]
+        return out, [ModelCall(ROLE, (time.perf_counter() - t0) * 1000, True,
+                               detail={"pairs": len(pairs)})]
+
+
+def plausible(a: str, b: str) -> bool:
+    """Whether a pair is worth a model call: a shared type of value that differs, about
+    subjects with a word in common."""
+    ra, rb = contradictions.read(a), contradictions.read(b)
+    if not (ra.frame & rb.frame) or not (ra.kinds() & rb.kinds()):
+        return False
+    return contradictions.judge(ra, rb).verdict != "same_fact"
+
+
+def judgement_from(data: dict[str, Any]) -> Judgement:
+    verdict = data.get("verdict")
+    kind = data.get("kind")
+    reasoning = data.get("reasoning")
+    if verdict not in VERDICTS:
+        return Judgement("compatible", None, "The judge gave no verdict.")
+    text = reasoning.strip()[:2000] if isinstance(reasoning, str) and reasoning.strip() \
+        else "The judge gave no reasoning."
+    if verdict != "contradicts":
+        return Judgement(cast(Verdict, verdict), None, text)
+    return Judgement("contradicts", cast(ConflictKind, kind if kind in CONFLICT_KINDS
+                                         else "other"), text)
+
+
+class GatewayJudge:
+    def __init__(self, gateway: Gateway) -> None:
+        self.gateway = gateway
+        self.name = gateway.model
+
+    async def subjects(self, statements: Sequence[str]) -> tuple[list[Subject],
+                                                                  list[ModelCall]]:
+        # The detector's reading picks what to search and what to ask about: product work
+        # here, no model call.
+        return [subject_of(s) for s in statements], []
+
+    async def _one(self, p: Candidate) -> tuple[Judgement, ModelCall]:
+        messages: list[ChatMessage] = [
+            {"role": "system", "content": JUDGE_SYSTEM},
+            {"role": "user", "content": JUDGE_USER.format(
+                a=p.a, b=p.b, source_a=p.source_a or "a source",
+                source_b=p.source_b or "another source")},
+        ]
+        t0 = time.perf_counter()
+        try:
+            data, call = await self.gateway.complete_json(ROLE, messages, JUDGE_SCHEMA_NAME,
+                                                          JUDGE_SCHEMA)
+        except GatewayError as exc:
+            # A judge that fails raises nothing: the claims are stored, the pair unjudged.
+            return (Judgement("compatible", None, f"The judge failed ({exc.code})."),
+                    ModelCall(ROLE, (time.perf_counter() - t0) * 1000, False, error=exc.code))
+        return judgement_from(data), call
+
+    async def judge(self, pairs: Sequence[Candidate]) -> tuple[list[Judgement],
+                                                                 list[ModelCall]]:
+        out: list[Judgement] = [Judgement("compatible", None, "not a candidate")] * len(pairs)
+        asked = [i for i, p in enumerate(pairs) if plausible(p.a, p.b)]
+        results = await asyncio.gather(*(self._one(pairs[i]) for i in asked))
+        calls: list[ModelCall] = []
+        for i, (j, call) in zip(asked, results, strict=True):
+            out[i] = j
+            call.detail["pair"] = i
+            calls.append(call)
+        return out, calls

@@ -1,0 +1,112 @@
+"""Conflicts between sources (SPEC rule 9): as stored and read, planned at ingest, resolved."""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+from afterhack.model.claims import ClaimView
+from afterhack.model.corrections import Correction, CorrectionOutcome, Impact
+from afterhack.model.vocab import (
+    ApplyStatus,
+    ClaimStatus,
+    ConflictKind,
+    ConflictStatus,
+    Resolution,
+    RetiredStatus,
+)
+
+
+class ConflictClaim(TypedDict):
+    """One side of a conflict: the claim, its quote, its source and when each came."""
+
+    id: str
+    statement: str
+    statement_key: str
+    status: ClaimStatus
+    revision: int
+    evidence_quote: str | None
+    source_id: str | None
+    source_title: str | None
+    version: int | None
+    created_at: int  # when the claim was stored
+    source_added_at: int | None  # when the source version that says it was added
+
+
+class ConflictRecord(TypedDict):
+    id: str
+    key: str  # the pair of statement keys it is between
+    status: ConflictStatus
+    kind: ConflictKind
+    reason: str
+    detected_by: str  # "offline-rules-1" or the gateway model's name
+    revision: int
+    created_at: int
+    resolved_at: int | None
+    resolved_by: str | None
+    resolution: Resolution | None
+    kept_claim_id: str | None
+    correction_id: str | None
+    claims: list[ConflictClaim]
+
+
+class ConflictList(TypedDict):
+    items: list[ConflictRecord]
+
+
+class PlannedSide(TypedDict):
+    id: str  # a new claim's id in a preview is not kept
+    statement: str
+    source_id: str | None
+
+
+class PlannedConflict(TypedDict):
+    """A conflict a preview of a source would raise."""
+
+    kind: ConflictKind
+    reason: str
+    detected_by: str
+    claims: list[PlannedSide]
+
+
+class Retired(TypedDict):
+    """A claim a new version of its source no longer holds."""
+
+    claim_id: str
+    statement: str
+    status: RetiredStatus  # superseded by the new version's claim, or withdrawn (rejected)
+    superseded_by: str | None
+
+
+class Superseded(TypedDict):
+    claim_id: str
+    revision: int
+    statement: str
+    source_id: str
+
+
+class ResolutionRevisions(TypedDict):
+    conflict_revision: int
+    keep_revision: int | None
+    impact_token: str
+
+
+class ResolutionPreview(Impact):
+    conflict: ConflictRecord
+    resolution: Resolution
+    keep: str | None
+    supersede: list[Superseded]  # every current claim of the losing statement
+    revisions: ResolutionRevisions
+
+
+class ResolutionResult(TypedDict):
+    conflict: ConflictRecord
+    correction: Correction | None  # a kept side's supersede correction; None for dismiss
+    kept: ClaimView | None
+    superseded: list[str]
+    flagged: list[str]
+    held: list[str]
+    recheck: NotRequired[CorrectionOutcome]  # a repeat re-runs the dependency check
+
+
+class AppliedResolution(ResolutionResult):
+    status: ApplyStatus

@@ -1,0 +1,79 @@
+"""The conflict judge through a gateway (SPEC §6): one call per candidate pair, reasoning
+before the verdict, only ``contradicts`` raises, counted in model_calls; a judge that fails
+or answers garbage raises nothing and the source is stored anyway. The model is scripted
+over real HTTP; the store is the real FalkorDB."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.support.fakellm import FakeLLM, Reply
+
+MARCH = "The product launch is planned for June 12."
+APRIL = "The launch moves to June 19."
+
+
+def _role(body: Any) -> str:
+    system = next(m["content"] for m in body["messages"] if m["role"] == "system")
+    return "judge" if "contradict" in system else "extractor"
+
+
+def _user(body: Any) -> str:
+    return str(next(m["content"] for m in body["messages"] if m["role"] == "user"))
+
+
+def _extract(body: Any) -> Reply:
+    text = _user(body).split("<<<FRAGMENT\n", 1)[1].rsplit("\nFRAGMENT>>>", 1)[0]
+    return Reply.json({"claims": [{"statement": s.strip(), "evidence_quote": s.strip()}
+                                  for s in text.replace(". ", ".\n").splitlines() if s.strip()]})
+
+
+def _add(client: TestClient, ws: str, title: str, text: str) -> dict[str, Any]:
+    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": title, "text": text})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def test_the_judge_decides_each_candidate_pair(
+        gateway_client: tuple[TestClient, FakeLLM]) -> None:
+    client, llm = gateway_client
+    verdicts = [
+        {"reasoning": "Both give the launch date; June 12 is not June 19.",
+         "verdict": "contradicts", "kind": "date"},
+    ]
+
+    def handler(body: Any) -> Reply:
+        if _role(body) == "extractor":
+            return _extract(body)
+        user = _user(body)
+        assert "<<<A" in user and "<<<B" in user  # both statements, marked as data
+        return Reply.json(verdicts.pop(0)) if verdicts else Reply.text("not json at all")
+
+    llm.on_request(handler)
+    ws = client.post("/api/workspaces", json={"name": "judge"}).json()["id"]
+    _add(client, ws, "March", MARCH)
+    april = _add(client, ws, "April", APRIL)
+    (k,) = april["conflicts"]
+    assert k["kind"] == "date" and k["detected_by"] == "gpt-4o-mini"
+    assert k["reason"] == "Both give the launch date; June 12 is not June 19."
+    judge_calls = [m for m in april["model_calls"] if m["role"] == "conflict_judge"]
+    assert len(judge_calls) == 1 and judge_calls[0]["ok"]
+    assert judge_calls[0]["prompt_tokens"] == 21
+    sent = [b for b in llm.bodies if _role(b) == "judge"]
+    assert len(sent) == 1 and sent[0]["response_format"]["type"] == "json_schema"
+    schema = sent[0]["response_format"]["json_schema"]["schema"]
+    assert next(iter(schema["properties"])) == "reasoning"
+
+    # A pair without a shared type of value is not worth a call; a garbage answer raises
+    # nothing, and the claims are stored whatever the judge did.
+    before = len([b for b in llm.bodies if _role(b) == "judge"])
+    other = _add(client, ws, "Venue", "The launch venue is the Grand Hotel.")
+    assert other["conflicts"] == [] and len(other["claims"]) == 1
+    assert len([b for b in llm.bodies if _role(b) == "judge"]) == before
+    third = _add(client, ws, "May", "The launch moves to June 26.")
+    assert third["conflicts"] == [] and len(third["claims"]) == 1
+    failed = [m for m in third["model_calls"] if m["role"] == "conflict_judge"]
+    assert failed and not any(m["ok"] for m in failed)
+    assert llm.unscripted == 0

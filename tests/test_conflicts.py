@@ -1,0 +1,280 @@
+"""Sources that disagree (SPEC rule 9), corrections of a statement (rule 4) and new versions
+of a source, through the API on the real FalkorDB."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.support.graphs import statuses, violations
+
+MARCH = ("The product launch is planned for June 12. "
+         "The launch venue is the Grand Hotel.")
+APRIL = ("The launch moves to June 19. "
+         "The keynote speaker is Maria Lopez.")
+JUNE12 = "The product launch is planned for June 12."
+JUNE19 = "The launch moves to June 19."
+
+
+def _add(client: TestClient, ws: str, title: str, text: str, **extra: Any) -> dict[str, Any]:
+    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": title, "text": text,
+                                                           **extra})
+    assert r.status_code in (200, 201), r.text
+    return dict(r.json())
+
+
+def _claim(body: dict[str, Any], statement: str) -> dict[str, Any]:
+    return next(c for c in body["claims"] if c["statement"] == statement)
+
+
+def _run(client: TestClient, ws: str, task: str) -> dict[str, Any]:
+    r = client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": task})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def _resolve(client: TestClient, ws: str, conflict_id: str, **choice: Any) -> Any:
+    base = f"/api/workspaces/{ws}/conflicts/{conflict_id}"
+    p = client.post(base + "/preview", json=choice)
+    assert p.status_code == 200, p.text
+    preview = p.json()
+    r = client.post(base + "/resolve", json={
+        **choice, "reason": "The April memo is the latest word.",
+        "conflict_revision": preview["revisions"]["conflict_revision"],
+        "impact_token": preview["revisions"]["impact_token"]})
+    return preview, r
+
+
+def _cited(run: dict[str, Any]) -> list[str]:
+    return sorted(c["id"] for p in run["decision"]["premises"] for c in p["claims"])
+
+
+def test_two_memos_end_to_end(client: TestClient, ws: str, falkordb: str) -> None:
+    march = _add(client, ws, "March memo", MARCH)
+    assert march["conflicts"] == []
+    plan = _run(client, ws, "Plan the launch event")  # before April: June 12 only
+    june12 = _claim(march, JUNE12)
+    assert _cited(plan) == sorted(c["id"] for c in march["claims"])
+    assert plan["decision"]["status"] == "draft" and plan["actions"]
+
+    april = _add(client, ws, "April memo", APRIL)
+    june19 = _claim(april, JUNE19)
+    assert len(april["conflicts"]) == 1, april["conflicts"]
+    conflict = april["conflicts"][0]
+    assert conflict["kind"] == "date" and conflict["status"] == "open"
+    assert {c["id"] for c in conflict["claims"]} == {june12["id"], june19["id"]}
+    assert {c["source_title"] for c in conflict["claims"]} == {"March memo", "April memo"}
+    assert any(m["role"] == "conflict_judge" for m in april["model_calls"])
+
+    listed = client.get(f"/api/workspaces/{ws}/conflicts?status=open").json()["items"]
+    assert [k["id"] for k in listed] == [conflict["id"]]
+    assert client.get(f"/api/workspaces/{ws}/conflicts?status=resolved").json()["items"] == []
+    read = client.get(f"/api/workspaces/{ws}/claims/{june12['id']}").json()
+    assert [k["id"] for k in read["conflicts"]] == [conflict["id"]]
+    assert [o["id"] for o in read["conflicts"][0]["other"]] == [june19["id"]]
+    hits = client.get(f"/api/workspaces/{ws}/claims", params={"q": "launch"}).json()["items"]
+    by_id = {h["id"]: h["open_conflict_ids"] for h in hits}
+    assert by_id[june12["id"]] == [conflict["id"]] and by_id[june19["id"]] == [conflict["id"]]
+    graph = client.get(f"/api/workspaces/{ws}/graph").json()
+    dashed = [e for e in graph["edges"] if e["type"] == "CONFLICTS"]
+    assert len(dashed) == 1 and dashed[0]["data"]["conflict_id"] == conflict["id"]
+    assert {dashed[0]["source"], dashed[0]["target"]} == {june12["id"], june19["id"]}
+
+    # The run does not pick a side.
+    ask = _run(client, ws, "When is the launch?")
+    d = ask["decision"]
+    assert d["status"] == "needs_review" and ask["actions"] == []
+    assert d["review_reason"]["type"] == "sources_disagree"
+    assert d["review_reason"]["conflict_ids"] == [conflict["id"]]
+    assert {june12["id"], june19["id"]} <= set(_cited(ask))
+
+    # Keep June 19: June 12 is superseded by it; only what lost support is flagged.
+    preview, r = _resolve(client, ws, conflict["id"], keep=june19["id"])
+    assert [s["claim_id"] for s in preview["supersede"]] == [june12["id"]]
+    assert [f["decision_id"] for f in preview["flag"]] == [plan["decision"]["id"]]
+    assert [h["action_id"] for h in preview["hold"]] == [a["id"] for a in plan["actions"]]
+    assert r.status_code == 201, r.text
+    out = r.json()
+    assert out["status"] == "applied" and out["conflict"]["status"] == "resolved"
+    assert out["superseded"] == [june12["id"]]
+    assert out["correction"]["kind"] == "supersede"
+    assert out["correction"]["fragment"] is None  # the kept claim's own source is evidence
+    assert out["kept"]["id"] == june19["id"]
+    assert out["flagged"] == [plan["decision"]["id"]]
+    s = statuses(falkordb, ws)
+    assert s[june12["id"]] == "superseded" and s[june19["id"]] == "proposed"
+    assert s[plan["decision"]["id"]] == "needs_review"
+    assert all(s[a["id"]] == "held" for a in plan["actions"])
+    superseded = client.get(f"/api/workspaces/{ws}/claims/{june12['id']}").json()
+    assert superseded["superseded_by"]["id"] == june19["id"]
+
+    fresh = _run(client, ws, "When is the launch?")
+    assert fresh["decision"]["status"] == "draft"
+    assert june19["id"] in _cited(fresh) and june12["id"] not in _cited(fresh)
+    # Re-ingesting the losing statement comes back superseded by the kept claim.
+    again = _add(client, ws, "March memo, again", JUNE12)
+    assert again["claims"][0]["status"] == "superseded" and again["conflicts"] == []
+    assert violations(falkordb, ws) == []
+
+
+def test_twins_are_corrected_together(client: TestClient, ws: str, falkordb: str) -> None:
+    first = _add(client, ws, "Plan", JUNE12)
+    second = _add(client, ws, "Plan (copy)", JUNE12)
+    a, b = first["claims"][0]["id"], second["claims"][0]["id"]
+    run = _run(client, ws, "Plan the launch event")
+    # Two copies of one fact are alternatives of one premise.
+    premises = run["decision"]["premises"]
+    assert len(premises) == 1 and sorted(c["id"] for c in premises[0]["claims"]) == sorted([a, b])
+    base = f"/api/workspaces/{ws}/claims/{a}/corrections"
+    p = client.post(base + "/preview", json={"statement": "The launch is on July 3."}).json()
+    assert [t["claim_id"] for t in p["also_states_this"]] == [b]
+    assert p["also_states_this"][0]["source_title"] == "Plan (copy)"
+    assert [f["decision_id"] for f in p["flag"]] == [run["decision"]["id"]]  # not a support
+    r = client.post(base, json={"statement": "The launch is on July 3.",
+                                "claim_revision": p["revisions"]["claim_revision"],
+                                "impact_token": p["revisions"]["impact_token"]})
+    assert r.status_code == 201, r.text
+    out = r.json()
+    assert out["also_corrected"] == [b]
+    rep = out["replacement"]["id"]
+    s = statuses(falkordb, ws)
+    assert s[a] == s[b] == "superseded" and s[run["decision"]["id"]] == "needs_review"
+    twin = client.get(f"/api/workspaces/{ws}/claims/{b}").json()
+    assert twin["superseded_by"]["id"] == rep
+    # A third ingest of the refuted sentence stays refuted.
+    third = _add(client, ws, "Plan (third)", JUNE12)
+    assert third["claims"][0]["status"] == "superseded"
+    fresh = _run(client, ws, "When is the launch?")
+    assert _cited(fresh) == [rep]
+    assert violations(falkordb, ws) == []
+
+
+def test_new_version_retires_what_the_source_no_longer_says(client: TestClient, ws: str,
+                                                            falkordb: str) -> None:
+    v1 = _add(client, ws, "Plan", MARCH)
+    june12 = _claim(v1, JUNE12)
+    venue = _claim(v1, "The launch venue is the Grand Hotel.")
+    run = _run(client, ws, "Plan the launch event")
+    text2 = "The product launch is planned for July 3. The launch venue is the Grand Hotel."
+    preview = _add(client, ws, "Plan", text2, source_id=v1["source"]["id"], preview=True)
+    assert preview["status"] == "preview"
+    assert [r["claim_id"] for r in preview["retired"]] == [june12["id"]]
+    assert preview["flagged"] == [run["decision"]["id"]]
+    assert statuses(falkordb, ws)[june12["id"]] == "proposed"  # the preview wrote nothing
+    assert client.get(f"/api/workspaces/{ws}/sources/{v1['source']['id']}").json()[
+        "latest_version"] == 1
+
+    v2 = _add(client, ws, "Plan", text2, source_id=v1["source"]["id"])
+    assert v2["status"] == "versioned"
+    july = _claim(v2, "The product launch is planned for July 3.")
+    assert [c["statement"] for c in v2["claims"]] == [july["statement"]]  # no churn
+    assert v2["retired"] == [{"claim_id": june12["id"], "statement": JUNE12,
+                              "status": "superseded", "superseded_by": july["id"]}]
+    assert v2["flagged"] == [run["decision"]["id"]]
+    assert v2["held"] == [a["id"] for a in run["actions"]]
+    assert v2["conflicts"] == []  # the source changed its mind; it does not disagree with itself
+    s = statuses(falkordb, ws)
+    assert s[june12["id"]] == "superseded" and s[venue["id"]] == "proposed"
+    assert s[run["decision"]["id"]] == "needs_review"
+    assert all(s[a["id"]] == "held" for a in run["actions"])
+    # A version that drops a sentence without restating it withdraws its claim.
+    v3 = _add(client, ws, "Plan", "The product launch is planned for July 3.",
+              source_id=v1["source"]["id"])
+    assert v3["retired"] == [{"claim_id": venue["id"], "statement": venue["statement"],
+                              "status": "rejected", "superseded_by": None}]
+    assert violations(falkordb, ws) == []
+
+
+def test_a_statement_another_source_holds_is_not_retired(client: TestClient, ws: str,
+                                                         falkordb: str) -> None:
+    v1 = _add(client, ws, "Plan", JUNE12)
+    other = _add(client, ws, "Calendar", JUNE12)
+    v2 = _add(client, ws, "Plan", "The launch venue is the Grand Hotel.",
+              source_id=v1["source"]["id"])
+    assert v2["retired"] == []
+    s = statuses(falkordb, ws)
+    assert s[v1["claims"][0]["id"]] == s[other["claims"][0]["id"]] == "proposed"
+
+
+def test_dismissed_pair_is_never_raised_again(client: TestClient, ws: str,
+                                              falkordb: str) -> None:
+    _add(client, ws, "Berlin", "The team offsite is in Berlin.")
+    k = _add(client, ws, "Lisbon", "The team offsite is in Lisbon.")["conflicts"][0]
+    assert k["kind"] == "place"
+    preview, r = _resolve(client, ws, k["id"], dismiss=True)
+    assert preview["flag"] == [] and preview["supersede"] == []
+    assert r.status_code == 201 and r.json()["conflict"]["status"] == "dismissed"
+    before = statuses(falkordb, ws)
+    again = _add(client, ws, "Lisbon (copy)", "The team offsite is in Lisbon.")
+    assert again["conflicts"] == []
+    assert statuses(falkordb, ws).items() >= before.items()
+    assert [x["id"] for x in client.get(f"/api/workspaces/{ws}/conflicts",
+                                        params={"status": "all"}).json()["items"]] == [k["id"]]
+
+
+def test_repeat_and_stale_resolutions(client: TestClient, ws: str) -> None:
+    a = _add(client, ws, "A", JUNE12)["claims"][0]
+    k = _add(client, ws, "B", JUNE19)["conflicts"][0]
+    base = f"/api/workspaces/{ws}/conflicts/{k['id']}"
+    preview = client.post(base + "/preview", json={"keep": a["id"]}).json()
+    _run(client, ws, "When is the launch?")  # a new user of the losing side: stale
+    body = {"keep": a["id"], "conflict_revision": preview["revisions"]["conflict_revision"],
+            "impact_token": preview["revisions"]["impact_token"]}
+    stale = client.post(base + "/resolve", json=body)
+    assert stale.status_code == 409
+    assert stale.json()["error"]["code"] == "stale_correction_preview"
+    preview = client.post(base + "/preview", json={"keep": a["id"]}).json()
+    body["impact_token"] = preview["revisions"]["impact_token"]
+    first = client.post(base + "/resolve", json=body)
+    again = client.post(base + "/resolve", json=body)
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json()["status"] == "already_applied"
+    assert again.json()["correction"]["id"] == first.json()["correction"]["id"]
+
+
+def test_bad_resolutions_change_nothing(client: TestClient, ws: str, falkordb: str) -> None:
+    a = _add(client, ws, "A", JUNE12)["claims"][0]
+    k = _add(client, ws, "B", JUNE19)["conflicts"][0]
+    outsider = _add(client, ws, "C", "The caterer is Mario's Kitchen.")["claims"][0]
+    base = f"/api/workspaces/{ws}/conflicts"
+    before = statuses(falkordb, ws)
+
+    def err(r: Any, status: int, code: str) -> None:
+        assert r.status_code == status, r.text
+        body = r.json()
+        assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}
+        assert body["error"]["code"] == code
+
+    err(client.post(f"{base}/{k['id']}/preview", json={"keep": outsider["id"]}), 422,
+        "claim_not_in_conflict")
+    err(client.post(f"{base}/{k['id']}/resolve", json={
+        "keep": outsider["id"], "conflict_revision": 1, "impact_token": "imp_x"}), 422,
+        "claim_not_in_conflict")
+    err(client.post(f"{base}/00000000-0000-4000-8000-000000000000/preview",
+                    json={"dismiss": True}), 404, "conflict_not_found")
+    err(client.post(f"{base}/{k['id']}/preview", json={}), 422, "invalid_request")
+    err(client.post(f"{base}/{k['id']}/preview", json={"keep": a["id"], "dismiss": True}),
+        422, "invalid_request")
+    err(client.get(f"{base}", params={"status": "closed"}), 422, "invalid_request")
+    assert statuses(falkordb, ws) == before
+    _, r = _resolve(client, ws, k["id"], dismiss=True)
+    assert r.status_code == 201
+    err(client.post(f"{base}/{k['id']}/preview", json={"keep": a["id"]}), 409,
+        "conflict_closed")
+    err(client.post(f"{base}/{k['id']}/resolve", json={
+        "keep": a["id"], "conflict_revision": 2, "impact_token": "imp_x"}), 409,
+        "conflict_closed")
+    assert statuses(falkordb, ws) == before
+    assert violations(falkordb, ws) == []
+
+
+def test_re_extraction_raises_conflicts_too(client: TestClient, ws: str) -> None:
+    _add(client, ws, "March", JUNE12)
+    later = _add(client, ws, "April", JUNE19, extract=False)
+    assert later["claims"] == [] and later["conflicts"] == []
+    r = client.post(f"/api/workspaces/{ws}/sources/{later['source']['id']}/extract")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert [c["statement"] for c in body["claims"]] == [JUNE19]
+    assert len(body["conflicts"]) == 1 and body["conflicts"][0]["kind"] == "date"

@@ -1,0 +1,168 @@
+"""Conflicts: how well the offline detector tells contradictions from near misses, what the
+checks cost at ingest, and that resolving one changes nothing outside its region.
+
+* Quality: precision and recall of the offline detector on the labelled pairs of
+  conflict_pairs.py, on the part it was tuned on, on the held-out part, and per category.
+* Cost: sources go alternately to the app (checks on) and to a second app on the same
+  FalkorDB with ``AFTERHACK_CONFLICT_CHECKS=false``, into the same workspace; claims per
+  second exclude model time for both (the model's calls as each response records them:
+  extraction, and the conflict judge, which the offline detector is). One sentence in
+  ``_RESTATE_EVERY`` restates a workspace claim with another date, so the checks find
+  neighbours, judge them and raise conflicts, as on a real workspace.
+* Collateral: a few of the conflicts raised are resolved (keeping one side, then the
+  other); every claim's, decision's, action's and conflict's status and revision is read
+  before and after, and any change outside the losing claims, the decisions flagged, the
+  actions held and the conflict itself is counted.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import partial
+from typing import Any
+
+import httpx
+
+from afterhack.contradictions import judge_statements
+from afterhack.store.invariants import collateral, states
+from afterhack.store.names import graph_name
+from afterhack_tools.bench.conflict_pairs import CONTRADICTION_KINDS, PAIRS, Pair
+from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.stats import timed
+from afterhack_tools.bench.synth import Vocabulary, Workspace, source_text
+
+_RESTATE_EVERY = 50
+
+
+def quality(pairs: tuple[Pair, ...] = PAIRS) -> dict[str, Any]:
+    """Precision and recall of the offline detector on the labelled pairs."""
+
+    def score(subset: list[Pair]) -> dict[str, Any]:
+        tp = fp = fn = tn = 0
+        wrong_kind = 0
+        misses: list[str] = []
+        for p in subset:
+            j = judge_statements(p.a, p.b)
+            said = j.verdict == "contradicts"
+            if said and p.contradicts:
+                tp += 1
+                wrong_kind += j.kind != p.category
+            elif said:
+                fp += 1
+                misses.append(f"false alarm ({p.category}): {p.a} / {p.b}")
+            elif p.contradicts:
+                fn += 1
+                misses.append(f"missed ({p.category}): {p.a} / {p.b}")
+            else:
+                tn += 1
+        return {"pairs": len(subset), "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+                "precision": round(tp / (tp + fp), 3) if tp + fp else 1.0,
+                "recall": round(tp / (tp + fn), 3) if tp + fn else 1.0,
+                "kind_mislabelled": wrong_kind, "errors": misses}
+
+    categories = sorted({p.category for p in pairs})
+    return {
+        "all": score(list(pairs)),
+        "dev": score([p for p in pairs if p.split == "dev"]),
+        "held_out": score([p for p in pairs if p.split == "held_out"]),
+        "by_category": {c: score([p for p in pairs if p.category == c]) for c in categories},
+        "contradiction_kinds": list(CONTRADICTION_KINDS),
+    }
+
+
+def _moved(statement: str) -> str | None:
+    m = re.search(r" on (\w+) (\d+) ", statement)
+    if m is None:
+        return None
+    day = int(m.group(2)) % 28 + 1
+    return statement[: m.start(2)] + str(day) + statement[m.end(2):]
+
+
+def _text(vocab: Vocabulary, ws: Workspace, i: int, n: int, serial_base: int,
+          rng: random.Random) -> str:
+    sentences = re.findall(r"[^.]+\.\s?", source_text(n, seed=5000 + i, vocab=vocab,
+                                                     serial_base=serial_base))
+    for k in range(0, len(sentences), _RESTATE_EVERY):
+        moved = _moved(rng.choice(ws.claims)["statement"])
+        if moved is not None:
+            sentences[k] = moved + " "
+    return "".join(sentences).strip()
+
+
+async def _ingest(http: httpx.AsyncClient, ws_id: str, title: str,
+                  text: str) -> tuple[float, float, int, int]:
+    """(wall ms, model ms, claims kept, conflicts raised)."""
+    ms, r = await timed(partial(http.post, f"/api/workspaces/{ws_id}/sources",
+                                json={"title": title, "text": text}))
+    if r.status_code != 201:
+        raise RuntimeError(f"ingest answered {r.status_code}: {r.text[:500]}")
+    body = r.json()
+    model = sum(c["duration_ms"] for c in body["model_calls"])
+    return ms, model, len(body["claims"]), len(body["conflicts"])
+
+
+async def measure_cost(h: Harness, ws_id: str, ws: Workspace, vocab: Vocabulary, *,
+                       sources: int, claims_per_source: int,
+                       serial_base: int) -> dict[str, Any]:
+    assert h.http is not None
+    rng = random.Random(17)
+    side: dict[str, dict[str, float]] = {
+        k: {"wall_ms": 0.0, "model_ms": 0.0, "claims": 0, "conflicts": 0}
+        for k in ("with_checks", "without_checks")}
+    async with h.other_app("app-nochecks", {"AFTERHACK_CONFLICT_CHECKS": "false"}) as off:
+        for i in range(sources * 2):
+            name = "with_checks" if i % 2 == 0 else "without_checks"
+            http = h.http if name == "with_checks" else off
+            text = _text(vocab, ws, i, claims_per_source,
+                         serial_base + i * claims_per_source, rng)
+            wall, model, kept, raised = await _ingest(http, ws_id, f"Conflict bench {i}", text)
+            s = side[name]
+            s["wall_ms"] += wall
+            s["model_ms"] += model
+            s["claims"] += kept
+            s["conflicts"] += raised
+
+    def rates(s: dict[str, float]) -> dict[str, Any]:
+        return {"claims": int(s["claims"]), "conflicts_raised": int(s["conflicts"]),
+                "wall_s": round(s["wall_ms"] / 1000, 3),
+                "model_s": round(s["model_ms"] / 1000, 3),
+                "claims_per_s": round(s["claims"] / ((s["wall_ms"] - s["model_ms"]) / 1000)),
+                "claims_per_s_with_model": round(s["claims"] / (s["wall_ms"] / 1000))}
+
+    on, off_ = rates(side["with_checks"]), rates(side["without_checks"])
+    return {"sources_each": sources, "claims_per_source": claims_per_source,
+            "restate_every": _RESTATE_EVERY, "with_checks": on, "without_checks": off_,
+            "slowdown": round(off_["claims_per_s"] / on["claims_per_s"], 2),
+            "slowdown_with_model": round(off_["claims_per_s_with_model"]
+                                         / on["claims_per_s_with_model"], 2)}
+
+
+async def measure_collateral(h: Harness, ws_id: str, resolutions: int) -> dict[str, Any]:
+    assert h.http is not None and h.store is not None
+    g = h.store.graph(graph_name(ws_id))
+    listed = (await h.http.get(f"/api/workspaces/{ws_id}/conflicts",
+                               params={"status": "open", "limit": resolutions})).json()["items"]
+    done = changed_outside = flagged = superseded = 0
+    problems: list[str] = []
+    for i, k in enumerate(listed[:resolutions]):
+        keep = k["claims"][i % 2]["id"]
+        base = f"/api/workspaces/{ws_id}/conflicts/{k['id']}"
+        p = (await h.http.post(base + "/preview", json={"keep": keep})).json()
+        before = await states(g)
+        r = await h.http.post(base + "/resolve", json={
+            "keep": keep, "conflict_revision": p["revisions"]["conflict_revision"],
+            "impact_token": p["revisions"]["impact_token"]})
+        if r.status_code != 201:
+            problems.append(f"resolve answered {r.status_code}: {r.text[:200]}")
+            continue
+        out = r.json()
+        found = collateral(before, await states(g),
+                           {*out["superseded"], k["id"], *out["flagged"], *out["held"]})
+        problems += found
+        changed_outside += len(found)
+        flagged += len(out["flagged"])
+        superseded += len(out["superseded"])
+        done += 1
+    return {"resolved": done, "superseded": superseded, "flagged": flagged,
+            "changed_outside_region": changed_outside, "problems": problems[:20]}
