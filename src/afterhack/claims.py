@@ -19,6 +19,7 @@ from afterhack.model.claims import (
 )
 from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus
 from afterhack.store import claims as store_claims
+from afterhack.store import conflicts as store_conflicts
 from afterhack.store.client import Graph, concurrently
 
 _STATUS: dict[str, ClaimStatus] = {s: s for s in CLAIM_STATUSES}
@@ -100,9 +101,6 @@ async def claim_sources(g: Graph, ids: list[str]) -> dict[str, list[EvidenceItem
 
 
 async def get_claim(g: Graph, claim_id: str) -> ClaimView:
-    # Imported here: conflicts builds on this module.
-    from afterhack.conflicts import open_conflicts_of_claim
-
     row = await store_claims.get_claim_row(g, claim_id)
     # Independent reads of a claim that exists: at once, not one after another.
     links: ClaimLinks
@@ -111,7 +109,8 @@ async def get_claim(g: Graph, claim_id: str) -> ClaimView:
     open_conflicts: list[ClaimConflictView]
     links, sources, chain, open_conflicts = await concurrently(
         store_claims.claim_links(g, claim_id), claim_sources(g, [claim_id]),
-        store_claims.replacement_chain(g, claim_id), open_conflicts_of_claim(g, claim_id))
+        store_claims.replacement_chain(g, claim_id),
+        store_conflicts.open_conflicts_of_claim(g, claim_id))
     ev = sources[claim_id]
     first = ev[0] if ev else None
     origin: Origin | None = None

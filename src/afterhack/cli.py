@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -19,7 +19,7 @@ from rich.console import Console
 from afterhack import console as show
 from afterhack.client import DEFAULT_URL, ApiError, Client
 from afterhack.config import Settings, SettingsError, load_settings
-from afterhack.model.vocab import CorrectionKind
+from afterhack.model.vocab import ConflictStatusFilter, CorrectionKind
 
 STATUSES_HELP = """afterhack: agent memory that keeps the chain of because.
 
@@ -274,12 +274,10 @@ def conflicts(
     """List conflicts, both sides with their quotes, sources and dates."""
     if ctx.invoked_subcommand is not None:
         return
-    from afterhack import console as show
-
     if status not in ("open", "resolved", "dismissed", "all"):
         raise typer.BadParameter("open, resolved, dismissed or all", param_hint="--status")
     with _api_errors(), _client(url, key, workspace) as c:
-        listed = c.list_conflicts(status=status)  # type: ignore[arg-type]
+        listed = c.list_conflicts(status=cast(ConflictStatusFilter, status))
     _console().print(show.conflicts_view(listed))
 
 
@@ -297,8 +295,6 @@ def resolve_conflict(
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
     """Preview a resolution, confirm, apply it with the preview's revisions."""
-    from afterhack import console as show
-
     if (keep is None) == (not dismiss):
         raise typer.BadParameter("give either --keep CLAIM_ID or --dismiss")
     out = _console()

@@ -29,7 +29,7 @@ from afterhack.errors import (
 )
 from afterhack.llm.judge import Candidate, ConflictJudge
 from afterhack.model.calls import ModelCall
-from afterhack.model.claims import ClaimConflictView, NeighbourRow
+from afterhack.model.claims import NeighbourRow
 from afterhack.model.conflicts import (
     ConflictList,
     ConflictRecord,
@@ -135,24 +135,6 @@ async def list_conflicts(g: Graph, *, status: ConflictStatus | None, limit: int 
                          offset: int = 0) -> ConflictList:
     return {"items": await store_conflicts.list_conflicts(g, status=status, limit=limit,
                                                           offset=offset)}
-
-
-async def open_conflicts_of_claim(g: Graph, claim_id: str) -> list[ClaimConflictView]:
-    """The open conflicts a claim's statement is in, each with the claims on the other
-    side."""
-    links = await store_conflicts.open_conflicts_of(g, [claim_id])
-    if not links:
-        return []
-    own = links[0]["side_key"]
-    out: list[ClaimConflictView] = []
-    for k in await store_conflicts.get_conflicts(g, sorted({x["conflict_id"] for x in links})):
-        out.append({"id": k["id"], "kind": k["kind"], "reason": k["reason"],
-                    "status": k["status"],
-                    "other": [{"id": c["id"], "statement": c["statement"],
-                               "status": c["status"], "source_id": c["source_id"],
-                               "source_title": c["source_title"]}
-                              for c in k["claims"] if c["statement_key"] != own]})
-    return out
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ to the server.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
@@ -159,9 +160,7 @@ def impact_view(preview: JSON, title: str = "Impact of correcting this claim") -
     return tree
 
 
-def _when(ms: Any) -> str:
-    import datetime as dt
-
+def _when(ms: object) -> str:
     if not isinstance(ms, int | float):
         return "?"
     return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC).strftime("%Y-%m-%d %H:%M UTC")

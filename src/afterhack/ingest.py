@@ -13,9 +13,9 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from afterhack import evidence
+from afterhack import conflicts, evidence, versions
 from afterhack.chunking import Span, split_fragments
 from afterhack.config import Settings
 from afterhack.errors import (
@@ -25,6 +25,7 @@ from afterhack.errors import (
     SourceNotFound,
     WorkspaceBusy,
 )
+from afterhack.llm.judge import ConflictJudge
 from afterhack.model.calls import ModelCall
 from afterhack.model.conflicts import PlannedConflict
 from afterhack.model.sources import (
@@ -52,11 +53,6 @@ from afterhack.store.sources import (
     VersionWrite,
     VersionWritten,
 )
-
-if TYPE_CHECKING:
-    from afterhack.conflicts import Checks
-    from afterhack.llm.judge import ConflictJudge
-    from afterhack.versions import VersionPlan
 
 
 class Extractor(Protocol):
@@ -251,9 +247,6 @@ async def ingest_source(
     conflicts with their neighbours (conflicts.py); a new version retires what the source no
     longer says (versions.py). With ``preview``, everything is worked out and nothing is
     written."""
-    # Imported here: they build on this module's Extractor and extraction.
-    from afterhack import conflicts, versions
-
     if len(text) > settings.max_source_chars:
         raise PayloadTooLarge(
             f"The source text is {len(text)} characters; the limit is "
@@ -349,13 +342,11 @@ def no_checks() -> ChecksOutcome:
             "flagged": [], "held": []}
 
 
-async def _preview(g: Graph, ex: Extraction, frags: list[FragmentPlan], plan: VersionPlan,
-                   checks: Checks, calls: list[ModelCall], new_source: bool,
+async def _preview(g: Graph, ex: Extraction, frags: list[FragmentPlan], plan: versions.VersionPlan,
+                   checks: conflicts.Checks, calls: list[ModelCall], new_source: bool,
                    sid: str) -> SourcePreview:
     """What adding this source (or version) would do; nothing is written, and the ids shown
     for new claims are not kept."""
-    from afterhack import versions
-
     statements = {c["id"]: c["statement"] for c in ex.kept}
     existing = await store_claims.find_claims(g, [r["old_id"] for r in checks.rows])
     outcome = _outcome(ex, frags, [])
@@ -377,8 +368,6 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
                           judge: ConflictJudge | None = None) -> SameVersion:
     """Re-run extraction on the latest version's fragments that failed or were skipped;
     the new claims are checked for conflicts like any others."""
-    from afterhack import conflicts
-
     pending = await store_sources.pending_fragments(g, source_id)
     if pending is None:
         raise SourceNotFound(source_id)

@@ -8,19 +8,24 @@ methods use the client's ``workspace`` unless a call passes ``workspace=``.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping, Sequence
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
 import httpx
 
 from afterhack.client._errors import ApiConnectionError, error_from_body
-from afterhack.model.vocab import ActionOp, CorrectionKind, DecisionOp, GraphViewName
+from afterhack.model.vocab import (
+    ActionOp,
+    ConflictStatusFilter,
+    CorrectionKind,
+    DecisionOp,
+    GraphViewName,
+)
 
 JSON = dict[str, Any]
 R = TypeVar("R")
 
 DEFAULT_URL = "http://127.0.0.1:8000"
-ConflictStatusFilter = Literal["open", "resolved", "dismissed", "all"]
 
 
 def _seg(value: str) -> str:

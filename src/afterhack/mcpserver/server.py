@@ -27,6 +27,7 @@ from afterhack.api.errors import error_body
 from afterhack.api.schemas import Id, NonBlank, PremiseIn, Revision, Text
 from afterhack.errors import AfterhackError, InvalidRequest, WorkspaceNotFound
 from afterhack.mcpserver.callers import CallerSource
+from afterhack.model.vocab import ConflictStatusFilter
 from afterhack.roles import Permission, require
 from afterhack.services import Services
 from afterhack.store import workspaces
@@ -52,7 +53,6 @@ WorkspaceId = Annotated[Id, Field(description="The workspace's id (a UUID).")]
 RunId = Annotated[Id, Field(description="The run_id that start_run returned.")]
 ClaimId = Annotated[Id, Field(description="A claim's id.")]
 ConflictId = Annotated[Id, Field(description="A conflict's id.")]
-ConflictStatusFilter = Literal["open", "resolved", "dismissed", "all"]
 Kind = Literal["replace", "retract"]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)

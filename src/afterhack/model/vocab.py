@@ -57,6 +57,8 @@ ReviewReasonType = Literal["correction", "recheck", "upstream_rejected", "reject
 # Conflicts between sources (SPEC §2, rule 9).
 ConflictStatus = Literal["open", "resolved", "dismissed"]
 CONFLICT_STATUSES: tuple[ConflictStatus, ...] = get_args(ConflictStatus)
+# What a conflicts list may ask for: one status, or all of them.
+ConflictStatusFilter = Literal["open", "resolved", "dismissed", "all"]
 ConflictKind = Literal["date", "time", "number", "amount", "place", "person", "other"]
 CONFLICT_KINDS: tuple[ConflictKind, ...] = get_args(ConflictKind)
 # What a judge says of two statements: only "contradicts" raises a conflict.

@@ -14,6 +14,7 @@ import json
 from typing import Any, TypedDict, cast
 
 from afterhack.errors import ConflictNotFound
+from afterhack.model.claims import ClaimConflictView
 from afterhack.model.conflicts import ConflictRecord
 from afterhack.model.vocab import ConflictKind, ConflictStatus
 from afterhack.store.audit import CREATE_AUDITS
@@ -137,6 +138,24 @@ async def open_conflicts_of(g: Graph, claim_ids: list[str]) -> list[ClaimConflic
         {"ids": claim_ids})
     return [ClaimConflict(claim_id=r["claim_id"], conflict_id=r["conflict_id"],
                           side_key=r["side_key"]) for r in rows]
+
+
+async def open_conflicts_of_claim(g: Graph, claim_id: str) -> list[ClaimConflictView]:
+    """The open conflicts a claim's statement is in, each with the claims on the other
+    side."""
+    links = await open_conflicts_of(g, [claim_id])
+    if not links:
+        return []
+    own = links[0]["side_key"]
+    out: list[ClaimConflictView] = []
+    for k in await get_conflicts(g, sorted({x["conflict_id"] for x in links})):
+        out.append({"id": k["id"], "kind": k["kind"], "reason": k["reason"],
+                    "status": k["status"],
+                    "other": [{"id": c["id"], "statement": c["statement"],
+                               "status": c["status"], "source_id": c["source_id"],
+                               "source_title": c["source_title"]}
+                              for c in k["claims"] if c["statement_key"] != own]})
+    return out
 
 
 # The conflict and the claim kept must be exactly as previewed, and the losing statement's
