@@ -19,6 +19,12 @@ import { DetailPanel } from '../panels/DetailPanel'
 import { RunsList } from '../panels/RunsList'
 import { RunView } from '../panels/RunView'
 import { SourceForm } from '../panels/SourceForm'
+import { ConflictsPanel } from '../conflicts/ConflictsPanel'
+import { ConflictNavCtx } from '../conflicts/nav'
+import { ResolutionStrip } from '../conflicts/ResolutionStrip'
+import type { ResolutionApplied, ResolutionPreview } from '../conflicts/types'
+import { useConflictReview } from '../conflicts/useConflictReview'
+import { touchedByResolution } from '../conflicts/words'
 import type { AppNode, Selection } from '../types'
 import { WorkspaceCtx } from '../workspace'
 import { SidePanel, type PanelTab } from './SidePanel'
@@ -63,7 +69,10 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const product = useAsync(`${ws}:product`, () => api.getGraph(ws, 'product'), version)
   const internal = useAsync(view === 'internal' ? `${ws}:internal` : null, () => api.getGraph(ws, 'internal'), version)
   const names = useMemo(() => buildNames(product.data), [product.data])
-  const marks = useMemo(() => marksFromPreview(preview?.data ?? null), [preview])
+  // One preview at a time on the graph: a correction's, or a conflict resolution's.
+  const conflicts = useConflictReview(ws, version)
+  const correctionMarks = useMemo(() => marksFromPreview(preview?.data ?? null), [preview])
+  const marks = conflicts.preview ? conflicts.marks : correctionMarks
 
   // Folding: only what it would hide matters for the layout, so selecting a visible node
   // never lays the graph out again.
@@ -118,12 +127,43 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
 
   // A preview shows on the graph what it touches; after apply the same nodes (and the
   // replacement, unfolded) are brought back into view once the graph has been read again.
+  const setConflictPreview = conflicts.setPreview
   const showPreview = useCallback(
     (p: PreviewState | null) => {
       setPreview(p)
-      if (p) bringIntoView(touched(p.data))
+      if (p) {
+        setConflictPreview(null)
+        bringIntoView(touched(p.data))
+      }
     },
-    [bringIntoView],
+    [bringIntoView, setConflictPreview],
+  )
+  const showResolution = useCallback(
+    (p: ResolutionPreview | null) => {
+      setConflictPreview(p)
+      if (p) {
+        setPreview(null)
+        bringIntoView(touchedByResolution(p))
+      }
+    },
+    [bringIntoView, setConflictPreview],
+  )
+  const onResolved = useCallback(
+    (_: ResolutionApplied, was: ResolutionPreview) => {
+      setRevealed((r) => new Set([...r, ...touchedByResolution(was)]))
+      bringIntoView(touchedByResolution(was))
+      refresh()
+    },
+    [bringIntoView, refresh],
+  )
+  const focusConflict = conflicts.focusOn
+  const openConflict = useCallback(
+    (id: string) => {
+      focusConflict(id)
+      setTab('conflicts')
+      setFolded(false)
+    },
+    [focusConflict],
   )
   const onApplied = useCallback(
     (applied: CorrectionApplied, was: CorrectionPreview) => {
@@ -174,6 +214,23 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
       ),
     },
     {
+      id: 'conflicts',
+      label: 'Conflicts',
+      badge: conflicts.badge,
+      testId: 'conflicts-panel',
+      content: (
+        <ConflictsPanel
+          ws={ws}
+          list={conflicts.list}
+          preview={conflicts.preview}
+          onPreview={showResolution}
+          onResolved={onResolved}
+          onSelect={selectById}
+          focus={conflicts.focus}
+        />
+      ),
+    },
+    {
       id: 'sources',
       label: 'Add source',
       content: (
@@ -210,7 +267,17 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
     },
   ]
 
-  const notice = preview && (
+  const resolutionNotice = conflicts.preview && (
+    <ResolutionStrip
+      preview={conflicts.preview}
+      onBack={() => {
+        setTab('conflicts')
+        setFolded(false)
+      }}
+      onDismiss={() => setConflictPreview(null)}
+    />
+  )
+  const notice = !preview ? resolutionNotice : (
     <div className="preview-strip" data-testid="preview-banner" role="status">
       <span>
         Previewing a correction of <b>“{preview.data.claim.statement}”</b>: {impactSummary(preview.data, 'preview')}
@@ -228,6 +295,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
 
   return (
     <WorkspaceCtx.Provider value={{ ws, names, refreshKey }}>
+      <ConflictNavCtx.Provider value={openConflict}>
       <div className={folded ? 'workspace panel-folded' : 'workspace'} data-testid="workspace" data-id={ws}>
         <GraphCanvas
           key={view}
@@ -264,6 +332,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
           onFold={(f) => setFolded(f && narrowWindow() ? true : false)}
         />
       </div>
+      </ConflictNavCtx.Provider>
     </WorkspaceCtx.Provider>
   )
 }
