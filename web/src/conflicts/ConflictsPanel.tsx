@@ -10,9 +10,9 @@ import { ConflictCard } from './ConflictCard'
 import './conflicts.css'
 import { ResolutionOutcome, ResolutionView } from './Resolution'
 import type { Choice, Conflict, ResolutionApplied, ResolutionPreview } from './types'
-import type { ConflictFocus } from './useConflictReview'
+import type { ConflictFocus } from './useConflictsTab'
 
-interface Props {
+export interface ConflictsPanelProps {
   ws: string
   list: Async<{ items: Conflict[]; readAt: number }>
   preview: ResolutionPreview | null
@@ -22,7 +22,7 @@ interface Props {
   focus: ConflictFocus | null
 }
 
-export function ConflictsPanel({ ws, list, preview, onPreview, onResolved, onSelect, focus }: Props) {
+export function ConflictsPanel({ ws, list, preview, onPreview, onResolved, onSelect, focus }: ConflictsPanelProps) {
   const [outcome, setOutcome] = useState<{ result: ResolutionApplied; preview: ResolutionPreview } | null>(null)
   const [choosing, setChoosing] = useState<{ conflictId: string; choice: Choice } | null>(null)
   const [stale, setStale] = useState<string | null>(null)
@@ -102,11 +102,7 @@ export function ConflictsPanel({ ws, list, preview, onPreview, onResolved, onSel
       )}
       {items.length > 0 && (
         <>
-          <p className="muted conflicts-help">
-            {outcome ? `Still open: ${items.length}. ` : ''}Two sources give different values for the same thing. Keep one
-            side and the other is superseded by it (what rested on the other is flagged for review); dismiss when both can
-            be true. Nothing changes until you apply.
-          </p>
+          {outcome && <h3>Still open: {items.length}</h3>}
           <div className="conflict-list" ref={listBox}>
             {items.map((c) => (
               <ConflictCard
@@ -120,6 +116,10 @@ export function ConflictsPanel({ ws, list, preview, onPreview, onResolved, onSel
               />
             ))}
           </div>
+          <p className="muted conflicts-help">
+            Two sources give different values for the same thing. Keep one side and the other is superseded by it (what
+            rested on the other is flagged for review); dismiss when both can be true. Nothing changes until you apply.
+          </p>
         </>
       )}
       {list.loading && !list.data && <p className="muted">Loading the conflicts…</p>}

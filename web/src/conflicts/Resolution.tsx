@@ -4,23 +4,16 @@
 import { useEffect, useRef, useState } from 'react'
 import { api } from '../api'
 import { useAction, useAsync } from '../hooks'
-import { ClaimCard } from '../panels/BeforeAfter'
-import { ErrorNote, PhraseView, type SelectById } from '../panels/common'
+import type { ClaimView } from '../apiTypes'
+import { originLabel } from '../claims'
+import { ErrorNote, PhraseView, StatusBadge, type SelectById } from '../panels/common'
 import { PreviewList } from '../panels/PreviewList'
-import { impactSummary, phraseText } from '../reasons'
+import { phraseText } from '../reasons'
 import { useWorkspace } from '../workspace'
 import { conflictApi } from './api'
 import { SideCard } from './ConflictCard'
 import type { ResolutionApplied, ResolutionPreview } from './types'
-import { keptSide, newerSide, resolutionImpact, resolutionPhrase, resolutionSummary } from './words'
-
-/** The impact line under the claims: what rests on them, or that nothing does. */
-function impactLine(preview: ResolutionPreview, tense: 'preview' | 'past'): string {
-  const { flag, hold, stay } = preview
-  if (flag.length + hold.length + stay.length > 0) return impactSummary(preview, tense)
-  if (preview.resolution === 'dismiss') return 'No claim changes, so no decision or action does.'
-  return tense === 'preview' ? 'No decision or action rested on it alone: nothing else changes.' : 'No decision or action rested on it alone.'
-}
+import { impactLine, keptSide, newerSide, resolutionImpact, resolutionPhrase } from './words'
 
 function verdictOf(preview: ResolutionPreview, claimId: string): 'kept' | 'superseded' | 'stays' {
   if (preview.resolution === 'dismiss') return 'stays'
@@ -119,14 +112,36 @@ interface OutcomeProps {
   onSelect: SelectById
 }
 
-// First in the panel and scrolled into view: what changed in one line, the claim that went
-// beside the claim kept (both read back from the server), then what rested on them.
+/** A claim as it is now, read back from the server: short enough for a phone's panel. */
+function OutcomeCard({ claim, testId, title }: { claim: ClaimView; testId: string; title: string }) {
+  const quote = claim.evidence_quote?.trim()
+  return (
+    <div className="card" data-testid={testId} data-claim-id={claim.id}>
+      <h4>
+        {title} <StatusBadge status={claim.status} />
+      </h4>
+      <p className="card-statement" data-testid="card-statement">
+        {claim.statement}
+      </p>
+      {quote && quote !== claim.statement && (
+        <p className="card-quote muted" data-testid="card-quote">
+          “{quote}”
+        </p>
+      )}
+      <p className="card-meta" data-testid="card-origin" data-origin-type={claim.origin.type}>
+        {originLabel(claim.origin)}
+      </p>
+    </div>
+  )
+}
+
+// First in the panel and scrolled into view, as after a correction: what changed in one line,
+// the claim that went beside the claim kept (both read back from the server), then the
+// resolution and what rested on it, with reasons.
 export function ResolutionOutcome({ ws, result, preview, onSelect }: OutcomeProps) {
   const { names } = useWorkspace()
   const keep = preview.resolution === 'keep'
-  const ids = keep
-    ? [preview.supersede[0]?.claim_id ?? null, preview.keep]
-    : preview.conflict.claims.map((c) => c.id)
+  const ids = keep ? [preview.supersede[0]?.claim_id ?? null, preview.keep] : preview.conflict.claims.map((c) => c.id)
   const cards = useAsync(`${result.conflict.id}:${result.status}`, () =>
     Promise.all(ids.map((id) => (id ? api.getClaim(ws, id) : Promise.resolve(null)))),
   )
@@ -135,32 +150,31 @@ export function ResolutionOutcome({ ws, result, preview, onSelect }: OutcomeProp
   useEffect(() => {
     box.current?.scrollIntoView({ block: 'start', behavior: 'instant' })
   }, [loaded])
-  const titles = keep ? ['Before', 'Kept'] : ['Stays', 'Stays']
+  const titles = keep ? ['Superseded', 'Kept'] : ['Stays', 'Stays']
   const testIds = keep ? ['before-card', 'after-card'] : ['stays-card', 'stays-card']
   const impact = resolutionImpact(preview)
   return (
     <div className="outcome conflict-outcome" ref={box} data-testid="conflict-outcome" data-status={result.status}>
       <h3 className="ok">
-        {result.status === 'already_applied'
-          ? 'This conflict was already settled'
-          : keep
-            ? 'Conflict settled'
-            : 'Conflict dismissed'}
+        {result.status === 'already_applied' ? 'Already settled' : keep ? 'Conflict settled' : 'Conflict dismissed'}
       </h3>
       <p className="outcome-summary" data-testid="outcome-summary">
-        {resolutionSummary(preview, names, 'past')}
+        {keep ? impactLine(preview, 'past') : phraseText(resolutionPhrase(preview, names, 'past'))}
       </p>
       <ErrorNote error={cards.error} />
       {cards.data && (
         <div className="cards">
           {cards.data.map((claim, i) =>
-            claim ? <ClaimCard key={claim.id} claim={claim} testId={testIds[i]} title={titles[i]} /> : null,
+            claim ? <OutcomeCard key={claim.id} claim={claim} testId={testIds[i]} title={titles[i]} /> : null,
           )}
         </div>
       )}
-      {impact.flag.length + impact.hold.length + impact.stay.length > 0 && (
+      {keep && (
         <details className="outcome-details" data-testid="outcome-details">
           <summary>What changed, and why</summary>
+          <p data-testid="outcome-claims">
+            <PhraseView phrase={resolutionPhrase(preview, names, 'past')} onSelect={onSelect} />
+          </p>
           <PreviewList preview={impact} summary={null} onSelect={onSelect} tense="past" />
         </details>
       )}

@@ -2,7 +2,7 @@
 // with a way back to the conflict and a way out.
 import { useWorkspace } from '../workspace'
 import type { ResolutionPreview } from './types'
-import { resolutionSummary } from './words'
+import { stripText } from './words'
 
 interface Props {
   preview: ResolutionPreview
@@ -14,10 +14,7 @@ export function ResolutionStrip({ preview, onBack, onDismiss }: Props) {
   const { names } = useWorkspace()
   return (
     <div className="preview-strip" data-testid="resolution-banner" role="status">
-      <span>
-        <b>Previewing {preview.resolution === 'keep' ? 'a resolution' : 'a dismissal'}:</b>{' '}
-        {resolutionSummary(preview, names, 'preview')}
-      </span>
+      <span data-testid="resolution-banner-text">{stripText(preview, names)}</span>
       <span className="row">
         <button type="button" className="link" onClick={onBack}>
           back to the conflict

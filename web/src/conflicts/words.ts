@@ -1,7 +1,7 @@
 // Pure: a conflict in words (what disagrees, where each side comes from and when), what a
 // resolution does as a sentence, and what its preview marks on the graph.
 import type { Names } from '../names'
-import { impactSummary, phraseText, type ImpactPreview, type Phrase, type Tense } from '../reasons'
+import { impactSummary, type ImpactPreview, type Phrase, type Tense } from '../reasons'
 import type { PreviewMark } from '../types'
 import type { Conflict, ConflictKind, ConflictSide, ResolutionPreview } from './types'
 
@@ -101,15 +101,24 @@ export function resolutionImpact(preview: ResolutionPreview): ImpactPreview {
   return { claim: only, flag: preview.flag, hold: preview.hold, stay: preview.stay }
 }
 
-/** The whole resolution in one line: the claims, then what rests on them. */
-export function resolutionSummary(preview: ResolutionPreview, names: Names, tense: Tense): string {
-  const claims = phraseText(resolutionPhrase(preview, names, tense))
+/** What rests on the claims, in one line: flagged, held, stays; or that nothing does. */
+export function impactLine(preview: ResolutionPreview, tense: Tense): string {
   const { flag, hold, stay } = preview
-  if (flag.length + hold.length + stay.length === 0) {
-    if (preview.resolution === 'dismiss') return claims
-    return `${claims} No decision or action rested on it alone.`
+  if (flag.length + hold.length + stay.length > 0) return impactSummary(preview, tense)
+  if (preview.resolution === 'dismiss') return 'No claim changes, so no decision or action does.'
+  return tense === 'preview'
+    ? 'No decision or action rested on it alone: nothing else changes.'
+    : 'No decision or action rested on it alone.'
+}
+
+/** The strip over the graph while previewing, short like a correction's: the graph marks the rest. */
+export function stripText(preview: ResolutionPreview, names: Names): string {
+  const kept = keptSide(preview)
+  if (preview.resolution === 'dismiss' || !kept) {
+    return 'Previewing a dismissal: both claims stay current, and this pair will not be raised again.'
   }
-  return `${claims} ${impactSummary(preview, tense)}`
+  const from = kept.source_title ?? (kept.source_id ? names.get(kept.source_id)?.label : null)
+  return `Previewing keeping “${kept.statement}”${from ? ` from ${from}` : ''}: ${impactLine(preview, 'preview')}`
 }
 
 /** What the preview marks on the graph: the claim kept, the claims superseded, and the rest as a correction. */
@@ -136,7 +145,7 @@ export function conflictOfEdge(edgeId: string, apiType: string | undefined): str
   return edgeId.startsWith('CONFLICTS:') ? edgeId.slice('CONFLICTS:'.length) : null
 }
 
-/** How far into the gap between columns the bracket reaches (the gap is 64 px). */
+/** How far into the gap between columns (layout's RANK_SEP) the bracket reaches. */
 export const BRACKET_REACH = 30
 
 /**

@@ -12,7 +12,7 @@ const CONFIDENCE_WORDS: Record<string, string> = {
   human_correction: 'a reviewer’s word',
 }
 
-export function ClaimCard({ claim, testId, title }: { claim: ClaimView; testId: string; title: string }) {
+function ClaimCard({ claim, testId, title }: { claim: ClaimView; testId: string; title: string }) {
   return (
     <div className="card" data-testid={testId} data-claim-id={claim.id}>
       <h4>

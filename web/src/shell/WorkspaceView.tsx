@@ -21,10 +21,7 @@ import { RunView } from '../panels/RunView'
 import { SourceForm } from '../panels/SourceForm'
 import { ConflictsPanel } from '../conflicts/ConflictsPanel'
 import { ConflictNavCtx } from '../conflicts/nav'
-import { ResolutionStrip } from '../conflicts/ResolutionStrip'
-import type { ResolutionApplied, ResolutionPreview } from '../conflicts/types'
-import { useConflictReview } from '../conflicts/useConflictReview'
-import { touchedByResolution } from '../conflicts/words'
+import { CONFLICTS_TAB, useConflictsTab } from '../conflicts/useConflictsTab'
 import type { AppNode, Selection } from '../types'
 import { WorkspaceCtx } from '../workspace'
 import { SidePanel, type PanelTab } from './SidePanel'
@@ -69,10 +66,26 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const product = useAsync(`${ws}:product`, () => api.getGraph(ws, 'product'), version)
   const internal = useAsync(view === 'internal' ? `${ws}:internal` : null, () => api.getGraph(ws, 'internal'), version)
   const names = useMemo(() => buildNames(product.data), [product.data])
-  // One preview at a time on the graph: a correction's, or a conflict resolution's.
-  const conflicts = useConflictReview(ws, version)
   const correctionMarks = useMemo(() => marksFromPreview(preview?.data ?? null), [preview])
+  // Open conflicts: their tab, a resolution's preview (one preview at a time on the graph).
+  const conflicts = useConflictsTab({
+    ws,
+    version,
+    graph: product.data,
+    bringIntoView,
+    reveal: useCallback((ids: string[]) => setRevealed((r) => new Set([...r, ...ids])), []),
+    refresh,
+    onPreviewShown: useCallback(() => {
+      setPreview(null)
+      setSelection(null) // a selection elsewhere would dim the preview's marks
+    }, []),
+    openTab: useCallback(() => {
+      setTab(CONFLICTS_TAB)
+      setFolded(false)
+    }, []),
+  })
   const marks = conflicts.preview ? conflicts.marks : correctionMarks
+  const clearResolution = conflicts.clearPreview
 
   // Folding: only what it would hide matters for the layout, so selecting a visible node
   // never lays the graph out again.
@@ -127,43 +140,13 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
 
   // A preview shows on the graph what it touches; after apply the same nodes (and the
   // replacement, unfolded) are brought back into view once the graph has been read again.
-  const setConflictPreview = conflicts.setPreview
   const showPreview = useCallback(
     (p: PreviewState | null) => {
       setPreview(p)
-      if (p) {
-        setConflictPreview(null)
-        bringIntoView(touched(p.data))
-      }
+      if (p) clearResolution()
+      if (p) bringIntoView(touched(p.data))
     },
-    [bringIntoView, setConflictPreview],
-  )
-  const showResolution = useCallback(
-    (p: ResolutionPreview | null) => {
-      setConflictPreview(p)
-      if (p) {
-        setPreview(null)
-        bringIntoView(touchedByResolution(p))
-      }
-    },
-    [bringIntoView, setConflictPreview],
-  )
-  const onResolved = useCallback(
-    (_: ResolutionApplied, was: ResolutionPreview) => {
-      setRevealed((r) => new Set([...r, ...touchedByResolution(was)]))
-      bringIntoView(touchedByResolution(was))
-      refresh()
-    },
-    [bringIntoView, refresh],
-  )
-  const focusConflict = conflicts.focusOn
-  const openConflict = useCallback(
-    (id: string) => {
-      focusConflict(id)
-      setTab('conflicts')
-      setFolded(false)
-    },
-    [focusConflict],
+    [bringIntoView, clearResolution],
   )
   const onApplied = useCallback(
     (applied: CorrectionApplied, was: CorrectionPreview) => {
@@ -213,23 +196,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
         />
       ),
     },
-    {
-      id: 'conflicts',
-      label: 'Conflicts',
-      badge: conflicts.badge,
-      testId: 'conflicts-panel',
-      content: (
-        <ConflictsPanel
-          ws={ws}
-          list={conflicts.list}
-          preview={conflicts.preview}
-          onPreview={showResolution}
-          onResolved={onResolved}
-          onSelect={selectById}
-          focus={conflicts.focus}
-        />
-      ),
-    },
+    { ...conflicts.tab, content: <ConflictsPanel {...conflicts.panel} onSelect={selectById} /> },
     {
       id: 'sources',
       label: 'Add source',
@@ -267,17 +234,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
     },
   ]
 
-  const resolutionNotice = conflicts.preview && (
-    <ResolutionStrip
-      preview={conflicts.preview}
-      onBack={() => {
-        setTab('conflicts')
-        setFolded(false)
-      }}
-      onDismiss={() => setConflictPreview(null)}
-    />
-  )
-  const notice = !preview ? resolutionNotice : (
+  const notice = !preview ? conflicts.notice : (
     <div className="preview-strip" data-testid="preview-banner" role="status">
       <span>
         Previewing a correction of <b>“{preview.data.claim.statement}”</b>: {impactSummary(preview.data, 'preview')}
@@ -295,7 +252,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
 
   return (
     <WorkspaceCtx.Provider value={{ ws, names, refreshKey }}>
-      <ConflictNavCtx.Provider value={openConflict}>
+      <ConflictNavCtx.Provider value={conflicts.openConflict}>
       <div className={folded ? 'workspace panel-folded' : 'workspace'} data-testid="workspace" data-id={ws}>
         <GraphCanvas
           key={view}
