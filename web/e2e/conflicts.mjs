@@ -161,6 +161,14 @@ async function story(browser, size) {
       await chip.waitFor()
       const conflict = await chip.getAttribute('data-id')
       check(conflict, 'the conflict edge names no conflict')
+      if (size[0] >= 1024) {
+        const onScreen = await chip.evaluate((el) => {
+          const r = el.getBoundingClientRect()
+          const p = document.querySelector('[data-testid="flow-pane"]').getBoundingClientRect()
+          return r.left >= p.left && r.right <= p.right && r.top >= p.top && r.bottom <= p.bottom
+        })
+        check(onScreen, 'the conflict edge is off screen on the first view of a laptop')
+      }
       // The edge runs between the two claims: its ends are on them.
       const ends = await page.evaluate(
         ([a, b]) => {
@@ -189,20 +197,21 @@ async function story(browser, size) {
     })
 
     await step('the conflicts panel: both quotes side by side, sources and dates in words', async () => {
-      // The ≠ on the edge opens the conflict where it is on screen; the tab always does.
+      // The claim says it is disputed, and by what.
+      await node('claim', june19).click()
+      const note = page.locator(tid('claim-conflicts'))
+      await note.waitFor()
+      const said = await note.innerText()
+      check(said.includes(`Against it: “${JUNE_12}” from March memo`), `the claim's note reads "${said}"`)
+      // Into the conflict: by the ≠ on the edge on a wide window, from the claim's note on a narrow one.
       const chip = page.locator(tid('conflict-edge'))
-      const onScreen = await chip.evaluate((el) => {
-        const r = el.getBoundingClientRect()
-        const p = document.querySelector('[data-testid="flow-pane"]').getBoundingClientRect()
-        return r.left >= p.left && r.right <= p.right && r.top >= p.top && r.bottom <= p.bottom
-      })
-      if (size[0] >= 1024) check(onScreen, 'the conflict edge is off screen on the first view')
-      if (onScreen) await chip.click()
-      else await page.locator(tid('tab-conflicts')).click()
+      const wide = size[0] >= 1024
+      if (wide) await chip.click()
+      else await note.locator(`${tid('review-conflict')}[data-id="${conflictId}"]`).click()
       await page.locator(`${tid('tab-conflicts')}[aria-selected="true"]`).waitFor()
       const card = panel.locator(`${tid('conflict')}[data-id="${conflictId}"]`)
       await card.waitFor()
-      if (onScreen) check(/is-focused/.test(await card.getAttribute('class')), 'the conflict the edge named is not singled out')
+      check(/is-focused/.test(await card.getAttribute('class')), 'the conflict asked for is not singled out')
       const quotes = await card.locator(tid('conflict-quote')).allInnerTexts()
       check(quotes.length === 2, `${quotes.length} quotes shown`)
       check(quotes.some((q) => q.includes(JUNE_12)) && quotes.some((q) => q.includes(JUNE_19)), `quotes: ${quotes.join(' | ')}`)

@@ -5,7 +5,7 @@ import type { Async } from '../hooks'
 import { buildNames } from '../names'
 import { WorkspaceCtx } from '../workspace'
 import { ConflictsPanel } from './ConflictsPanel'
-import { CONFLICT, JUNE_12, JUNE_19, KEEP_JUNE_19, MEMO, twoMemos } from './testConflict'
+import { CONFLICT, DISMISS, JUNE_12, JUNE_19, KEEP_JUNE_19, MEMO, twoMemos } from './testConflict'
 import type { Conflict, ResolutionApplied, ResolutionPreview } from './types'
 
 const BARE_ID = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8}\b/
@@ -153,6 +153,47 @@ describe('the conflicts panel', () => {
     expect(onResolved).not.toHaveBeenCalled()
     expect(screen.getByTestId('previewing').textContent).toBe('none')
     expect(screen.getAllByTestId('conflict')).toHaveLength(1)
+  })
+
+  it('dismiss → preview says both stay; apply sends dismiss and shows both claims as they stay', async () => {
+    const dismissed: ResolutionApplied = {
+      status: 'applied',
+      conflict: { ...CONFLICT, status: 'dismissed' },
+      correction: null,
+      kept: null,
+      superseded: [],
+      flagged: [],
+      held: [],
+    }
+    const claim = (id: string, statement: string, title: string) => ({
+      id,
+      statement,
+      status: 'proposed',
+      evidence_quote: statement,
+      confidence_kind: 'quote_match',
+      origin: { type: 'document', name: title, source_id: null, source_title: title, version: 1 },
+    })
+    fetchMock
+      .mockResolvedValueOnce(reply(200, DISMISS))
+      .mockResolvedValueOnce(reply(201, dismissed))
+      .mockImplementation(async (url: string) =>
+        url.endsWith(MEMO.june12) ? reply(200, claim(MEMO.june12, JUNE_12, 'March memo')) : reply(200, claim(MEMO.june19, JUNE_19, 'April memo')),
+      )
+    render(<Harness onResolved={() => {}} />)
+    fireEvent.click(screen.getByTestId('conflict-dismiss'))
+    const preview = await screen.findByTestId('resolution-preview')
+    expect(bodyOf(fetchMock.mock.calls[0])).toEqual({ dismiss: true })
+    expect(preview.getAttribute('data-resolution')).toBe('dismiss')
+    expect(screen.getByTestId('resolution-summary').textContent).toBe('Both claims stay current, and this pair will not be raised again.')
+    expect(screen.getByTestId('preview-nothing').textContent).toBe('No claim changes, so no decision or action does.')
+    expect(screen.getAllByTestId('conflict-side').map((s) => s.getAttribute('data-verdict'))).toEqual(['stays', 'stays'])
+    fireEvent.click(screen.getByTestId('conflict-apply'))
+    await screen.findByTestId('conflict-outcome')
+    expect(bodyOf(fetchMock.mock.calls[1])).toEqual({ dismiss: true, conflict_revision: 1, impact_token: 'imp_d' })
+    expect(screen.getByTestId('outcome-summary').textContent).toBe(
+      'Dismissed: both claims stay current, and this pair will not be raised again.',
+    )
+    await waitFor(() => expect(screen.getAllByTestId('stays-card')).toHaveLength(2))
   })
 
   it('says so when no conflict is open', () => {

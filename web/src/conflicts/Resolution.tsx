@@ -150,7 +150,7 @@ export function ResolutionOutcome({ ws, result, preview, onSelect }: OutcomeProp
   useEffect(() => {
     box.current?.scrollIntoView({ block: 'start', behavior: 'instant' })
   }, [loaded])
-  const titles = keep ? ['Superseded', 'Kept'] : ['Stays', 'Stays']
+  const titles = keep ? ['Before', 'Kept'] : ['Stays', 'Stays']
   const testIds = keep ? ['before-card', 'after-card'] : ['stays-card', 'stays-card']
   const impact = resolutionImpact(preview)
   return (
