@@ -26,14 +26,19 @@ def bench(
         help="Empty workspaces for the many-tenants figures (default 1000; 20 with --quick).",
         min=2)] = None,
     only: Annotated[str | None, typer.Option(
-        help="Run one section only: 'conflicts' (detector quality, ingest with and without "
-             "conflict checks, collateral of resolutions).")] = None,
+        help="Run one section alone: 'conflicts' (detector quality, ingest with and without "
+             "conflict checks, collateral of resolutions), 'retrieval' (HaluEval QA search "
+             "quality) or 'embedding-ingest' (a 10,000-sentence document with and without the "
+             "vector worker; these two write <section>.json and .md, never latest.*).")] = None,
+    rows: Annotated[int | None, typer.Option(
+        help="HaluEval QA rows for the retrieval section (default 1000; 30 with --quick).",
+        min=10, max=10000)] = None,
 ) -> None:
     """Measure the product against its floors at each size (own FalkorDB and app, offline model)."""
     import asyncio
     import sys
 
-    from afterhack_tools.bench.runner import BenchConfig, run_bench
+    from afterhack_tools.bench.runner import BenchConfig, run_bench, run_section
 
     parsed: tuple[int, ...] = ()
     if sizes is not None:
@@ -50,9 +55,18 @@ def bench(
         cfg.sizes = parsed
     if workspaces is not None:
         cfg.tenants = workspaces
+    if rows is not None:
+        cfg.retrieval_rows = rows
+    if only in ("retrieval", "embedding-ingest"):
+        res = asyncio.run(run_section(cfg, only, log=lambda line: typer.echo(line, err=True)))
+        typer.echo((out / f"{only}.md").read_text())
+        typer.echo(f"wrote {out / only}.json and .md in {res['meta']['duration_s']} s",
+                   err=True)
+        return
     if only is not None:
         if only != "conflicts":
-            raise typer.BadParameter("the only section that runs alone is 'conflicts'")
+            raise typer.BadParameter("sections that run alone: conflicts, retrieval, "
+                                     "embedding-ingest")
         cfg.only = only
     result = asyncio.run(run_bench(cfg, log=lambda line: typer.echo(line, err=True)))
     typer.echo((out / "latest.md").read_text())

@@ -18,10 +18,12 @@ from afterhack_tools.bench.conflicts import measure_collateral
 from afterhack_tools.bench.conflicts import measure_cost as measure_conflict_cost
 from afterhack_tools.bench.conflicts import quality as conflict_quality
 from afterhack_tools.bench.corrections import measure_corrections
+from afterhack_tools.bench.embedingest import measure_embedding_ingest
 from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
 from afterhack_tools.bench.ingest import measure_ingest
 from afterhack_tools.bench.load import load_workspace
+from afterhack_tools.bench.retrieval import measure_retrieval
 from afterhack_tools.bench.search import measure_search
 from afterhack_tools.bench.stats import sample, summary
 from afterhack_tools.bench.synth import (
@@ -56,6 +58,7 @@ class BenchConfig:
     conflict_resolutions: int = 3
     # Run one section only ("conflicts"); None runs them all.
     only: str | None = None
+    retrieval_rows: int = 1000
     command: str = "afterhack bench"
 
     @classmethod
@@ -64,7 +67,8 @@ class BenchConfig:
             sizes=QUICK_SIZES, quick=True, floor_samples=100, search_samples=20,
             corrections=6, breakdown_rounds=20, preview_loop_rounds=2, agent_runs=5,
             workspace_gets=50, tenants=20, ingest_sources=1, ingest_claims_per_source=400,
-            conflict_resolutions=2)
+            conflict_resolutions=2,
+            retrieval_rows=30)
         base.update(overrides)
         return cls(**base)
 
@@ -191,6 +195,7 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
         sizes = []
         for n in cfg.sizes:
             sizes.append(await _measure_size(h, cfg, n, vocab, log))
+        retrieval = await measure_retrieval(h, cfg.retrieval_rows, log)
     config = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()}
     result: dict[str, Any] = {
         "meta": {
@@ -205,12 +210,40 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
         "tenants": tenants,
         "conflict_quality": quality,
         "sizes": sizes,
+        "retrieval": retrieval,
     }
     if cfg.only is None:
         for size in sizes:
             size["ratios"] = report.ratios(size)
     result["promises"] = report.promises(result)
     write(result, cfg.out)
+    return result
+
+
+async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> dict[str, Any]:
+    """One section alone (retrieval, embedding-ingest), written beside (never over) a full
+    run's results, as <section>.json and <section>.md."""
+    started = time.time()
+    t0 = time.perf_counter()
+    async with Harness() as h:
+        versions = await h.falkordb_version()
+        if section == "retrieval":
+            figures = await measure_retrieval(h, cfg.retrieval_rows, log)
+    if section == "embedding-ingest":
+        figures = await measure_embedding_ingest(log)
+    result: dict[str, Any] = {
+        "meta": {
+            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+            "duration_s": round(time.perf_counter() - t0, 1),
+            "command": cfg.command,
+            "machine": machine(),
+            "versions": versions,
+        },
+        section: figures,
+    }
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    (cfg.out / f"{section}.json").write_text(json.dumps(result, indent=2) + "\n")
+    (cfg.out / f"{section}.md").write_text(report.section_markdown(result, section))
     return result
 
 
