@@ -45,7 +45,8 @@ async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatu
     if not via:
         return []
     return await store_claims.bm25(g, via, ranking.weights(n, counts), statuses, depth,
-                                   k1=ranking.K1, b=ranking.B)
+                                   k1=ranking.K1, b=ranking.B,
+                                   budget=ranking.CANDIDATE_BUDGET)
 
 
 async def _vector_ranking(g: Graph, q: str, statuses: Sequence[ClaimStatus], depth: int,

@@ -50,16 +50,17 @@ async def term_counts(g: Graph, terms: list[str]) -> tuple[int, dict[str, int]]:
 
 
 async def bm25(g: Graph, via: list[str], weights: list[tuple[str, float]],
-               statuses: Sequence[ClaimStatus], limit: int, *, k1: float,
-               b: float) -> list[ClaimRow]:
+               statuses: Sequence[ClaimStatus], limit: int, *, k1: float, b: float,
+               budget: int) -> list[ClaimRow]:
     """Claims holding any term of ``via``, scored by BM25 over every weighted term.
 
     ``weights`` pairs each of the query's terms with its idf. A claim is a sentence, so each
     term counts once (its frequency is 1); its length is its number of distinct terms,
-    against the mean length of the claims found."""
+    against the mean length of the claims found. At most ``budget`` claims are read: when
+    only a common term is held, that many of its claims stand for all of them."""
     rows = await g.read(
         "UNWIND $via AS t MATCH (c:Claim) WHERE t IN c.terms AND c.status IN $statuses "
-        "WITH DISTINCT c "
+        "WITH DISTINCT c LIMIT $budget "
         "WITH collect(c) AS found, avg(size(c.terms)) AS mean "
         "UNWIND found AS c "
         "WITH c, reduce(s = 0.0, w IN $weights | s + CASE WHEN w[0] IN c.terms THEN w[1] "
@@ -67,7 +68,7 @@ async def bm25(g: Graph, via: list[str], weights: list[tuple[str, float]],
         "  AS score "
         f"RETURN {CLAIM_FIELDS}, score ORDER BY score DESC, c.created_at, c.id LIMIT $limit",
         {"via": via, "weights": [[t, w] for t, w in weights], "statuses": statuses,
-         "limit": limit, "k1": k1, "b": b},
+         "limit": limit, "k1": k1, "b": b, "budget": budget},
     )
     return cast(list[ClaimRow], list(rows))
 
