@@ -67,7 +67,7 @@ async def _vector_ranking(g: Graph, q: str, statuses: Sequence[ClaimStatus], dep
         about["state"] = "off"
         return [], about, ms
     found = await store_vectors.nearest(g, got[0][0], depth, statuses,
-                                        store_claims.CLAIM_FIELDS)
+                                        store_claims.SEARCH_FIELDS)
     limit = vectors.max_distance
     if limit is not None:
         found = [r for r in found if r["distance"] <= limit]

@@ -27,6 +27,9 @@ CLAIM_FIELDS = (
 )
 
 
+# What a search reads of each claim: its fields and the open conflicts it is in.
+SEARCH_FIELDS = f"{CLAIM_FIELDS}, {OPEN_CONFLICT_IDS} AS open_conflict_ids"
+
 # How many claims of one term are counted before the term is called common: a common term
 # still scores the claims found through rarer ones, but does not bring in claims of its own
 # (reading every claim that says "project" would make a search scale with the workspace).
@@ -66,7 +69,8 @@ async def bm25(g: Graph, via: list[str], weights: list[tuple[str, float]],
         "WITH c, reduce(s = 0.0, w IN $weights | s + CASE WHEN w[0] IN c.terms THEN w[1] "
         "  ELSE 0.0 END) * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * size(c.terms) / mean)) "
         "  AS score "
-        f"RETURN {CLAIM_FIELDS}, score ORDER BY score DESC, c.created_at, c.id LIMIT $limit",
+        f"RETURN {CLAIM_FIELDS}, score, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
+        "ORDER BY score DESC, c.created_at, c.id LIMIT $limit",
         {"via": via, "weights": [[t, w] for t, w in weights], "statuses": statuses,
          "limit": limit, "k1": k1, "b": b, "budget": budget},
     )
@@ -84,11 +88,16 @@ async def neighbours(g: Graph, ids: list[str],
         "WITH c, collect(n) AS ns "
         "WITH c, [x IN ns WHERE x.quote_start < c.quote_start] AS before, "
         "  [x IN ns WHERE x.quote_start > c.quote_start] AS after "
-        "RETURN c.id AS of, [x IN before[-1..] + after[..1] | x {.id, .statement, .status, "
-        "  .confidence, .confidence_kind, .source_id, .revision, .created_at}] AS near",
+        "WITH c.id AS of, before[-1..] + after[..1] AS near "
+        "UNWIND near AS c "
+        f"RETURN of, {SEARCH_FIELDS}",
         {"ids": ids, "statuses": statuses},
     )
-    return {r["of"]: [cast(ClaimRow, dict(x)) for x in r["near"]] for r in rows}
+    out: dict[str, list[ClaimRow]] = {}
+    for r in rows:
+        row = dict(r)
+        out.setdefault(row.pop("of"), []).append(cast(ClaimRow, row))
+    return out
 
 
 async def fulltext(g: Graph, query: str, statuses: Sequence[ClaimStatus], limit: int,
