@@ -142,8 +142,6 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
     assert ret["api"]["hybrid"]["hit@10"] > 0
     assert ret["api"]["default"]["hit@5"] >= ret["api"]["hybrid"]["hit@5"]
     assert 0 <= ret["agent"]["answer_rate"] <= 1 and ret["agent"]["runs"] == 30
-    assert all(isinstance(p["holds"], bool) and p["value"] > 0 for p in result["promises"])
-
     md = (out / "latest.md").read_text()
     assert md.startswith("# afterhack benchmarks")
     for heading in ("## Promises", "## Floors", "## Latency", "## Throughput and memory",
