@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
 from afterhack.api.app import create_app
+from afterhack.cluster.local import LocalCluster
 from afterhack.config import Settings
 from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.store.export import snapshot_graph
@@ -41,6 +42,19 @@ def falkordb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 # a background worker): a search right after an ingest then sees the same vectors on every
 # run. tests/test_vectors.py covers the worker.
 EMBED_INLINE = {"embedding_worker": False}
+
+
+@pytest.fixture(scope="session")
+def falkordb_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A local 3-master, 3-replica FalkorDB cluster (cluster/local.py), started once per
+    session by the first test that asks for it; its nodes die with the test process."""
+    cluster = LocalCluster(tmp_path_factory.mktemp("cluster"), masters=3, replicas=1,
+                           die_with_parent=True)
+    cluster.up()
+    try:
+        yield cluster
+    finally:
+        cluster.down()
 
 
 @pytest.fixture(scope="session")

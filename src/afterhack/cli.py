@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 
 from afterhack import console as show
 from afterhack.client import DEFAULT_URL, ApiError, Client
+from afterhack.cluster.cli import cluster_app
 from afterhack.config import Settings, SettingsError, load_settings
 from afterhack.model.vocab import ConflictStatusFilter, CorrectionKind
 
@@ -33,6 +34,7 @@ flagged), done or cancelled."""
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=STATUSES_HELP)
 
+app.add_typer(cluster_app, name="cluster")
 
 DataDirOpt = Annotated[Path | None, typer.Option(
     help="Where the embedded FalkorDB keeps its data (default ./.afterhack).")]

@@ -1,0 +1,1 @@
+"""A local FalkorDB cluster (``afterhack cluster up|down|status``); see local.py."""
