@@ -1,6 +1,6 @@
 """The store's own reading of FalkorDB replies, against the real server: every value type it
-decodes itself equals what the client library decodes, the rest falls back to the library,
-and a connection is never left holding someone else's reply."""
+decodes equals what the client library decodes, and a connection is never left holding
+someone else's reply."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_plain_values_read_as_the_library_reads_them(falkordb: str) -> None:
     assert row["m"] == {"a": 1, "b": {"c": [2.5, "x"]}, "odd key": None}
 
 
-def test_nodes_and_paths_fall_back_to_the_library(falkordb: str) -> None:
+def test_nodes_edges_and_paths_are_named_from_the_graph_schema(falkordb: str) -> None:
     async def go() -> list[dict[str, Any]]:
         store = Store(falkordb)
         g = store.graph("client_" + uuid.uuid4().hex)
@@ -69,6 +69,9 @@ def test_nodes_and_paths_fall_back_to_the_library(falkordb: str) -> None:
     assert row["id"] == 1
     assert row["x"].labels == ["X"] and row["x"].properties == {"id": 1}
     assert row["r"].relation == "R" and row["r"].properties == {"w": 2}
+    assert row["r"].src_node == row["x"].id
+    assert [n.labels for n in row["p"].nodes] == [["X"], ["Y"]]
+    assert [e.relation for e in row["p"].edges] == ["R"]
     assert row["pt"] == {"latitude": 1.5, "longitude": 2.0}
 
 
@@ -126,7 +129,7 @@ def test_a_dropped_connection_is_replaced_for_the_next_query(falkordb: str) -> N
             await g.write("CREATE (:X)")
             before = (await g.read("RETURN 1 AS one")).scalar()
             # Kill this app's connection from the server side, as a restart would.
-            await store.command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "no")
+            await store.on_primaries("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "no")
             after = (await g.read("RETURN 2 AS two")).scalar()
             return before, after
         finally:
@@ -167,11 +170,12 @@ def test_a_password_in_the_url_logs_in(tmp_path: Any) -> None:
         assert _run(go(f"redis://:s3cret%20pass@127.0.0.1:{port}")) == 5
 
         async def wrong() -> None:
-            pool = resp.Pool(f"redis://:wrong@127.0.0.1:{port}", 1, read_timeout_s=5)
+            pool = resp.Pool(resp.Endpoint.from_url(f"redis://:wrong@127.0.0.1:{port}"), 1,
+                             read_timeout_s=5)
             await pool.acquire()
 
         # Surfaces as the store being unavailable (503), not as a failed query.
-        with pytest.raises(ConnectionError, match="refused the login"):
+        with pytest.raises(resp.LoginRefused, match="refused the login"):
             _run(wrong())
     finally:
         server.terminate()

@@ -170,7 +170,7 @@ def test_udf_neighbours_keep_only_the_last_type_and_both_means_outgoing(falkordb
     lib = "quirk_" + uuid.uuid4().hex[:12]
 
     async def go(g: Graph) -> dict[str, Any]:
-        await g.store.command("GRAPH.UDF", "LOAD", lib, _NEIGHBOURS_PROBE)
+        await g.store.on_primaries("GRAPH.UDF", "LOAD", lib, _NEIGHBOURS_PROBE)
         try:
             await g.write("CREATE (a:A {id:'a'})-[:R]->(:B {id:'b'}), (:C {id:'c'})-[:S]->(a),"
                           " (:D {id:'d'})-[:T]->(a)")
@@ -178,7 +178,7 @@ def test_udf_neighbours_keep_only_the_last_type_and_both_means_outgoing(falkordb
                 f"MATCH (a:A) RETURN {lib}.one_type(a) AS one, {lib}.two_types(a) AS two,"
                 f" {lib}.both_ways(a) AS both")).first() or {}
         finally:
-            await g.store.command("GRAPH.UDF", "DELETE", lib)
+            await g.store.on_primaries("GRAPH.UDF", "DELETE", lib)
 
     got = _on_scratch_graph(falkordb, go)
     assert got["one"] == ["c"]

@@ -27,6 +27,15 @@ class Settings(BaseSettings):
     falkordb_pool_size: int = Field(default=16, ge=1, le=512)
     # Server-side cap on any single graph query; without it FalkorDB lets writes run forever.
     falkordb_query_timeout_ms: int = Field(default=60_000, ge=100)
+    # On a FalkorDB cluster (the URL names any node; see docs/cluster.md): how long a request
+    # waits for a lost master's replica to take over before it answers 503.
+    falkordb_failover_wait_s: float = Field(default=10.0, ge=0, le=300)
+    # Read-only queries from replicas, which may lag their master by a moment (off).
+    read_from_replicas: bool = False
+    # Each write waits until this many replicas have it (WAIT); if they do not confirm within
+    # the timeout, the request answers 503 write_not_replicated (the write stands).
+    write_replicas: int = Field(default=0, ge=0, le=8)
+    write_replicas_timeout_ms: int = Field(default=1000, ge=10, le=60_000)
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)

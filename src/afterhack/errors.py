@@ -13,6 +13,7 @@
       DecisionUnsupported, WorkspaceBusy, RunClosed, ConflictClosed
   + RateLimited (429 rate_limited)
   + StoreUnavailable (503 graph_store_unavailable)
+    - NotReplicated (503 write_not_replicated)
   + GatewayError
     - GatewayUnavailable (502 llm_gateway_unavailable)
       . GatewayInvalidOutput (502 llm_invalid_output)
@@ -233,6 +234,18 @@ class StoreUnavailable(AfterhackError):
 
     def default_message(self) -> str:
         return "The graph store is unavailable; retry shortly."
+
+
+class NotReplicated(StoreUnavailable):
+    """Raised when a write was made on the primary but fewer replicas than
+    AFTERHACK_WRITE_REPLICAS confirmed it in time: it stands, but would not survive losing
+    that primary now. Read it back before sending it again."""
+
+    code = "write_not_replicated"
+
+    def default_message(self) -> str:
+        return ("The change was made, but no replica confirmed it in time, so it is not yet "
+                "safe from the loss of the primary. Read it back before retrying.")
 
 
 class GatewayError(AfterhackError):

@@ -107,6 +107,15 @@ async def supervise(embedded: EmbeddedFalkorDB, interval_s: float = 0.5) -> None
             log.exception("restarting the embedded FalkorDB failed; retrying")
 
 
+def open_store(settings: Settings, url: str) -> Store:
+    return Store(url, pool_size=settings.falkordb_pool_size,
+                 query_timeout_ms=settings.falkordb_query_timeout_ms,
+                 read_from_replicas=settings.read_from_replicas,
+                 write_replicas=settings.write_replicas,
+                 write_replicas_timeout_ms=settings.write_replicas_timeout_ms,
+                 failover_wait_s=settings.falkordb_failover_wait_s)
+
+
 @asynccontextmanager
 async def open_services(settings: Settings) -> AsyncIterator[Services]:
     """Start (or reach) FalkorDB, open the store and the model; close all of it on exit."""
@@ -118,8 +127,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         url = embedded.start()
         log.info("embedded FalkorDB started (pid %s) at %s", embedded.pid, url)
     try:
-        store = Store(url, pool_size=settings.falkordb_pool_size,
-                      query_timeout_ms=settings.falkordb_query_timeout_ms)
+        store = open_store(settings, url)
         services = None
         watchdog = asyncio.create_task(supervise(embedded)) if embedded is not None else None
         try:

