@@ -152,6 +152,8 @@ class LocalCluster:
         self.first_port = first_port
         self.die_with_parent = die_with_parent
         self.ready_timeout_s = ready_timeout_s
+        # The nodes this object started, kept so each is waited for when it exits.
+        self._procs: dict[int, subprocess.Popen[bytes]] = {}
 
     # -- state on disk ---------------------------------------------------------------
 
@@ -261,6 +263,7 @@ class LocalCluster:
             preexec_fn=_die_with_parent if self.die_with_parent else None,
             start_new_session=not self.die_with_parent,
         )
+        self._procs[proc.pid] = proc
         # The pid file appears once redis is up; until then the child's pid stands for it.
         (d / "redis.pid").write_text(str(proc.pid))
         return proc.pid
@@ -424,12 +427,12 @@ class LocalCluster:
         deadline = time.monotonic() + timeout_s
         for _, pid in running:
             while _pid_alive(pid) and time.monotonic() < deadline:
-                _reap(pid)
+                self._reap(pid)
                 time.sleep(0.05)
             if _pid_alive(pid):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-            _reap(pid)
+            self._reap(pid)
         return len(running)
 
     def _child_pid(self, node: NodeSpec) -> int | None:
@@ -453,9 +456,19 @@ class LocalCluster:
         os.kill(pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
         while _pid_alive(pid) and time.monotonic() < deadline:
-            _reap(pid)
+            self._reap(pid)
             time.sleep(0.02)
         return pid
+
+    def _reap(self, pid: int) -> None:
+        # A node this process started stays a zombie (still "alive") until waited for.
+        proc = self._procs.get(pid)
+        if proc is not None:
+            if proc.poll() is not None:
+                del self._procs[pid]
+            return
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(pid, os.WNOHANG)
 
     def node(self, port: int) -> NodeSpec:
         state = self.load_state()
@@ -467,12 +480,6 @@ class LocalCluster:
 
 def _cmd(c: redis.Redis, *args: object) -> Any:
     return c.execute_command(*args)  # type: ignore[no-untyped-call]
-
-
-def _reap(pid: int) -> None:
-    # A node this process started stays a zombie (still "alive") until waited for.
-    with contextlib.suppress(ChildProcessError, OSError):
-        os.waitpid(pid, os.WNOHANG)
 
 
 def _slot_count(nodes_line: str) -> int:

@@ -287,7 +287,7 @@ class Store:
             if not nodes.cluster:
                 if read and attempts == 1:
                     continue  # once more, on a fresh connection
-                raise StoreUnavailable() from failure
+                raise StoreUnavailable(retry_after_s=1) from failure
             await self._await_failover(pool, failure, attempts, deadline)
             deadline = deadline or time.monotonic() + self.failover_wait_s
 
@@ -308,7 +308,7 @@ class Store:
         try:
             await self._nodes.discover()
         except (*_UNAVAILABLE, ReplyError) as exc:
-            raise StoreUnavailable() from exc
+            raise StoreUnavailable(retry_after_s=1) from exc
 
     async def command(self, key: str, *args: Any, read: bool = False) -> Any:
         """One command about ``key``, sent to the node that holds it; an error reply raises
