@@ -245,6 +245,43 @@ def test_workspaces_land_on_every_master(falkordb_cluster: LocalCluster,
     assert min(where.values()) > DISTRIBUTION_WORKSPACES / 3 * 0.8
 
 
+def test_a_graph_moving_between_masters_is_followed(falkordb_cluster: LocalCluster) -> None:
+    """While its slot migrates the old master answers ASK, afterwards MOVED: the store
+    follows both, and its slot map learns the new home."""
+    url = falkordb_cluster.url
+    name = "moving_" + uuid.uuid4().hex
+
+    async def go() -> tuple[list[int], int, int]:
+        store = Store(url)
+        g = store.graph(name)
+        try:
+            await g.write("CREATE (:X {id: 1})")
+            src = clusters.master_of(falkordb_cluster, name)
+            dst = next(p for p, r in clusters.roles(falkordb_cluster).items()
+                       if r == "master" and p != src)
+            with falkordb_cluster.client(falkordb_cluster.node(src)) as a, \
+                 falkordb_cluster.client(falkordb_cluster.node(dst)) as b:
+                slot = int(clusters.cmd(a, "CLUSTER", "KEYSLOT", name))
+                a_id, b_id = (clusters.cmd(c, "CLUSTER", "MYID") for c in (a, b))
+                clusters.cmd(b, "CLUSTER", "SETSLOT", slot, "IMPORTING", a_id)
+                clusters.cmd(a, "CLUSTER", "SETSLOT", slot, "MIGRATING", b_id)
+                clusters.cmd(a, "MIGRATE", "127.0.0.1", dst, "", 0, 5000, "KEYS", name)
+                counts = [(await g.read("MATCH (x:X) RETURN count(x) AS n")).scalar()]
+                await g.write("CREATE (:X {id: 2})")  # ASK: written on the new home
+                for n in clusters.nodes(falkordb_cluster):
+                    with falkordb_cluster.client(n) as c:
+                        if clusters.roles(falkordb_cluster).get(n.port) == "master":
+                            clusters.cmd(c, "CLUSTER", "SETSLOT", slot, "NODE", b_id)
+            counts.append((await g.read("MATCH (x:X) RETURN count(x) AS n")).scalar())
+            return counts, store._nodes.primary(name).endpoint.port, dst
+        finally:
+            await store.delete_graph(name)
+            await store.close()
+
+    counts, routed_to, dst = asyncio.run(go())
+    assert counts == [1, 2] and routed_to == dst
+
+
 def test_reads_served_by_replicas_and_stale_previews_still_refused(
         falkordb_cluster: LocalCluster, tmp_path: Path) -> None:
     settings = _settings(falkordb_cluster.url, tmp_path, read_from_replicas=True)

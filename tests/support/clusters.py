@@ -10,7 +10,7 @@ import redis
 from afterhack.cluster.local import LocalCluster, NodeSpec
 
 
-def _cmd(c: redis.Redis, *args: Any) -> Any:
+def cmd(c: redis.Redis, *args: Any) -> Any:
     return c.execute_command(*args)  # type: ignore[no-untyped-call]
 
 
@@ -29,8 +29,8 @@ def master_of(cluster: LocalCluster, key: str) -> int:
     """The port of the master that holds ``key`` now."""
     n = nodes(cluster)[0]
     with cluster.client(n) as c:
-        slot = int(_cmd(c, "CLUSTER", "KEYSLOT", key))
-        for first, last, master, *_ in _cmd(c, "CLUSTER", "SLOTS"):
+        slot = int(cmd(c, "CLUSTER", "KEYSLOT", key))
+        for first, last, master, *_ in cmd(c, "CLUSTER", "SLOTS"):
             if first <= slot <= last:
                 return int(master[1])
     raise AssertionError(f"no master holds {key}")
@@ -58,7 +58,7 @@ def command_calls(cluster: LocalCluster, command: str) -> dict[int, int]:
 def reset_stats(cluster: LocalCluster) -> None:
     for n in nodes(cluster):
         with cluster.client(n) as c:
-            _cmd(c, "CONFIG", "RESETSTAT")
+            cmd(c, "CONFIG", "RESETSTAT")
 
 
 def settle(cluster: LocalCluster, timeout_s: float = 10.0) -> None:

@@ -175,9 +175,7 @@ class Store:
                                        reason="query_timeout") from exc
             log.warning("query failed on %s: %s\n%s", graph, msg, cypher)
             raise QueryFailed(msg) from exc
-        if wait and not (isinstance(replies[1], int) and replies[1] >= wait):
-            raise NotReplicated(replicas_wanted=wait, replicas_acknowledged=replies[1],
-                                timeout_ms=self.write_replicas_timeout_ms)
+        self._check_replicated(replies, wait)
         try:
             rows = reply.rows(self._schemas.get(graph))
         except NeedsSchema:
@@ -311,14 +309,26 @@ class Store:
             raise StoreUnavailable(retry_after_s=1) from exc
 
     async def command(self, key: str, *args: Any, read: bool = False) -> Any:
-        """One command about ``key``, sent to the node that holds it; an error reply raises
-        QueryFailed (StoreUnavailable when it means "not now")."""
-        [reply] = await self._call(key, [args], read=read)
+        """One command about ``key``, sent to the node that holds it (a write waits for
+        replicas as queries do); an error reply raises QueryFailed (StoreUnavailable when it
+        means "not now")."""
+        wait = 0 if read else self.write_replicas
+        commands: list[Command] = [args]
+        if wait:
+            commands.append(("WAIT", wait, self.write_replicas_timeout_ms))
+        replies = await self._call(key, commands, read=read)
+        reply = replies[0]
         if isinstance(reply, ReplyError):
             if is_transient(reply):
                 raise StoreUnavailable() from reply
             raise QueryFailed(str(reply)) from reply
+        self._check_replicated(replies, wait)
         return reply
+
+    def _check_replicated(self, replies: list[Any], wait: int) -> None:
+        if wait and not (isinstance(replies[1], int) and replies[1] >= wait):
+            raise NotReplicated(replicas_wanted=wait, replicas_acknowledged=replies[1],
+                                timeout_ms=self.write_replicas_timeout_ms)
 
     async def on_primaries(self, *args: Any) -> list[Any]:
         """A keyless command (INFO, GRAPH.CONFIG, ...) sent to every primary, on purpose;

@@ -44,7 +44,7 @@ class RedisPyStore(Store):
         out: list[Any] = []
         for cmd in commands:
             try:
-                out.append(await self.client.execute_command(*cmd))  # type: ignore[no-untyped-call]
+                out.append(await self.client.execute_command(*cmd))
             except aioredis.ResponseError as exc:
                 out.append(ReplyError(str(exc)))
         return out
