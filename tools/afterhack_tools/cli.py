@@ -33,6 +33,12 @@ def bench(
     rows: Annotated[int | None, typer.Option(
         help="HaluEval QA rows for the retrieval section (default 1000; 30 with --quick).",
         min=10, max=10000)] = None,
+    cluster: Annotated[bool, typer.Option(
+        help="Also run the suite on a local 3-master, 3-replica FalkorDB cluster and write "
+             "latest-cluster.json and .md (the two side by side).")] = False,
+    cluster_workspaces: Annotated[int | None, typer.Option(
+        help="Empty workspaces on the cluster (default 10000; 20 with --quick).", min=2)]
+    = None,
 ) -> None:
     """Measure the product against its floors at each size (own FalkorDB and app, offline model)."""
     import asyncio
@@ -68,9 +74,12 @@ def bench(
             raise typer.BadParameter("sections that run alone: conflicts, retrieval, "
                                      "embedding-ingest")
         cfg.only = only
+    cfg.cluster = cluster
+    cfg.cluster_tenants = cluster_workspaces or (cfg.tenants if quick else 10_000)
     result = asyncio.run(run_bench(cfg, log=lambda line: typer.echo(line, err=True)))
-    typer.echo((out / "latest.md").read_text())
-    typer.echo(f"wrote {out / 'latest.json'} and {out / 'latest.md'} "
+    name = "latest-cluster" if cluster else "latest"
+    typer.echo((out / f"{name}.md").read_text())
+    typer.echo(f"wrote {out / (name + '.json')} and {out / (name + '.md')} "
                f"in {result['meta']['duration_s']} s", err=True)
 
 
@@ -80,7 +89,11 @@ def loadtest(
     duration: Annotated[float, typer.Option(help="Seconds of load (at most 600).")] = 60.0,
     workspaces: Annotated[int, typer.Option(help="Workspaces; half the clients share "
                                                  "the first one.")] = 4,
-    apps: Annotated[int, typer.Option(help="App processes sharing one FalkorDB.")] = 2,
+    apps: Annotated[int | None, typer.Option(
+        help="App processes sharing one FalkorDB (default 2; 3 with --cluster).")] = None,
+    cluster: Annotated[bool, typer.Option(
+        help="On a local 3-master, 3-replica FalkorDB cluster instead of one server.")]
+    = False,
     seed: Annotated[int, typer.Option(help="Seed of the clients' choices.")] = 1,
     url: Annotated[str | None, typer.Option(help="An app already running on loopback "
                                                  "(instead of starting one).")] = None,
@@ -95,8 +108,9 @@ def loadtest(
 
     key = os.environ.get("AFTERHACK_ADMIN_KEY") if url else None
     report = run(Options(clients=clients, duration_s=duration, workspaces=workspaces,
-                         apps=apps, seed=seed, url=url, falkordb_url=falkordb_url,
-                         admin_key=key, json_out=json_out))
+                         apps=apps or (3 if cluster else 2), seed=seed, url=url,
+                         falkordb_url=falkordb_url, admin_key=key, json_out=json_out,
+                         cluster=cluster))
     typer.echo(table(report))
     typer.echo(f"acknowledged writes: {report['writes_acknowledged']}; "
                f"conflicts (409): {report['conflicts']}; checks took {report['verify_s']} s")

@@ -131,6 +131,14 @@ class Store:
     def graph(self, name: str) -> Graph:
         return Graph(self, name)
 
+    def master_port(self, key: str) -> int | None:
+        """The TCP port of the server that holds ``key`` as its master, as far as the store
+        knows now (None before the first command, or on a unix socket)."""
+        if self._nodes.cluster is None:
+            return None
+        endpoint = self._nodes.primary(key).endpoint
+        return None if endpoint.unix_path else endpoint.port
+
     @property
     def is_cluster(self) -> bool | None:
         """Whether the URL named a cluster node (None until the first command)."""

@@ -47,8 +47,8 @@ async def measure_preview_parts(h: Harness, ws_id: str, claims: list[str],
     that are still current (read-only: nothing here writes)."""
     assert h.http is not None and h.store is not None and h.app is not None
     http, store = h.http, h.store
-    pids = {"app": h.app.pid, "falkordb": h.fdb.pid}
     g = store.graph(graph_name(ws_id))
+    pids = {"app": h.app.pid, "falkordb": h.falkordb_pid(g.name)}
     url = f"/api/workspaces/{ws_id}/claims/{{}}/corrections/preview"
     out: dict[str, list[float]] = {"preview": [], "ping": [], "return_one": [],
                                    "region_read": [], "first_query_in_falkordb": []}
@@ -83,7 +83,8 @@ async def measure_preview_parts(h: Harness, ws_id: str, claims: list[str],
         ms, _ = await timed(partial(store_repair.claim_region, g, claim, workspace_id=ws_id))
         out["region_read"].append(ms)
         out["first_query_in_falkordb"].append(await execution_ms(
-            store.url, g.name, store_repair.CLAIM_REGION_IN_WORKSPACE, {"id": claim, "ws": ws_id}))
+            store.url, g.name, store_repair.CLAIM_REGION_IN_WORKSPACE, {"id": claim, "ws": ws_id},
+            cluster=h.cluster))
     result: dict[str, Any] = {k: summary(v) for k, v in out.items()}
     result["cpu_ms_per_request"] = (
         {r: {p: round(s / rounds * 1000, 3) for p, s in by.items()} for r, by in cpu.items()}

@@ -7,16 +7,18 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from falkordb.helpers import stringify_param_value
+from redis.asyncio.cluster import RedisCluster
 
 
 async def execution_ms(url: str, graph: str, cypher: str,
-                       params: Mapping[str, Any] | None = None) -> float:
+                       params: Mapping[str, Any] | None = None, *,
+                       cluster: bool = False) -> float:
     """FalkorDB's "internal execution time" of a read, on a connection of its own."""
     header = ("CYPHER " + "".join(f"`{k}`={stringify_param_value(v)} "
                                   for k, v in params.items())) if params else ""
-    client = aioredis.Redis.from_url(url)
+    client = RedisCluster.from_url(url) if cluster else aioredis.Redis.from_url(url)
     try:
-        reply = await client.execute_command(  # type: ignore[no-untyped-call]
+        reply = await client.execute_command(  # type: ignore[no-untyped-call,unused-ignore]
             "GRAPH.RO_QUERY", graph, header + cypher, "--compact")
     finally:
         await client.aclose()

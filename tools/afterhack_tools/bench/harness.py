@@ -1,4 +1,5 @@
-"""The system under test: its own FalkorDB, the app in a subprocess, a warm HTTP client.
+"""The system under test: its own FalkorDB (one server, or a local 3-master, 3-replica
+cluster), the app in a subprocess, a warm HTTP client.
 
 The app runs in its own process (``afterhack serve`` on a free loopback port) so it does
 not share an interpreter lock with the client measuring it; it talks to the same embedded
@@ -24,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from afterhack.cluster.local import LocalCluster
 from afterhack.embedded import EmbeddedFalkorDB, free_loopback_port
 from afterhack.store.client import Store
 from afterhack.store.reply import info_fields
@@ -34,10 +36,13 @@ _SCRUB = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "AFTERHACK_OPENAI_BASE_URL",
 
 
 class Harness:
-    def __init__(self, *, keep_dir: bool = False) -> None:
+    def __init__(self, *, keep_dir: bool = False, cluster: bool = False) -> None:
         self.keep_dir = keep_dir
         self.dir = Path(tempfile.mkdtemp(prefix="afterhack-bench-"))
-        self.fdb = EmbeddedFalkorDB(self.dir / "fdb", die_with_parent=True)
+        self.fdb: EmbeddedFalkorDB | LocalCluster = (
+            LocalCluster(self.dir / "fdb", masters=3, replicas=1, die_with_parent=True)
+            if cluster else EmbeddedFalkorDB(self.dir / "fdb", die_with_parent=True))
+        self.cluster = cluster
         self.url = ""
         self.store: Store | None = None
         self.app: subprocess.Popen[bytes] | None = None
@@ -46,7 +51,8 @@ class Harness:
 
     async def __aenter__(self) -> Harness:
         try:
-            self.url = await asyncio.to_thread(self.fdb.start)
+            self.url = await asyncio.to_thread(
+                self.fdb.up if isinstance(self.fdb, LocalCluster) else self.fdb.start)
             self.store = Store(self.url, pool_size=8)
             self._start_app()
             self.http = httpx.AsyncClient(base_url=self.base_url, timeout=600.0)
@@ -147,7 +153,8 @@ class Harness:
                 await asyncio.to_thread(self.app.wait, 30)
         if self.store is not None:
             await self.store.close()
-        await asyncio.to_thread(self.fdb.stop)
+        await asyncio.to_thread(
+            self.fdb.down if isinstance(self.fdb, LocalCluster) else self.fdb.stop)
         if not self.keep_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -165,19 +172,29 @@ class Harness:
     async def aof_rewrites(self) -> int:
         """AOF rewrites FalkorDB has run since it started (each one a fork)."""
         assert self.store is not None
-        info = await self.info("persistence")
-        return int(info.get("aof_rewrites", 0))
+        return sum(int(i.get("aof_rewrites", 0)) for i in await self.infos("persistence"))
 
     async def used_memory(self) -> int:
-        """Redis's own figure for the whole server (bytes)."""
+        """Redis's own figure for the whole server, summed over a cluster's masters (bytes;
+        each replica holds as much again)."""
+        return sum(int(i["used_memory"]) for i in await self.infos("memory"))
+
+    def falkordb_pid(self, graph: str) -> int | None:
+        """The FalkorDB process that holds ``graph`` (on a cluster, its shard's master)."""
+        if isinstance(self.fdb, EmbeddedFalkorDB):
+            return self.fdb.pid
         assert self.store is not None
-        info = await self.info("memory")
-        return int(info["used_memory"])
+        port = self.store.master_port(graph)
+        return self.fdb.pid(self.fdb.node(port)) if port is not None else None
 
     async def info(self, section: str) -> Mapping[str, str]:
         """An INFO section of the (first) primary."""
+        return (await self.infos(section))[0]
+
+    async def infos(self, section: str) -> list[Mapping[str, str]]:
+        """An INFO section of every primary."""
         assert self.store is not None
-        return info_fields((await self.store.on_primaries("INFO", section))[0])
+        return [info_fields(r) for r in await self.store.on_primaries("INFO", section)]
 
 
 def cpu_stall_us() -> int | None:

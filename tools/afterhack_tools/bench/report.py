@@ -476,4 +476,39 @@ def _tenant_rows(t: dict[str, Any]) -> list[str]:
     ]
     if create:
         rows.append(_row("`POST /api/workspaces` (4 at a time)", [_ms(create)]))
+    if t.get("graphs_per_master"):
+        rows.append(_row("workspace graphs per master (by port)", [", ".join(
+            f"{port}: {n:,}" for port, n in t["graphs_per_master"].items())]))
     return _table(["figure", "value"], rows)
+
+
+def side_by_side(single: dict[str, Any], cluster: dict[str, Any]) -> str:
+    """The figures of the same suite on one server and on a cluster, each divided by floors
+    measured on its own FalkorDB, in one table."""
+    rows = []
+    for s1, s2 in zip(single["sizes"], cluster["sizes"], strict=False):
+        n = label(s1["claims"])
+        for kind in ("tight", "interleaved"):
+            rows.append(_row(f"{n}: FalkorDB `RETURN 1`, {kind}",
+                             [_ms(s["floors"][kind]["falkordb"]) for s in (s1, s2)]))
+            rows.append(_row(f"{n}: HTTP+FalkorDB floor, {kind}",
+                             [_ms(s["floors"][kind][_API]) for s in (s1, s2)]))
+        for name, (path, _) in LATENCIES.items():
+            rows.append(_row(f"{n}: {_LABELS[name]}",
+                             [_lat(_get(s, path), s["ratios"][name]) for s in (s1, s2)]))
+        rows.append(_row(f"{n}: ingest, claims/s without model time",
+                         [f"{s['ingest']['claims_per_s']:,}/s" for s in (s1, s2)]))
+    t1, t2 = single["tenants"], cluster["tenants"]
+    rows += [
+        _row("empty workspaces created", [f"{t['workspaces']:,}" for t in (t1, t2)]),
+        _row("memory per empty workspace (`used_memory` growth; cluster: masters only)",
+             [f"{t['used_memory_per_workspace_bytes'] / 1024:.0f} KiB" for t in (t1, t2)]),
+        _row("`POST /api/workspaces` (4 at a time)",
+             [_ms(t["create"]) if t["create"] else "n/a" for t in (t1, t2)]),
+        _row("`GET /api/workspaces/{ws}` with all of them (random workspace)",
+             [_ms(t["get_with_all_random"]) for t in (t1, t2)]),
+        _row("workspace graphs per master",
+             [", ".join(f"{p}: {k:,}" for p, k in (t.get("graphs_per_master") or {}).items())
+              or "one server" for t in (t1, t2)]),
+    ]
+    return "\n".join(_table(["figure", "one server", "3 masters + 3 replicas"], rows))

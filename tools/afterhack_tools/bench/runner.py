@@ -1,5 +1,9 @@
 """Run the whole suite: tenants first, then each size (floors, search, corrections, agent
-runs, ingest), then the promises checked against the figures; write JSON and Markdown."""
+runs, ingest), then the promises checked against the figures; write JSON and Markdown.
+
+With ``cluster``, the suite runs once on one server (``latest.*``) and again on a local
+3-master, 3-replica cluster (``latest-cluster.*``: the two side by side, then the cluster's
+own report), with ``cluster_tenants`` empty workspaces there."""
 
 from __future__ import annotations
 
@@ -60,6 +64,8 @@ class BenchConfig:
     only: str | None = None
     retrieval_rows: int = 1000
     command: str = "afterhack bench"
+    cluster: bool = False
+    cluster_tenants: int = 10_000
 
     @classmethod
     def quick_config(cls, **overrides: Any) -> BenchConfig:
@@ -176,10 +182,27 @@ def _steal_pct(before: tuple[int, int] | None) -> float | None:
 
 
 async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
+    single = await _run_suite(cfg, log, cluster=False)
+    write(single, cfg.out)
+    if not cfg.cluster:
+        return single
+    log("again on a local cluster of 3 masters with a replica each")
+    cluster = await _run_suite(cfg, log, cluster=True)
+    cluster["meta"]["duration_s"] = round(
+        cluster["meta"]["duration_s"] + single["meta"]["duration_s"], 1)
+    write(cluster, cfg.out, name="latest-cluster",
+          before="## One server and the cluster, side by side\n\nEach figure is divided by "
+          "floors measured on its own FalkorDB (for the cluster: `RETURN 1` on the master "
+          "holding the workspace).\n\n" + report.side_by_side(single, cluster) + "\n")
+    return cluster
+
+
+async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> dict[str, Any]:
     started = time.time()
     t0 = time.perf_counter()
     vocab = Vocabulary()
-    async with Harness() as h:
+    tenants_count = cfg.cluster_tenants if cluster else cfg.tenants
+    async with Harness(cluster=cluster) as h:
         versions = await h.falkordb_version()
         app_port = int(h.base_url.rsplit(":", 1)[1])
         log(f"FalkorDB {versions['falkordb']} (Redis {versions['redis']}); app at {h.base_url}")
@@ -189,8 +212,11 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
             f"{quality['held_out']['precision']} / {quality['held_out']['recall']})")
         tenants: dict[str, Any] | None = None
         if cfg.only is None:
-            tenants = await measure_tenants(h, cfg.tenants, cfg.workspace_gets)
-            log(f"{cfg.tenants} workspaces: GET p50 {tenants['get_with_1']['p50']} ms with 1, "
+            tenants = await measure_tenants(h, tenants_count, cfg.workspace_gets)
+            log(f"{tenants_count} workspaces: "
+                f"{tenants['used_memory_per_workspace_bytes'] / 1024:.0f} KiB each; per "
+                f"master {tenants['graphs_per_master']}")
+            log(f"GET p50 {tenants['get_with_1']['p50']} ms with 1 workspace, "
                 f"{tenants['get_with_all_random']['p50']} ms with all")
         sizes = []
         for n in cfg.sizes:
@@ -206,6 +232,7 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
             "versions": versions,
             "config": config,
             "app_port": app_port,
+            "falkordb": "cluster: 3 masters, 1 replica each" if cluster else "one server",
         },
         "tenants": tenants,
         "conflict_quality": quality,
@@ -216,7 +243,6 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
         for size in sizes:
             size["ratios"] = report.ratios(size)
     result["promises"] = report.promises(result)
-    write(result, cfg.out)
     return result
 
 
@@ -247,7 +273,7 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> dict[
     return result
 
 
-def write(result: dict[str, Any], out: Path) -> None:
+def write(result: dict[str, Any], out: Path, *, name: str = "latest", before: str = "") -> None:
     out.mkdir(parents=True, exist_ok=True)
-    (out / "latest.json").write_text(json.dumps(result, indent=2) + "\n")
-    (out / "latest.md").write_text(report.markdown(result))
+    (out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+    (out / f"{name}.md").write_text(before + report.markdown(result))

@@ -4,7 +4,8 @@ Runs first, on a fresh FalkorDB: one workspace, ``GET /api/workspaces/{ws}`` sam
 the rest are created through the API, and the same request is sampled again (on the first
 workspace and on random ones). Memory is FalkorDB's ``GRAPH.MEMORY USAGE`` summed over the
 new graphs (it reports whole megabytes, so an empty graph reads 0) and Redis's
-``used_memory`` before and after. Floors are taken on the registry graph. The extra
+``used_memory`` before and after (on a cluster, summed over the masters, and the graphs each
+master holds are counted). Floors are taken on the registry graph. The extra
 workspaces are deleted afterwards, so the sized workspaces meet a server like a fresh one.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import Counter
 from typing import Any
 
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
@@ -62,10 +64,16 @@ async def measure_tenants(h: Harness, count: int, n: int) -> dict[str, Any]:
     many_first = await _sample_get(h, [first], n, seed=2, floors=floors)
     many_any = await _sample_get(h, [first, *created], n, seed=3, floors=floors)
     extra = max(1, len(created))
-    for ws in created:
-        await delete_workspace(h.store, ws)
-    await delete_workspace(h.store, first)
+    per_master = Counter(str(h.store.master_port(graph_name(ws))) for ws in [first, *created])
+    store = h.store
+
+    async def drop(ws: str) -> None:
+        async with gate:
+            await delete_workspace(store, ws)
+
+    await asyncio.gather(*(drop(ws) for ws in [first, *created]))
     return {
+        "graphs_per_master": dict(sorted(per_master.items())) if h.cluster else None,
         "workspaces": count,
         "floors": {"tight": tight, "interleaved": floors.interleaved()},
         "create": summary(create_ms) if create_ms else None,

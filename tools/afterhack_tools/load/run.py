@@ -1,7 +1,8 @@
 """Run a bounded load test on loopback and check the graph afterwards.
 
-By default it starts its own FalkorDB (embedded, in a temporary directory) and two app
-processes sharing it, with keys on: every client uses a reviewer key of its workspace, so
+By default it starts its own FalkorDB (embedded, in a temporary directory; or, with
+``cluster``, a local 3-master, 3-replica cluster) and two app processes sharing it (three on
+the cluster), with keys on: every client uses a reviewer key of its workspace, so
 authentication, workspace scope and the shared rate-limit counter are all under load. Or
 point it at an app already running on loopback (``--url``, plus ``--falkordb-url`` for the
 checks). It never targets anything beyond loopback.
@@ -30,6 +31,7 @@ from urllib.parse import urlparse
 import httpx
 
 from afterhack.api.security import is_loopback
+from afterhack.cluster.local import LocalCluster
 from afterhack.embedded import EmbeddedFalkorDB, free_loopback_port
 from afterhack_tools.load.verify import verify
 from afterhack_tools.load.workload import TOPICS, Log, Shared, run_clients
@@ -52,6 +54,7 @@ class Options:
     falkordb_url: str | None = None
     admin_key: str | None = None
     json_out: Path | None = None
+    cluster: bool = False
 
 
 def _check(opts: Options) -> None:
@@ -170,6 +173,8 @@ def _keep_logs(tmp: Path) -> None:
     keep.mkdir(parents=True, exist_ok=True)
     for log in [*tmp.glob("*.log"), *tmp.glob("fdb/*.log")]:
         shutil.copy(log, keep / log.name)
+    for log in tmp.glob("fdb/node-*/redis.log"):
+        shutil.copy(log, keep / f"{log.parent.name}.log")
 
 
 def run(opts: Options) -> dict[str, Any]:
@@ -177,11 +182,18 @@ def run(opts: Options) -> dict[str, Any]:
     _check(opts)
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="afterhack-load-")))
+        server: EmbeddedFalkorDB | None = None
+        cluster: LocalCluster | None = None
         if opts.url:
             apps, fdb, admin = [opts.url], opts.falkordb_url or "", opts.admin_key
         else:
-            server = stack.enter_context(EmbeddedFalkorDB(tmp / "fdb"))
-            fdb = server.url or ""
+            if opts.cluster:
+                cluster = LocalCluster(tmp / "fdb", die_with_parent=True)
+                stack.callback(cluster.down)
+                fdb = cluster.up()
+            else:
+                server = stack.enter_context(EmbeddedFalkorDB(tmp / "fdb"))
+                fdb = server.url or ""
             admin = secrets.token_urlsafe(24)
             env = {"AFTERHACK_FALKORDB_URL": fdb, "AFTERHACK_ADMIN_KEY": admin,
                    "AFTERHACK_RATE_LIMIT_PER_MINUTE": "10000000",
@@ -197,12 +209,18 @@ def run(opts: Options) -> dict[str, Any]:
                                       duration_s=opts.duration_s, seed=opts.seed))
         elapsed = time.monotonic() - t0
         checked = time.monotonic()
-        if not opts.url and server.process is not None and server.process.poll() is not None:
+        if server is not None and server.process is not None and server.process.poll() is not None:
             # FalkorDB itself died under the load: keep its own account of why.
             crash = server.crash_report()
             _keep_logs(tmp)
             raise RuntimeError(f"FalkorDB exited with {server.process.returncode} under load; "
                                f"its report:\n{crash}")
+        if cluster is not None:
+            down = [n.port for n in cluster.status() if not n.running]
+            if down:
+                _keep_logs(tmp)
+                raise RuntimeError(f"FalkorDB cluster nodes {down} exited under load; see "
+                                   "their redis.log")
         problems = asyncio.run(verify(fdb, [s.ws for s in shared], log))
         if not opts.url:
             overflow = _log_lines(tmp.glob("app*.log"), PLAN_CACHE_OVERFLOW)
