@@ -71,15 +71,16 @@ async def bulk_load(
     for rows in _batches(version_rows, batch):
         await g.write(
             "UNWIND $rows AS r "
-            "CREATE (s:Source {id:r.source_id, title:r.title, origin_type:'document', "
+            "CREATE (s:Source:Node {id:r.source_id, title:r.title, origin_type:'document', "
             "  origin_name:r.title, created_at:$now, revision:1, latest_version:1}) "
-            "CREATE (s)-[:HAS_VERSION]->(:SourceVersion {id:r.version_id, version:1, "
+            "CREATE (s)-[:HAS_VERSION]->(:SourceVersion:Node {id:r.version_id, version:1, "
             "  text:r.text, content_hash:'', length:r.length, created_at:$now})",
             {"rows": list(rows), "now": now})
     for rows in _batches(fragment_rows, batch):
         await g.write(
-            "UNWIND $rows AS r MATCH (v:SourceVersion {id:r.version_id}) "
-            "CREATE (v)-[:HAS_FRAGMENT]->(:SourceFragment {id:r.id, seq:r.seq, text:r.text, "
+            "UNWIND $rows AS r MATCH (v:Node {id:r.version_id}) WHERE v:SourceVersion "
+            "CREATE (v)-[:HAS_FRAGMENT]->(:SourceFragment:Node {id:r.id, seq:r.seq, "
+            "  text:r.text, "
             "  start:r.start, end:r.end, origin_type:'document', origin_name:r.title, "
             "  source_id:r.source_id, version_id:r.version_id, extraction:'done', "
             "  created_at:$now})",
@@ -90,8 +91,8 @@ async def bulk_load(
     # A vector is a few kilobytes of query text: smaller batches keep each query sane.
     for rows in _batches(claim_rows, batch if vectors is None else max(1, batch // 5)):
         await g.write(
-            "UNWIND $rows AS r MATCH (f:SourceFragment {id:r.fragment_id}) "
-            "CREATE (c:Claim {id:r.id, statement:r.statement, statement_key:r.key, "
+            "UNWIND $rows AS r MATCH (f:Node {id:r.fragment_id}) WHERE f:SourceFragment "
+            "CREATE (c:Claim:Node {id:r.id, statement:r.statement, statement_key:r.key, "
             "  evidence_quote:r.statement, quote_start:r.start, quote_end:r.end, "
             "  status:r.status, confidence:1.0, confidence_kind:'quote_match', revision:1, "
             "  source_id:r.source_id, version_id:r.version_id, fragment_id:r.fragment_id, "
@@ -104,7 +105,7 @@ async def bulk_load(
                       "order": list(d["premises"])} for d in decisions]
     for rows in _batches(decision_rows, batch):
         await g.write(
-            "UNWIND $rows AS r CREATE (:Decision {id:r.id, title:r.title, summary:'', "
+            "UNWIND $rows AS r CREATE (:Decision:Node {id:r.id, title:r.title, summary:'', "
             "  status:r.status, revision:1, created_at:$now, run_id:null, "
             "  premise_order:'[]', review_reason:null})",
             {"rows": list(rows), "now": now})
@@ -112,22 +113,25 @@ async def bulk_load(
             for d in decisions for label, ids in d["premises"].items() for c in ids]
     for rows in _batches(uses, batch):
         await g.write(
-            "UNWIND $rows AS r MATCH (d:Decision {id:r.d}), (c:Claim {id:r.c}) "
+            "UNWIND $rows AS r MATCH (d:Node {id:r.d}), (c:Node {id:r.c}) "
+            "WHERE d:Decision AND c:Claim "
             "CREATE (d)-[:USED_CLAIM {premise:r.p}]->(c)", {"rows": list(rows)})
     deps = [{"d": d["id"], "u": u} for d in decisions for u in d.get("depends_on", ())]
     for rows in _batches(deps, batch):
         await g.write(
-            "UNWIND $rows AS r MATCH (d:Decision {id:r.d}), (u:Decision {id:r.u}) "
+            "UNWIND $rows AS r MATCH (d:Node {id:r.d}), (u:Node {id:r.u}) "
+            "WHERE d:Decision AND u:Decision "
             "CREATE (d)-[:DEPENDS_ON]->(u)", {"rows": list(rows)})
     action_rows = [{"id": a["id"], "description": a["description"],
                     "status": a.get("status", "proposed")} for a in actions]
     for rows in _batches(action_rows, batch):
         await g.write(
-            "UNWIND $rows AS r CREATE (:Action {id:r.id, description:r.description, "
+            "UNWIND $rows AS r CREATE (:Action:Node {id:r.id, description:r.description, "
             "  status:r.status, revision:1, created_at:$now, held_from:null})",
             {"rows": list(rows), "now": now})
     reqs = [{"a": a["id"], "d": d} for a in actions for d in a["decision_ids"]]
     for rows in _batches(reqs, batch):
         await g.write(
-            "UNWIND $rows AS r MATCH (a:Action {id:r.a}), (d:Decision {id:r.d}) "
+            "UNWIND $rows AS r MATCH (a:Node {id:r.a}), (d:Node {id:r.d}) "
+            "WHERE a:Action AND d:Decision "
             "CREATE (a)-[:REQUIRES]->(d)", {"rows": list(rows)})

@@ -36,7 +36,7 @@ class AuditEvent(TypedDict):
 
 # Appended to a write query so the event commits (or rolls back) with the change itself.
 CREATE_AUDIT = (
-    "CREATE (:AuditEvent {id:$audit_id, kind:$audit_kind, actor:$audit_actor, at:$now, "
+    "CREATE (:AuditEvent:Node {id:$audit_id, kind:$audit_kind, actor:$audit_actor, at:$now, "
     "subject_id:$audit_subject, detail:$audit_detail})"
 )
 
@@ -73,7 +73,7 @@ async def list_audit(g: Graph, *, limit: int, before: int | None = None) -> list
 
 # Several events in one query: $audits is a list of AuditEvent made by audit_event().
 CREATE_AUDITS = (
-    "FOREACH (a IN $audits | CREATE (:AuditEvent {id:a.id, kind:a.kind, actor:a.actor, "
+    "FOREACH (a IN $audits | CREATE (:AuditEvent:Node {id:a.id, kind:a.kind, actor:a.actor, "
     "at:a.at, subject_id:a.subject_id, detail:a.detail}))"
 )
 

@@ -41,7 +41,7 @@ async def term_counts(g: Graph, terms: list[str]) -> tuple[int, dict[str, int]]:
     rows = await g.read(
         "MATCH (all:Claim) WITH count(all) AS n "
         "UNWIND $terms AS t "
-        "CALL { WITH t MATCH (c:Claim) WHERE t IN c.terms WITH c LIMIT $cap "
+        "CALL { WITH t MATCH (c:Node) WHERE c:Claim AND t IN c.terms WITH c LIMIT $cap "
         "  RETURN count(c) AS df } "
         "RETURN n, collect([t, df]) AS dfs",
         {"terms": terms, "cap": TERM_COUNT_CAP},
@@ -62,7 +62,8 @@ async def bm25(g: Graph, via: list[str], weights: list[tuple[str, float]],
     against the mean length of the claims found. At most ``budget`` claims are read: when
     only a common term is held, that many of its claims stand for all of them."""
     rows = await g.read(
-        "UNWIND $via AS t MATCH (c:Claim) WHERE t IN c.terms AND c.status IN $statuses "
+        "UNWIND $via AS t MATCH (c:Node) WHERE c:Claim AND t IN c.terms "
+        "AND c.status IN $statuses "
         "WITH DISTINCT c LIMIT $budget "
         "WITH collect(c) AS found, avg(size(c.terms)) AS mean "
         "UNWIND found AS c "
@@ -82,8 +83,8 @@ async def neighbours(g: Graph, ids: list[str],
     """For each claim, the claims quoted just before and just after it in its fragment."""
     rows = await g.read(
         "UNWIND $ids AS id "
-        "MATCH (c:Claim {id: id})-[:SUPPORTED_BY]->(:SourceFragment)<-[:SUPPORTED_BY]-(n:Claim) "
-        "WHERE n <> c AND n.status IN $statuses "
+        "MATCH (c:Node {id: id})-[:SUPPORTED_BY]->(:SourceFragment)<-[:SUPPORTED_BY]-(n:Claim) "
+        "WHERE c:Claim AND n <> c AND n.status IN $statuses "
         "WITH c, n ORDER BY n.quote_start "
         "WITH c, collect(n) AS ns "
         "WITH c, [x IN ns WHERE x.quote_start < c.quote_start] AS before, "
@@ -104,8 +105,8 @@ async def fulltext(g: Graph, query: str, statuses: Sequence[ClaimStatus], limit:
                    offset: int) -> list[ClaimRow]:
     """Claims matching a RediSearch query (built by search.plan, never raw user text)."""
     rows = await g.read(
-        "CALL db.idx.fulltext.queryNodes('Claim', $q) YIELD node AS c, score "
-        "WHERE c.status IN $statuses "
+        "CALL db.idx.fulltext.queryNodes('Node', $q) YIELD node AS c, score "
+        "WHERE c:Claim AND c.status IN $statuses "
         f"WITH c, score ORDER BY score DESC, c.created_at, c.id SKIP $offset LIMIT $limit "
         f"RETURN {CLAIM_FIELDS}, score, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
         "ORDER BY score DESC, c.created_at, c.id",
@@ -124,8 +125,8 @@ async def fulltext_top(g: Graph, queries: list[str], k: int) -> list[list[Neighb
     # when a CALL {} subquery with a LIMIT wraps it, so the ranking is done outside.
     rows = await g.read(
         "UNWIND range(0, size($qs) - 1) AS i "
-        "CALL db.idx.fulltext.queryNodes('Claim', $qs[i]) YIELD node AS c, score "
-        f"WHERE c.status IN {CURRENT} "
+        "CALL db.idx.fulltext.queryNodes('Node', $qs[i]) YIELD node AS c, score "
+        f"WHERE c:Claim AND c.status IN {CURRENT} "
         "WITH i, c, score ORDER BY score DESC, c.id "
         "WITH i, collect({id: c.id, statement: c.statement, statement_key: c.statement_key, "
         "  source_id: c.source_id})[..$k] AS hits "
@@ -141,8 +142,8 @@ async def fulltext_capped(g: Graph, query: str, k: int, cap: int) -> list[Neighb
     """The best ``k`` of the first ``cap`` current claims a query matches: bounded however
     common its word (the procedure stops after ``cap`` hits)."""
     rows = await g.read(
-        "CALL db.idx.fulltext.queryNodes('Claim', $q) YIELD node AS c, score "
-        f"WHERE c.status IN {CURRENT} "
+        "CALL db.idx.fulltext.queryNodes('Node', $q) YIELD node AS c, score "
+        f"WHERE c:Claim AND c.status IN {CURRENT} "
         "WITH c, score LIMIT $cap "
         "RETURN c.id AS id, c.statement AS statement, c.statement_key AS statement_key, "
         "c.source_id AS source_id ORDER BY score DESC, c.id LIMIT $k",
@@ -154,7 +155,7 @@ async def statement_keys(g: Graph, ids: list[str]) -> dict[str, tuple[str, str]]
     """Each claim's statement key and statement."""
     if not ids:
         return {}
-    rows = await g.read("MATCH (c:Claim) WHERE c.id IN $ids "
+    rows = await g.read("MATCH (c:Node) WHERE c:Claim AND c.id IN $ids "
                         "RETURN c.id AS id, c.statement_key AS k, c.statement AS s",
                         {"ids": ids})
     return {r["id"]: (r["k"], r["s"]) for r in rows}
@@ -186,7 +187,7 @@ async def list_claims(g: Graph, statuses: Sequence[ClaimStatus], limit: int,
 
 async def find_claims(g: Graph, ids: list[str]) -> dict[str, QuotedClaim]:
     rows = await g.read(
-        f"MATCH (c:Claim) WHERE c.id IN $ids RETURN {CLAIM_FIELDS}, "
+        f"MATCH (c:Node) WHERE c:Claim AND c.id IN $ids RETURN {CLAIM_FIELDS}, "
         "c.evidence_quote AS evidence_quote",
         {"ids": ids},
     )
@@ -196,7 +197,7 @@ async def find_claims(g: Graph, ids: list[str]) -> dict[str, QuotedClaim]:
 async def claim_fragments(g: Graph, ids: list[str]) -> list[FragmentRow]:
     """The fragments supporting each claim, with the claim's quote offsets and origin."""
     rows = await g.read(
-        "MATCH (c:Claim)-[s:SUPPORTED_BY]->(f:SourceFragment) WHERE c.id IN $ids "
+        "MATCH (c:Node)-[s:SUPPORTED_BY]->(f:SourceFragment) WHERE c:Claim AND c.id IN $ids "
         "OPTIONAL MATCH (f)<-[:HAS_FRAGMENT]-(v:SourceVersion)<-[:HAS_VERSION]-(src:Source) "
         "OPTIONAL MATCH (f)<-[:HAS_FRAGMENT]-(k:Correction) "
         "RETURN c.id AS claim_id, c.status AS claim_status, c.quote_start AS quote_start, "
@@ -212,7 +213,8 @@ async def claim_fragments(g: Graph, ids: list[str]) -> list[FragmentRow]:
 
 async def get_claim_row(g: Graph, claim_id: str) -> ClaimDetailRow:
     rows = await g.read(
-        f"MATCH (c:Claim {{id:$id}}) RETURN {CLAIM_FIELDS}, c.evidence_quote AS evidence_quote, "
+        f"MATCH (c:Node {{id:$id}}) WHERE c:Claim RETURN {CLAIM_FIELDS}, "
+        "c.evidence_quote AS evidence_quote, "
         "c.quote_start AS quote_start, c.quote_end AS quote_end",
         {"id": claim_id},
     )
@@ -225,7 +227,7 @@ async def get_claim_row(g: Graph, claim_id: str) -> ClaimDetailRow:
 async def claim_links(g: Graph, claim_id: str) -> ClaimLinks:
     """Corrections of the claim, what it supersedes and what supersedes it, who uses it."""
     rows = await g.read(
-        "MATCH (c:Claim {id:$id}) "
+        "MATCH (c:Node {id:$id}) WHERE c:Claim "
         "RETURN "
         "[(c)<-[:CORRECTS]-(k:Correction) | k {.id, .kind, .statement, .reason, .reviewer, "
         "  .created_at, .replacement_id}] AS corrections, "
@@ -244,7 +246,7 @@ async def claim_links(g: Graph, claim_id: str) -> ClaimLinks:
 async def replacement_chain(g: Graph, claim_id: str) -> list[ClaimRef]:
     """The claim and each claim that replaced it, in order, up to the current one."""
     rows = await g.read(
-        "MATCH p = (c:Claim {id:$id})<-[:SUPERSEDES*0..64]-(r:Claim) "
+        "MATCH p = (c:Node {id:$id})<-[:SUPERSEDES*0..64]-(r:Claim) WHERE c:Claim "
         "RETURN r.id AS id, r.statement AS statement, r.status AS status, length(p) AS depth "
         "ORDER BY depth",
         {"id": claim_id},

@@ -44,14 +44,15 @@ class ConflictRow(TypedDict):
 RAISE = """
 CALL {
   UNWIND $conflicts AS x
-  MATCH (na:Claim {id: x.new_id}), (ob:Claim {id: x.old_id})
-  WHERE na.status IN ['proposed', 'accepted'] AND ob.status IN ['proposed', 'accepted']
-  OPTIONAL MATCH (seen:Conflict {key: x.key})
+  MATCH (na:Node {id: x.new_id}), (ob:Node {id: x.old_id})
+  WHERE na:Claim AND ob:Claim
+    AND na.status IN ['proposed', 'accepted'] AND ob.status IN ['proposed', 'accepted']
+  OPTIONAL MATCH (seen:Node {key: x.key}) WHERE seen:Conflict
   WITH x, na, ob, seen WHERE seen IS NULL
-  CREATE (k:Conflict {id: x.id, key: x.key, status: 'open', kind: x.kind, reason: x.reason,
+  CREATE (k:Conflict:Node {id: x.id, key: x.key, status: 'open', kind: x.kind, reason: x.reason,
       detected_by: x.detected_by, revision: 1, created_at: $now})
   CREATE (k)-[:BETWEEN]->(ob), (k)-[:BETWEEN]->(na)
-  CREATE (:AuditEvent {id: x.audit_id, kind: 'conflict.raised', actor: $audit_actor,
+  CREATE (:AuditEvent:Node {id: x.audit_id, kind: 'conflict.raised', actor: $audit_actor,
       at: $now, subject_id: x.id, detail: x.audit_detail})
   RETURN collect(k.id) AS raised
 }
@@ -60,8 +61,8 @@ CALL {
 # The ids of the open conflicts a claim (bound as ``c``) is in, through its statement key:
 # a copy of a statement is in the conflicts of the claim that raised them. (One id per
 # claim of the conflict with that key: callers keep each id once.)
-OPEN_CONFLICT_IDS = ("[(oc_t:Claim {statement_key: c.statement_key})<-[:BETWEEN]-"
-                     "(oc_k:Conflict) WHERE oc_k.status = 'open' | oc_k.id]")
+OPEN_CONFLICT_IDS = ("[(oc_t:Node {statement_key: c.statement_key})<-[:BETWEEN]-"
+                     "(oc_k:Conflict) WHERE oc_t:Claim AND oc_k.status = 'open' | oc_k.id]")
 
 _CLAIM = """{id: c.id, statement: c.statement, statement_key: c.statement_key,
   status: c.status, revision: c.revision, evidence_quote: c.evidence_quote,
@@ -99,7 +100,8 @@ async def list_conflicts(g: Graph, *, status: ConflictStatus | None, limit: int,
 async def get_conflicts(g: Graph, ids: list[str]) -> list[ConflictRecord]:
     if not ids:
         return []
-    rows = await g.read("MATCH (k:Conflict) WHERE k.id IN $ids WITH k" + _WITH_CLAIMS
+    rows = await g.read("MATCH (k:Node) WHERE k:Conflict AND k.id IN $ids WITH k"
+                        + _WITH_CLAIMS
                         + " ORDER BY k.created_at, k.id", {"ids": ids})
     return [_record(r) for r in rows]
 
@@ -115,7 +117,8 @@ async def known_keys(g: Graph, keys: list[str]) -> set[str]:
     """Which of these pair keys were raised before (in any status)."""
     if not keys:
         return set()
-    rows = await g.read("MATCH (k:Conflict) WHERE k.key IN $keys RETURN k.key AS key",
+    rows = await g.read("MATCH (k:Node) WHERE k:Conflict AND k.key IN $keys "
+                        "RETURN k.key AS key",
                         {"keys": keys})
     return {r["key"] for r in rows}
 
@@ -131,9 +134,9 @@ async def open_conflicts_of(g: Graph, claim_ids: list[str]) -> list[ClaimConflic
     if not claim_ids:
         return []
     rows = await g.read(
-        "MATCH (c:Claim) WHERE c.id IN $ids "
-        "MATCH (t:Claim {statement_key: c.statement_key})<-[:BETWEEN]-(k:Conflict) "
-        "WHERE k.status = 'open' "
+        "MATCH (c:Node) WHERE c:Claim AND c.id IN $ids "
+        "MATCH (t:Node {statement_key: c.statement_key})<-[:BETWEEN]-(k:Conflict) "
+        "WHERE t:Claim AND k.status = 'open' "
         "RETURN DISTINCT c.id AS claim_id, k.id AS conflict_id, c.statement_key AS side_key",
         {"ids": claim_ids})
     return [ClaimConflict(claim_id=r["claim_id"], conflict_id=r["conflict_id"],
@@ -162,18 +165,18 @@ async def open_conflicts_of_claim(g: Graph, claim_id: str) -> list[ClaimConflict
 # current claims exactly those previewed ($losers: [id, revision, users], any order).
 _RESOLUTION_GUARD = """
 CALL {
-  MATCH (x:Conflict {id: $conflict_id})
-  WHERE x.status = 'open' AND x.revision = $conflict_revision
+  MATCH (x:Node {id: $conflict_id})
+  WHERE x:Conflict AND x.status = 'open' AND x.revision = $conflict_revision
   RETURN count(x) AS ok_conflict
 }
 CALL {
-  MATCH (kept:Claim {id: $keep_id})
-  WHERE kept.revision = $keep_revision AND kept.status IN ['proposed', 'accepted']
+  MATCH (kept:Node {id: $keep_id})
+  WHERE kept:Claim AND kept.revision = $keep_revision AND kept.status IN ['proposed', 'accepted']
   RETURN count(kept) AS ok_kept
 }
 CALL {
-  MATCH (lc:Claim {statement_key: $loser_key})
-  WHERE lc.status IN ['proposed', 'accepted']
+  MATCH (lc:Node {statement_key: $loser_key})
+  WHERE lc:Claim AND lc.status IN ['proposed', 'accepted']
   WITH lc, size([(lc)<-[lu:USED_CLAIM]-(:Decision) | lu]) AS n_lc_users
   RETURN collect([lc.id, lc.revision, n_lc_users]) AS loser_state
 }
@@ -186,11 +189,12 @@ WHERE ok_conflict = 1 AND ok_kept = 1 AND size(loser_state) = size($losers)
 # (its own source fragment is the evidence: no reviewer fragment), a Correction of kind
 # 'supersede' records who decided and why, and RESOLVES the conflict.
 _KEEP = """
-MATCH (x:Conflict {id: $conflict_id}), (kept:Claim {id: $keep_id})
+MATCH (x:Node {id: $conflict_id}), (kept:Node {id: $keep_id})
+WHERE x:Conflict AND kept:Claim
 SET x.status = 'resolved', x.revision = x.revision + 1, x.resolved_at = $now,
     x.resolved_by = $correction.reviewer, x.resolution = 'keep', x.kept_claim_id = kept.id,
     x.correction_id = $correction.id, x.resolution_key = $key
-CREATE (k:Correction {id: $correction.id, claim_id: $correction.claim_id, key: $key,
+CREATE (k:Correction:Node {id: $correction.id, claim_id: $correction.claim_id, key: $key,
     statement: kept.statement, reason: $correction.reason, reviewer: $correction.reviewer,
     kind: 'supersede', replacement_id: kept.id, outcome: $correction.outcome,
     created_at: $now})-[:RESOLVES]->(x)
@@ -198,7 +202,7 @@ WITH k, kept
 CALL {
   WITH k, kept
   UNWIND $losers AS lo
-  MATCH (l:Claim {id: lo[0]})
+  MATCH (l:Node {id: lo[0]}) WHERE l:Claim
   SET l.status = 'superseded', l.revision = l.revision + 1
   CREATE (k)-[:CORRECTS]->(l)
   CREATE (kept)-[:SUPERSEDES {reason: 'conflict'}]->(l)
@@ -208,8 +212,8 @@ CALL {
 
 # Dismiss: both statements hold (another scope, say); the pair is never raised again.
 _DISMISS = """
-MATCH (x:Conflict {id: $conflict_id})
-WHERE x.status = 'open' AND x.revision = $conflict_revision
+MATCH (x:Node {id: $conflict_id})
+WHERE x:Conflict AND x.status = 'open' AND x.revision = $conflict_revision
 SET x.status = 'dismissed', x.revision = x.revision + 1, x.resolved_at = $now,
     x.resolved_by = $reviewer, x.resolution = 'dismiss', x.dismiss_reason = $reason,
     x.resolution_key = $key
@@ -231,7 +235,8 @@ async def dismiss(g: Graph, p: dict[str, Any]) -> bool:
 
 
 async def resolution_key_of(g: Graph, conflict_id: str) -> str | None:
-    rows = await g.read("MATCH (x:Conflict {id: $id}) RETURN x.resolution_key AS key",
+    rows = await g.read("MATCH (x:Node {id: $id}) WHERE x:Conflict "
+                        "RETURN x.resolution_key AS key",
                         {"id": conflict_id})
     value = rows.scalar()
     return None if value is None else str(value)

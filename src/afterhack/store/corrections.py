@@ -60,17 +60,17 @@ class CorrectionWrite(Repair):
 # The corrected claim must still be exactly as previewed: same revision, still current, and
 # used by the same number of decisions (a new user would have joined the impact set).
 _SUPERSEDE = """
-MATCH (old:Claim {id: $claim_id})
+MATCH (old:Node {id: $claim_id}) WHERE old:Claim
 WITH old, size([(old)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users
 WHERE old.revision = $claim_revision AND old.status IN """ + CURRENT + """
   AND n_users = $n_users
 SET old.status = $old_status, old.revision = old.revision + 1
-CREATE (k:Correction {id: $correction.id, claim_id: $claim_id, key: $key,
+CREATE (k:Correction:Node {id: $correction.id, claim_id: $claim_id, key: $key,
     statement: $correction.statement, reason: $correction.reason,
     reviewer: $correction.reviewer, kind: $correction.kind,
     replacement_id: $correction.replacement_id, outcome: $correction.outcome,
     created_at: $now})-[:CORRECTS]->(old)
-CREATE (k)-[:HAS_FRAGMENT]->(f:SourceFragment {id: $fragment.id, text: $fragment.text,
+CREATE (k)-[:HAS_FRAGMENT]->(f:SourceFragment:Node {id: $fragment.id, text: $fragment.text,
     start: 0, end: size($fragment.text), seq: 0, origin_type: 'human_correction',
     origin_name: $fragment.origin_name, source_id: $correction.id, extraction: 'none',
     created_at: $now})
@@ -78,7 +78,7 @@ CREATE (k)-[:HAS_FRAGMENT]->(f:SourceFragment {id: $fragment.id, text: $fragment
 
 # A replacement cites the reviewer's own fragment only, never the superseded source.
 _REPLACEMENT = """
-CREATE (rep:Claim {id: $replacement.id, statement: $replacement.statement,
+CREATE (rep:Claim:Node {id: $replacement.id, statement: $replacement.statement,
     statement_key: $replacement.key, evidence_quote: $replacement.statement,
     quote_start: 0, quote_end: size($replacement.statement), status: 'accepted',
     confidence: 0.0, confidence_kind: 'human_correction', revision: 1,
@@ -97,7 +97,7 @@ WITH k, old
 CALL {
   WITH k
   UNWIND $twins AS tw
-  MATCH (t:Claim {id: tw[0]})
+  MATCH (t:Node {id: tw[0]}) WHERE t:Claim
   SET t.status = $old_status, t.revision = t.revision + 1
   CREATE (k)-[:CORRECTS]->(t)
   RETURN count(t) AS n_twins
@@ -108,7 +108,7 @@ WITH k, old, rep
 CALL {
   WITH k, rep
   UNWIND $twins AS tw
-  MATCH (t:Claim {id: tw[0]})
+  MATCH (t:Node {id: tw[0]}) WHERE t:Claim
   SET t.status = $old_status, t.revision = t.revision + 1
   CREATE (k)-[:CORRECTS]->(t)
   CREATE (rep)-[:SUPERSEDES {reason: 'correction'}]->(t)
@@ -141,14 +141,15 @@ async def repair_only(g: Graph, stamps: Stamps, repair: Repair,
 
 async def find_by_key(g: Graph, key: str) -> str | None:
     """The id of the correction with this key (repair.correction_key), if it was applied."""
-    rows = await g.read("MATCH (k:Correction {key:$key}) RETURN k.id AS id", {"key": key})
+    rows = await g.read("MATCH (k:Node {key:$key}) WHERE k:Correction RETURN k.id AS id",
+                        {"key": key})
     row = rows.first()
     return None if row is None else str(row["id"])
 
 
 async def get_correction(g: Graph, correction_id: str) -> Correction:
     rows = await g.read(
-        "MATCH (k:Correction {id:$id}) "
+        "MATCH (k:Node {id:$id}) WHERE k:Correction "
         "RETURN k {.id, .claim_id, .statement, .reason, .reviewer, .kind, .replacement_id, "
         ".outcome, .created_at} AS k, [(k)-[:CORRECTS]->(c:Claim) | c.id] AS corrected, "
         "[(k)-[:HAS_FRAGMENT]->(f:SourceFragment) | f {.id, .text, .origin_type, "

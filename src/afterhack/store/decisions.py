@@ -65,7 +65,7 @@ async def action_decisions(g: Graph, action_ids: list[str]) -> dict[str, list[st
     if not action_ids:
         return {}
     rows = await g.read(
-        "MATCH (a:Action)-[:REQUIRES]->(y:Decision) WHERE a.id IN $ids "
+        "MATCH (a:Node)-[:REQUIRES]->(y:Decision) WHERE a:Action AND a.id IN $ids "
         "RETURN a.id AS id, collect(y.id) AS decision_ids",
         {"ids": action_ids})
     return {r["id"]: list(r["decision_ids"]) for r in rows}
@@ -104,7 +104,7 @@ async def _decision_views(g: Graph, rows: Sequence[Row]) -> list[DecisionView]:
 
 async def find_decisions(g: Graph, ids: list[str]) -> dict[str, DecisionRef]:
     rows = await g.read(
-        "MATCH (d:Decision) WHERE d.id IN $ids RETURN d.id AS id, d.status AS status, "
+        "MATCH (d:Node) WHERE d:Decision AND d.id IN $ids RETURN d.id AS id, d.status AS status, "
         "d.revision AS revision, d.title AS title",
         {"ids": ids},
     )
@@ -112,7 +112,8 @@ async def find_decisions(g: Graph, ids: list[str]) -> dict[str, DecisionRef]:
 
 
 async def get_decision(g: Graph, decision_id: str) -> DecisionView:
-    rows = await g.read("MATCH (d:Decision {id:$id}) " + _DECISION_RETURN, {"id": decision_id})
+    rows = await g.read("MATCH (d:Node {id:$id}) WHERE d:Decision " + _DECISION_RETURN,
+                        {"id": decision_id})
     if not rows:
         raise DecisionNotFound(decision_id)
     return (await _decision_views(g, rows))[0]
@@ -139,7 +140,7 @@ async def list_actions(g: Graph, statuses: Sequence[ActionStatus] | None, *, lim
 
 
 async def get_action(g: Graph, action_id: str) -> ActionRecord:
-    rows = await g.read(f"MATCH (a:Action {{id:$id}}) RETURN {_ACTION_MAP} AS a",
+    rows = await g.read(f"MATCH (a:Node {{id:$id}}) WHERE a:Action RETURN {_ACTION_MAP} AS a",
                         {"id": action_id})
     row = rows.first()
     if row is None:
@@ -149,7 +150,8 @@ async def get_action(g: Graph, action_id: str) -> ActionRecord:
 
 async def action_decision_statuses(g: Graph, action_id: str) -> list[DecisionStatus]:
     rows = await g.read(
-        "MATCH (a:Action {id:$id})-[:REQUIRES]->(d:Decision) RETURN collect(d.status) AS s",
+        "MATCH (a:Node {id:$id})-[:REQUIRES]->(d:Decision) WHERE a:Action "
+        "RETURN collect(d.status) AS s",
         {"id": action_id})
     return list(rows.scalar() or [])
 
@@ -161,7 +163,8 @@ async def set_action_status(g: Graph, action_id: str, *, revision: int,
     """CAS an action's status; the query re-checks the transition and its decisions.
     ``released``: back to the status it was held from."""
     rows = await g.write(
-        "MATCH (a:Action {id:$id}) WHERE a.revision = $revision AND a.status IN $from "
+        "MATCH (a:Node {id:$id}) WHERE a:Action AND a.revision = $revision "
+        "AND a.status IN $from "
         "WITH a, [(a)-[:REQUIRES]->(x:Decision) | x.status] AS ds "
         f"WHERE NOT $needs_good_standing OR all(s IN ds WHERE s IN {GOOD}) "
         "SET a.status = CASE WHEN $to = 'released' THEN coalesce(a.held_from, 'proposed') "
@@ -180,7 +183,8 @@ async def accept_decision(g: Graph, decision_id: str, *, revision: int,
     """Put a decision in good standing if every premise has a current claim; the held
     actions it restored, or None if refused."""
     rows = await g.write(
-        "MATCH (d:Decision {id:$id}) WHERE d.revision = $revision AND d.status IN $from "
+        "MATCH (d:Node {id:$id}) WHERE d:Decision AND d.revision = $revision "
+        "AND d.status IN $from "
         "OPTIONAL MATCH (d)-[u:USED_CLAIM]->(c:Claim) "
         "WITH d, collect(DISTINCT u.premise) AS premises, "
         f"  collect(DISTINCT CASE WHEN c.status IN {CURRENT} "
@@ -204,16 +208,18 @@ async def reconfirm_decision(g: Graph, decision_id: str, *, revision: int,
     held actions it restored, or None if refused."""
     claim_ids = list(dict.fromkeys(u["claim_id"] for u in uses))
     rows = await g.write(
-        "MATCH (d:Decision {id:$id}) WHERE d.revision = $revision AND d.status IN $from "
+        "MATCH (d:Node {id:$id}) WHERE d:Decision AND d.revision = $revision "
+        "AND d.status IN $from "
         "OPTIONAL MATCH (d)-[:DEPENDS_ON]->(x:Decision) "
         "WITH d, collect(x.status) AS ups "
-        f"OPTIONAL MATCH (c:Claim) WHERE c.id IN $claim_ids AND c.status IN {CURRENT} "
+        f"OPTIONAL MATCH (c:Node) WHERE c:Claim AND c.id IN $claim_ids "
+        f"AND c.status IN {CURRENT} "
         "AND (c)-[:SUPPORTED_BY]->(:SourceFragment) "
         "WITH d, ups, count(DISTINCT c) AS ok "
         f"WHERE ok = size($claim_ids) AND all(s IN ups WHERE s IN {GOOD}) "
         "OPTIONAL MATCH (d)-[old:USED_CLAIM]->() DELETE old "
         "WITH DISTINCT d "
-        "CALL { WITH d UNWIND $uses AS u MATCH (c:Claim {id:u.claim_id}) "
+        "CALL { WITH d UNWIND $uses AS u MATCH (c:Node {id:u.claim_id}) WHERE c:Claim "
         "  CREATE (d)-[:USED_CLAIM {premise:u.premise}]->(c) RETURN count(*) AS n } "
         "SET d.status = 'accepted', d.revision = d.revision + 1, d.review_reason = null, "
         "    d.premise_order = $premise_order "
@@ -229,7 +235,8 @@ async def reconfirm_decision(g: Graph, decision_id: str, *, revision: int,
 # Rejects decision $id, cancels its own open (or held) actions; then the guard's flags and
 # holds of its dependents follow in the same query.
 _REJECT = f"""
-MATCH (d:Decision {{id: $id}}) WHERE d.revision = $revision AND d.status IN $from
+MATCH (d:Node {{id: $id}}) WHERE d:Decision AND d.revision = $revision
+  AND d.status IN $from
 SET d.status = 'rejected', d.revision = d.revision + 1, d.review_reason = $reason
 WITH d
 CALL {{

@@ -19,7 +19,10 @@ async def snapshot_graph(g: Graph) -> GraphSnapshot:
     id, then by edge endpoints, type and properties, so equal graphs give equal documents.
     """
     rows = await g.read(
-        "MATCH (n) RETURN labels(n) AS labels, properties(n) AS props, "
+        # Every node also carries the shared label Node (store/names.py): not part of
+        # what it is, so not exported.
+        "MATCH (n) RETURN [x IN labels(n) WHERE x <> 'Node'] AS labels, "
+        "properties(n) AS props, "
         "NULL AS type, NULL AS source, NULL AS target "
         "UNION ALL "
         "MATCH (a)-[e]->(b) RETURN NULL AS labels, properties(e) AS props, "

@@ -55,24 +55,24 @@ def guard_params(stamps: Stamps) -> GuardParams:
 GUARD = f"""
 CALL {{
   UNWIND $g_decisions AS want
-  MATCH (gd:Decision {{id: want.id}})
+  MATCH (gd:Node {{id: want.id}}) WHERE gd:Decision
   WITH gd, want, {", ".join(f"{expr} AS {name}" for name, expr in _COUNTS.items())}
   WHERE gd.revision = want.revision{"".join(f" AND {name} = want.{name}" for name in _COUNTS)}
   RETURN count(gd) AS ok_decisions
 }}
 CALL {{
   UNWIND $g_actions AS want
-  MATCH (ga:Action {{id: want.id}}) WHERE ga.revision = want.revision
+  MATCH (ga:Node {{id: want.id}}) WHERE ga:Action AND ga.revision = want.revision
   RETURN count(ga) AS ok_actions
 }}
 CALL {{
   UNWIND $g_claims AS want
-  MATCH (gc:Claim {{id: want.id}}) WHERE gc.revision = want.revision
+  MATCH (gc:Node {{id: want.id}}) WHERE gc:Claim AND gc.revision = want.revision
   RETURN count(gc) AS ok_claims
 }}
 CALL {{
   UNWIND $g_ups AS want
-  MATCH (gu:Decision {{id: want.id}}) WHERE gu.revision = want.revision
+  MATCH (gu:Node {{id: want.id}}) WHERE gu:Decision AND gu.revision = want.revision
   RETURN count(gu) AS ok_ups
 }}
 WITH ok_decisions, ok_actions, ok_claims, ok_ups
@@ -98,13 +98,13 @@ FLAG_AND_HOLD = """
 WITH *
 CALL {
   UNWIND $flags AS f
-  MATCH (fd:Decision {id: f.id})
+  MATCH (fd:Node {id: f.id}) WHERE fd:Decision
   SET fd.status = 'needs_review', fd.revision = fd.revision + 1, fd.review_reason = f.reason
   RETURN count(fd) AS n_flagged
 }
 CALL {
   UNWIND $holds AS h
-  MATCH (ha:Action {id: h})
+  MATCH (ha:Node {id: h}) WHERE ha:Action
   SET ha.held_from = ha.status, ha.status = 'held', ha.revision = ha.revision + 1
   RETURN count(ha) AS n_held
 }
@@ -120,8 +120,8 @@ def twin_rows(claim: RegionClaim) -> list[list[str | int]]:
 # used since ($statement_key, $claim_id, $twins from twin_rows). Put after GUARD.
 TWINS_GUARD = """
 CALL {
-  MATCH (tw:Claim {statement_key: $statement_key})
-  WHERE tw.status IN ['proposed', 'accepted'] AND tw.id <> $claim_id
+  MATCH (tw:Node {statement_key: $statement_key})
+  WHERE tw:Claim AND tw.status IN ['proposed', 'accepted'] AND tw.id <> $claim_id
   WITH tw, size([(tw)<-[tu:USED_CLAIM]-(:Decision) | tu]) AS n_tw_users
   RETURN collect([tw.id, tw.revision, n_tw_users]) AS twin_state
 }

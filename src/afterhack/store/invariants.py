@@ -13,7 +13,8 @@ Returns a list of violations; an empty list means the workspace is consistent:
    (vocab.EDGE_ENDS: the region query does not check labels);
 8. a conflict joins two claims of two different statements; a resolved one is resolved by
    one supersede correction, whose kept claim states one side, and no claim of the other
-   side is current; an open or dismissed one is resolved by none.
+   side is current; an open or dismissed one is resolved by none;
+9. every node carries the shared label Node (lookups by id go through its index).
 
 ``collateral`` compares two readings of every node's status and revision (``states``): what
 changed outside the nodes a change was allowed to touch.
@@ -125,14 +126,16 @@ async def check_workspace(g: Graph) -> list[str]:
             v.append(f"conflict {k['id']} is resolved without one supersede correction "
                      "keeping its kept claim")
             continue
-        kept_key = (await g.read("MATCH (c:Claim {id:$id}) RETURN c.statement_key AS k",
-                                 {"id": k["kept"]})).scalar()
+        kept_key = (await g.read(
+            "MATCH (c:Node {id:$id}) WHERE c:Claim RETURN c.statement_key AS k",
+            {"id": k["kept"]})).scalar()
         others = [x for x in k["keys"] if x != kept_key]
         if kept_key not in k["keys"] or len(others) != 1:
             v.append(f"conflict {k['id']} kept a claim of neither side")
             continue
         alive = (await g.read(
-            "MATCH (c:Claim {statement_key:$k}) WHERE c.status IN ['proposed','accepted'] "
+            "MATCH (c:Node {statement_key:$k}) WHERE c:Claim "
+            "AND c.status IN ['proposed','accepted'] "
             "RETURN count(c) AS n", {"k": others[0]})).scalar()
         if alive:
             v.append(f"conflict {k['id']} is resolved but its losing side is still current")
@@ -142,6 +145,9 @@ async def check_workspace(g: Graph) -> list[str]:
             "RETURN count(e) AS n")).scalar()
         if stray:
             v.append(f"{stray} {kind} edges do not join a {start} to a {end}")
+    unlabelled = (await g.read("MATCH (n) WHERE NOT n:Node RETURN count(n) AS n")).scalar()
+    if unlabelled:
+        v.append(f"{unlabelled} nodes lack the shared label Node")
     return v
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 import uuid
 
-from afterhack.model.vocab import NodeLabel
-
 REGISTRY_GRAPH = "afterhack_registry"
 
 _CANONICAL_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
@@ -34,19 +32,18 @@ PROPERTY_KEYS = (
     "to_role", "tool_calls", "tool_log", "vector_pending", "version", "version_id",
 )
 
-# Extra range indexes that queries filter on (beyond id).
-RANGE_INDEXES: tuple[tuple[NodeLabel, str], ...] = (
-    ("Claim", "statement_key"),
-    ("Claim", "status"),
-    # A claim's search terms (a list: the index holds each element), and the claims still
-    # waiting for their vector (see store/vectors.py).
-    ("Claim", "terms"),
-    ("Claim", "vector_pending"),
-    ("AuditEvent", "at"),
-    ("Correction", "key"),
-    ("Conflict", "key"),
-    ("Conflict", "status"),
-)
+# Every node of a workspace graph carries this label beside its own (vocab.NodeLabel), and
+# the graph's one index is on it: `id` (unique), the properties below, and the full-text
+# index on `statement`. An index per label costs FalkorDB about 100 KiB even when empty, so
+# one for all of them is what keeps an empty workspace small. A lookup by id is written
+# `(c:Node {id: $id}) WHERE c:Claim`: an index scan, then a filter on the label, as fast as
+# an index on Claim itself; `(c:Claim:Node {id: $id})` would check the label with a matrix
+# traversal instead, a little slower (tools/afterhack_tools/bench/idlookup.py).
+NODE = "Node"
+# A claim's search terms (a list: the index holds each element), and the claims still
+# waiting for their vector (see store/vectors.py), are among them.
+NODE_RANGE_INDEXED = ("statement_key", "key", "terms", "vector_pending")
+NODE_FULLTEXT = "statement"
 
 
 def new_id() -> str:

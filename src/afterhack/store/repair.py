@@ -34,7 +34,8 @@ async def claim_state(g: Graph, claim_id: str) -> ClaimState | None:
     """A claim's status and revision, for telling a client what it is now (claim_region reads
     it together with its region)."""
     rows = await g.read(
-        "MATCH (c:Claim {id:$id}) RETURN c.status AS status, c.revision AS revision",
+        "MATCH (c:Node {id:$id}) WHERE c:Claim RETURN c.status AS status, "
+        "c.revision AS revision",
         {"id": claim_id},
     )
     row = rows.first()
@@ -85,7 +86,7 @@ _DECISION = (", ".join(f"d.{k} AS {k}" for k in _PROPERTIES) + ",\n"
 # Two levels of the region for a walk that goes on past the first query: the decisions
 # $ids and those depending on them (one hop: no more paths than edges; a decision read
 # before comes back and is skipped).
-_TWO_LEVELS = ("MATCH (s:Decision) WHERE s.id IN $ids\n"
+_TWO_LEVELS = ("MATCH (s:Node) WHERE s:Decision AND s.id IN $ids\n"
                "MATCH (s)<-[:DEPENDS_ON*0..1]-(d)\nWITH DISTINCT d\nRETURN " + _DECISION)
 
 # The claim and the first two levels of its region: the decisions using it and those
@@ -99,9 +100,9 @@ _TWO_LEVELS = ("MATCH (s:Decision) WHERE s.id IN $ids\n"
 # claim (claim_region). A correction refutes the statement, not one copy of it (SPEC rule
 # 4): the current claims with the claim's statement key (its twins, found through that
 # key's range index) are read with it, and the region is every twin's too.
-_CLAIM_AND_REGION = """MATCH (c:Claim {id: $id})
-OPTIONAL MATCH (t:Claim {statement_key: c.statement_key})
-WHERE t.status IN ['proposed', 'accepted'] AND t.id <> c.id
+_CLAIM_AND_REGION = """MATCH (c:Node {id: $id}) WHERE c:Claim
+OPTIONAL MATCH (t:Node {statement_key: c.statement_key})
+WHERE t:Claim AND t.status IN ['proposed', 'accepted'] AND t.id <> c.id
 WITH c, collect(t) AS twins
 UNWIND [c] + twins AS x
 OPTIONAL MATCH (x)<-[:USED_CLAIM|DEPENDS_ON*1..2]-(d)
@@ -114,7 +115,7 @@ RETURN c.id AS claim_id, c.status AS claim_status, c.revision AS claim_revision,
 
 # Put before _CLAIM_AND_REGION, it makes the same query prove the workspace is ready, so a
 # request need not spend a round trip reading the workspace first.
-_IN_READY_WORKSPACE = "MATCH (:Workspace {id: $ws, ready: true})\n"
+_IN_READY_WORKSPACE = "MATCH (rw:Node {id: $ws, ready: true}) WHERE rw:Workspace\n"
 # The first query of a preview through the API ($id, $ws); the benchmark times it too.
 CLAIM_REGION_IN_WORKSPACE = _IN_READY_WORKSPACE + _CLAIM_AND_REGION
 
@@ -168,7 +169,8 @@ async def claim_region(g: Graph, claim_id: str, *, workspace_id: str | None = No
 async def decisions_using(g: Graph, claim_ids: list[str]) -> list[str]:
     if not claim_ids:
         return []
-    rows = await g.read("MATCH (c:Claim)<-[:USED_CLAIM]-(d:Decision) WHERE c.id IN $ids "
+    rows = await g.read("MATCH (c:Node)<-[:USED_CLAIM]-(d:Decision) WHERE c:Claim "
+                        "AND c.id IN $ids "
                         "RETURN DISTINCT d.id AS id ORDER BY id", {"ids": claim_ids})
     return [r["id"] for r in rows]
 
@@ -176,7 +178,8 @@ async def decisions_using(g: Graph, claim_ids: list[str]) -> list[str]:
 async def source_titles(g: Graph, source_ids: list[str]) -> dict[str, str | None]:
     if not source_ids:
         return {}
-    rows = await g.read("MATCH (s:Source) WHERE s.id IN $ids RETURN s.id AS id, s.title AS title",
+    rows = await g.read("MATCH (s:Node) WHERE s:Source AND s.id IN $ids "
+                        "RETURN s.id AS id, s.title AS title",
                         {"ids": source_ids})
     return {r["id"]: r["title"] for r in rows}
 

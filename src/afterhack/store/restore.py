@@ -78,7 +78,7 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[ExportNode],
         raise WorkspaceExists(id=ws_id)
     rows = await g.write(
         "OPTIONAL MATCH (x:Workspace) WITH count(x) AS n WHERE n = 0 "
-        "CREATE (w:Workspace) SET w = $props, w.ready = false RETURN w.id AS id",
+        "CREATE (w:Workspace:Node) SET w = $props, w.ready = false RETURN w.id AS id",
         {"props": ws_node["properties"]})
     if not rows:
         # A graph of that name is already there (made outside this app): leave it alone.
@@ -97,7 +97,8 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[ExportNode],
         for label, props in sorted(by_label.items()):
             assert label in NODE_LABELS
             for batch in _batches(props):
-                await g.write(f"UNWIND $rows AS r CREATE (n:{label}) SET n = r", {"rows": batch})
+                await g.write(f"UNWIND $rows AS r CREATE (n:{label}:Node) SET n = r",
+                              {"rows": batch})
         groups: dict[tuple[str, str, str], list[_EdgeRow]] = defaultdict(list)
         for e in edges:
             key = (e["type"], label_of[e["source"]], label_of[e["target"]])
@@ -106,7 +107,8 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[ExportNode],
             assert etype in EDGE_TYPES and src in NODE_LABELS and dst in NODE_LABELS
             for edge_batch in _batches(rows_):
                 await g.write(
-                    f"UNWIND $rows AS r MATCH (a:{src} {{id: r.s}}) MATCH (b:{dst} {{id: r.t}}) "
+                    f"UNWIND $rows AS r MATCH (a:Node {{id: r.s}}) WHERE a:{src} "
+                    f"MATCH (b:Node {{id: r.t}}) WHERE b:{dst} "
                     f"CREATE (a)-[e:{etype}]->(b) SET e = r.p", {"rows": edge_batch})
         # Checked whole before anyone can see it: an export that breaks a rule the app keeps
         # (a decision in good standing without a current claim, a quote not at its offsets)
@@ -116,7 +118,8 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[ExportNode],
             raise InvalidRequest(f"The export breaks an invariant: {problems[0]}",
                                  problems=problems[:20])
         # Whatever the export said, a restored workspace is whole, so it is ready.
-        await g.write("MATCH (w:Workspace {id:$id}) SET w.ready = true", {"id": ws_id})
+        await g.write("MATCH (w:Node {id:$id}) WHERE w:Workspace SET w.ready = true",
+                      {"id": ws_id})
     except BaseException:
         await asyncio.shield(discard_graph(store, gname, ws_id))
         raise

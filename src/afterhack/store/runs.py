@@ -80,21 +80,21 @@ class DecisionWrite(TypedDict):
 
 _HANDOFFS = """
 FOREACH (h IN $handoffs |
-  CREATE (r)-[:HAS_HANDOFF]->(:Handoff {id:h.id, seq:h.seq, from_role:h.from_role,
+  CREATE (r)-[:HAS_HANDOFF]->(:Handoff:Node {id:h.id, seq:h.seq, from_role:h.from_role,
       to_role:h.to_role, proposal:h.proposal, searched_claim_ids:h.searched,
       retrieved_claim_ids:h.retrieved, dropped_claim_ids:h.dropped_ids, dropped:h.dropped,
       tool_calls:h.tool_calls, created_at:$now}))
 """
 
 _CREATE_RUN = """
-CREATE (r:AgentRun {id:$run.id, task:$run.task, status:$run.status, model:$run.model,
+CREATE (r:AgentRun:Node {id:$run.id, task:$run.task, status:$run.status, model:$run.model,
     created_at:$run.created_at, finished_at:$now, model_calls:$run.model_calls,
     error:$run.error, builds_on:$run.builds_on, builds_on_skipped:$run.builds_on_skipped})
 """ + _HANDOFFS
 
 # Only an open run is finished, and only once: a second submit finds nothing to match.
 _FINISH_OPEN_RUN = """
-MATCH (r:AgentRun {id:$run.id}) WHERE r.status = 'open'
+MATCH (r:Node {id:$run.id}) WHERE r:AgentRun AND r.status = 'open'
 SET r.status = $run.status, r.finished_at = $now, r.model_calls = $run.model_calls,
     r.error = $run.error
 """ + _HANDOFFS
@@ -120,24 +120,27 @@ async def save_completed_run(g: Graph, run: RunWrite, handoffs: list[HandoffWrit
     (a claim it cites is no longer current, or a decision it builds on fell)."""
     claim_ids = list(dict.fromkeys(u["claim_id"] for u in decision["uses"]))
     rows = await g.write(
-        f"OPTIONAL MATCH (c:Claim) WHERE c.id IN $claim_ids AND c.status IN {CURRENT} "
+        f"OPTIONAL MATCH (c:Node) WHERE c:Claim AND c.id IN $claim_ids "
+        f"AND c.status IN {CURRENT} "
         "WITH count(DISTINCT c) AS current_claims "
-        "OPTIONAL MATCH (up:Decision) WHERE up.id IN $decision.depends_on "
+        "OPTIONAL MATCH (up:Node) WHERE up:Decision AND up.id IN $decision.depends_on "
         f"AND up.status IN {GOOD} "
         "WITH current_claims, count(DISTINCT up) AS good_upstream "
         "WHERE current_claims = size($claim_ids) AND good_upstream = size($decision.depends_on) "
         + _run_part(open_run) +
-        "CREATE (r)-[:PRODUCED]->(d:Decision {id:$decision.id, title:$decision.title, "
+        "CREATE (r)-[:PRODUCED]->(d:Decision:Node {id:$decision.id, title:$decision.title, "
         "summary:$decision.summary, status:$decision.status, revision:1, created_at:$now, "
         "run_id:$run.id, premise_order:$decision.premise_order, "
         "review_reason:$decision.review_reason}) "
         "WITH r, d "
-        "CALL { WITH d UNWIND $decision.uses AS u MATCH (c:Claim {id:u.claim_id}) "
+        "CALL { WITH d UNWIND $decision.uses AS u MATCH (c:Node {id:u.claim_id}) WHERE c:Claim "
         "  CREATE (d)-[:USED_CLAIM {premise:u.premise}]->(c) RETURN count(*) AS n_uses } "
-        "CALL { WITH d UNWIND $decision.depends_on AS up_id MATCH (up:Decision {id:up_id}) "
+        "CALL { WITH d UNWIND $decision.depends_on AS up_id "
+        "  MATCH (up:Node {id:up_id}) WHERE up:Decision "
         "  CREATE (d)-[:DEPENDS_ON]->(up) RETURN count(*) AS n_deps } "
         "CALL { WITH d UNWIND $decision.actions AS a "
-        "  CREATE (:Action {id:a.id, description:a.description, status:'proposed', revision:1, "
+        "  CREATE (:Action:Node {id:a.id, description:a.description, status:'proposed', "
+        "    revision:1, "
         "    created_at:$now, held_from:null})-[:REQUIRES]->(d) RETURN count(*) AS n_actions } "
         "WITH r, d " + CREATE_AUDITS + " RETURN r.id AS id",
         {"run": run, "handoffs": handoffs, "decision": decision, "claim_ids": claim_ids,
@@ -148,7 +151,7 @@ async def save_completed_run(g: Graph, run: RunWrite, handoffs: list[HandoffWrit
 
 async def get_run(g: Graph, run_id: str) -> StoredRun:
     rows = await g.read(
-        "MATCH (r:AgentRun {id:$id}) "
+        "MATCH (r:Node {id:$id}) WHERE r:AgentRun "
         "RETURN r {.id, .task, .status, .model, .created_at, .finished_at, .model_calls, "
         ".error, .builds_on, .builds_on_skipped} AS run, "
         "[(r)-[:HAS_HANDOFF]->(h:Handoff) | h {.id, .seq, .from_role, .to_role, .proposal, "
@@ -196,7 +199,7 @@ async def create_open_run(g: Graph, run: RunFields, *, started_by: str,
                           audits: list[AuditEvent]) -> None:
     """Store a run that an outside agent will drive through separate tool calls."""
     await g.write(
-        "CREATE (r:AgentRun {id:$run.id, task:$run.task, status:'open', model:$run.model, "
+        "CREATE (r:AgentRun:Node {id:$run.id, task:$run.task, status:'open', model:$run.model, "
         "created_at:$run.created_at, finished_at:null, model_calls:null, error:null, "
         "builds_on:$run.builds_on, builds_on_skipped:$run.builds_on_skipped, "
         "started_by:$run.started_by, searched_claim_ids:[], retrieved_claim_ids:[], "
@@ -208,7 +211,7 @@ async def create_open_run(g: Graph, run: RunFields, *, started_by: str,
 async def expire_run(g: Graph, run_id: str, *, now: int, audits: list[AuditEvent]) -> bool:
     """Close a run that stayed open too long; False when it was no longer open."""
     rows = await g.write(
-        "MATCH (r:AgentRun {id:$id}) WHERE r.status = 'open' "
+        "MATCH (r:Node {id:$id}) WHERE r:AgentRun AND r.status = 'open' "
         "SET r.status = 'expired', r.error = 'expired', r.finished_at = $now "
         "WITH r " + CREATE_AUDITS + " RETURN r.id AS id",
         {"id": run_id, "now": now, "audits": audits})
@@ -217,7 +220,8 @@ async def expire_run(g: Graph, run_id: str, *, now: int, audits: list[AuditEvent
 
 async def find_run_state(g: Graph, run_id: str) -> OpenRunState | None:
     """What the gate needs of a run: its status, task and the evidence it has seen."""
-    rows = await g.read("MATCH (r:AgentRun {id:$id}) RETURN " + _OPEN_FIELDS, {"id": run_id})
+    rows = await g.read("MATCH (r:Node {id:$id}) WHERE r:AgentRun RETURN " + _OPEN_FIELDS,
+                        {"id": run_id})
     row = rows.first()
     if row is None:
         return None
@@ -235,7 +239,8 @@ async def record_tool_call(g: Graph, run_id: str, *, searched: list[str], retrie
     """Append one tool call's evidence to an open run in one write; False when the run is
     not open (or has used up its tool calls)."""
     rows = await g.write(
-        "MATCH (r:AgentRun {id:$id}) WHERE r.status = 'open' AND size(r.tool_log) < $max "
+        "MATCH (r:Node {id:$id}) WHERE r:AgentRun AND r.status = 'open' "
+        "AND size(r.tool_log) < $max "
         "SET r.searched_claim_ids = r.searched_claim_ids + "
         "    [i IN $searched WHERE NOT i IN r.searched_claim_ids], "
         "    r.retrieved_claim_ids = r.retrieved_claim_ids + "

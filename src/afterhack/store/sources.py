@@ -143,13 +143,14 @@ WITH s, v
 CALL {
   WITH v
   UNWIND $claims AS c
-  MATCH (f:SourceFragment {id: c.fragment_id})
-  OPTIONAL MATCH (dead:Claim {statement_key: c.key})
-  WHERE dead.status IN """ + RETIRED + """ AND (dead)<-[:CORRECTS]-(:Correction)
+  MATCH (f:Node {id: c.fragment_id}) WHERE f:SourceFragment
+  OPTIONAL MATCH (dead:Node {statement_key: c.key})
+  WHERE dead:Claim AND dead.status IN """ + RETIRED + """
+    AND (dead)<-[:CORRECTS]-(:Correction)
   OPTIONAL MATCH (dead)<-[:SUPERSEDES]-(rep:Claim)
   WITH c, f, collect(dead.id) AS dead_ids, collect(rep.id) AS rep_ids
-  OPTIONAL MATCH (r:Claim {id: rep_ids[0]})
-  CREATE (cl:Claim {id: c.id, statement: c.statement, statement_key: c.key,
+  OPTIONAL MATCH (r:Node {id: rep_ids[0]}) WHERE r:Claim
+  CREATE (cl:Claim:Node {id: c.id, statement: c.statement, statement_key: c.key,
       evidence_quote: c.quote, quote_start: c.quote_start, quote_end: c.quote_end,
       status: CASE WHEN size(dead_ids) = 0 THEN 'proposed'
                    WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END,
@@ -180,7 +181,7 @@ WITH s, v
 CALL {
   WITH s, v
   UNWIND $fragments AS fr
-  CREATE (v)-[:HAS_FRAGMENT]->(:SourceFragment {id: fr.id, seq: fr.seq, text: fr.text,
+  CREATE (v)-[:HAS_FRAGMENT]->(:SourceFragment:Node {id: fr.id, seq: fr.seq, text: fr.text,
       start: fr.start, end: fr.end, origin_type: s.origin_type, origin_name: s.origin_name,
       source_id: s.id, version_id: v.id, extraction: fr.extraction, created_at: $now})
   RETURN count(*) AS n_fragments
@@ -191,9 +192,10 @@ CALL {
 async def create_source(g: Graph, p: VersionWrite) -> VersionWritten:
     rows = await g.write(
         "MATCH (w:Workspace) "
-        "CREATE (s:Source {id:$source_id, title:$title, origin_type:$origin_type, "
+        "CREATE (s:Source:Node {id:$source_id, title:$title, origin_type:$origin_type, "
         "origin_name:$origin_name, created_at:$now, revision:1, latest_version:1}) "
-        "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion {id:$version_id, version:1, text:$text, "
+        "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion:Node {id:$version_id, version:1, "
+        "text:$text, "
         "content_hash:$content_hash, length:$length, model_calls:$model_calls, created_at:$now}) "
         + _CREATE_FRAGMENTS + _CREATE_CLAIMS + _RAISE
         + "WITH s, v, created, raised " + CREATE_AUDIT
@@ -209,8 +211,8 @@ async def create_source(g: Graph, p: VersionWrite) -> VersionWritten:
 _RETIRE_GUARD = """
 CALL {
   UNWIND $retire AS r
-  MATCH (rc:Claim {id: r.id})
-  WHERE rc.revision = r.revision AND rc.status IN """ + CURRENT + """
+  MATCH (rc:Node {id: r.id})
+  WHERE rc:Claim AND rc.revision = r.revision AND rc.status IN """ + CURRENT + """
   WITH rc, r, size([(rc)<-[ru:USED_CLAIM]-(:Decision) | ru]) AS n_rc_users
   WHERE n_rc_users = r.n_users
   RETURN count(rc) AS ok_retire
@@ -225,10 +227,10 @@ WITH s, v, created
 CALL {
   WITH v
   UNWIND $retire AS r
-  MATCH (rc:Claim {id: r.id})
+  MATCH (rc:Node {id: r.id}) WHERE rc:Claim
   SET rc.status = r.status, rc.revision = rc.revision + 1, rc.retired_by = v.id
   WITH rc, r
-  OPTIONAL MATCH (nc:Claim {id: r.superseded_by})
+  OPTIONAL MATCH (nc:Node {id: r.superseded_by}) WHERE nc:Claim
   FOREACH (_ IN CASE WHEN nc IS NULL THEN [] ELSE [1] END |
     CREATE (nc)-[:SUPERSEDES {reason: 'new_version'}]->(rc))
   RETURN count(rc) AS n_retired
@@ -241,11 +243,12 @@ async def add_version(g: Graph, p: NewVersionWrite) -> VersionWritten | None:
     when what it retires (and their region) changed since it was planned."""
     rows = await g.write(
         GUARD + _RETIRE_GUARD +
-        "MATCH (s:Source {id:$source_id}) "
+        "MATCH (s:Node {id:$source_id}) WHERE s:Source "
         "SET s.latest_version = s.latest_version + 1, s.revision = s.revision + 1, "
         "s.title = coalesce($title, s.title) "
         "WITH s "
-        "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion {id:$version_id, version:s.latest_version, "
+        "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion:Node {id:$version_id, "
+        "version:s.latest_version, "
         "text:$text, content_hash:$content_hash, length:$length, model_calls:$model_calls, "
         "created_at:$now}) "
         + _CREATE_FRAGMENTS + _CREATE_CLAIMS + _RETIRE
@@ -260,7 +263,7 @@ async def add_version(g: Graph, p: NewVersionWrite) -> VersionWritten | None:
 
 async def find_source(g: Graph, source_id: str) -> SourceRow | None:
     rows = await g.read(
-        "MATCH (s:Source {id:$id}) "
+        "MATCH (s:Node {id:$id}) WHERE s:Source "
         "RETURN s.id AS id, s.title AS title, s.origin_type AS origin_type, "
         "s.origin_name AS origin_name, s.created_at AS created_at, s.revision AS revision, "
         "s.latest_version AS latest_version",
@@ -274,13 +277,13 @@ async def get_source(g: Graph, source_id: str) -> SourceView:
     if src is None:
         raise SourceNotFound(source_id)
     versions = await g.read(
-        "MATCH (:Source {id:$id})-[:HAS_VERSION]->(v:SourceVersion) "
+        "MATCH (s:Node {id:$id})-[:HAS_VERSION]->(v:SourceVersion) WHERE s:Source "
         f"RETURN {_VERSION_FIELDS}, v.text AS text ORDER BY v.version",
         {"id": source_id},
     )
     frags = await g.read(
-        "MATCH (:Source {id:$id})-[:HAS_VERSION]->(v:SourceVersion)-[:HAS_FRAGMENT]->"
-        "(f:SourceFragment) "
+        "MATCH (s:Node {id:$id})-[:HAS_VERSION]->(v:SourceVersion)-[:HAS_FRAGMENT]->"
+        "(f:SourceFragment) WHERE s:Source "
         "RETURN v.id AS version_id, f.id AS id, f.seq AS seq, f.text AS text, "
         "f.start AS start, f.end AS end, f.extraction AS extraction "
         "ORDER BY v.version, f.seq",
@@ -331,16 +334,16 @@ async def keys_held_elsewhere(g: Graph, keys: list[str], source_id: str) -> set[
     if not keys:
         return set()
     rows = await g.read(
-        "UNWIND $keys AS k MATCH (c:Claim {statement_key: k}) "
-        f"WHERE c.status IN {CURRENT} AND c.source_id <> $id "
+        "UNWIND $keys AS k MATCH (c:Node {statement_key: k}) "
+        f"WHERE c:Claim AND c.status IN {CURRENT} AND c.source_id <> $id "
         "RETURN DISTINCT k AS key", {"keys": keys, "id": source_id})
     return {r["key"] for r in rows}
 
 
 async def latest_hash(g: Graph, source_id: str) -> str | None:
     rows = await g.read(
-        "MATCH (s:Source {id:$id})-[:HAS_VERSION]->(v:SourceVersion) "
-        "WHERE v.version = s.latest_version RETURN v.content_hash AS h",
+        "MATCH (s:Node {id:$id})-[:HAS_VERSION]->(v:SourceVersion) "
+        "WHERE s:Source AND v.version = s.latest_version RETURN v.content_hash AS h",
         {"id": source_id},
     )
     value = rows.scalar()
@@ -350,8 +353,8 @@ async def latest_hash(g: Graph, source_id: str) -> str | None:
 async def pending_fragments(g: Graph, source_id: str) -> PendingFragments | None:
     """The latest version and its fragments whose extraction failed or never ran."""
     rows = await g.read(
-        "MATCH (s:Source {id:$id})-[:HAS_VERSION]->(v:SourceVersion) "
-        "WHERE v.version = s.latest_version "
+        "MATCH (s:Node {id:$id})-[:HAS_VERSION]->(v:SourceVersion) "
+        "WHERE s:Source AND v.version = s.latest_version "
         "OPTIONAL MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment) "
         f"WHERE f.extraction IN {PENDING} "
         "WITH v, f ORDER BY f.seq "
@@ -369,7 +372,8 @@ async def pending_fragments(g: Graph, source_id: str) -> PendingFragments | None
 async def add_claims(g: Graph, p: ClaimsWrite) -> ClaimsWritten | None:
     """Store claims extracted later; None if another extraction got to these fragments first."""
     rows = await g.write(
-        "MATCH (s:Source {id:$source_id})-[:HAS_VERSION]->(v:SourceVersion {id:$version_id}) "
+        "MATCH (s:Node {id:$source_id})-[:HAS_VERSION]->(v:SourceVersion {id:$version_id}) "
+        "WHERE s:Source "
         "OPTIONAL MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment) "
         f"WHERE f.id IN $fragment_ids AND f.extraction IN {PENDING} "
         "WITH s, v, count(f) AS still_pending WHERE still_pending = size($fragment_ids) "

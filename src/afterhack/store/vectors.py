@@ -51,7 +51,7 @@ async def space(g: Graph) -> Space:
 async def search_state(g: Graph) -> tuple[str | None, int | None, int]:
     """The workspace's space and how many claims wait for a vector, in one read."""
     rows = await g.read(
-        "MATCH (w:Workspace) OPTIONAL MATCH (c:Claim {vector_pending: true}) "
+        "MATCH (w:Workspace) OPTIONAL MATCH (c:Node {vector_pending: true}) WHERE c:Claim "
         "RETURN w.embedding_model AS model, w.embedding_dim AS dim, count(c) AS pending")
     row = rows.first() or {"model": None, "dim": None, "pending": 0}
     return row["model"], row["dim"], int(row["pending"])
@@ -104,13 +104,15 @@ async def mark_unembedded(g: Graph) -> int:
 
 async def pending(g: Graph, limit: int) -> list[PendingClaim]:
     rows = await g.read(
-        "MATCH (c:Claim {vector_pending: true}) RETURN c.id AS id, c.statement AS statement "
+        "MATCH (c:Node {vector_pending: true}) WHERE c:Claim "
+        "RETURN c.id AS id, c.statement AS statement "
         "LIMIT $limit", {"limit": limit})
     return [PendingClaim(r["id"], r["statement"]) for r in rows]
 
 
 async def count_pending(g: Graph) -> int:
-    rows = await g.read("MATCH (c:Claim {vector_pending: true}) RETURN count(c) AS n")
+    rows = await g.read("MATCH (c:Node {vector_pending: true}) WHERE c:Claim "
+                        "RETURN count(c) AS n")
     return int(rows.scalar() or 0)
 
 
@@ -129,7 +131,7 @@ async def write(g: Graph, model: str, rows: list[VectorWrite]) -> int:
     (a re-embed that started meanwhile wins). Returns how many were written."""
     out = await g.write(
         "MATCH (w:Workspace) WHERE w.embedding_model = $model "
-        "UNWIND $rows AS r MATCH (c:Claim {id: r.id}) WHERE c.vector_pending = true "
+        "UNWIND $rows AS r MATCH (c:Node {id: r.id}) WHERE c:Claim AND c.vector_pending = true "
         "SET c.embedding = vecf32(r.v), c.vector_pending = false RETURN count(c) AS n",
         {"model": model, "rows": rows})
     return int(out.scalar() or 0)

@@ -10,11 +10,13 @@ import asyncio
 import time
 
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
-from afterhack.model.vocab import EDGE_TYPES, NODE_LABELS
+from afterhack.model.vocab import EDGE_TYPES
 from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
 from afterhack.store.client import Graph, GraphMissing, QueryFailed, Row, Store, concurrently
-from afterhack.store.names import PROPERTY_KEYS, RANGE_INDEXES, REGISTRY_GRAPH, graph_name, new_id
+from afterhack.store.names import PROPERTY_KEYS, REGISTRY_GRAPH, graph_name, new_id
+from afterhack.store.node_index import create_node_index
+from afterhack.store.node_index import upgrade as upgrade_node_index
 
 _INDEX_WAIT_S = 30.0
 
@@ -78,7 +80,11 @@ async def register_schema_everywhere(store: Store) -> int:
     n = 0
     for r in rows:
         try:
-            await register_schema(workspace_graph(store, r["id"]))
+            g = workspace_graph(store, r["id"])
+            await register_schema(g)
+            # Made with an index per label: one shared index instead (store/node_index.py).
+            if await upgrade_node_index(store, g.name):
+                await _wait_schema(store, g.name)
         except (GraphMissing, ValueError):
             continue  # registered but its graph is gone: listing skips it as well
         n += 1
@@ -86,18 +92,9 @@ async def register_schema_everywhere(store: Store) -> int:
 
 
 async def create_schema(store: Store, name: str) -> None:
-    """Every constraint and index of a workspace graph, waited for until operational."""
-    g = store.graph(name)
-    await register_schema(g)
-    for label in NODE_LABELS:
-        await store.create_unique_constraint(name, label, "id")
-    for label, prop in RANGE_INDEXES:
-        await _create_range_index(g, label, prop)
-    try:
-        await g.write("CALL db.idx.fulltext.createNodeIndex('Claim', 'statement')")
-    except QueryFailed as exc:
-        if "already indexed" not in str(exc):
-            raise
+    """The graph's one index (store/node_index.py), waited for until operational."""
+    await register_schema(store.graph(name))
+    await create_node_index(store, name)
     await _wait_schema(store, name)
 
 
@@ -132,7 +129,8 @@ async def create_workspace(store: Store, name: str, actor: str) -> WorkspaceRow:
     params = {"id": ws_id, "name": name, **audit_params("workspace.created", actor, ws_id,
                                                          {"name": name})}
     await g.write(
-        "CREATE (w:Workspace {id:$id, name:$name, revision:1, created_at:$now, ready:false}) "
+        "CREATE (w:Workspace:Node {id:$id, name:$name, revision:1, created_at:$now, "
+        "ready:false}) "
         + CREATE_AUDIT,
         params,
     )
@@ -143,7 +141,7 @@ async def create_workspace(store: Store, name: str, actor: str) -> WorkspaceRow:
             {"id": ws_id, "name": name, "graph": gname, "now": params["now"]},
         )
         rows = await g.write(
-            "MATCH (w:Workspace {id:$id}) SET w.ready = true "
+            "MATCH (w:Node {id:$id}) WHERE w:Workspace SET w.ready = true "
             "RETURN w.id AS id, w.name AS name, w.revision AS revision, w.created_at AS created_at",
             {"id": ws_id},
         )
@@ -171,7 +169,7 @@ async def get_workspace(store: Store, ws_id: str) -> WorkspaceRow:
         raise WorkspaceNotFound(ws_id) from None
     try:
         rows = await store.graph(gname).read(
-            "MATCH (w:Workspace {id:$id}) WHERE w.ready = true "
+            "MATCH (w:Node {id:$id}) WHERE w:Workspace AND w.ready = true "
             "RETURN w.id AS id, w.name AS name, w.revision AS revision, w.created_at AS created_at",
             {"id": ws_id},
         )

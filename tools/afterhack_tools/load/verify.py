@@ -24,7 +24,8 @@ async def _present(store: Store, ws: str, log: Log) -> list[str]:
     g = workspace_graph(store, ws)
     v: list[str] = []
     rows = await g.read("MATCH (n) WHERE n:Source OR n:Claim OR n:AgentRun OR n:Decision "
-                        "OR n:Action OR n:Correction RETURN n.id AS id, labels(n)[0] AS label, "
+                        "OR n:Action OR n:Correction RETURN n.id AS id, "
+                        "[x IN labels(n) WHERE x <> 'Node'][0] AS label, "
                         "n.status AS status, n.latest_version AS version")
     have = {r["id"]: r for r in rows}
     for s in (x for x in log.sources if x["ws"] == ws):

@@ -1,0 +1,70 @@
+"""The one index of a workspace graph, on the label every node carries (names.NODE), and the
+upgrade of graphs made before it, which had an index per label.
+
+An empty workspace costs FalkorDB its bare graph plus one label index (unique ``id``, the
+range fields of names.NODE_RANGE_INDEXED and the full-text field), where it used to cost a
+label index for each of eleven labels plus the full-text one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import Any
+
+from afterhack.store.client import QueryFailed, Store
+from afterhack.store.names import NODE, NODE_FULLTEXT, NODE_RANGE_INDEXED
+
+log = logging.getLogger(__name__)
+
+
+async def create_node_index(store: Store, name: str) -> None:
+    """The unique ``id``, range and full-text fields on NODE; what exists already is kept."""
+    g = store.graph(name)
+    await store.create_unique_constraint(name, NODE, "id")
+    # Names are constants of names.py, never user input.
+    fields = ", ".join(f"n.{p}" for p in NODE_RANGE_INDEXED)
+    await _tolerate_existing(g.write(f"CREATE INDEX FOR (n:{NODE}) ON ({fields})"))
+    await _tolerate_existing(g.write(
+        f"CALL db.idx.fulltext.createNodeIndex('{NODE}', '{NODE_FULLTEXT}')"))
+
+
+async def _tolerate_existing(write: Awaitable[Any]) -> None:
+    try:
+        await write
+    except QueryFailed as exc:
+        if "already indexed" not in str(exc):
+            raise
+
+
+async def upgrade(store: Store, name: str) -> bool:
+    """Give a graph made with an index per label the shared label and its index, then drop
+    the old indexes (their memory is the point); True if it needed it. Idempotent: a crash
+    half-way is finished by the next start."""
+    g = store.graph(name)
+    old_constraints = [c for c in await store.list_constraints(name) if c["label"] != NODE]
+    rows = await g.read("CALL db.indexes() YIELD label, properties, types "
+                        "RETURN label AS label, properties AS props, types AS types")
+    # Range and full-text fields on other labels are the old layout; a vector index (on
+    # Claim, made with the first vectors: store/vectors.py) is not.
+    old_indexes = [r for r in rows if r["label"] != NODE and any(
+        kind in ("RANGE", "FULLTEXT") for kinds in (r["types"] or {}).values() for kind in kinds)]
+    unlabelled = (await g.read(f"MATCH (n) WHERE NOT n:{NODE} RETURN count(n) AS n")).scalar()
+    if not old_constraints and not old_indexes and not unlabelled:
+        return False
+    log.info("giving workspace graph %s one shared index", name)
+    await g.write(f"MATCH (n) WHERE NOT n:{NODE} SET n:{NODE}")
+    await create_node_index(store, name)
+    for c in old_constraints:
+        await store.command(name, "GRAPH.CONSTRAINT", "DROP", name, c["type"],
+                            c["entitytype"], c["label"], "PROPERTIES", len(c["properties"]),
+                            *c["properties"])
+    for r in old_indexes:
+        # Labels and properties read back from the graph's own index list.
+        kinds_of = r["types"] or {}
+        if any("FULLTEXT" in kinds_of.get(p, []) for p in r["props"]):
+            await g.write(f"CALL db.idx.fulltext.drop('{r['label']}')")
+        for prop in r["props"]:
+            if "RANGE" in kinds_of.get(prop, []):
+                await g.write(f"DROP INDEX FOR (n:{r['label']}) ON (n.{prop})")
+    return True

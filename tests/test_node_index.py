@@ -1,0 +1,83 @@
+"""A workspace made before the shared label (an index per label, nodes without Node) is
+upgraded at start-up: one index, every node labelled, the old indexes gone, and the
+workspace reads, searches and corrects as before."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from afterhack.store.client import Store
+from afterhack.model.vocab import NODE_LABELS
+from afterhack.store.names import graph_name
+from afterhack.store.workspaces import register_schema_everywhere
+from tests.support.graphs import violations
+
+JUNE = "The product launch is planned for June 12."
+
+
+async def _make_it_old(store: Store, name: str) -> None:
+    """What a workspace graph looked like before: per-label unique ids, four range indexes
+    and the full-text index on Claim, no shared label."""
+    g = store.graph(name)
+    await store.command(name, "GRAPH.CONSTRAINT", "DROP", name, "UNIQUE", "NODE", "Node",
+                        "PROPERTIES", 1, "id")
+    await g.write("CALL db.idx.fulltext.drop('Node')")
+    for prop in ("id", "statement_key", "key"):
+        await g.write(f"DROP INDEX FOR (n:Node) ON (n.{prop})")
+    await g.write("MATCH (n) REMOVE n:Node")
+    for label in NODE_LABELS:
+        await store.create_unique_constraint(name, label, "id")
+    for label, prop in (("Claim", "statement_key"), ("Claim", "status"),
+                        ("AuditEvent", "at"), ("Correction", "key"), ("Conflict", "key"),
+                        ("Conflict", "status")):
+        await g.write(f"CREATE INDEX FOR (n:{label}) ON (n.{prop})")
+    await g.write("CALL db.idx.fulltext.createNodeIndex('Claim', 'statement')")
+
+
+async def _indexes(store: Store, name: str) -> tuple[list[Any], list[Any], int]:
+    g = store.graph(name)
+    idx = [(r["label"], sorted(r["props"])) for r in await g.read(
+        "CALL db.indexes() YIELD label, properties RETURN label, properties AS props")]
+    cons = [(c["label"], c["properties"]) for c in await store.list_constraints(name)]
+    bare = (await g.read("MATCH (n) WHERE NOT n:Node RETURN count(n) AS n")).scalar()
+    return idx, cons, bare
+
+
+def test_an_old_workspace_is_upgraded_at_start(client: TestClient, falkordb: str) -> None:
+    ws = client.post("/api/workspaces", json={"name": "old"}).json()["id"]
+    claim = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": "plan", "text": JUNE}).json()["claims"][0]["id"]
+    decision = client.post(f"/api/workspaces/{ws}/agent-runs",
+                           json={"task": "Plan the launch event"}).json()["decision"]["id"]
+    name = graph_name(ws)
+
+    async def go() -> tuple[Any, Any]:
+        store = Store(falkordb)
+        try:
+            await _make_it_old(store, name)
+            before = await _indexes(store, name)
+            await register_schema_everywhere(store)
+            return before, await _indexes(store, name)
+        finally:
+            await store.close()
+
+    before, after = asyncio.run(go())
+    assert len(before[0]) == len(NODE_LABELS) and before[2] > 0  # old: 11 label indexes
+    idx, cons, bare = after
+    assert idx == [("Node", ["id", "key", "statement", "statement_key"])]
+    assert cons == [("Node", ["id"])] and bare == 0
+    assert client.get(f"/api/workspaces/{ws}/claims/{claim}").status_code == 200
+    hits = client.get(f"/api/workspaces/{ws}/claims", params={"q": "launch"}).json()["items"]
+    assert [h["id"] for h in hits] == [claim]
+    preview = client.post(f"/api/workspaces/{ws}/claims/{claim}/corrections/preview",
+                          json={"statement": "The launch is on July 1."}).json()
+    assert [f["decision_id"] for f in preview["flag"]] == [decision]
+    applied = client.post(f"/api/workspaces/{ws}/claims/{claim}/corrections", json={
+        "statement": "The launch is on July 1.",
+        "claim_revision": preview["revisions"]["claim_revision"],
+        "impact_token": preview["revisions"]["impact_token"]})
+    assert applied.status_code == 201, applied.text
+    assert violations(falkordb, ws) == []
