@@ -27,8 +27,8 @@ from afterhack.cluster.local import LocalCluster
 from afterhack.config import Settings
 from afterhack.store.client import Store
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
-from afterhack.store.workspaces import create_workspace, list_workspaces
-from tests.support import clusters
+from afterhack.store.workspaces import create_workspace, delete_workspace, list_workspaces
+from tests.support import LOCAL, clusters
 from tests.support.graphs import violations, with_graph
 from tests.support.procs import AppProcess
 
@@ -56,7 +56,7 @@ def _settings(url: str, tmp: Path, **extra: Any) -> Settings:
 @pytest.fixture(scope="module")
 def api(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     with TestClient(create_app(_settings(backend, tmp_path_factory.mktemp("api"))),
-                    raise_server_exceptions=False) as c:
+                    raise_server_exceptions=False, base_url=LOCAL) as c:
         yield c
 
 
@@ -224,13 +224,30 @@ def test_workspaces_land_on_every_master(falkordb_cluster: LocalCluster,
                     return str((await create_workspace(store, f"spread-{i}", "test"))["id"])
 
             made = list(await asyncio.gather(*(one(i) for i in range(n))))
+            took = time.monotonic() - t0
             listed = await list_workspaces(store, limit=n + 10_000, offset=0, ids=made)
             assert {w["id"] for w in listed} == set(made)
-            return made, time.monotonic() - t0
+            return made, took
+        finally:
+            await store.close()
+
+    async def drop(made: list[str]) -> None:
+        store = Store(url, pool_size=32)
+        sem = asyncio.Semaphore(16)
+
+        async def one(ws: str) -> None:
+            async with sem:
+                await delete_workspace(store, ws)
+
+        try:
+            await asyncio.gather(*(one(ws) for ws in made))
         finally:
             await store.close()
 
     made, took = asyncio.run(make(DISTRIBUTION_WORKSPACES))
+    # Counted before they go (the rest of the session's cluster need not carry them).
+    held = clusters.keys_per_master(falkordb_cluster, "ws_")
+    asyncio.run(drop(made))
     where = Counter(clusters.master_of(falkordb_cluster, graph_name(ws)) for ws in made)
     registry = clusters.master_of(falkordb_cluster, REGISTRY_GRAPH)
     print(f"\n{len(made)} workspaces in {took:.1f} s over {len(where)} masters: "
@@ -239,7 +256,6 @@ def test_workspaces_land_on_every_master(falkordb_cluster: LocalCluster,
     masters = [p for p, r in clusters.roles(falkordb_cluster).items() if r == "master"]
     assert set(where) == set(masters)
     # Counted on the nodes themselves, not from the slot map.
-    held = clusters.keys_per_master(falkordb_cluster, "ws_")
     assert all(held[p] >= where[p] for p in masters)
     # Uniform hashing: each of 3 masters gets a third, give or take.
     assert min(where.values()) > DISTRIBUTION_WORKSPACES / 3 * 0.8
@@ -285,7 +301,8 @@ def test_a_graph_moving_between_masters_is_followed(falkordb_cluster: LocalClust
 def test_reads_served_by_replicas_and_stale_previews_still_refused(
         falkordb_cluster: LocalCluster, tmp_path: Path) -> None:
     settings = _settings(falkordb_cluster.url, tmp_path, read_from_replicas=True)
-    with TestClient(create_app(settings), raise_server_exceptions=False) as api:
+    with TestClient(create_app(settings), raise_server_exceptions=False,
+                    base_url=LOCAL) as api:
         ws = _new_ws(api, "replicas")
         claim = api.post(f"/api/workspaces/{ws}/sources",
                          json={"title": "plan", "text": JUNE}).json()["claims"][0]["id"]

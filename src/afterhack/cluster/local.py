@@ -59,7 +59,8 @@ class ClusterState:
 
     @property
     def url(self) -> str:
-        return f"redis://{self.nodes[0].address}"
+        """Every node, so whichever is up answers first."""
+        return "redis://" + ",".join(n.address for n in self.nodes)
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ class LocalCluster:
         self.first_port = first_port
         self.die_with_parent = die_with_parent
         self.ready_timeout_s = ready_timeout_s
-        # The nodes this object started, kept so each is waited for when it exits.
+        # The nodes this object started, by port, kept so each is waited for when it exits.
         self._procs: dict[int, subprocess.Popen[bytes]] = {}
 
     # -- state on disk ---------------------------------------------------------------
@@ -263,7 +264,7 @@ class LocalCluster:
             preexec_fn=_die_with_parent if self.die_with_parent else None,
             start_new_session=not self.die_with_parent,
         )
-        self._procs[proc.pid] = proc
+        self._procs[node.port] = proc
         # The pid file appears once redis is up; until then the child's pid stands for it.
         (d / "redis.pid").write_text(str(proc.pid))
         return proc.pid
@@ -306,6 +307,11 @@ class LocalCluster:
         self._wait("answer", answering)
 
     def _starting(self, node: NodeSpec) -> bool:
+        # Started by this object: its process says (the pid file is rewritten by redis as it
+        # starts, and may be read empty meanwhile).
+        proc = self._procs.get(node.port)
+        if proc is not None:
+            return proc.poll() is None
         try:
             pid = int((self.node_dir(node) / "redis.pid").read_text().strip())
         except (OSError, ValueError):
@@ -355,8 +361,9 @@ class LocalCluster:
             return str(_cmd(c, "CLUSTER", "MYID"))
 
     def wait_ready(self, state: ClusterState | None = None) -> None:
-        """Until every node says ``cluster_state:ok`` and every replica's link to its master
-        is up."""
+        """Until every node says ``cluster_state:ok``, every replica's link to its master is
+        up, and every node's slot map shows each master with its replicas (what a client
+        that asks any node learns)."""
         state = state or self.load_state()
         if state is None:
             raise ClusterError(f"no local cluster under {self.data_dir}")
@@ -373,7 +380,15 @@ class LocalCluster:
                         if repl.get("master_link_status") != "up":
                             return False
                         replicas += 1
-            return replicas == state.masters * state.replicas
+            if replicas != state.masters * state.replicas:
+                return False
+            for n in state.nodes:
+                with self.client(n) as c:
+                    ranges = _cmd(c, "CLUSTER", "SLOTS")
+                    listed = {int(node[1]) for r in ranges for node in r[3:]}
+                    if len(listed) != state.masters * state.replicas:
+                        return False
+            return True
 
         self._wait("become ready", ready)
 
@@ -462,11 +477,11 @@ class LocalCluster:
 
     def _reap(self, pid: int) -> None:
         # A node this process started stays a zombie (still "alive") until waited for.
-        proc = self._procs.get(pid)
-        if proc is not None:
-            if proc.poll() is not None:
-                del self._procs[pid]
-            return
+        for port, proc in list(self._procs.items()):
+            if proc.pid == pid:
+                if proc.poll() is not None:
+                    del self._procs[port]
+                return
         with contextlib.suppress(ChildProcessError, OSError):
             os.waitpid(pid, os.WNOHANG)
 

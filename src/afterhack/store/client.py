@@ -95,7 +95,8 @@ class Graph:
 
 
 class Store:
-    """FalkorDB, at ``url``: one server, or any node of a cluster (detected on first use).
+    """FalkorDB, at ``url``: one server, or any node of a cluster (detected on first use; a
+    URL may list several, ``redis://host1:port1,host2:port2``, in case one is down).
 
     ``read_from_replicas``: on a cluster, read-only queries go to a replica of the graph's
     shard (which may lag its master by a moment). ``write_replicas``: each write waits
@@ -119,8 +120,8 @@ class Store:
         read_timeout_s = 2 * query_timeout_ms / 1000 + 30
         if write_replicas:
             read_timeout_s += write_replicas_timeout_ms / 1000
-        self._nodes = Nodes(Endpoint.from_url(url), pool_size, read_timeout_s=read_timeout_s,
-                            replica_reads=read_from_replicas)
+        self._nodes = Nodes(Endpoint.seeds_from_url(url), pool_size,
+                            read_timeout_s=read_timeout_s, replica_reads=read_from_replicas)
         self._schemas: dict[str, Schema] = {}
         # Distinct query texts sent so far, against the server's plan cache (see
         # embedded.PLAN_CACHE_SIZE): learnt by learn_plan_cache_size(), unknown until then.
@@ -241,6 +242,9 @@ class Store:
         nodes = self._nodes
         if nodes.cluster is None:
             await self._discover()
+        elif nodes.stale():
+            with contextlib.suppress(*_UNAVAILABLE, ReplyError):
+                await nodes.refresh()
         redirects = attempts = 0
         asking: Pool | None = None
         to_primary = not read
@@ -403,9 +407,14 @@ class Store:
     async def create_unique_constraint(self, graph: str, label: str, prop: str) -> None:
         """A unique constraint on ``label.prop`` (with the range index it needs); built by
         the server in the background (``list_constraints`` tells when it is operational)."""
+        # Labels and property names are constants of store/names.py, never user input.
+        # Sent as a command, not a query: "already indexed" is expected here, not logged.
         try:
-            # Labels and property names are constants of store/names.py, never user input.
-            await self.run(graph, f"CREATE INDEX FOR (n:{label}) ON (n.{prop})", read_only=False)
+            reply = await self.command(graph, "GRAPH.QUERY", graph,
+                                       f"CREATE INDEX FOR (n:{label}) ON (n.{prop})",
+                                       "--compact")
+            if reply and isinstance(reply[-1], ReplyError):
+                raise QueryFailed(str(reply[-1]))
         except QueryFailed as exc:
             if "already indexed" not in str(exc):
                 raise

@@ -15,7 +15,7 @@ import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse, urlunparse
 
 import hiredis
 
@@ -63,6 +63,17 @@ class Endpoint:
         return cls(host=u.hostname or "localhost", port=u.port or 6379, tls=_SCHEMES[u.scheme],
                    tls_verify=query.get("ssl_cert_reqs", ["required"])[0] != "none",
                    username=user, password=password, db=int(path) if path else 0)
+
+    @classmethod
+    def seeds_from_url(cls, url: str) -> list[Endpoint]:
+        """The servers a URL names: one, or several for a cluster
+        (``redis://user:pass@host1:port1,host2:port2``), any of which will do."""
+        u = urlparse(url)
+        if u.scheme == "unix" or "," not in u.netloc:
+            return [cls.from_url(url)]
+        login, at, hosts = u.netloc.rpartition("@")
+        return [cls.from_url(urlunparse(u._replace(netloc=login + at + h)))
+                for h in hosts.split(",") if h]
 
     def at(self, host: str, port: int) -> Endpoint:
         """Another node of the same cluster: same login, same TLS."""

@@ -58,9 +58,12 @@ class Shard:
 class Nodes:
     """Pools to the server, or to every node of the cluster, and the slot map between them."""
 
-    def __init__(self, seed: Endpoint, pool_size: int, *, read_timeout_s: float,
+    def __init__(self, seeds: list[Endpoint], pool_size: int, *, read_timeout_s: float,
                  connect_timeout_s: float = 5.0, replica_reads: bool = False) -> None:
-        self.seed = seed
+        # The URL's servers: the first answering one is asked what it is. Every other node
+        # is reached with the first one's login and TLS.
+        self.seeds = seeds
+        self.seed = seeds[0]
         self.pool_size = pool_size
         self.read_timeout_s = read_timeout_s
         self.connect_timeout_s = connect_timeout_s
@@ -80,20 +83,33 @@ class Nodes:
         async with self._lock:
             if self.cluster is not None:
                 return
-            pool = self.pool(self.seed.address)
-            conn = await pool.acquire()
-            try:
-                info = await conn.call(("INFO", "server"), self.connect_timeout_s)
-            except BaseException:
-                pool.release(conn, broken=True)
-                raise
-            pool.release(conn)
+            for i, seed in enumerate(self.seeds):
+                pool = self.pool(seed.address)
+                try:
+                    conn = await pool.acquire()
+                    try:
+                        info = await conn.call(("INFO", "server"), self.connect_timeout_s)
+                    except BaseException:
+                        pool.release(conn, broken=True)
+                        raise
+                except (OSError, TimeoutError):
+                    if i == len(self.seeds) - 1:
+                        raise
+                    continue  # another of the URL's servers may answer
+                pool.release(conn)
+                break
             if info_fields(str(info)).get("redis_mode") == "cluster":
-                await self._load_slots([self.seed.address])
+                await self._load_slots([pool.endpoint.address,
+                                        *(s.address for s in self.seeds)])
                 self.cluster = True
             else:
                 self._single = pool
                 self.cluster = False
+
+    def stale(self, max_age_s: float = 30.0) -> bool:
+        """Whether the slot map is old enough to read again unasked: replicas added or
+        promoted without any command failing are learnt this way."""
+        return bool(self.cluster) and time.monotonic() - self._refreshed_at > max_age_s
 
     async def refresh(self, *, min_interval_s: float = 0.2) -> None:
         """Read the slot map again (at most once per ``min_interval_s`` however many ask)."""
@@ -103,7 +119,7 @@ class Nodes:
             if time.monotonic() - self._refreshed_at < min_interval_s:
                 return
             known = list(dict.fromkeys(
-                [s.master for s in self._slots if s] + [self.seed.address]
+                [s.master for s in self._slots if s] + [s.address for s in self.seeds]
                 + [r for s in self._slots if s for r in s.replicas]))
             await self._load_slots(known)
 
@@ -181,8 +197,9 @@ class Nodes:
         key = (address, readonly)
         pool = self._pools.get(key)
         if pool is None:
-            if address == self.seed.address:
-                endpoint = self.seed
+            seed = next((s for s in self.seeds if s.address == address), None)
+            if seed is not None:
+                endpoint = seed
             else:
                 host, _, port = address.rpartition(":")
                 endpoint = self.seed.at(host, int(port))

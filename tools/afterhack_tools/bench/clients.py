@@ -29,6 +29,7 @@ from afterhack.store import repair as store_repair
 from afterhack.store.client import Store
 from afterhack.store.resp import Command, ReplyError
 from afterhack.store.workspaces import create_workspace, delete_workspace, workspace_graph
+from afterhack_tools.bench.falkor import redis_client
 from afterhack_tools.bench.stats import sample, summary
 from afterhack_tools.bulk import bulk_load
 
@@ -69,9 +70,7 @@ async def compare(url: str, samples: int) -> dict[str, Any]:
     own = Store(url)
     await own.ping()
     cluster = bool(own.is_cluster)
-    lib: aioredis.Redis | RedisCluster = (
-        RedisCluster.from_url(url, decode_responses=True) if cluster
-        else aioredis.Redis.from_url(url, decode_responses=True))
+    lib = redis_client(url, cluster=cluster, decode_responses=True)
     theirs = RedisPyStore(url, lib)
     ws, claim = await _world(own)
     try:
