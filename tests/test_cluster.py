@@ -25,7 +25,7 @@ from mcp import Client
 from afterhack.api.app import create_app
 from afterhack.cluster.local import LocalCluster
 from afterhack.config import Settings
-from afterhack.store.client import Store
+from afterhack.store.client import PRIMARY_AFTER_WRITE_S, Store
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from afterhack.store.workspaces import create_workspace, delete_workspace, list_workspaces
 from tests.support import LOCAL, clusters
@@ -308,6 +308,8 @@ def test_reads_served_by_replicas_and_stale_previews_still_refused(
                          json={"title": "plan", "text": JUNE}).json()["claims"][0]["id"]
         assert api.post(f"/api/workspaces/{ws}/agent-runs",
                         json={"task": "Plan the launch"}).status_code == 201
+        # This process reads what it wrote from the primary for a moment (read-your-writes).
+        time.sleep(PRIMARY_AFTER_WRITE_S)
         clusters.settle(falkordb_cluster)
         clusters.reset_stats(falkordb_cluster)
         for _ in range(20):

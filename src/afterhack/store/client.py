@@ -78,6 +78,8 @@ _UNAVAILABLE = (
 
 # Redirections followed for one command before giving up (a slot moving twice at once).
 _MAX_REDIRECTS = 5
+# With replica reads on, how long this process reads a graph it wrote from the primary.
+PRIMARY_AFTER_WRITE_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,8 @@ class Store:
         self._nodes = Nodes(Endpoint.seeds_from_url(url), pool_size,
                             read_timeout_s=read_timeout_s, replica_reads=read_from_replicas)
         self._schemas: dict[str, Schema] = {}
+        # With replica reads: when this process last wrote each graph (see _on_primary).
+        self._written: dict[str, float] = {}
         # Distinct query texts sent so far, against the server's plan cache (see
         # embedded.PLAN_CACHE_SIZE): learnt by learn_plan_cache_size(), unknown until then.
         self.plan_cache_size: int | None = None
@@ -168,7 +172,8 @@ class Store:
         if wait:
             commands.append(("WAIT", wait, self.write_replicas_timeout_ms))
         try:
-            replies = await self._call(graph, commands, read=read_only and not primary)
+            replica_ok = read_only and not primary and self._replica_ok(graph)
+            replies = await self._call(graph, commands, read=replica_ok)
             if isinstance(replies[0], ReplyError):
                 raise replies[0]
             reply = QueryReply.parse(replies[0])
@@ -184,6 +189,8 @@ class Store:
                                        reason="query_timeout") from exc
             log.warning("query failed on %s: %s\n%s", graph, msg, cypher)
             raise QueryFailed(msg) from exc
+        if not read_only:
+            self._wrote(graph)
         self._check_replicated(replies, wait)
         try:
             rows = reply.rows(self._schemas.get(graph))
@@ -191,6 +198,22 @@ class Store:
             self._schemas[graph] = await self._read_schema(graph)
             rows = reply.rows(self._schemas[graph])
         return Rows(rows, reply.stats)
+
+    def _replica_ok(self, graph: str) -> bool:
+        """Whether a read of ``graph`` may go to a replica: not while one this process wrote
+        a moment ago may still be on its way there, so a client's next request reads its
+        own write. (Across processes, AFTERHACK_WRITE_REPLICAS=1 gives the same: a write
+        is acknowledged once the replica has it.)"""
+        if not self._nodes.replica_reads:
+            return True
+        at = self._written.get(graph)
+        return at is None or time.monotonic() - at > PRIMARY_AFTER_WRITE_S
+
+    def _wrote(self, graph: str) -> None:
+        if self._nodes.replica_reads:
+            if len(self._written) > 100_000:
+                self._written.clear()
+            self._written[graph] = time.monotonic()
 
     async def _read_schema(self, graph: str) -> Schema:
         labels, types, keys = await concurrently(*(
