@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     falkordb_pool_size: int = Field(default=16, ge=1, le=512)
     # Server-side cap on any single graph query; without it FalkorDB lets writes run forever.
     falkordb_query_timeout_ms: int = Field(default=60_000, ge=100)
+    # At start-up the app waits while FalkorDB loads its data after a crash, however long
+    # that takes; it gives up only when the load makes no progress for this long.
+    falkordb_load_stall_s: float = Field(default=300.0, gt=0)
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)

@@ -23,6 +23,7 @@ from afterhack.llm.extraction import GatewayExtractor
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.judge import ConflictJudge, GatewayJudge, OfflineJudge
 from afterhack.llm.offline import OfflineExtractor
+from afterhack.loading import Target, can_wait, wait_until_loaded
 from afterhack.model.vocab import SupportPolicy
 from afterhack.store.client import Store
 from afterhack.store.workspaces import ensure_registry, register_schema_everywhere
@@ -84,9 +85,15 @@ async def supervise(embedded: EmbeddedFalkorDB, interval_s: float = 0.5) -> None
         log.error("embedded FalkorDB exited with %s; restarting it. Its log ends:\n%s",
                   proc.returncode, embedded.log_tail())
         try:
-            # On this thread, not a worker: FalkorDB is told to exit with the thread that
-            # started it (PR_SET_PDEATHSIG), and requests are failing meanwhile anyway.
-            embedded.restart()
+            # Spawned on this thread, not a worker: FalkorDB is told to exit with the thread
+            # that started it (PR_SET_PDEATHSIG). Its load is waited for on a worker, so the
+            # app keeps answering (503 from the store) while it replays its file.
+            embedded.respawn()
+            try:
+                await asyncio.to_thread(embedded.wait_ready)
+            except BaseException:
+                embedded.kill()
+                raise
             embedded.restarts += 1
             log.warning("embedded FalkorDB restarted (pid %s)", embedded.pid)
         except Exception:
@@ -100,10 +107,18 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     url = settings.falkordb_url
     if not url:
         embedded = EmbeddedFalkorDB(settings.data_dir,
-                                    query_timeout_ms=settings.falkordb_query_timeout_ms)
-        url = embedded.start()
+                                    query_timeout_ms=settings.falkordb_query_timeout_ms,
+                                    load_stall_s=settings.falkordb_load_stall_s)
+        url = embedded.spawn()
         log.info("embedded FalkorDB started (pid %s) at %s", embedded.pid, url)
     try:
+        # After a crash FalkorDB replays its data before it answers: wait for as long as
+        # that makes progress (on a worker thread; the spawning thread stays this one).
+        if embedded is not None:
+            await asyncio.to_thread(embedded.wait_ready)
+        elif can_wait(url):
+            await asyncio.to_thread(wait_until_loaded, Target(url),
+                                    stall_s=settings.falkordb_load_stall_s)
         store = Store(url, pool_size=settings.falkordb_pool_size,
                       query_timeout_ms=settings.falkordb_query_timeout_ms)
         services = None

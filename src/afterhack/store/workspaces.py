@@ -20,14 +20,34 @@ _INDEX_WAIT_S = 30.0
 
 
 async def ensure_registry(store: Store) -> None:
+    """Make the registry graph and its schema, or check that they are there.
+
+    At every start-up, so it only reads when all of it exists: a write here would land in
+    the append-only file each time, and a repeated constraint or index creation fails on the
+    server (and FalkorDB replays such failures from the file at every load).
+    """
     g = store.graph(REGISTRY_GRAPH)
-    await g.write("MERGE (m:Registry {id:'registry'}) ON CREATE SET m.created_at = $now",
-                  {"now": now_ms()})
-    for label in ("WorkspaceEntry", "ApiKey"):
-        await store.create_unique_constraint(REGISTRY_GRAPH, label, "id")
+    try:
+        present = await g.read("MATCH (m:Registry {id:'registry'}) RETURN count(m) AS n")
+    except GraphMissing:
+        present = None
+    if present is None or not present.scalar():
+        await g.write("MERGE (m:Registry {id:'registry'}) ON CREATE SET m.created_at = $now",
+                      {"now": now_ms()})
+    await _ensure_unique_ids(store, REGISTRY_GRAPH, ("WorkspaceEntry", "ApiKey"))
     await _create_range_index(g, "ApiKey", "key_hash")
     await _create_range_index(g, "ApiKey", "workspace_id")
     await _wait_schema(store, REGISTRY_GRAPH)
+
+
+async def _ensure_unique_ids(store: Store, name: str, labels: tuple[str, ...]) -> None:
+    """A unique constraint on ``id`` for each label that lacks one (asked first: see
+    ensure_registry)."""
+    have = {c["label"] for c in await store.list_constraints(name)
+            if c["type"] == "UNIQUE" and c["entitytype"] == "NODE" and c["properties"] == ["id"]}
+    for label in labels:
+        if label not in have:
+            await store.create_unique_constraint(name, label, "id")
 
 
 async def _create_range_index(g: Graph, label: str, prop: str) -> None:
@@ -89,8 +109,7 @@ async def create_schema(store: Store, name: str) -> None:
     """Every constraint and index of a workspace graph, waited for until operational."""
     g = store.graph(name)
     await register_schema(g)
-    for label in NODE_LABELS:
-        await store.create_unique_constraint(name, label, "id")
+    await _ensure_unique_ids(store, name, NODE_LABELS)
     for label, prop in RANGE_INDEXES:
         await _create_range_index(g, label, prop)
     try:
