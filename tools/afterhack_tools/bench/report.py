@@ -358,7 +358,68 @@ def markdown(result: dict[str, Any]) -> str:
         "",
         *_tenant_rows(t),
     ]
+    if "restart" in result:
+        out += ["", *restart_section(result["restart"])]
     return "\n".join(out)
+
+
+def restart_section(r: dict[str, Any]) -> list[str]:
+    sizes = r["sizes"]
+    head = ["figure", *(f"{label(s['claims'])} claims" for s in sizes)]
+
+    def mb(n: int) -> str:
+        return f"{n / 1e6:.1f} MB"
+
+    def load(s: dict[str, Any]) -> str:
+        ld = s["falkordb_load"]
+        return (f"{ld.get('total_s', '?')} s (snapshot {ld.get('base_s', '?')} s, "
+                f"increments {ld.get('incr_s', '?')} s)")
+
+    def check(s: dict[str, Any]) -> str:
+        c = s["check"]
+        return (f"{c['sources_served']}/{c['sources_acknowledged']} sources, "
+                f"{c['claims_sampled_served']}/{c['claims_sampled']} sampled claims")
+
+    rows = [
+        _row("written through `POST /sources`", [
+            f"{s['claims']:,} claims in {s['sources']} sources, {s['write_s']} s"
+            for s in sizes]),
+        _row("AOF rewrites while writing", [str(s["aof_rewrites_while_writing"])
+                                            for s in sizes]),
+        _row("AOF on disk at the kill: snapshot + increments", [
+            f"{mb(s['aof_at_kill']['base_bytes'])} + {mb(s['aof_at_kill']['incr_bytes'])}"
+            for s in sizes]),
+        _row("**restart: `serve` start to `/api/health` with FalkorDB loaded** (÷ floor)", [
+            f"**{s['restart_s']} s** ({s['restart_ratio']}x)" for s in sizes]),
+        _row("FalkorDB's load of its file (its log)", [load(s) for s in sizes]),
+        _row("file rewritten right after the load", [
+            "yes" if s["rewrote_after_load"] else "no" for s in sizes]),
+        _row("served after the restart", [check(s) for s in sizes]),
+    ]
+    policy = ("afterhack's" if r["policy"] == "afterhack"
+              else "Redis's default (100 %, 64 MB), for comparison")
+    return [
+        "## Restart after kill -9",
+        "",
+        f"The app (`afterhack serve`, embedded FalkorDB) killed with -9 after the claims were "
+        f"written, then started again on the same data dir. Floor: the same start on an "
+        f"empty data dir, {r['floor_s']} s. AOF rewrite policy: {policy}.",
+        "",
+        *_table(head, rows),
+    ]
+
+
+def restart_markdown(result: dict[str, Any]) -> str:
+    meta, m = result["meta"], result["meta"]["machine"]
+    return "\n".join([
+        "# afterhack benchmark: restart only",
+        "",
+        f"`{meta['command']}` on {meta['started_at']}, took {meta['duration_s']} s. "
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['os']}, "
+        f"Python {m['python']}; afterhack {m['afterhack']} at {m['commit']}.",
+        "",
+        *restart_section(result["restart"]),
+    ])
 
 
 def _throughput_rows(sizes: list[dict[str, Any]]) -> list[str]:

@@ -1,5 +1,7 @@
 """Run the whole suite: tenants first, then each size (floors, search, corrections, agent
-runs, ingest), then the promises checked against the figures; write JSON and Markdown."""
+runs, ingest), then the restart after kill -9, then the promises checked against the figures;
+write JSON and Markdown. ``only="restart"`` runs the restart section alone and writes its own
+files (restart.json, restart.md), never latest.*."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
 from afterhack_tools.bench.ingest import measure_ingest
 from afterhack_tools.bench.load import load_workspace
+from afterhack_tools.bench.restart import AofPolicy, measure_restart
 from afterhack_tools.bench.search import measure_search
 from afterhack_tools.bench.stats import sample, summary
 from afterhack_tools.bench.synth import (
@@ -36,6 +39,9 @@ from afterhack_tools.bench.tenants import measure_tenants
 
 DEFAULT_SIZES = (1000, 10_000, 100_000)
 QUICK_SIZES = (200,)
+# Claims on disk when the app is killed; the issue that asked for it (#17) named these two.
+RESTART_SIZES = (24_000, 240_000)
+SECTIONS = ("conflicts", "restart")
 
 
 @dataclass
@@ -54,7 +60,12 @@ class BenchConfig:
     ingest_sources: int = 4
     ingest_claims_per_source: int = 5000
     conflict_resolutions: int = 3
-    # Run one section only ("conflicts"); None runs them all.
+    # Empty: no restart section (a quick full run skips it; ``--only restart --quick`` not).
+    restart_sizes: tuple[int, ...] = RESTART_SIZES
+    restart_claims_per_source: int = 5000
+    restart_claim_samples: int = 500
+    restart_aof_policy: AofPolicy = "afterhack"
+    # Run one section only ("conflicts", "restart"); None runs them all.
     only: str | None = None
     command: str = "afterhack bench"
 
@@ -64,7 +75,7 @@ class BenchConfig:
             sizes=QUICK_SIZES, quick=True, floor_samples=100, search_samples=20,
             corrections=6, breakdown_rounds=20, preview_loop_rounds=2, agent_runs=5,
             workspace_gets=50, tenants=20, ingest_sources=1, ingest_claims_per_source=400,
-            conflict_resolutions=2)
+            conflict_resolutions=2, restart_sizes=(), restart_claim_samples=50)
         base.update(overrides)
         return cls(**base)
 
@@ -171,7 +182,31 @@ def _steal_pct(before: tuple[int, int] | None) -> float | None:
     return round((after[0] - before[0]) / (after[1] - before[1]) * 100, 1)
 
 
+async def _restart(cfg: BenchConfig, vocab: Vocabulary, log: Log) -> dict[str, Any]:
+    return await measure_restart(cfg.restart_sizes, per_source=cfg.restart_claims_per_source,
+                                 claim_samples=cfg.restart_claim_samples,
+                                 policy=cfg.restart_aof_policy, vocab=vocab, log=log)
+
+
+async def run_restart_only(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
+    started = time.time()
+    t0 = time.perf_counter()
+    restart = await _restart(cfg, Vocabulary(), log)
+    result = {"meta": {"started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+                       "duration_s": round(time.perf_counter() - t0, 1),
+                       "command": cfg.command, "machine": machine()},
+              "restart": restart}
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    (cfg.out / "restart.json").write_text(json.dumps(result, indent=2) + "\n")
+    (cfg.out / "restart.md").write_text(report.restart_markdown(result))
+    return result
+
+
 async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
+    if cfg.only == "restart":
+        return await run_restart_only(cfg, log)
+    if cfg.only not in (None, *SECTIONS):
+        raise ValueError(f"unknown section {cfg.only!r}; one of {', '.join(SECTIONS)}")
     started = time.time()
     t0 = time.perf_counter()
     vocab = Vocabulary()
@@ -191,6 +226,9 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
         sizes = []
         for n in cfg.sizes:
             sizes.append(await _measure_size(h, cfg, n, vocab, log))
+    # After the harness is gone: it starts its own FalkorDB and apps, kills one.
+    restart = (await _restart(cfg, vocab, log)
+               if cfg.restart_sizes and cfg.only is None else None)
     config = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()}
     result: dict[str, Any] = {
         "meta": {
@@ -206,6 +244,8 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
         "conflict_quality": quality,
         "sizes": sizes,
     }
+    if restart is not None:
+        result["restart"] = restart
     if cfg.only is None:
         for size in sizes:
             size["ratios"] = report.ratios(size)
