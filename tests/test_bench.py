@@ -158,3 +158,25 @@ def test_the_conflicts_section_runs_alone(tmp_path: Path) -> None:
         "detector_quality", "conflict_checks_cost", "conflict_no_collateral"}
     md = (out / "latest.md").read_text()
     assert md.startswith("# afterhack benchmarks: conflicts") and "| held out |" in md
+
+
+def test_the_restart_section_runs_alone_and_leaves_latest_alone(tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    proc = subprocess.run(
+        [sys.executable, "-m", "afterhack.cli", "bench", "--quick", "--only", "restart",
+         "--out", str(out)], capture_output=True, text=True, timeout=300, cwd=tmp_path,
+        check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert not (out / "latest.json").exists() and not (out / "latest.md").exists()
+    result = json.loads((out / "restart.json").read_text())
+    restart = result["restart"]
+    assert restart["policy"] == "afterhack" and restart["floor_s"] > 0
+    (size,) = restart["sizes"]
+    assert size["claims"] == 1000 and size["restart_s"] > 0 and size["restart_ratio"] > 0
+    assert size["aof_at_kill"]["base_bytes"] + size["aof_at_kill"]["incr_bytes"] > 0
+    assert size["falkordb_load"]["total_s"] >= 0
+    check = size["check"]
+    assert check["sources_served"] == check["sources_acknowledged"] > 0
+    assert check["claims_sampled_served"] == check["claims_sampled"] > 0
+    md = (out / "restart.md").read_text()
+    assert md.startswith("# afterhack benchmark: restart only") and "kill -9" in md

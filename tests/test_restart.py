@@ -16,6 +16,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -222,6 +223,35 @@ def test_an_orphan_still_loading_is_stopped_and_its_data_dir_comes_back(
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(orphan_pid, signal.SIGKILL)
+
+
+def test_falkordb_dying_during_start_up_is_started_again(aof_dir: Path, tmp_path: Path) -> None:
+    app = AppProcess(_embedded_env(), data_dir=aof_dir, log_path=tmp_path / "app.log")
+    started = threading.Thread(target=app.start, kwargs={"timeout_s": 600})
+    started.start()
+    try:
+        # The app's FalkorDB, once it replays the incremental part of its file, dies.
+        deadline = time.monotonic() + 120
+        pid = None
+        while time.monotonic() < deadline and pid is None:
+            m = re.search(r"^(\d+):M .* DB loaded from base file", _log(aof_dir), re.M)
+            pid = int(m.group(1)) if m else None
+            time.sleep(0.01)
+        assert pid is not None, "FalkorDB never started loading"
+        os.kill(pid, signal.SIGKILL)
+        started.join(timeout=600)
+        assert app.proc is not None and app.proc.poll() is None, app.log_tail()
+        assert "during start-up; starting it again (attempt 2 of 3)" in app.log_tail(200)
+        client = redis.Redis.from_url((aof_dir / "falkordb.url").read_text())
+        try:
+            counts = client.execute_command(
+                "GRAPH.RO_QUERY", "g", "MATCH (n:N) RETURN count(n), count(n.seen)")[1][0]
+        finally:
+            client.close()
+        assert counts == [NODES, LOOKUPS]
+    finally:
+        started.join(timeout=600)
+        app.stop()
 
 
 @pytest.fixture

@@ -97,12 +97,16 @@ class EmbeddedFalkorDB:
         node_creation_buffer: int = 128,
         die_with_parent: bool = True,
         load_stall_s: float = 300.0,
+        defer_aof_rewrites: bool = False,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.query_timeout_ms = query_timeout_ms
         self.node_creation_buffer = node_creation_buffer
         self.die_with_parent = die_with_parent
         self.load_stall_s = load_stall_s
+        # Start with AOF rewrites off; the owner turns them on (aof_rewrite_settings) once
+        # the indexes and constraints a load left building are built (see services.py).
+        self.defer_aof_rewrites = defer_aof_rewrites
         self.last_load: LoadReport | None = None
         self.process: subprocess.Popen[bytes] | None = None
         self.url: str | None = None
@@ -139,7 +143,8 @@ class EmbeddedFalkorDB:
                 "--appendonly", "yes",
                 "--appendfsync", "everysec",
                 "--aof-use-rdb-preamble", "yes",
-                "--auto-aof-rewrite-percentage", str(AOF_REWRITE_PERCENTAGE),
+                "--auto-aof-rewrite-percentage",
+                "0" if self.defer_aof_rewrites else str(AOF_REWRITE_PERCENTAGE),
                 "--auto-aof-rewrite-min-size", AOF_REWRITE_MIN_SIZE,
                 "--save", "",
                 "--daemonize", "no",
@@ -210,6 +215,12 @@ class EmbeddedFalkorDB:
             _terminate(pid, timeout_s=30)
         with contextlib.suppress(FileNotFoundError):
             pidfile.unlink()
+
+    @staticmethod
+    def aof_rewrite_settings() -> tuple[str, ...]:
+        """CONFIG SET arguments that turn the rewrite policy on (for defer_aof_rewrites)."""
+        return ("auto-aof-rewrite-percentage", str(AOF_REWRITE_PERCENTAGE),
+                "auto-aof-rewrite-min-size", AOF_REWRITE_MIN_SIZE)
 
     def wait_ready(self) -> LoadReport:
         """Wait until the server answers, however long its load takes while it progresses;

@@ -7,6 +7,7 @@ becomes visible only when its graph, indexes and registry entry all exist (``rea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
@@ -122,21 +123,46 @@ async def create_schema(store: Store, name: str) -> None:
 
 async def _wait_schema(store: Store, name: str) -> None:
     """Indexes and constraints build asynchronously; a graph is not ready until they run."""
-    g = store.graph(name)
     deadline = time.monotonic() + _INDEX_WAIT_S
-    while True:
-        idx = await g.read("CALL db.indexes() YIELD status RETURN collect(status) AS s")
-        cons = await store.list_constraints(name)
-        pending = [s for s in (idx.scalar() or []) if s != "OPERATIONAL"]
-        pending += [c for c in cons if c["status"] != "OPERATIONAL"]
-        failed = [c for c in cons if c["status"] == "FAILED"]
-        if failed:
-            raise StoreUnavailable(f"constraint creation failed on {name}: {failed}")
-        if not pending:
-            return
+    while not await _schema_built(store, name):
         if time.monotonic() > deadline:
             raise StoreUnavailable(f"indexes of {name} did not become operational")
         await asyncio.sleep(0.02)
+
+
+async def _schema_built(store: Store, name: str) -> bool:
+    """Whether every index and constraint of a graph is operational (read-only)."""
+    idx = await store.graph(name).read(
+        "CALL db.indexes() YIELD status RETURN collect(status) AS s")
+    cons = await store.list_constraints(name)
+    failed = [c for c in cons if c["status"] == "FAILED"]
+    if failed:
+        raise StoreUnavailable(f"constraint creation failed on {name}: {failed}")
+    return (all(s == "OPERATIONAL" for s in (idx.scalar() or []))
+            and all(c["status"] == "OPERATIONAL" for c in cons))
+
+
+async def wait_schema_built_everywhere(store: Store, poll_s: float = 1.0) -> None:
+    """Wait, however long it takes, until every graph's indexes and constraints are built.
+
+    After a load that replayed their creation from the append-only file, FalkorDB builds
+    them in the background over all the data, which can take minutes; read-only.
+    """
+    rows = await store.graph(REGISTRY_GRAPH).read(
+        "MATCH (e:WorkspaceEntry) RETURN e.id AS id ORDER BY e.id")
+    pending = [REGISTRY_GRAPH]
+    for r in rows:
+        with contextlib.suppress(ValueError):  # not a workspace id: listing skips it too
+            pending.append(graph_name(r["id"]))
+    while pending:
+        try:
+            built = await _schema_built(store, pending[0])
+        except GraphMissing:
+            built = True  # registered but its graph is gone: nothing to build
+        if built:
+            pending.pop(0)
+        else:
+            await asyncio.sleep(poll_s)
 
 
 def _row(r: Row) -> WorkspaceRow:

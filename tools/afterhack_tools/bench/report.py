@@ -394,6 +394,8 @@ def restart_section(r: dict[str, Any]) -> list[str]:
         _row("FalkorDB's load of its file (its log)", [load(s) for s in sizes]),
         _row("file rewritten right after the load", [
             "yes" if s["rewrote_after_load"] else "no" for s in sizes]),
+        _row("FalkorDB crashed after the restart", [
+            "**yes**" if s.get("falkordb_crashed_after_restart") else "no" for s in sizes]),
         _row("served after the restart", [check(s) for s in sizes]),
     ]
     policy = ("afterhack's" if r["policy"] == "afterhack"

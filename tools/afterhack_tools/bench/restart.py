@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 import httpx
 import redis.asyncio as aioredis
+from redis.exceptions import RedisError
 
 from afterhack.embedded import free_loopback_port
 from afterhack_tools.bench.harness import SCRUBBED_ENV
@@ -135,11 +136,20 @@ def falkordb_load_times(data_dir: Path, pid: int | None) -> dict[str, float]:
 
 async def _persistence(data_dir: Path) -> dict[str, Any]:
     client = aioredis.Redis.from_url((data_dir / "falkordb.url").read_text().strip(),
-                                     decode_responses=True)
+                                     decode_responses=True, socket_timeout=120)
     try:
         return dict(await client.info("persistence"))
     finally:
         await client.aclose()
+
+
+def crashed(data_dir: Path, pid: int | None) -> bool:
+    """Whether FalkorDB's log holds a crash report of the server with this pid."""
+    try:
+        log = (data_dir / "falkordb.log").read_text(errors="replace")
+    except OSError:
+        return False
+    return re.search(rf"^{pid}:M .* crashed by signal", log, re.M) is not None
 
 
 async def _apply_policy(data_dir: Path, policy: AofPolicy) -> None:
@@ -229,9 +239,15 @@ async def _one_size(root: Path, http: httpx.AsyncClient, claims: int, *, per_sou
             f"(FalkorDB's load: {load})")
         check = await _check(http, again.base_url, written["workspace"], written["acked"],
                              claim_samples)
-        after = await _persistence(data)
+        fdb_pid = again.falkordb_pid()
+        try:
+            after: dict[str, Any] = await _persistence(data)
+        except (OSError, RedisError):
+            after = {}
     finally:
         again.stop()
+    if crashed(data, fdb_pid):
+        log(f"[restart {claims}] FalkorDB crashed after the restart (see its log)")
     return {
         "claims": n,
         "sources": len(written["acked"]),
@@ -242,8 +258,9 @@ async def _one_size(root: Path, http: httpx.AsyncClient, claims: int, *, per_sou
         "restart_s": round(seconds, 2),
         "falkordb_load": load,
         # A file that was mostly increments is rewritten right after the load.
-        "rewrote_after_load": int(after["aof_rewrites"]) > 0
-        or bool(int(after["aof_rewrite_in_progress"])),
+        "rewrote_after_load": int(after.get("aof_rewrites", 0)) > 0
+        or bool(int(after.get("aof_rewrite_in_progress", 0))),
+        "falkordb_crashed_after_restart": crashed(data, fdb_pid),
         "check": check,
     }
 
