@@ -84,10 +84,10 @@ async def enable_aof_rewrites(store: Store, embedded: EmbeddedFalkorDB,
     """Turn FalkorDB's AOF rewrites on once every graph's indexes and constraints are built.
 
     The embedded FalkorDB starts with them off. After a load that replayed the creation of
-    indexes and constraints, FalkorDB builds them over all the data in the background; a
-    rewrite (a fork) while it enforced a constraint crashed 4.16.3 in testing, and a rewrite
-    is due right after such a load, which left the file as long as before: every restart
-    would replay it again. So the rewrite waits for that build.
+    indexes and constraints, FalkorDB builds them over all the data in the background, and a
+    rewrite is due at once (the file was all increments). A crash of 4.16.3 while it enforced
+    a constraint came with a rewrite's fork, and a crash then leaves the file as long as
+    before, to be replayed again at the next start. So the rewrite waits for that build.
     """
     while True:
         try:
@@ -129,10 +129,11 @@ async def supervise(embedded: EmbeddedFalkorDB, store: Store, rewrites: list[asy
 
 
 # FalkorDB 4.16.3 can crash right after a load that replayed the creation of its unique
-# constraints: enforcing them over the loaded data races a fork (a rewrite, or the full-text
-# index's garbage collector), about one load in two on such a file in testing. The load is
-# tried again (the app's own restart of a crashed FalkorDB) this many times in all.
-_START_ATTEMPTS = 3
+# constraints (a segfault in their enforcement over the loaded data; not every load, see
+# bench-results/NOTES.md). Such a file is one this app never rewrote, so it is tried again
+# (the app's own restart of a crashed FalkorDB) this many times in all; the first load that
+# survives is compacted, and the next start loads a snapshot instead.
+_START_ATTEMPTS = 5
 
 
 async def _open_store(settings: Settings, embedded: EmbeddedFalkorDB | None, url: str) -> Store:

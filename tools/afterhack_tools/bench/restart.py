@@ -154,8 +154,16 @@ def crashed(data_dir: Path, pid: int | None) -> bool:
 
 async def _apply_policy(data_dir: Path, policy: AofPolicy) -> None:
     if policy == "redis-default":
-        client = aioredis.Redis.from_url((data_dir / "falkordb.url").read_text().strip())
+        client = aioredis.Redis.from_url((data_dir / "falkordb.url").read_text().strip(),
+                                         decode_responses=True)
         try:
+            # After the app has turned its own policy on (it starts with rewrites off).
+            deadline = time.monotonic() + 120
+            while (await client.config_get("auto-aof-rewrite-percentage")
+                   ).get("auto-aof-rewrite-percentage") == "0":
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the app never turned AOF rewrites on")
+                await asyncio.sleep(0.1)
             await client.config_set("auto-aof-rewrite-percentage", 100)
             await client.config_set("auto-aof-rewrite-min-size", 64 * 1024 * 1024)
         finally:
