@@ -43,8 +43,9 @@ PLAN_CACHE_SIZE = 512
 # bytes. Replaying a command (re-running its query, updating every index) costs far more per
 # byte than loading the same data from a snapshot, so Redis's defaults (100 %, 64 MB) let the
 # replay grow to minutes while the snapshot loads in seconds. The values are fitted to the
-# measured rates in bench-results/NOTES.md ("Restart after a crash"). Redis also applies the
-# rule right after a load, so a restart that had to replay a long tail compacts it at once.
+# measured rates in bench-results/NOTES.md ("Restart after a crash"). Redis applies the rule
+# right after a load too (once it is on, see defer_aof_rewrites), so a restart that had to
+# replay a long tail compacts it at once.
 AOF_REWRITE_PERCENTAGE = 25
 AOF_REWRITE_MIN_SIZE = "4mb"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -159,8 +160,12 @@ async def _open_store(settings: Settings, embedded: EmbeddedFalkorDB | None, url
             if store is not None:
                 await store.close()
             proc = embedded.process if embedded is not None else None
-            if embedded is None or proc is None or proc.poll() is None \
-                    or attempt == _START_ATTEMPTS:
+            if embedded is None or proc is None or attempt == _START_ATTEMPTS:
+                raise
+            # A crashing server refuses connections while it still writes its crash report.
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.to_thread(proc.wait, 10)
+            if proc.poll() is None:
                 raise
             log.error("embedded FalkorDB exited with %s during start-up; starting it again "
                       "(attempt %d of %d). Its log ends:\n%s", proc.returncode, attempt + 1,

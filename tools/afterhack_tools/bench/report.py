@@ -377,8 +377,11 @@ def restart_section(r: dict[str, Any]) -> list[str]:
 
     def check(s: dict[str, Any]) -> str:
         c = s["check"]
+        failed = c.get("failed_answers_by_status") or {}
         return (f"{c['sources_served']}/{c['sources_acknowledged']} sources, "
-                f"{c['claims_sampled_served']}/{c['claims_sampled']} sampled claims")
+                f"{c['claims_sampled_served']}/{c['claims_sampled']} sampled claims"
+                + ("" if not failed else " (**failed: " + ", ".join(
+                    f"{n}× {code}" for code, n in sorted(failed.items())) + "**)"))
 
     rows = [
         _row("written through `POST /sources`", [
@@ -394,6 +397,9 @@ def restart_section(r: dict[str, Any]) -> list[str]:
         _row("FalkorDB's load of its file (its log)", [load(s) for s in sizes]),
         _row("file rewritten right after the load", [
             "yes" if s["rewrote_after_load"] else "no" for s in sizes]),
+        _row("FalkorDB loads until it came back (crashes at the end of a load)", [
+            f"{s.get('falkordb_loads_to_come_back', '?')} "
+            f"({s.get('falkordb_crashes_before_it_came_back', '?')})" for s in sizes]),
         _row("FalkorDB crashed after the restart", [
             "**yes**" if s.get("falkordb_crashed_after_restart") else "no" for s in sizes]),
         _row("served after the restart", [check(s) for s in sizes]),

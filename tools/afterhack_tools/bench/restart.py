@@ -143,6 +143,25 @@ async def _persistence(data_dir: Path) -> dict[str, Any]:
         await client.aclose()
 
 
+def _log_size(data_dir: Path) -> int:
+    try:
+        return (data_dir / "falkordb.log").stat().st_size
+    except OSError:
+        return 0
+
+
+def _restart_log(data_dir: Path, offset: int) -> dict[str, int]:
+    """Loads finished and crashes in FalkorDB's log since ``offset``."""
+    try:
+        with open(data_dir / "falkordb.log", "rb") as f:
+            f.seek(offset)
+            text = f.read().decode(errors="replace")
+    except OSError:
+        return {"loads": 0, "crashes": 0}
+    return {"loads": len(re.findall(r"DB loaded from append only file", text)),
+            "crashes": len(re.findall(r"crashed by signal", text))}
+
+
 def crashed(data_dir: Path, pid: int | None) -> bool:
     """Whether FalkorDB's log holds a crash report of the server with this pid."""
     try:
@@ -200,20 +219,28 @@ async def _write(http: httpx.AsyncClient, base: str, claims: int, per_source: in
 
 
 async def _check(http: httpx.AsyncClient, base: str, ws: str, acked: dict[str, list[str]],
-                 claim_samples: int) -> dict[str, int]:
-    """Every acknowledged source read back, and a random sample of acknowledged claims."""
+                 claim_samples: int) -> dict[str, Any]:
+    """Every acknowledged source read back, and a random sample of acknowledged claims; the
+    status of each answer that was not the acknowledged row."""
     sources_ok = 0
+    failures: dict[str, int] = {}
     for sid in acked:
         r = await http.get(f"{base}/api/workspaces/{ws}/sources/{sid}")
         sources_ok += r.status_code == 200
+        if r.status_code != 200:
+            failures[str(r.status_code)] = failures.get(str(r.status_code), 0) + 1
     everything = [(sid, cid) for sid, cids in acked.items() for cid in cids]
     picked = random.Random(17).sample(everything, min(claim_samples, len(everything)))
     claims_ok = 0
     for sid, cid in picked:
         r = await http.get(f"{base}/api/workspaces/{ws}/claims/{cid}")
-        claims_ok += r.status_code == 200 and r.json()["source_id"] == sid
+        good = r.status_code == 200 and r.json()["source_id"] == sid
+        claims_ok += good
+        if not good:
+            failures[str(r.status_code)] = failures.get(str(r.status_code), 0) + 1
     return {"sources_acknowledged": len(acked), "sources_served": sources_ok,
-            "claims_sampled": len(picked), "claims_sampled_served": claims_ok}
+            "claims_sampled": len(picked), "claims_sampled_served": claims_ok,
+            "failed_answers_by_status": failures}
 
 
 async def _one_size(root: Path, http: httpx.AsyncClient, claims: int, *, per_source: int,
@@ -238,11 +265,14 @@ async def _one_size(root: Path, http: httpx.AsyncClient, claims: int, *, per_sou
     on_disk = aof_files(data)
     log(f"[restart {claims}] killed with -9; AOF on disk: base {on_disk['base_bytes']:,} B, "
         f"incremental {on_disk['incr_bytes']:,} B")
+    log_at = _log_size(data)
     again = ServeProcess(data, root / f"serve-{claims}-restart.log")
     again.start()
     try:
         seconds = await again.wait_healthy(http, 4 * 3600)
         load = falkordb_load_times(data, again.falkordb_pid())
+        # A server that crashed at the end of a load is started again by serve.
+        attempts = _restart_log(data, log_at)
         log(f"[restart {claims}] serve answered health {seconds:.1f} s after its start "
             f"(FalkorDB's load: {load})")
         check = await _check(http, again.base_url, written["workspace"], written["acked"],
@@ -269,6 +299,8 @@ async def _one_size(root: Path, http: httpx.AsyncClient, claims: int, *, per_sou
         "rewrote_after_load": int(after.get("aof_rewrites", 0)) > 0
         or bool(int(after.get("aof_rewrite_in_progress", 0))),
         "falkordb_crashed_after_restart": crashed(data, fdb_pid),
+        "falkordb_loads_to_come_back": attempts["loads"],
+        "falkordb_crashes_before_it_came_back": attempts["crashes"],
         "check": check,
     }
 
@@ -299,6 +331,18 @@ async def measure_restart(sizes: tuple[int, ...], *, per_source: int = 5000,
                                        vocab=vocab, log=log)
                 size["restart_ratio"] = round(size["restart_s"] / floor, 2)
                 out.append(size)
-    finally:
+    except BaseException:
+        log(f"[restart] kept its data dirs and logs for a look: {root}")
+        raise
+    if all(_whole(s) for s in out):
         await asyncio.to_thread(shutil.rmtree, root, True)
+    else:
+        log(f"[restart] something was not served or FalkorDB crashed; kept {root}")
     return {"policy": policy, "floor_s": round(floor, 2), "sizes": out}
+
+
+def _whole(size: dict[str, Any]) -> bool:
+    c = size["check"]
+    return (c["sources_served"] == c["sources_acknowledged"]
+            and c["claims_sampled_served"] == c["claims_sampled"]
+            and not size["falkordb_crashed_after_restart"])
