@@ -1,26 +1,26 @@
-"""Claims as users and agents see them: back-off search and the evidence of one claim."""
+"""Claims as users and agents see them: search (hybrid.py) and the evidence of one claim."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from afterhack import evidence, search
+from afterhack import evidence, hybrid
 from afterhack.errors import InvalidRequest
 from afterhack.model.claims import (
     ClaimConflictView,
     ClaimLinks,
     ClaimRef,
-    ClaimRow,
     ClaimSearch,
     ClaimView,
     EvidenceItem,
     FragmentRow,
     Origin,
 )
-from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus
+from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus, SearchMode
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store.client import Graph, concurrently
+from afterhack.vectors import Vectors
 
 _STATUS: dict[str, ClaimStatus] = {s: s for s in CLAIM_STATUSES}
 
@@ -41,28 +41,15 @@ def parse_statuses(values: Iterable[str] | None) -> list[ClaimStatus]:
 
 
 async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus], *,
-                        limit: int = 20, offset: int = 0) -> ClaimSearch:
-    if q is None or not q.strip():
-        listed = await store_claims.list_claims(g, statuses, limit, offset)
-        return {"items": _each_conflict_once(listed),
-                "search": {"q": q, "terms": [], "backed_off": False}}
-    p = search.plan(q)
-    items: list[ClaimRow] = []
-    backed_off = False
-    if p.strict is not None:
-        items = await store_claims.fulltext(g, p.strict, statuses, limit, offset)
-        if not items and p.backoff is not None:
-            backed_off = True
-            items = await store_claims.fulltext(g, p.backoff, statuses, limit, offset)
-    return {"items": _each_conflict_once(items),
-            "search": {"q": q, "terms": list(p.terms), "backed_off": backed_off}}
-
-
-def _each_conflict_once(items: list[ClaimRow]) -> list[ClaimRow]:
-    """A conflict comes back once per claim of its side: name each once."""
-    for it in items:
+                        limit: int = 20, offset: int = 0, mode: SearchMode = "hybrid",
+                        vectors: Vectors | None = None,
+                        neighbours: bool = True) -> ClaimSearch:
+    """Claims by words and meaning (hybrid.py), each naming its open conflicts once."""
+    found = await hybrid.search_claims(g, q, statuses, limit=limit, offset=offset, mode=mode,
+                                       vectors=vectors, neighbours=neighbours)
+    for it in found["items"]:
         it["open_conflict_ids"] = sorted(set(it.get("open_conflict_ids") or []))
-    return items
+    return found
 
 
 def _evidence_item(f: FragmentRow) -> EvidenceItem:

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import sys
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -15,6 +16,7 @@ from typing import Annotated, Any, cast
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from afterhack import console as show
 from afterhack.client import DEFAULT_URL, ApiError, Client
@@ -195,6 +197,37 @@ def ingest(
         result = c.add_source(text, title=file.stem or file.name, origin_name=file.name,
                               source_id=earlier["id"] if earlier else None)
     _console().print(show.source_summary(result))
+
+
+@app.command()
+def embeddings(
+    reembed: Annotated[bool, typer.Option(
+        "--reembed", help="Drop the workspace's vectors and embed every claim again with the "
+                          "server's model (after the model changed).")] = False,
+    wait: Annotated[bool, typer.Option(help="Follow the progress until no vector is "
+                                            "pending.")] = True,
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """Show (and follow) how far the workspace's claim vectors are; --reembed starts over."""
+    with _api_errors(), _client(url, key, workspace) as c:
+        p = c.reembed() if reembed else c.embedding_progress()
+        typer.echo(f"vectors: {p['state']}; model {p['model'] or '-'} ({p['dim'] or '-'} "
+                   f"dimensions), server's model {p['configured_model'] or 'none'}; "
+                   f"{p['claims'] - p['pending']} of {p['claims']} claims embedded")
+        if p["state"] == "stale":
+            typer.echo("The workspace's vectors come from another model: search by meaning "
+                       "is off until `afterhack embeddings --reembed`.", err=True)
+        if not wait or p["pending"] == 0 or p["state"] in ("off", "stale"):
+            return
+        with Progress("embedding", BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn()) as bar:
+            task = bar.add_task("claims", total=p["claims"],
+                                completed=p["claims"] - p["pending"])
+            while p["pending"] > 0:
+                time.sleep(1.0)
+                p = c.embedding_progress()
+                bar.update(task, total=p["claims"], completed=p["claims"] - p["pending"])
+        typer.echo(f"done: {p['claims']} claims embedded with {p['model']}")
 
 
 @app.command()

@@ -71,6 +71,16 @@ class Settings(BaseSettings):
     # 9). Off only to measure what the checks cost (afterhack bench).
     conflict_checks: bool = True
 
+    # Search by meaning (SPEC §6): the gateway's /embeddings with this model when a gateway
+    # is set, else the offline model that ships with the app. "off" searches by words only.
+    embedding_model: str | None = None
+    # With a gateway model: the cosine distance past which a claim is not near a query.
+    embedding_max_distance: float | None = Field(default=None, gt=0, le=2)
+    embeddings: bool = True
+    # Vectors are filled in after the write by a background worker (ingest never waits on
+    # the model); false embeds during ingest and stores vectors in the claims' own write.
+    embedding_worker: bool = True
+
     # Keys: off by default for a single local user on loopback; see api/security.py.
     admin_key: SecretStr | None = None
     require_keys: bool | None = None

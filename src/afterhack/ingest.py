@@ -13,9 +13,9 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from afterhack import conflicts, evidence, versions
+from afterhack import conflicts, evidence, search, versions
 from afterhack.chunking import Span, split_fragments
 from afterhack.config import Settings
 from afterhack.errors import (
@@ -53,6 +53,9 @@ from afterhack.store.sources import (
     VersionWrite,
     VersionWritten,
 )
+
+if TYPE_CHECKING:
+    from afterhack.vectors import Vectors
 
 
 class Extractor(Protocol):
@@ -144,6 +147,7 @@ def check_candidates(
             "fragment_id": frag.id,
             "statement": statement,
             "key": key,
+            "terms": search.joined_terms(statement),
             "quote": quote,
             "quote_start": start,
             "quote_end": start + len(quote),
@@ -242,6 +246,7 @@ async def ingest_source(
     judge: ConflictJudge | None = None,
     policy: SupportPolicy = "independent",
     preview: bool = False,
+    vectors: Vectors | None = None,
 ) -> IngestResult:
     """Add a source or a new version of one. With ``judge``, the new claims are checked for
     conflicts with their neighbours (conflicts.py); a new version retires what the source no
@@ -273,6 +278,8 @@ async def ingest_source(
     ex = Extraction()
     if extract:
         ex = await run_extraction(extractor, frags, seen_keys, settings.max_claims_per_source)
+    if vectors is not None:
+        await vectors.embed_claims(g, ex.kept, ex.calls)
 
     new_source = source_id is None
     sid = source_id or new_id()
@@ -327,6 +334,8 @@ async def ingest_source(
                 if await store_sources.find_source(g, sid) is None:
                     raise SourceNotFound(sid)
                 continue  # what it retires changed meanwhile: plan again
+        if vectors is not None:
+            vectors.notify(g)
         outcome = _outcome(ex, frags, row["created"])
         outcome["model_calls"] = [c.as_dict() for c in calls]
         return {"status": "created" if new_source else "versioned",
@@ -365,7 +374,8 @@ async def _preview(g: Graph, ex: Extraction, frags: list[FragmentPlan], plan: ve
 
 async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
                           source_id: str, actor: str,
-                          judge: ConflictJudge | None = None) -> SameVersion:
+                          judge: ConflictJudge | None = None,
+                          vectors: Vectors | None = None) -> SameVersion:
     """Re-run extraction on the latest version's fragments that failed or were skipped;
     the new claims are checked for conflicts like any others."""
     pending = await store_sources.pending_fragments(g, source_id)
@@ -379,6 +389,8 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
     if frags:
         seen = await store_sources.existing_claim_keys(g, source_id)
         ex = await run_extraction(extractor, frags, seen, settings.max_claims_per_source)
+        if vectors is not None:
+            await vectors.embed_claims(g, ex.kept, ex.calls)
         checks = conflicts.Checks()
         if judge is not None and ex.kept:
             checks = await conflicts.check_new_claims(g, judge, ex.kept)
@@ -399,6 +411,8 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
             raise WorkspaceBusy("Another extraction of this source is under way; retry.")
         created = row["created"]
         raised = list(row["raised"])
+        if vectors is not None:
+            vectors.notify(g)
     return {"status": "extracted", "source": await store_sources.get_source(g, source_id),
             **_outcome(ex, frags, created), **no_checks(),
             "conflicts": await store_conflicts.get_conflicts(g, raised)}

@@ -12,7 +12,7 @@ import logging
 import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from afterhack.agents.llm import GatewayAnalyst, GatewayCoordinator
 from afterhack.agents.offline import OfflineAnalyst, OfflineCoordinator
@@ -21,6 +21,7 @@ from afterhack.config import Settings
 from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.errors import AfterhackError
 from afterhack.ingest import Extractor
+from afterhack.llm.embeddings import Embedder, GatewayEmbedder, OfflineEmbedder
 from afterhack.llm.extraction import GatewayExtractor
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.judge import ConflictJudge, GatewayJudge, OfflineJudge
@@ -33,6 +34,7 @@ from afterhack.store.workspaces import (
     register_schema_everywhere,
     wait_schema_built_everywhere,
 )
+from afterhack.vectors import Vectors, Worker
 
 log = logging.getLogger("afterhack")
 
@@ -50,6 +52,8 @@ class Services:
     gateway: Gateway | None = None
     # The FalkorDB this process started, if any (None with AFTERHACK_FALKORDB_URL).
     embedded: EmbeddedFalkorDB | None = None
+    # Claim embeddings (search by meaning); embeddings off is Vectors(None).
+    vectors: Vectors = field(default_factory=lambda: Vectors(None))
 
     @property
     def model_name(self) -> str:
@@ -69,15 +73,25 @@ class Services:
             await self.gateway.aclose()
 
 
+def _embedder(settings: Settings, gateway: Gateway | None) -> Embedder | None:
+    if not settings.embeddings:
+        return None
+    if gateway is not None and settings.embedding_model:
+        return GatewayEmbedder(gateway, settings.embedding_model,
+                               settings.embedding_max_distance)
+    return OfflineEmbedder()
+
+
 def build_services(settings: Settings, store: Store) -> Services:
-    if settings.offline_model:
+    gateway = None if settings.offline_model else Gateway(settings)
+    vectors = Vectors(_embedder(settings, gateway), inline=not settings.embedding_worker)
+    if gateway is None:
         return Services(settings=settings, store=store, extractor=OfflineExtractor(),
                         analyst=OfflineAnalyst(), coordinator=OfflineCoordinator(),
-                        judge=OfflineJudge())
-    gateway = Gateway(settings)
+                        judge=OfflineJudge(), vectors=vectors)
     return Services(settings=settings, store=store, extractor=GatewayExtractor(gateway),
                     analyst=GatewayAnalyst(gateway), coordinator=GatewayCoordinator(gateway),
-                    judge=GatewayJudge(gateway), gateway=gateway)
+                    judge=GatewayJudge(gateway), gateway=gateway, vectors=vectors)
 
 
 async def enable_aof_rewrites(store: Store, embedded: EmbeddedFalkorDB,
@@ -197,6 +211,11 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                 rewrites.append(asyncio.create_task(enable_aof_rewrites(store, embedded)))
             services = build_services(settings, store)
             services.embedded = embedded
+            if services.vectors.enabled:
+                services.vectors.worker = Worker(
+                    store, services.vectors,
+                    rescan_s=60.0 if settings.embedding_worker else None)
+                services.vectors.worker.start()
             yield services
         finally:
             for task in [*rewrites, *([watchdog] if watchdog is not None else [])]:
@@ -204,6 +223,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             if services is not None:
+                if services.vectors.worker is not None:
+                    await services.vectors.worker.stop()
                 await services.aclose()
             await store.close()
     finally:

@@ -26,10 +26,12 @@ def bench(
         help="Empty workspaces for the many-tenants figures (default 1000; 20 with --quick).",
         min=2)] = None,
     only: Annotated[str | None, typer.Option(
-        help="Run one section only: 'conflicts' (detector quality, ingest with and without "
-             "conflict checks, collateral of resolutions) or 'restart' (kill -9 of the app "
-             "with claims on disk, then the time to come back; writes restart.json and "
-             "restart.md, never latest.*).")] = None,
+        help="Run one section alone: 'conflicts' (detector quality, ingest with and without "
+             "conflict checks, collateral of resolutions), 'restart' (kill -9 of the app with "
+             "claims on disk, then the time to come back), 'retrieval' (HaluEval QA search "
+             "quality) or 'embedding-ingest' (a 10,000-sentence document with and without the "
+             "vector worker). All but 'conflicts' write <section>.json and .md, never "
+             "latest.*.")] = None,
     restart_sizes: Annotated[str | None, typer.Option(
         help="Claims on disk when the app is killed, comma-separated (default "
              "24000,240000; 1000 with --quick --only restart).")] = None,
@@ -37,12 +39,15 @@ def bench(
         help="AOF rewrite policy during the restart section's writes: afterhack, or "
              "redis-default (Redis's own, as before afterhack set one) to compare.")]
     = "afterhack",
+    rows: Annotated[int | None, typer.Option(
+        help="HaluEval QA rows for the retrieval section (default 1000; 30 with --quick).",
+        min=10, max=10000)] = None,
 ) -> None:
     """Measure the product against its floors at each size (own FalkorDB and app, offline model)."""
     import asyncio
     import sys
 
-    from afterhack_tools.bench.runner import SECTIONS, BenchConfig, run_bench
+    from afterhack_tools.bench.runner import SECTIONS, BenchConfig, run_bench, run_section
 
     parsed = _sizes(sizes, "sizes")
     if only is not None and only not in SECTIONS:
@@ -62,6 +67,14 @@ def bench(
         cfg.sizes = parsed
     if workspaces is not None:
         cfg.tenants = workspaces
+    if rows is not None:
+        cfg.retrieval_rows = rows
+    if only in ("retrieval", "embedding-ingest"):
+        res = asyncio.run(run_section(cfg, only, log=lambda line: typer.echo(line, err=True)))
+        typer.echo((out / f"{only}.md").read_text())
+        typer.echo(f"wrote {out / only}.json and .md in {res['meta']['duration_s']} s",
+                   err=True)
+        return
     result = asyncio.run(run_bench(cfg, log=lambda line: typer.echo(line, err=True)))
     name = "restart" if only == "restart" else "latest"
     typer.echo((out / f"{name}.md").read_text())

@@ -16,6 +16,7 @@ import {
   type Phrase,
 } from './reasons'
 import { IDS, LAUNCH } from './testWorld'
+import { JUNE_12, JUNE_19, MEMO, twoMemos } from './conflicts/testConflict'
 
 const names = buildNames(LAUNCH)
 const text = (p: Phrase) => phraseText(p)
@@ -194,5 +195,96 @@ describe('the handoff trail in words', () => {
     )
     const invented = droppedPhrase({ claim_id: 'deadbeef-0000-4000-8000-000000000000', reason: 'unknown' }, names)
     expect(text(invented)).toBe('A claim the model cited that does not exist in this workspace.')
+  })
+})
+
+describe('review reasons when sources disagree', () => {
+  const open = buildNames(twoMemos())
+  const settled = buildNames(twoMemos('superseded'))
+  const say = (raw: Record<string, unknown>, n = open) => explainReviewReason(parseReviewReason(raw)!, n)
+  const noIds = (e: { headline: Phrase; details: Phrase[] }) => {
+    for (const p of [e.headline, ...e.details]) expect(text(p)).not.toMatch(BARE_ID)
+  }
+
+  it('sources_disagree: the run did not pick a side; both claims named with their source; what to do', () => {
+    const raw = { type: 'sources_disagree', conflict_ids: [MEMO.conflict], claim_ids: [MEMO.june12, MEMO.june19] }
+    const said = say(raw)
+    expect(text(said.headline)).toBe('Needs review: its sources disagree, so the run did not pick a side and proposed no action.')
+    expect(said.details.map(text)).toEqual([
+      `The sources say “${JUNE_12}” from March memo and “${JUNE_19}” from April memo.`,
+      'Settle the conflict in the Conflicts panel (keep one side, or dismiss if both are true); a new run then cites what was kept.',
+    ])
+    expect(refs(said.details[0]).map((r) => typeof r !== 'string' && [r.kind, r.id])).toEqual([
+      ['claim', MEMO.june12],
+      ['source', MEMO.march],
+      ['claim', MEMO.june19],
+      ['source', MEMO.april],
+    ])
+    noIds(said)
+  })
+
+  it('sources_disagree, settled since: says which side was superseded instead of asking again', () => {
+    const raw = { type: 'sources_disagree', conflict_ids: [MEMO.conflict], claim_ids: [MEMO.june12, MEMO.june19] }
+    const said = say(raw, settled)
+    expect(text(said.details[1])).toBe(`Settled since: “${JUNE_12}” was superseded; a new run cites what was kept.`)
+    const two = say({ ...raw, conflict_ids: ['k1', 'k2'] })
+    expect(text(two.headline)).toMatch(/^Needs review: its sources disagree on 2 points, so the run did not pick a side/)
+    expect(text(two.details[1])).toMatch(/^Settle the conflicts in the Conflicts panel/)
+  })
+
+  it('conflict_resolved: which claim a reviewer kept over which, and the premise that lost its last claim', () => {
+    const said = say(
+      {
+        type: 'conflict_resolved',
+        conflict_id: MEMO.conflict,
+        correction_id: 'k-corr',
+        kept_claim_id: MEMO.june19,
+        superseded: [MEMO.june12],
+        reasons: [{ type: 'premise_lost', premise: JUNE_12, claim_ids: [MEMO.june12] }],
+      },
+      settled,
+    )
+    expect(text(said.headline)).toBe(
+      `Flagged for review: its sources disagreed, and a reviewer kept “${JUNE_19}” from April memo over “${JUNE_12}” from March memo.`,
+    )
+    expect(said.details.map(text)).toEqual([`Premise “${JUNE_12}” lost its last claim: “${JUNE_12}” from March memo`])
+    noIds(said)
+    expect(text(say({ type: 'conflict_resolved', reasons: [] }).headline)).toBe(
+      'Flagged for review: a reviewer settled a disagreement between its sources.',
+    )
+  })
+
+  it('source_revised: the source by its title, what its new version no longer says, and why the decision fell', () => {
+    const said = say(
+      {
+        type: 'source_revised',
+        source_id: MEMO.march,
+        version_id: 'v2',
+        retired: [MEMO.june12],
+        reasons: [{ type: 'premise_lost', premise: null, claim_ids: [MEMO.june12] }],
+      },
+      settled,
+    )
+    expect(text(said.headline)).toBe(`Flagged for review: a new version of “March memo” no longer says “${JUNE_12}”.`)
+    expect(refs(said.headline).map((r) => typeof r !== 'string' && r.kind)).toEqual(['source', 'claim'])
+    expect(said.details.map(text)).toEqual([`Its premise lost its last claim: “${JUNE_12}” from March memo`])
+    noIds(said)
+    expect(text(say({ type: 'source_revised', source_id: MEMO.march, retired: [], reasons: [] }).headline)).toBe(
+      'Flagged for review: a new version of “March memo” changed what it says.',
+    )
+  })
+
+  it('reads malformed conflict reasons without showing them', () => {
+    expect(parseReviewReason({ type: 'sources_disagree', conflict_ids: 'k1', claim_ids: [7, null, MEMO.june12] })).toEqual({
+      type: 'sources_disagree',
+      conflict_ids: [],
+      claim_ids: [MEMO.june12],
+    })
+    const said = say({ type: 'sources_disagree' })
+    expect(said.details).toEqual([])
+    expect(parseReviewReason({ type: 'conflict_resolved', superseded: {}, reasons: 'x' })).toMatchObject({
+      superseded: [],
+      reasons: [],
+    })
   })
 })

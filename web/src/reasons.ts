@@ -129,21 +129,32 @@ export function heldBecausePhrase(
   ]
 }
 
+/**
+ * What a correction (or a conflict's resolution) does: decisions flagged, actions held, what
+ * stays. `claim` is the claim that goes, when there is one.
+ */
+export interface ImpactPreview {
+  claim?: { id: string } | null
+  flag: CorrectionPreview['flag']
+  hold: CorrectionPreview['hold']
+  stay: CorrectionPreview['stay']
+}
+
 /** A preview's reasons for one flagged decision: what apply will do, or (past) what it did. */
 export function previewFlagPhrases(
   flag: CorrectionPreview['flag'][number],
-  preview: CorrectionPreview,
+  preview: ImpactPreview,
   names: Names,
   tense: Tense = 'preview',
 ): Phrase[] {
   const flagged = new Set(preview.flag.map((f) => f.decision_id))
-  return flag.reasons.map((r) => flagReasonPhrase(r, { names, tense, corrected: preview.claim.id, flagged }))
+  return flag.reasons.map((r) => flagReasonPhrase(r, { names, tense, corrected: preview.claim?.id ?? null, flagged }))
 }
 
 // ---- A correction's impact in one line ----
 
 /** One line saying what the correction does, for the banner and the outcome. */
-export function impactSummary(preview: CorrectionPreview, tense: 'preview' | 'past'): string {
+export function impactSummary(preview: ImpactPreview, tense: 'preview' | 'past'): string {
   const { flag, hold, stay } = preview
   if (flag.length + hold.length + stay.length === 0) return 'Nothing depended on this claim: no decision or action changes.'
   const parts: string[] = []
@@ -168,9 +179,20 @@ export type ReviewReason =
   | { type: 'upstream_rejected'; decision_id: string | null; reasons: FlagReason[] }
   | { type: 'rejected'; note: string | null }
   | { type: 'no_evidence'; detail: string | null }
+  | { type: 'sources_disagree'; conflict_ids: string[]; claim_ids: string[] }
+  | {
+      type: 'conflict_resolved'
+      conflict_id: string | null
+      correction_id: string | null
+      kept_claim_id: string | null
+      superseded: string[]
+      reasons: FlagReason[]
+    }
+  | { type: 'source_revised'; source_id: string | null; version_id: string | null; retired: string[]; reasons: FlagReason[] }
   | { type: 'other'; label: string }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null)
+const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : [])
 
 function flagReasons(v: unknown): FlagReason[] {
   if (!Array.isArray(v)) return []
@@ -202,6 +224,25 @@ export function parseReviewReason(raw: Record<string, unknown> | null | undefine
       return { type: 'rejected', note: str(raw.note) }
     case 'no_evidence':
       return { type: 'no_evidence', detail: str(raw.detail) }
+    case 'sources_disagree':
+      return { type: 'sources_disagree', conflict_ids: strs(raw.conflict_ids), claim_ids: strs(raw.claim_ids) }
+    case 'conflict_resolved':
+      return {
+        type: 'conflict_resolved',
+        conflict_id: str(raw.conflict_id),
+        correction_id: str(raw.correction_id),
+        kept_claim_id: str(raw.kept_claim_id),
+        superseded: strs(raw.superseded),
+        reasons: flagReasons(raw.reasons),
+      }
+    case 'source_revised':
+      return {
+        type: 'source_revised',
+        source_id: str(raw.source_id),
+        version_id: str(raw.version_id),
+        retired: strs(raw.retired),
+        reasons: flagReasons(raw.reasons),
+      }
     default:
       return { type: 'other', label: typeof raw.type === 'string' ? raw.type.replaceAll('_', ' ') : 'a review' }
   }
@@ -255,9 +296,78 @@ export function explainReviewReason(reason: ReviewReason, names: Names): Explain
         headline: [reason.detail ? `No source-backed answer: ${reason.detail}` : 'No source-backed answer.'],
         details: [],
       }
+    case 'sources_disagree':
+      return explainSourcesDisagree(reason, names)
+    case 'conflict_resolved': {
+      const gone = reason.superseded.length === 1 ? reason.superseded[0] : null
+      const details = reason.reasons.map((r) => flagReasonPhrase(r, { names, tense: 'past', corrected: gone }))
+      if (!reason.kept_claim_id || reason.superseded.length === 0) {
+        return { headline: ['Flagged for review: a reviewer settled a disagreement between its sources.'], details }
+      }
+      return {
+        headline: [
+          'Flagged for review: its sources disagreed, and a reviewer kept ',
+          ...claimWithOrigin(reason.kept_claim_id, names),
+          ' over ',
+          ...joinAnd(reason.superseded.map((id) => claimWithOrigin(id, names))),
+          '.',
+        ],
+        details,
+      }
+    }
+    case 'source_revised': {
+      const gone = reason.retired.length === 1 ? reason.retired[0] : null
+      const details = reason.reasons.map((r) => flagReasonPhrase(r, { names, tense: 'past', corrected: gone }))
+      const source: Phrase = reason.source_id ? quoted(reason.source_id, 'source', names) : ['its source']
+      if (reason.retired.length === 0) {
+        return { headline: ['Flagged for review: a new version of ', ...source, ' changed what it says.'], details }
+      }
+      return {
+        headline: [
+          'Flagged for review: a new version of ',
+          ...source,
+          ' no longer says ',
+          ...joinAnd(reason.retired.map((id) => quoted(id, 'claim', names))),
+          '.',
+        ],
+        details,
+      }
+    }
     default:
       return { headline: [`Needs review (${reason.label}).`], details: [] }
   }
+}
+
+/**
+ * A run that met both sides of an open conflict did not pick one: which claims disagree,
+ * and what to do, or (once a side was superseded) that it has been settled since.
+ */
+function explainSourcesDisagree(reason: Extract<ReviewReason, { type: 'sources_disagree' }>, names: Names): Explained {
+  const n = reason.conflict_ids.length
+  const headline: Phrase = [
+    n > 1
+      ? `Needs review: its sources disagree on ${n} points, so the run did not pick a side and proposed no action.`
+      : 'Needs review: its sources disagree, so the run did not pick a side and proposed no action.',
+  ]
+  if (reason.claim_ids.length === 0) return { headline, details: [] }
+  const details: Phrase[] = [
+    ['The sources say ', ...joinAnd(reason.claim_ids.map((id) => claimWithOrigin(id, names))), '.'],
+  ]
+  const superseded = reason.claim_ids.filter((id) => names.get(id)?.status === 'superseded')
+  if (superseded.length > 0) {
+    details.push([
+      'Settled since: ',
+      ...joinAnd(superseded.map((id) => quoted(id, 'claim', names))),
+      superseded.length === 1 ? ' was superseded; a new run cites what was kept.' : ' were superseded; a new run cites what was kept.',
+    ])
+  } else {
+    details.push([
+      n > 1
+        ? 'Settle the conflicts in the Conflicts panel (keep one side, or dismiss if both are true); a new run then cites what was kept.'
+        : 'Settle the conflict in the Conflicts panel (keep one side, or dismiss if both are true); a new run then cites what was kept.',
+    ])
+  }
+  return { headline, details }
 }
 
 // ---- The handoff trail ----

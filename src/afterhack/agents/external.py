@@ -26,6 +26,7 @@ from afterhack.model.runs import (
 from afterhack.store import runs as store_runs
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
+from afterhack.vectors import Vectors
 
 # Who the Analyst was, as recorded on the run (the Coordinator's model is in model_calls).
 EXTERNAL_MODEL = "external-agent"
@@ -71,11 +72,11 @@ async def _record(g: Graph, run_id: str, tools: RunTools, ttl_s: int) -> None:
                          run_id=run_id, tool_calls=len(state["tool_log"]))
 
 
-async def search_claims(g: Graph, run_id: str, query: str, *,
-                        ttl_s: int) -> list[SearchHit]:
+async def search_claims(g: Graph, run_id: str, query: str, *, ttl_s: int,
+                        vectors: Vectors | None = None) -> list[SearchHit]:
     """The Analyst's search_claims, with the hits remembered on the run."""
     await _open_state(g, run_id, ttl_s)
-    tools = RunTools(g, Evidence())
+    tools = RunTools(g, Evidence(), vectors)
     hits = await tools.search_claims(query)
     await _record(g, run_id, tools, ttl_s)
     return hits

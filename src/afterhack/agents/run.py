@@ -50,6 +50,7 @@ from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.names import new_id
 from afterhack.store.runs import DecisionWrite, HandoffWrite, NewAction, RunFields, RunWrite
+from afterhack.vectors import Vectors
 
 _MAX_BUILDS_ON = 20
 _SAVE_ATTEMPTS = 4
@@ -217,10 +218,11 @@ async def begin_run(g: Graph, *, task: str, builds_on: list[str], model: str) ->
 
 
 async def run_agent(g: Graph, analyst: Analyst, coordinator: Coordinator, *, task: str,
-                    builds_on: list[str], actor: str, max_rounds: int) -> RunView:
+                    builds_on: list[str], actor: str, max_rounds: int,
+                    vectors: Vectors | None = None) -> RunView:
     start = await begin_run(g, task=task, builds_on=builds_on, model=analyst.name)
     ev = Evidence()
-    tools = RunTools(g, ev)
+    tools = RunTools(g, ev, vectors)
     try:
         proposal, analyst_calls = await analyst.run(tools, task, max_rounds)
     except GatewayError as exc:

@@ -26,6 +26,7 @@ from afterhack.api.routes import (
     conflicts,
     corrections,
     decisions,
+    embeddings,
     graph,
     health,
     keys,
@@ -82,7 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # (corrections, then claims) come right after the health checks. No route shadows
     # another whatever the order (tests/test_request_overhead.py checks).
     for module in (health, corrections, claims, workspaces, keys, backup, sources, agents,
-                   decisions, graph, conflicts):
+                   decisions, graph, conflicts, embeddings):
         app.include_router(module.router, prefix="/api", responses=ERRORS)
     security.route_permissions(app)  # refuses to build an app with an unguarded route
     _document_security(app, settings)

@@ -98,6 +98,18 @@ class ClaimSearch(Out):
     search: dict[str, Any]
 
 
+class EmbeddingProgress(Out):
+    """``state``: ready (vectors in the configured model's space), empty (none yet), stale
+    (another model's vectors: search by meaning is off until a re-embed), off (no model)."""
+
+    state: Literal["ready", "empty", "stale", "off"]
+    model: str | None
+    dim: int | None
+    configured_model: str | None
+    claims: int
+    pending: int
+
+
 class Claim(Out):
     id: str
     statement: str

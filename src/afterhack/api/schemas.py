@@ -44,6 +44,10 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
 
 
+class Reembed(Body):
+    """``POST .../embeddings/reembed``: an empty object (what to do is in the path)."""
+
+
 class WorkspaceCreate(Body):
     name: Annotated[NonBlank, Field(max_length=200)]
 

@@ -20,6 +20,7 @@ from afterhack.model.vocab import (
     CorrectionKind,
     DecisionOp,
     GraphViewName,
+    SearchMode,
 )
 
 JSON = dict[str, Any]
@@ -116,10 +117,22 @@ class _Endpoints(Generic[R]):
     # Claims
 
     def search_claims(self, q: str | None = None, *, status: Sequence[str] | None = None,
-                      limit: int = 20, offset: int = 0, workspace: str | None = None) -> R:
-        params = _body(q=q, limit=limit, offset=offset,
+                      limit: int = 20, offset: int = 0,
+                      mode: SearchMode | None = None,
+                      workspace: str | None = None) -> R:
+        params = _body(q=q, limit=limit, offset=offset, mode=mode,
                        status=",".join(status) if status else None)
         return self._call("GET", self._ws(workspace) + "/claims", params=params)
+
+    # Embeddings
+
+    def embedding_progress(self, *, workspace: str | None = None) -> R:
+        """The workspace's vectors: their model and dimension, how many claims still wait."""
+        return self._call("GET", self._ws(workspace) + "/embeddings")
+
+    def reembed(self, *, workspace: str | None = None) -> R:
+        """Drop every vector and embed all claims again with the server's model."""
+        return self._call("POST", self._ws(workspace) + "/embeddings/reembed", json={})
 
     def get_claim(self, claim_id: str, *, workspace: str | None = None) -> R:
         return self._call("GET", f"{self._ws(workspace)}/claims/{_seg(claim_id)}")

@@ -143,7 +143,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         get_claim_sources; a claim with open conflicts is disputed by another source."""
         return await invoke(ctx, workspace_id, "run_agent",
                             lambda g, _w, svc: external.search_claims(
-                                g, run_id, query, ttl_s=svc.settings.agent_run_open_ttl_s))
+                                g, run_id, query, ttl_s=svc.settings.agent_run_open_ttl_s,
+                                vectors=svc.vectors))
 
     @server.tool(annotations=_RUN)
     async def get_claim_sources(workspace_id: WorkspaceId, run_id: RunId,
@@ -188,7 +189,7 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
             ingest.ingest_source(g, svc.settings, svc.extractor, title=title, text=text,
                                  origin_type="document", origin_name=None, source_id=None,
                                  extract=True, actor=who.actor, judge=svc.conflict_judge,
-                                 policy=svc.policy)))
+                                 policy=svc.policy, vectors=svc.vectors)))
 
     @server.tool(annotations=_READ)
     async def get_claim(workspace_id: WorkspaceId, claim_id: ClaimId,
@@ -235,6 +236,7 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
                 g, claim_id, statement=statement, kind=kind, reason=reason, reviewer=who.actor,
                 claim_revision=claim_revision, impact_token_seen=impact_token,
                 policy=svc.policy, actor=who.actor)
+            svc.vectors.notify(g)
             return {"status": status, **result}
 
         return await invoke(ctx, workspace_id, "correct", work)

@@ -35,6 +35,7 @@ class NewReplacement(TypedDict):
     id: str | None  # None for a retraction, which writes no replacement
     statement: str
     key: str  # its statement key (evidence.statement_key)
+    terms: list[str]  # its search terms (search.claim_terms)
 
 
 class CorrectionWrite(Repair):
@@ -82,7 +83,8 @@ CREATE (rep:Claim {id: $replacement.id, statement: $replacement.statement,
     quote_start: 0, quote_end: size($replacement.statement), status: 'accepted',
     confidence: 0.0, confidence_kind: 'human_correction', revision: 1,
     source_id: $correction.id, version_id: null, fragment_id: $fragment.id,
-    extracted_by: 'reviewer', created_at: $now})
+    extracted_by: 'reviewer', created_at: $now, terms: $replacement.terms,
+    vector_pending: true})
 CREATE (rep)-[:SUPPORTED_BY {role: 'reviewer_correction'}]->(f)
 CREATE (rep)-[:SUPERSEDES {reason: 'correction'}]->(old)
 """

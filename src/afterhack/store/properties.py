@@ -39,7 +39,9 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
               "quote_start": "int", "quote_end": "int", "status": "str",
               "confidence": "number", "confidence_kind": "str", "revision": "int",
               "source_id": "str", "version_id": "str", "fragment_id": "str",
-              "extracted_by": "str", "retired_by": "str"},
+              "extracted_by": "str", "retired_by": "str",
+              # Its search terms; its vector is derived and never exported (store/export.py).
+              "terms": "str_list"},
     "Correction": {**_CREATED, "claim_id": "str", "key": "str", "statement": "str",
                    "reason": "str", "reviewer": "str", "kind": "str",
                    "replacement_id": "str", "outcome": "str"},

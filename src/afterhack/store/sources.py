@@ -6,7 +6,7 @@ event, so a crash leaves the source either whole or absent.
 
 from __future__ import annotations
 
-from typing import TypedDict, cast
+from typing import NotRequired, TypedDict, cast
 
 from afterhack.errors import SourceNotFound
 from afterhack.model.sources import (
@@ -46,6 +46,8 @@ class NewClaim(TypedDict):
     quote_end: int
     confidence: float
     extracted_by: str
+    terms: str  # its search terms, space-separated (search.joined_terms)
+    v: NotRequired[list[float]]  # its vector, when ingest embedded it (else it is pending)
 
 
 class VersionWrite(AuditParams):
@@ -129,6 +131,8 @@ _VERSION_FIELDS = (
 )
 
 # Claims are created in a subquery so a version without claims still returns its row.
+# Each is searchable by its words (``terms``) at once; its vector comes with it when ingest
+# embedded it (``v``), or later from the vector worker (``vector_pending``).
 # A claim whose statement was already corrected somewhere in the workspace comes back
 # superseded by that correction's replacement (or rejected, for a retraction): a
 # re-ingested mistake must not become current evidence again. Only those claims come back
@@ -151,7 +155,10 @@ CALL {
                    WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END,
       confidence: c.confidence, confidence_kind: 'quote_match', revision: 1,
       source_id: $source_id, version_id: $version_id, fragment_id: f.id,
-      extracted_by: c.extracted_by, created_at: $now})
+      extracted_by: c.extracted_by, created_at: $now,
+      terms: CASE c.terms WHEN '' THEN [] ELSE split(c.terms, ' ') END,
+      vector_pending: c.v IS NULL,
+      embedding: CASE WHEN c.v IS NULL THEN null ELSE vecf32(c.v) END})
   CREATE (cl)-[:SUPPORTED_BY {role: 'evidence'}]->(f)
   WITH cl, r
   CALL {

@@ -20,11 +20,13 @@ from afterhack_tools.bench.conflicts import measure_collateral
 from afterhack_tools.bench.conflicts import measure_cost as measure_conflict_cost
 from afterhack_tools.bench.conflicts import quality as conflict_quality
 from afterhack_tools.bench.corrections import measure_corrections
+from afterhack_tools.bench.embedingest import measure_embedding_ingest
 from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
 from afterhack_tools.bench.ingest import measure_ingest
 from afterhack_tools.bench.load import load_workspace
 from afterhack_tools.bench.restart import AofPolicy, measure_restart
+from afterhack_tools.bench.retrieval import measure_retrieval
 from afterhack_tools.bench.search import measure_search
 from afterhack_tools.bench.stats import sample, summary
 from afterhack_tools.bench.synth import (
@@ -41,7 +43,7 @@ DEFAULT_SIZES = (1000, 10_000, 100_000)
 QUICK_SIZES = (200,)
 # Claims on disk when the app is killed; the issue that asked for it (#17) named these two.
 RESTART_SIZES = (24_000, 240_000)
-SECTIONS = ("conflicts", "restart")
+SECTIONS = ("conflicts", "restart", "retrieval", "embedding-ingest")
 
 
 @dataclass
@@ -67,6 +69,7 @@ class BenchConfig:
     restart_aof_policy: AofPolicy = "afterhack"
     # Run one section only ("conflicts", "restart"); None runs them all.
     only: str | None = None
+    retrieval_rows: int = 1000
     command: str = "afterhack bench"
 
     @classmethod
@@ -75,7 +78,8 @@ class BenchConfig:
             sizes=QUICK_SIZES, quick=True, floor_samples=100, search_samples=20,
             corrections=6, breakdown_rounds=20, preview_loop_rounds=2, agent_runs=5,
             workspace_gets=50, tenants=20, ingest_sources=1, ingest_claims_per_source=400,
-            conflict_resolutions=2, restart_sizes=(), restart_claim_samples=50)
+            conflict_resolutions=2, restart_sizes=(), restart_claim_samples=50,
+            retrieval_rows=30)
         base.update(overrides)
         return cls(**base)
 
@@ -226,6 +230,7 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
         sizes = []
         for n in cfg.sizes:
             sizes.append(await _measure_size(h, cfg, n, vocab, log))
+        retrieval = await measure_retrieval(h, cfg.retrieval_rows, log)
     # After the harness is gone: it starts its own FalkorDB and apps, kills one.
     restart = (await _restart(cfg, vocab, log)
                if cfg.restart_sizes and cfg.only is None else None)
@@ -243,6 +248,7 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
         "tenants": tenants,
         "conflict_quality": quality,
         "sizes": sizes,
+        "retrieval": retrieval,
     }
     if restart is not None:
         result["restart"] = restart
@@ -251,6 +257,33 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
             size["ratios"] = report.ratios(size)
     result["promises"] = report.promises(result)
     write(result, cfg.out)
+    return result
+
+
+async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> dict[str, Any]:
+    """One section alone (retrieval, embedding-ingest), written beside (never over) a full
+    run's results, as <section>.json and <section>.md."""
+    started = time.time()
+    t0 = time.perf_counter()
+    async with Harness() as h:
+        versions = await h.falkordb_version()
+        if section == "retrieval":
+            figures = await measure_retrieval(h, cfg.retrieval_rows, log)
+    if section == "embedding-ingest":
+        figures = await measure_embedding_ingest(log)
+    result: dict[str, Any] = {
+        "meta": {
+            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+            "duration_s": round(time.perf_counter() - t0, 1),
+            "command": cfg.command,
+            "machine": machine(),
+            "versions": versions,
+        },
+        section: figures,
+    }
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    (cfg.out / f"{section}.json").write_text(json.dumps(result, indent=2) + "\n")
+    (cfg.out / f"{section}.md").write_text(report.section_markdown(result, section))
     return result
 
 

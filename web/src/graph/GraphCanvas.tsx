@@ -16,6 +16,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { GraphDTO, GraphView } from '../apiTypes'
 import type { AppNode, PreviewMark } from '../types'
 import { decorateEdges, decorateNodes } from './decorate'
+import { edgeTypes } from './edgeTypes'
 import { ToggleFoldCtx } from './foldContext'
 import { buildFlowIndex, traceImpact } from './impact'
 import { Legend } from './Legend'
@@ -237,6 +238,7 @@ function Canvas({ view, graph, full, selectedId, marks, onSelect, onSearchPick, 
               nodes={nodes}
               edges={edges}
               nodeTypes={nodeTypes}
+              edgeTypes={edgeTypes}
               defaultEdgeOptions={defaultEdgeOptions}
               onNodeClick={onNodeClick}
               onPaneClick={onPaneClick}

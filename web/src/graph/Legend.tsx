@@ -43,6 +43,9 @@ function LegendView({ nodes, hiddenClaims }: { nodes: AppNode[]; hiddenClaims: n
         ))}
         <li className="legend-edge down">what rests on the selection</li>
         <li className="legend-edge up">what the selection rests on</li>
+        <li className="legend-edge conflict" data-testid="legend-conflict">
+          sources disagree (an open conflict)
+        </li>
       </ul>
     </details>
   )

@@ -38,4 +38,27 @@ describe('foldGraph', () => {
     expect(foldableClaims(LAUNCH, none)).toEqual(new Set([IDS.backup]))
     expect(foldableClaims(LAUNCH, new Set([IDS.ops]))).toEqual(new Set())
   })
+
+  it('never folds a claim in an open conflict: both sides stay in sight, the other unused ones fold', () => {
+    const hourly = 'c1a2b3c4-0000-4000-8000-00000000000b'
+    const quarterly = 'c1a2b3c4-0000-4000-8000-00000000000c'
+    const world = {
+      nodes: [
+        ...LAUNCH.nodes,
+        { id: hourly, type: 'claim', label: 'The database is backed up every hour.', status: 'proposed' },
+        { id: quarterly, type: 'claim', label: 'Restores are tested every quarter.', status: 'proposed' },
+      ],
+      edges: [
+        ...LAUNCH.edges,
+        { id: `SUPPORTS:${IDS.ops}->${hourly}`, source: IDS.ops, target: hourly, type: 'SUPPORTS' },
+        { id: `SUPPORTS:${IDS.ops}->${quarterly}`, source: IDS.ops, target: quarterly, type: 'SUPPORTS' },
+        { id: 'CONFLICTS:k1', source: IDS.backup, target: hourly, type: 'CONFLICTS' },
+      ],
+    }
+    expect(foldableClaims(world, none)).toEqual(new Set([quarterly]))
+    const folded = foldGraph(world, { expanded: none, showAll: false, keep: none })
+    expect(ids(folded.dto).has(IDS.backup) && ids(folded.dto).has(hourly)).toBe(true)
+    expect(folded.dto.edges.map((e) => e.id)).toContain('CONFLICTS:k1')
+    expect(folded.hidden.get(IDS.ops)).toBe(1)
+  })
 })

@@ -1,6 +1,7 @@
 // Pure: the product view's first screen shows what matters, decisions and actions with the
-// claims they rest on. A claim nothing uses folds into the source it was read from (the
-// source shows how many); a source expands on demand, and "all claims" shows everything.
+// claims they rest on, and claims in an open conflict. A claim nothing uses folds into the
+// source it was read from (the source shows how many); a source expands on demand, and "all
+// claims" shows everything.
 import type { GraphDTO } from '../apiTypes'
 
 export interface FoldOptions {
@@ -29,7 +30,11 @@ export function foldableClaims(dto: GraphDTO, expanded: ReadonlySet<string>): Se
   const replaces = new Map<string, string[]>()
   for (const e of dto.edges) {
     if (e.type === 'INFORMS' && type.get(e.source) === 'claim' && type.get(e.target) === 'decision') used.add(e.source)
-    else if (e.type === 'SUPPORTS' && type.get(e.target) === 'claim') parent.set(e.target, e.source)
+    // Sources that disagree are something to review: both sides stay in sight.
+    else if (e.type === 'CONFLICTS') {
+      used.add(e.source)
+      used.add(e.target)
+    }    else if (e.type === 'SUPPORTS' && type.get(e.target) === 'claim') parent.set(e.target, e.source)
     else if (e.type === 'REPLACES') replaces.set(e.source, [...(replaces.get(e.source) ?? []), e.target])
   }
   const out = new Set<string>()

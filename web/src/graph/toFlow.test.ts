@@ -45,4 +45,33 @@ describe('toFlow', () => {
     expect(productKind('decision')).toBe('decision')
     expect(productKind('SourceFragment')).toBeNull()
   })
+
+  it('draws an open conflict as a bracket between the two claims’ left sides, without an arrowhead, the two side by side', () => {
+    const world: GraphDTO = {
+      nodes: [
+        { id: 'm', type: 'source', label: 'March memo', status: null },
+        { id: 'a', type: 'source', label: 'April memo', status: null },
+        ...['c12', 'x1', 'x2', 'c19'].map((id) => ({ id, type: 'claim', label: id, status: 'proposed' })),
+        { id: 'd', type: 'decision', label: 'Plan', status: 'draft' },
+      ],
+      edges: [
+        { id: 'e1', source: 'm', target: 'c12', type: 'SUPPORTS' },
+        { id: 'e2', source: 'm', target: 'x1', type: 'SUPPORTS' },
+        { id: 'e3', source: 'a', target: 'x2', type: 'SUPPORTS' },
+        { id: 'e4', source: 'a', target: 'c19', type: 'SUPPORTS' },
+        { id: 'e5', source: 'c12', target: 'd', type: 'INFORMS' },
+        { id: 'CONFLICTS:k', source: 'c12', target: 'c19', type: 'CONFLICTS' },
+      ],
+    }
+    const { nodes, edges } = toFlow(world, 'product')
+    const conflict = edges.find((e) => e.id === 'CONFLICTS:k')!
+    expect(conflict).toMatchObject({ type: 'conflict', sourceHandle: 'left-out', targetHandle: 'left', markerEnd: undefined })
+    expect('markerEnd' in conflict).toBe(true) // set, so the canvas's default arrowhead does not apply
+    expect(edges.find((e) => e.id === 'e5')!.type).toBeUndefined()
+    // The layout pulls the two sides together: nothing stands between them in their column.
+    const y = new Map(nodes.map((n) => [n.id, n.position.y]))
+    const [lo, hi] = [y.get('c12')!, y.get('c19')!].sort((p, q) => p - q)
+    const between = ['x1', 'x2'].filter((id) => y.get(id)! > lo && y.get(id)! < hi)
+    expect(between).toEqual([])
+  })
 })

@@ -62,6 +62,11 @@ export function toFlow(dto: GraphDTO, view: GraphView, fold: FoldMarks = NO_FOLD
       targetHandle: 'left',
       className: `edge-${e.type.toLowerCase()}`,
       data: { apiType: e.type },
+      // Two claims that disagree: neither rests on the other, so no arrowhead; a bracket on
+      // their left (conflicts/ConflictEdge.tsx), never through the claims between them.
+      ...(e.type === 'CONFLICTS'
+        ? { type: 'conflict', sourceHandle: 'left-out', markerEnd: undefined, ariaLabel: 'These two claims disagree' }
+        : {}),
     })
   }
   const laid = layoutGraph(nodes, edges)
@@ -70,6 +75,7 @@ export function toFlow(dto: GraphDTO, view: GraphView, fold: FoldMarks = NO_FOLD
   // of the right and in on the left, or running through both boxes.
   const y = new Map(laid.map((n) => [n.id, n.position.y]))
   for (const edge of edges) {
+    if (edge.type === 'conflict') continue
     if (rankOf(typeOf.get(edge.source)!) !== rankOf(typeOf.get(edge.target)!)) continue
     const down = y.get(edge.target)! >= y.get(edge.source)!
     edge.sourceHandle = down ? 'bottom' : 'top-out'

@@ -7,6 +7,7 @@ import { BeforeAfter } from './BeforeAfter'
 import { ErrorNote, type SelectById } from './common'
 import { CorrectionPanel, type PreviewState } from './CorrectionPanel'
 import { EvidencePanel } from './EvidencePanel'
+import { ClaimConflicts } from '../conflicts/ConflictLinks'
 
 interface Props {
   ws: string
@@ -34,6 +35,7 @@ export function ClaimPanel({ ws, id, refreshKey, preview, onPreview, onApplied, 
     <div className="stack">
       {applied && <BeforeAfter ws={ws} applied={applied.result} preview={applied.preview} onSelect={onSelect} />}
       <EvidencePanel claim={claim.data} onSelect={onSelect} />
+      <ClaimConflicts claim={claim.data} onSelect={onSelect} />
       {!applied && isCurrentClaim(claim.data.status) && (
         <CorrectionPanel
           ws={ws}

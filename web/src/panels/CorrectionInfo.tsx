@@ -15,16 +15,18 @@ export function CorrectionInfo({ ws, id, onSelect }: { ws: string; id: string; o
   const corrected = text('claim_id') ?? names.correctedBy(id) ?? null
   const replacement = text('replacement_id') ?? names.replacementOf(id) ?? null
   const retract = text('kind') === 'retract'
+  // A conflict's resolution: the side kept supersedes the other (no reviewer's new statement).
+  const supersede = text('kind') === 'supersede'
   return (
     <div className="stack" data-testid="correction-info">
-      <h2>{retract ? 'Retraction' : 'Correction'}</h2>
+      <h2>{retract ? 'Retraction' : supersede ? 'Sources disagreed: a side was kept' : 'Correction'}</h2>
       {corrected && (
         <p>
-          {retract ? 'Retracts ' : 'Corrects '}
+          {retract ? 'Retracts ' : supersede ? 'Supersedes ' : 'Corrects '}
           <PhraseView phrase={quoted(corrected, 'claim', names)} onSelect={onSelect} />
           {!retract && replacement && (
             <>
-              {' to '}
+              {supersede ? ' by the side a reviewer kept, ' : ' to '}
               <PhraseView phrase={quoted(replacement, 'claim', names)} onSelect={onSelect} />
             </>
           )}

@@ -9,6 +9,7 @@ import { useWorkspace } from '../workspace'
 import { ActionControls } from './ActionControls'
 import { ErrorNote, NodeLink, PhraseView, Section, StatusBadge, type SelectById } from './common'
 import { ReconfirmForm } from './ReconfirmForm'
+import { ReviewConflictButtons } from '../conflicts/ConflictLinks'
 
 type Op = 'accept' | 'reject'
 
@@ -150,8 +151,14 @@ function ReviewReason({ decision, onSelect }: { decision: Decision; onSelect: Se
           ))}
         </ul>
       )}
+      {reason.type === 'sources_disagree' && <ReviewConflictButtons ids={openConflicts(reason.conflict_ids, reason.claim_ids, names)} />}
     </div>
   )
+}
+
+/** The conflicts still worth opening: none once a side it cited was superseded (settled). */
+function openConflicts(conflictIds: string[], claimIds: string[], names: Names): string[] {
+  return claimIds.some((id) => names.get(id)?.status === 'superseded') ? [] : conflictIds
 }
 
 function PremiseState({ premise, statuses }: { premise: string | null; statuses: string[] }) {

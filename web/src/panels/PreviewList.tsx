@@ -1,25 +1,29 @@
-import type { CorrectionPreview } from '../apiTypes'
-import { heldBecausePhrase, impactSummary, previewFlagPhrases, stillSupportedPhrase } from '../reasons'
+import { heldBecausePhrase, impactSummary, previewFlagPhrases, stillSupportedPhrase, type ImpactPreview } from '../reasons'
 import { useWorkspace } from '../workspace'
 import { NodeLink, PhraseView, type SelectById } from './common'
 
 interface Props {
-  preview: CorrectionPreview
+  /** A correction's preview, or a conflict resolution's (the same flag, hold and stay). */
+  preview: ImpactPreview
   onSelect: SelectById
   /** 'past' once applied: the same lists, said as what happened. */
   tense?: 'preview' | 'past'
+  /** The one-line summary, when the caller says it better (a resolution); null for none. */
+  summary?: string | null
 }
 
 // What apply will do (or did), in words: flagged and why, held and why, what stays and on what.
-export function PreviewList({ preview, onSelect, tense = 'preview' }: Props) {
+export function PreviewList({ preview, onSelect, tense = 'preview', summary }: Props) {
   const { names } = useWorkspace()
   const flagged = new Set(preview.flag.map((f) => f.decision_id))
   const nothing = preview.flag.length + preview.hold.length + preview.stay.length === 0
   return (
     <div className="preview" data-testid="preview-panel" data-tense={tense}>
-      <p className={nothing ? 'nothing' : 'summary'} data-testid={nothing ? 'preview-nothing' : 'preview-summary'}>
-        {impactSummary(preview, tense)}
-      </p>
+      {summary !== null && (
+        <p className={nothing ? 'nothing' : 'summary'} data-testid={nothing ? 'preview-nothing' : 'preview-summary'}>
+          {summary ?? impactSummary(preview, tense)}
+        </p>
+      )}
       {preview.flag.length > 0 && (
         <>
           <h4 className="flag">{tense === 'preview' ? 'Will be flagged for review' : 'Flagged for review'}</h4>

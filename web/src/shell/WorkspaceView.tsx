@@ -19,6 +19,9 @@ import { DetailPanel } from '../panels/DetailPanel'
 import { RunsList } from '../panels/RunsList'
 import { RunView } from '../panels/RunView'
 import { SourceForm } from '../panels/SourceForm'
+import { ConflictsPanel } from '../conflicts/ConflictsPanel'
+import { ConflictNavCtx } from '../conflicts/nav'
+import { CONFLICTS_TAB, useConflictsTab } from '../conflicts/useConflictsTab'
 import type { AppNode, Selection } from '../types'
 import { WorkspaceCtx } from '../workspace'
 import { SidePanel, type PanelTab } from './SidePanel'
@@ -63,7 +66,26 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const product = useAsync(`${ws}:product`, () => api.getGraph(ws, 'product'), version)
   const internal = useAsync(view === 'internal' ? `${ws}:internal` : null, () => api.getGraph(ws, 'internal'), version)
   const names = useMemo(() => buildNames(product.data), [product.data])
-  const marks = useMemo(() => marksFromPreview(preview?.data ?? null), [preview])
+  const correctionMarks = useMemo(() => marksFromPreview(preview?.data ?? null), [preview])
+  // Open conflicts: their tab, a resolution's preview (one preview at a time on the graph).
+  const conflicts = useConflictsTab({
+    ws,
+    version,
+    graph: product.data,
+    bringIntoView,
+    reveal: useCallback((ids: string[]) => setRevealed((r) => new Set([...r, ...ids])), []),
+    refresh,
+    onPreviewShown: useCallback(() => {
+      setPreview(null)
+      setSelection(null) // a selection elsewhere would dim the preview's marks
+    }, []),
+    openTab: useCallback(() => {
+      setTab(CONFLICTS_TAB)
+      setFolded(false)
+    }, []),
+  })
+  const marks = conflicts.preview ? conflicts.marks : correctionMarks
+  const clearResolution = conflicts.clearPreview
 
   // Folding: only what it would hide matters for the layout, so selecting a visible node
   // never lays the graph out again.
@@ -121,9 +143,10 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const showPreview = useCallback(
     (p: PreviewState | null) => {
       setPreview(p)
+      if (p) clearResolution()
       if (p) bringIntoView(touched(p.data))
     },
-    [bringIntoView],
+    [bringIntoView, clearResolution],
   )
   const onApplied = useCallback(
     (applied: CorrectionApplied, was: CorrectionPreview) => {
@@ -173,6 +196,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
         />
       ),
     },
+    { ...conflicts.tab, content: <ConflictsPanel {...conflicts.panel} onSelect={selectById} /> },
     {
       id: 'sources',
       label: 'Add source',
@@ -210,7 +234,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
     },
   ]
 
-  const notice = preview && (
+  const notice = !preview ? conflicts.notice : (
     <div className="preview-strip" data-testid="preview-banner" role="status">
       <span>
         Previewing a correction of <b>“{preview.data.claim.statement}”</b>: {impactSummary(preview.data, 'preview')}
@@ -228,6 +252,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
 
   return (
     <WorkspaceCtx.Provider value={{ ws, names, refreshKey }}>
+      <ConflictNavCtx.Provider value={conflicts.openConflict}>
       <div className={folded ? 'workspace panel-folded' : 'workspace'} data-testid="workspace" data-id={ws}>
         <GraphCanvas
           key={view}
@@ -264,6 +289,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
           onFold={(f) => setFolded(f && narrowWindow() ? true : false)}
         />
       </div>
+      </ConflictNavCtx.Provider>
     </WorkspaceCtx.Provider>
   )
 }

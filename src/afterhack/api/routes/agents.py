@@ -21,7 +21,8 @@ async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesD
                      caller: CallerDep) -> RunView:
     return await run_agent(ws.graph, services.analyst, services.coordinator, task=body.task,
                            builds_on=body.builds_on, actor=caller.actor,
-                           max_rounds=services.settings.agent_max_rounds)
+                           max_rounds=services.settings.agent_max_rounds,
+                           vectors=services.vectors)
 
 
 @router.get("/workspaces/{ws}/agent-runs", response_model=out.Items,

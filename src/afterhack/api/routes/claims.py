@@ -6,9 +6,10 @@ from fastapi import APIRouter, Query
 
 from afterhack import claims
 from afterhack.api import responses as out
-from afterhack.api.deps import WorkspaceDep
+from afterhack.api.deps import ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.model.claims import ClaimSearch, ClaimView
+from afterhack.model.vocab import SearchMode
 
 router = APIRouter(tags=["claims"])
 
@@ -21,9 +22,18 @@ async def list_claims(
     status: Annotated[list[str] | None, Query(max_length=10)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 20,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    mode: Annotated[SearchMode, Query(
+        description="hybrid: words and meaning fused (default); text: words only (BM25); "
+                    "vector: meaning only.")] = "hybrid",
+    neighbours: Annotated[bool, Query(
+        description="Follow each of the first hits with the claims quoted just before and "
+                    "after it in its source.")] = True,
+    *, services: ServicesDep,
 ) -> ClaimSearch:
     statuses = claims.parse_statuses(status)
-    return await claims.search_claims(ws.graph, q, statuses, limit=limit, offset=offset)
+    return await claims.search_claims(ws.graph, q, statuses, limit=limit, offset=offset,
+                                      mode=mode, vectors=services.vectors,
+                                      neighbours=neighbours)
 
 
 @router.get("/workspaces/{ws}/claims/{claim_id}", response_model=out.Claim,

@@ -11,6 +11,8 @@ const MARK_TEXT: Record<PreviewMark, string> = {
   flagged: 'will be flagged',
   held: 'will be held',
   stays: 'stays supported',
+  kept: 'kept',
+  supersede: 'will be superseded',
 }
 
 interface Props {
@@ -74,6 +76,7 @@ export function NodeCard({ id, kind, heading, data }: Props) {
       <Handle type="source" id="right" position={Position.Right} isConnectable={false} />
       <Handle type="source" id="bottom" position={Position.Bottom} isConnectable={false} />
       <Handle type="source" id="top-out" position={Position.Top} isConnectable={false} />
+      <Handle type="source" id="left-out" position={Position.Left} isConnectable={false} />
     </div>
   )
 }

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest'
+import { RANK_SEP } from '../graph/layout'
+import { buildNames } from '../names'
+import { phraseText } from '../reasons'
+import { APRIL_ADDED, CONFLICT, DISMISS, JUNE_12, JUNE_19, KEEP_JUNE_19, MARCH_ADDED, MEMO, twoMemos } from './testConflict'
+import {
+  BRACKET_REACH,
+  bracketPath,
+  conflictOfEdge,
+  kindInWords,
+  marksFromResolution,
+  newerSide,
+  resolutionImpact,
+  resolutionPhrase,
+  impactLine,
+  stripText,
+  sideOrigin,
+  touchedByResolution,
+  whenInWords,
+} from './words'
+
+const names = buildNames(twoMemos())
+const UTC = 'UTC'
+
+describe('a conflict in words', () => {
+  it('says when in words a person uses: today, yesterday, a day this year, a day in another year', () => {
+    const now = Date.UTC(2026, 3, 14, 18, 0)
+    expect(whenInWords(APRIL_ADDED, now, UTC)).toBe('today at 16:05')
+    expect(whenInWords(APRIL_ADDED, now + 24 * 3600 * 1000, UTC)).toBe('yesterday at 16:05')
+    expect(whenInWords(MARCH_ADDED, now, UTC)).toBe('on 2 March at 09:30')
+    expect(whenInWords(Date.UTC(2025, 11, 24, 8, 0), now, UTC)).toBe('on 24 December 2025')
+  })
+
+  it('names each side’s source by title and when it came in, its version when past the first', () => {
+    const now = Date.UTC(2026, 3, 14, 18, 0)
+    expect(sideOrigin(CONFLICT.claims[0], now, UTC)).toBe('March memo, added on 2 March at 09:30')
+    expect(sideOrigin(CONFLICT.claims[1], now, UTC)).toBe('April memo, version 2, added today at 16:05')
+    expect(sideOrigin({ ...CONFLICT.claims[0], source_title: null, source_added_at: null }, now, UTC)).toBe(
+      'A source no longer in the workspace, added on 2 March at 09:30',
+    )
+  })
+
+  it('tells which side came later, and no side when both came at once', () => {
+    expect(newerSide(CONFLICT)).toBe(MEMO.june19)
+    const same = { ...CONFLICT, claims: CONFLICT.claims.map((c) => ({ ...c, source_added_at: MARCH_ADDED })) }
+    expect(newerSide(same)).toBeNull()
+  })
+
+  it('says the kind of disagreement, whatever kind the server sends', () => {
+    expect(kindInWords('date')).toBe('Two dates for one thing')
+    expect(kindInWords('person')).toBe('Two people for one role')
+    expect(kindInWords('colour')).toBe('The sources disagree')
+  })
+})
+
+describe('a resolution in words', () => {
+  it('keep: the claim that goes, superseded by the claim kept, each with its source, then what rests on it', () => {
+    expect(phraseText(resolutionPhrase(KEEP_JUNE_19, names, 'preview'))).toBe(
+      `“${JUNE_12}” from March memo will be superseded by “${JUNE_19}” from April memo.`,
+    )
+    expect(phraseText(resolutionPhrase(KEEP_JUNE_19, names, 'past'))).toBe(
+      `“${JUNE_12}” from March memo was superseded by “${JUNE_19}” from April memo.`,
+    )
+    expect(impactLine(KEEP_JUNE_19, 'preview')).toBe('1 decision will be flagged for review, 1 action will be held.')
+    expect(impactLine(KEEP_JUNE_19, 'past')).toBe('1 decision was flagged for review, 1 action was held.')
+    expect(stripText(KEEP_JUNE_19, names)).toBe(
+      `Previewing keeping “${JUNE_19}” from April memo: 1 decision will be flagged for review, 1 action will be held.`,
+    )
+    const refs = resolutionPhrase(KEEP_JUNE_19, names, 'preview').filter((p) => typeof p !== 'string')
+    expect(refs.map((r) => typeof r !== 'string' && [r.kind, r.id])).toEqual([
+      ['claim', MEMO.june12],
+      ['source', MEMO.march],
+      ['claim', MEMO.june19],
+      ['source', MEMO.april],
+    ])
+  })
+
+  it('keep with twins: every copy of the other statement goes, named with its own source', () => {
+    const twins = {
+      ...KEEP_JUNE_19,
+      supersede: [...KEEP_JUNE_19.supersede, { claim_id: MEMO.june12twin, revision: 1, statement: JUNE_12, source_id: null }],
+    }
+    expect(phraseText(resolutionPhrase(twins, names, 'past'))).toBe(
+      `“${JUNE_12}” from March memo and “${JUNE_12}” were superseded by “${JUNE_19}” from April memo.`,
+    )
+    // With two claims gone, no single one is "the last claim" of a premise.
+    expect(resolutionImpact(twins).claim).toBeNull()
+    expect(resolutionImpact(KEEP_JUNE_19).claim).toEqual({ id: MEMO.june12 })
+  })
+
+  it('dismiss: both stay, and nothing rests on a change that does not happen', () => {
+    expect(phraseText(resolutionPhrase(DISMISS, names, 'preview'))).toBe(
+      'Both claims stay current, and this pair will not be raised again.',
+    )
+    expect(phraseText(resolutionPhrase(DISMISS, names, 'past'))).toBe(
+      'Dismissed: both claims stay current, and this pair will not be raised again.',
+    )
+    expect(impactLine(DISMISS, 'preview')).toBe('No claim changes, so no decision or action does.')
+    expect(stripText(DISMISS, names)).toBe(
+      'Previewing a dismissal: both claims stay current, and this pair will not be raised again.',
+    )
+    const nothing = { ...KEEP_JUNE_19, flag: [], hold: [] }
+    expect(impactLine(nothing, 'preview')).toBe('No decision or action rested on it alone: nothing else changes.')
+  })
+})
+
+describe('a resolution on the graph', () => {
+  it('marks the claim kept, the claims superseded, and the decisions and actions as a correction does', () => {
+    expect(Object.fromEntries(marksFromResolution(KEEP_JUNE_19))).toEqual({
+      [MEMO.june19]: 'kept',
+      [MEMO.june12]: 'supersede',
+      [MEMO.plan]: 'flagged',
+      [MEMO.book]: 'held',
+    })
+    expect(Object.fromEntries(marksFromResolution(DISMISS))).toEqual({ [MEMO.june12]: 'kept', [MEMO.june19]: 'kept' })
+    expect(marksFromResolution(null).size).toBe(0)
+    expect(new Set(touchedByResolution(KEEP_JUNE_19))).toEqual(new Set([MEMO.june19, MEMO.june12, MEMO.plan, MEMO.book]))
+  })
+
+  it('knows a conflict edge by its type and id, and no other edge', () => {
+    expect(conflictOfEdge(`CONFLICTS:${MEMO.conflict}`, 'CONFLICTS')).toBe(MEMO.conflict)
+    expect(conflictOfEdge(`INFORMS:${MEMO.june12}->${MEMO.plan}`, 'INFORMS')).toBeNull()
+    expect(conflictOfEdge('odd', 'CONFLICTS')).toBeNull()
+  })
+
+  it('draws the bracket into the gap left of the claims, never as far as the column before', () => {
+    for (const [sy, ty] of [
+      [0, 92],
+      [92, 0],
+      [0, 920],
+    ]) {
+      const { path, apexX, apexY } = bracketPath(500, sy, 500, ty)
+      expect(path.startsWith(`M 500,${sy} C `)).toBe(true)
+      expect(path.endsWith(` 500,${ty}`)).toBe(true)
+      expect(apexX).toBeCloseTo(500 - BRACKET_REACH)
+      expect(apexY).toBe((sy + ty) / 2)
+    }
+    // The bracket and its "≠" (22 px wide) stay inside the gap between columns.
+    expect(BRACKET_REACH + 11).toBeLessThan(RANK_SEP)
+  })
+})

@@ -1,0 +1,165 @@
+// Pure: a conflict in words (what disagrees, where each side comes from and when), what a
+// resolution does as a sentence, and what its preview marks on the graph.
+import type { Names } from '../names'
+import { impactSummary, type ImpactPreview, type Phrase, type Tense } from '../reasons'
+import type { PreviewMark } from '../types'
+import type { Conflict, ConflictKind, ConflictSide, ResolutionPreview } from './types'
+
+const KIND_WORDS: Record<ConflictKind, string> = {
+  date: 'Two dates for one thing',
+  time: 'Two times for one thing',
+  number: 'Two numbers for one thing',
+  amount: 'Two amounts for one thing',
+  place: 'Two places for one thing',
+  person: 'Two people for one role',
+  other: 'The sources disagree',
+}
+
+export function kindInWords(kind: string): string {
+  return KIND_WORDS[kind as ConflictKind] ?? KIND_WORDS.other
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/**
+ * When something happened, as a person says it: "today at 14:20", "yesterday at 09:05",
+ * "on 3 March at 14:20" this year, "on 3 March 2025" before. `timeZone` is for tests; the
+ * browser's own zone otherwise.
+ */
+export function whenInWords(ms: number, now: number, timeZone?: string): string {
+  const day = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hour12: false }).format(ms)
+  const then = day.format(ms)
+  if (then === day.format(now)) return `today at ${time}`
+  if (then === day.format(now - DAY_MS)) return `yesterday at ${time}`
+  const year = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric' })
+  if (year.format(ms) === year.format(now)) {
+    return `on ${new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'long' }).format(ms)} at ${time}`
+  }
+  return `on ${new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'long', year: 'numeric' }).format(ms)}`
+}
+
+/** When a side's source (the version that says it) came in, or else when the claim was read. */
+export function addedAt(side: ConflictSide): number {
+  return side.source_added_at ?? side.created_at
+}
+
+/** When a side came in: "added today at 14:20", with the version when it is past the first. */
+export function sideAdded(side: ConflictSide, now: number, timeZone?: string): string {
+  const version = side.version && side.version > 1 ? `version ${side.version}, ` : ''
+  return `${version}added ${whenInWords(addedAt(side), now, timeZone)}`
+}
+
+/** Where a side comes from and when: "March memo, added today at 14:20". */
+export function sideOrigin(side: ConflictSide, now: number, timeZone?: string): string {
+  return `${side.source_title ?? 'A source no longer in the workspace'}, ${sideAdded(side, now, timeZone)}`
+}
+
+/** The side whose source came in later, when they differ: a reviewer often keeps the latest word. */
+export function newerSide(conflict: Conflict): string | null {
+  const [a, b] = conflict.claims
+  if (!a || !b || addedAt(a) === addedAt(b)) return null
+  return addedAt(a) > addedAt(b) ? a.id : b.id
+}
+
+/** A claim by its statement and its source, from what the conflict itself says about it. */
+function claimPhrase(id: string, statement: string, sourceId: string | null, sourceTitle: string | null, names: Names): Phrase {
+  const phrase: Phrase = ['“', { id, kind: 'claim', text: statement }, '”']
+  if (!sourceId) return phrase
+  return [...phrase, ' from ', { id: sourceId, kind: 'source', text: sourceTitle ?? names.get(sourceId)?.label ?? null }]
+}
+
+export function keptSide(preview: ResolutionPreview): ConflictSide | null {
+  return preview.conflict.claims.find((c) => c.id === preview.keep) ?? null
+}
+
+/** What the resolution does to the claims, as one sentence. */
+export function resolutionPhrase(preview: ResolutionPreview, names: Names, tense: Tense): Phrase {
+  if (preview.resolution === 'dismiss') {
+    return [
+      tense === 'preview'
+        ? 'Both claims stay current, and this pair will not be raised again.'
+        : 'Dismissed: both claims stay current, and this pair will not be raised again.',
+    ]
+  }
+  const kept = keptSide(preview)
+  const titles = new Map(preview.conflict.claims.map((c) => [c.source_id, c.source_title]))
+  const gone: Phrase = []
+  preview.supersede.forEach((s, i) => {
+    if (i > 0) gone.push(i === preview.supersede.length - 1 ? ' and ' : ', ')
+    gone.push(...claimPhrase(s.claim_id, s.statement, s.source_id, titles.get(s.source_id) ?? null, names))
+  })
+  const plural = preview.supersede.length > 1
+  const verb = tense === 'preview' ? ' will be superseded by ' : plural ? ' were superseded by ' : ' was superseded by '
+  if (!kept || gone.length === 0) return ['The other side will be superseded by the claim kept.']
+  return [...gone, verb, ...claimPhrase(kept.id, kept.statement, kept.source_id, kept.source_title, names), '.']
+}
+
+/** The impact part of a resolution, for the lists a correction preview uses. */
+export function resolutionImpact(preview: ResolutionPreview): ImpactPreview {
+  const only = preview.supersede.length === 1 ? { id: preview.supersede[0].claim_id } : null
+  return { claim: only, flag: preview.flag, hold: preview.hold, stay: preview.stay }
+}
+
+/** What rests on the claims, in one line: flagged, held, stays; or that nothing does. */
+export function impactLine(preview: ResolutionPreview, tense: Tense): string {
+  const { flag, hold, stay } = preview
+  if (flag.length + hold.length + stay.length > 0) return impactSummary(preview, tense)
+  if (preview.resolution === 'dismiss') return 'No claim changes, so no decision or action does.'
+  return tense === 'preview'
+    ? 'No decision or action rested on it alone: nothing else changes.'
+    : 'No decision or action rested on it alone.'
+}
+
+/** The strip over the graph while previewing, short like a correction's: the graph marks the rest. */
+export function stripText(preview: ResolutionPreview, names: Names): string {
+  const kept = keptSide(preview)
+  if (preview.resolution === 'dismiss' || !kept) {
+    return 'Previewing a dismissal: both claims stay current, and this pair will not be raised again.'
+  }
+  const from = kept.source_title ?? (kept.source_id ? names.get(kept.source_id)?.label : null)
+  return `Previewing keeping “${kept.statement}”${from ? ` from ${from}` : ''}: ${impactLine(preview, 'preview')}`
+}
+
+/** What the preview marks on the graph: the claim kept, the claims superseded, and the rest as a correction. */
+export function marksFromResolution(preview: ResolutionPreview | null): Map<string, PreviewMark> {
+  const marks = new Map<string, PreviewMark>()
+  if (!preview) return marks
+  if (preview.resolution === 'dismiss') for (const c of preview.conflict.claims) marks.set(c.id, 'kept')
+  else if (preview.keep) marks.set(preview.keep, 'kept')
+  for (const s of preview.supersede) marks.set(s.claim_id, 'supersede')
+  for (const s of preview.stay) marks.set(s.decision_id, 'stays')
+  for (const f of preview.flag) marks.set(f.decision_id, 'flagged')
+  for (const h of preview.hold) marks.set(h.action_id, 'held')
+  return marks
+}
+
+/** The nodes a resolution touches, to bring into view. */
+export function touchedByResolution(preview: ResolutionPreview): string[] {
+  return [...marksFromResolution(preview).keys()]
+}
+
+/** The open conflict a graph edge draws (`CONFLICTS:{id}`), or null for any other edge. */
+export function conflictOfEdge(edgeId: string, apiType: string | undefined): string | null {
+  if (apiType !== 'CONFLICTS') return null
+  return edgeId.startsWith('CONFLICTS:') ? edgeId.slice('CONFLICTS:'.length) : null
+}
+
+/** How far into the gap between columns (layout's RANK_SEP) the bracket reaches. */
+export const BRACKET_REACH = 30
+
+/**
+ * A bracket from one claim's left side to the other's: out into the gap to the left, along it,
+ * and back in, so it never runs through the claims between them. Returns the SVG path and
+ * where its outermost point is (for the "≠").
+ */
+export function bracketPath(sx: number, sy: number, tx: number, ty: number): { path: string; apexX: number; apexY: number } {
+  // A cubic with both control points `pull` to the left peaks at 3/4 of it, halfway down.
+  const pull = (BRACKET_REACH * 4) / 3
+  const left = Math.min(sx, tx) - pull
+  return {
+    path: `M ${sx},${sy} C ${left},${sy} ${left},${ty} ${tx},${ty}`,
+    apexX: 0.125 * sx + 0.75 * left + 0.125 * tx,
+    apexY: (sy + ty) / 2,
+  }
+}
