@@ -28,6 +28,7 @@ from afterhack.store.audit import CREATE_AUDITS, AuditEvent
 from afterhack.store.client import Graph
 from afterhack.store.cypher import CURRENT, GOOD
 from afterhack.store.decisions import NewUse
+from afterhack.store.history import born
 
 
 class RunFields(TypedDict):
@@ -128,7 +129,7 @@ async def save_completed_run(g: Graph, run: RunWrite, handoffs: list[HandoffWrit
         "WHERE current_claims = size($claim_ids) AND good_upstream = size($decision.depends_on) "
         + _run_part(open_run) +
         "CREATE (r)-[:PRODUCED]->(d:Decision {id:$decision.id, title:$decision.title, "
-        "summary:$decision.summary, status:$decision.status, revision:1, created_at:$now, "
+        f"summary:$decision.summary, {born('$decision.status')}, revision:1, created_at:$now, "
         "run_id:$run.id, premise_order:$decision.premise_order, "
         "review_reason:$decision.review_reason}) "
         "WITH r, d "
@@ -137,8 +138,9 @@ async def save_completed_run(g: Graph, run: RunWrite, handoffs: list[HandoffWrit
         "CALL { WITH d UNWIND $decision.depends_on AS up_id MATCH (up:Decision {id:up_id}) "
         "  CREATE (d)-[:DEPENDS_ON]->(up) RETURN count(*) AS n_deps } "
         "CALL { WITH d UNWIND $decision.actions AS a "
-        "  CREATE (:Action {id:a.id, description:a.description, status:'proposed', revision:1, "
-        "    created_at:$now, held_from:null})-[:REQUIRES]->(d) RETURN count(*) AS n_actions } "
+        "  CREATE (:Action {id:a.id, description:a.description, " + born("'proposed'") + ", "
+        "    revision:1, created_at:$now, held_from:null})-[:REQUIRES]->(d) "
+        "  RETURN count(*) AS n_actions } "
         "WITH r, d " + CREATE_AUDITS + " RETURN r.id AS id",
         {"run": run, "handoffs": handoffs, "decision": decision, "claim_ids": claim_ids,
          "now": now, "audits": audits},

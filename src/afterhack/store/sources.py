@@ -23,6 +23,7 @@ from afterhack.store.client import Graph
 from afterhack.store.conflicts import RAISE, ConflictRow
 from afterhack.store.cypher import CURRENT, PENDING, RETIRED
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, GuardParams, Repair
+from afterhack.store.history import born, change
 
 
 class NewFragment(TypedDict):
@@ -151,8 +152,8 @@ CALL {
   OPTIONAL MATCH (r:Claim {id: rep_ids[0]})
   CREATE (cl:Claim {id: c.id, statement: c.statement, statement_key: c.key,
       evidence_quote: c.quote, quote_start: c.quote_start, quote_end: c.quote_end,
-      status: CASE WHEN size(dead_ids) = 0 THEN 'proposed'
-                   WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END,
+      """ + born("CASE WHEN size(dead_ids) = 0 THEN 'proposed' "
+                 "WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END") + """,
       confidence: c.confidence, confidence_kind: 'quote_match', revision: 1,
       source_id: $source_id, version_id: $version_id, fragment_id: f.id,
       extracted_by: c.extracted_by, created_at: $now,
@@ -226,7 +227,7 @@ CALL {
   WITH v
   UNWIND $retire AS r
   MATCH (rc:Claim {id: r.id})
-  SET rc.status = r.status, rc.revision = rc.revision + 1, rc.retired_by = v.id
+  SET """ + change("rc", "r.status") + """, rc.revision = rc.revision + 1, rc.retired_by = v.id
   WITH rc, r
   OPTIONAL MATCH (nc:Claim {id: r.superseded_by})
   FOREACH (_ IN CASE WHEN nc IS NULL THEN [] ELSE [1] END |
