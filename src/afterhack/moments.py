@@ -23,6 +23,13 @@ _ASKED = "as_of must be an ISO 8601 time (2026-03-03T09:30:00Z) or epoch millise
 
 def parse_as_of(value: str | int | None) -> int | None:
     """Epoch ms for ``value``; None when none was given. InvalidRequest (422) otherwise."""
+    return parse_time(value, "as_of", day_end=True)
+
+
+def parse_time(value: str | int | None, name: str, *, day_end: bool = False) -> int | None:
+    """Epoch ms for a time a request names in its field ``name`` (the forms above; a date
+    alone is the start of that day unless ``day_end``)."""
+    asked = _ASKED.replace("as_of", name)
     if value is None:
         return None
     if isinstance(value, int):
@@ -31,24 +38,25 @@ def parse_as_of(value: str | int | None) -> int | None:
         text = value.strip()
         if not text:
             return None
-        ms = int(text) if _DIGITS.fullmatch(text) else _iso_ms(text, value)
+        ms = int(text) if _DIGITS.fullmatch(text) else _iso_ms(text, asked, day_end)
     if not 0 <= ms <= _MAX_MS:
-        raise InvalidRequest(_ASKED, as_of=str(value)[:64])
+        raise InvalidRequest(asked, value=str(value)[:64])
     return ms
 
 
-def _iso_ms(text: str, value: str) -> int:
+def _iso_ms(text: str, asked: str, day_end: bool) -> int:
     try:
         if _DATE.fullmatch(text):
             day = date.fromisoformat(text)
-            at = datetime.combine(day + timedelta(days=1), time(), UTC) - timedelta(
-                milliseconds=1)
+            at = datetime.combine(day, time(), UTC)
+            if day_end:
+                at += timedelta(days=1) - timedelta(milliseconds=1)
         else:
             at = datetime.fromisoformat(text.replace("z", "Z"))
             if at.tzinfo is None:
                 at = at.replace(tzinfo=UTC)
     except (ValueError, OverflowError) as exc:
-        raise InvalidRequest(_ASKED, as_of=value[:64]) from exc
+        raise InvalidRequest(asked, value=text[:64]) from exc
     return (at - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(milliseconds=1)
 
 

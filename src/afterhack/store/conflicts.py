@@ -19,6 +19,7 @@ from afterhack.model.conflicts import ConflictRecord
 from afterhack.model.vocab import ConflictKind, ConflictStatus
 from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph
+from afterhack.store.cypher import CURRENT
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD
 from afterhack.store.history import born, change
 
@@ -207,13 +208,24 @@ CALL {
 }
 """
 
-# Dismiss: both statements hold (another scope, say); the pair is never raised again.
+# Dismiss: both statements hold (another scope, say); the pair is never raised again. When
+# they hold at different times, each statement's current claims take the valid time the
+# reviewer gave it ($valid: ValidTimeRow).
 _DISMISS = """
 MATCH (x:Conflict {id: $conflict_id})
 WHERE x.status = 'open' AND x.revision = $conflict_revision
 SET """ + change("x", "'dismissed'") + """, x.revision = x.revision + 1, x.resolved_at = $now,
     x.resolved_by = $reviewer, x.resolution = 'dismiss', x.dismiss_reason = $reason,
     x.resolution_key = $key
+WITH x
+CALL {
+  WITH x
+  UNWIND $valid AS vt
+  MATCH (vc:Claim {statement_key: vt.key}) WHERE vc.status IN """ + CURRENT + """
+  SET vc.valid_from = vt.valid_from, vc.valid_until = vt.valid_until,
+      vc.revision = vc.revision + 1
+  RETURN count(vc) AS n_valid
+}
 WITH x
 """
 

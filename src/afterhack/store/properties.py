@@ -42,7 +42,8 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
               "quote_start": "int", "quote_end": "int", "status": "str",
               "confidence": "number", "confidence_kind": "str", "revision": "int",
               "source_id": "str", "version_id": "str", "fragment_id": "str",
-              "extracted_by": "str", "retired_by": "str",
+              "extracted_by": "str", "retired_by": "str", "valid_from": "int",
+              "valid_until": "int",
               # Its search terms; its vector is derived and never exported (store/export.py).
               "terms": "str_list"},
     "Correction": {**_CREATED, "claim_id": "str", "key": "str", "statement": "str",
@@ -56,6 +57,7 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
     "AgentRun": {**_CREATED, "task": "str", "status": "str", "model": "str",
                  "finished_at": "int", "model_calls": "str", "error": "str",
                  "builds_on": "str_list", "builds_on_skipped": "str", "started_by": "str",
+                 "valid_at": "int",
                  "searched_claim_ids": "str_list", "retrieved_claim_ids": "str_list",
                  "tool_log": "str_list"},
     "Handoff": {**_CREATED, "seq": "int", "from_role": "str", "to_role": "str",

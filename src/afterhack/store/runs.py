@@ -41,6 +41,7 @@ class RunFields(TypedDict):
     builds_on: list[str]
     builds_on_skipped: str  # JSON: the SkippedDecision list
     error: str | None
+    valid_at: int | None  # the time the task was about, if one was given
 
 
 class RunWrite(RunFields):
@@ -90,7 +91,8 @@ FOREACH (h IN $handoffs |
 _CREATE_RUN = """
 CREATE (r:AgentRun {id:$run.id, task:$run.task, status:$run.status, model:$run.model,
     created_at:$run.created_at, finished_at:$now, model_calls:$run.model_calls,
-    error:$run.error, builds_on:$run.builds_on, builds_on_skipped:$run.builds_on_skipped})
+    error:$run.error, builds_on:$run.builds_on, builds_on_skipped:$run.builds_on_skipped,
+    valid_at:$run.valid_at})
 """ + _HANDOFFS
 
 # Only an open run is finished, and only once: a second submit finds nothing to match.
@@ -152,7 +154,7 @@ async def get_run(g: Graph, run_id: str) -> StoredRun:
     rows = await g.read(
         "MATCH (r:AgentRun {id:$id}) "
         "RETURN r {.id, .task, .status, .model, .created_at, .finished_at, .model_calls, "
-        ".error, .builds_on, .builds_on_skipped} AS run, "
+        ".error, .builds_on, .builds_on_skipped, .valid_at} AS run, "
         "[(r)-[:HAS_HANDOFF]->(h:Handoff) | h {.id, .seq, .from_role, .to_role, .proposal, "
         ".searched_claim_ids, .retrieved_claim_ids, .dropped_claim_ids, .dropped, "
         ".tool_calls}] AS handoffs, "

@@ -49,6 +49,8 @@ class NewClaim(TypedDict):
     extracted_by: str
     terms: str  # its search terms, space-separated (search.joined_terms)
     v: NotRequired[list[float]]  # its vector, when ingest embedded it (else it is pending)
+    valid_from: int | None  # when what it says holds, where it says so (validity.py)
+    valid_until: int | None
 
 
 class VersionWrite(AuditParams):
@@ -156,7 +158,8 @@ CALL {
                  "WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END") + """,
       confidence: c.confidence, confidence_kind: 'quote_match', revision: 1,
       source_id: $source_id, version_id: $version_id, fragment_id: f.id,
-      extracted_by: c.extracted_by, created_at: $now,
+      extracted_by: c.extracted_by, created_at: $now, valid_from: c.valid_from,
+      valid_until: c.valid_until,
       terms: CASE c.terms WHEN '' THEN [] ELSE split(c.terms, ' ') END,
       vector_pending: c.v IS NULL,
       embedding: CASE WHEN c.v IS NULL THEN null ELSE vecf32(c.v) END})
