@@ -27,7 +27,9 @@ def bench(
         min=2)] = None,
     only: Annotated[str | None, typer.Option(
         help="Run one section alone: 'conflicts' (detector quality, ingest with and without "
-             "conflict checks, collateral of resolutions), 'retrieval' (HaluEval QA search "
+             "conflict checks, collateral of resolutions), 'asof' (reads as of a time against "
+             "reads now, reads now against a graph without histories, memory per status "
+             "change), 'retrieval' (HaluEval QA search "
              "quality) or 'embedding-ingest' (a 10,000-sentence document with and without the "
              "vector worker; these two write <section>.json and .md, never latest.*).")] = None,
     rows: Annotated[int | None, typer.Option(
@@ -64,8 +66,8 @@ def bench(
                    err=True)
         return
     if only is not None:
-        if only != "conflicts":
-            raise typer.BadParameter("sections that run alone: conflicts, retrieval, "
+        if only not in ("conflicts", "asof"):
+            raise typer.BadParameter("sections that run alone: conflicts, asof, retrieval, "
                                      "embedding-ingest")
         cfg.only = only
     result = asyncio.run(run_bench(cfg, log=lambda line: typer.echo(line, err=True)))
