@@ -165,8 +165,9 @@ _EVENTS = (
     "MATCH (s:Source)-[:HAS_VERSION]->(v:SourceVersion) "
     "RETURN v.created_at AS at, CASE WHEN v.version = 1 THEN 'source_added' "
     "  ELSE 'source_versioned' END AS kind, s.id AS subject_id, s.title AS label",
-    "MATCH (r:AgentRun) RETURN r.created_at AS at, 'run' AS kind, r.id AS subject_id, "
-    "  r.task AS label",
+    # A run happened when it was written, with its decision (an open one: when it began).
+    "MATCH (r:AgentRun) RETURN coalesce(r.finished_at, r.created_at) AS at, 'run' AS kind, "
+    "  r.id AS subject_id, r.task AS label",
     "MATCH (k:Correction) WHERE k.kind <> 'supersede' "
     "RETURN k.created_at AS at, 'correction' AS kind, k.claim_id AS subject_id, "
     "  k.statement AS label",
