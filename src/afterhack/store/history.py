@@ -56,35 +56,43 @@ def change(var: str, status: str, now: str = "$now") -> str:
 
 def index_at(var: str, t: str = "$as_of") -> str:
     """The index in the history of the status the node had at ``t``; null if it did not
-    exist yet."""
-    since = since_expr(var)
-    return f"last([i IN range(0, size({since}) - 1) WHERE {since}[i] <= {t} | i])"
+    exist yet. (Counting the entries at or before ``t`` reads one list, not two: the
+    cheapest form measured; a node without the lists has its one entry.)"""
+    return (f"CASE WHEN {var}.created_at > {t} THEN null "
+            f"WHEN {var}.status_since IS NULL THEN 0 "
+            f"WHEN {var}.status_since[0] > {t} THEN null "
+            f"ELSE size([x IN {var}.status_since WHERE x <= {t}]) - 1 END")
 
 
 def status_at(var: str, t: str = "$as_of") -> str:
     """The status the node had at ``t``; null if it did not exist yet."""
-    return f"{history_expr(var)}[{index_at(var, t)}]"
+    return (f"CASE WHEN {var}.created_at > {t} THEN null "
+            f"WHEN {var}.status_since IS NULL THEN {var}.status "
+            f"WHEN {var}.status_since[0] > {t} THEN null "
+            f"ELSE {var}.status_history[size([x IN {var}.status_since WHERE x <= {t}]) - 1] END")
 
 
 def status_at_in(var: str, statuses: str, t: str = "$as_of") -> str:
     """A WHERE condition: the node existed at ``t`` with a status in the list ``statuses``.
 
-    Most nodes have not changed since ``t``: for them the current status is the answer, and
-    the history is read only for the others (a filter over many nodes runs several times
-    faster written this way than as one CASE)."""
-    since = since_expr(var)
-    return (f"({var}.created_at <= {t} AND (({since}[-1] <= {t} AND {var}.status IN {statuses})"
-            f" OR ({since}[-1] > {t} AND {status_at(var, t)} IN {statuses})))")
+    Most nodes have not changed since ``t`` (or have no history, written before them): for
+    them the current status is the answer, and the history is read only for the others. A
+    filter over many nodes written this way, with no CASE and no coalesce, ran several
+    times faster than one CASE over the whole history."""
+    return (f"({var}.created_at <= {t} AND ((({var}.status_since IS NULL "
+            f"OR {var}.status_since[-1] <= {t}) AND {var}.status IN {statuses}) "
+            f"OR ({var}.status_since[-1] > {t} AND {var}.status_history[size([x IN "
+            f"{var}.status_since WHERE x <= {t}]) - 1] IN {statuses})))")
 
 
 def held_from_at(var: str, t: str = "$as_of") -> str:
     """What a held action would return to, as it was at ``t``: the status before it was
     held (null unless it was held then)."""
     i = index_at(var, t)
-    h = history_expr(var)
-    return f"CASE WHEN {h}[{i}] = 'held' AND {i} > 0 THEN {h}[{i} - 1] END"
+    return (f"CASE WHEN {status_at(var, t)} = 'held' AND {i} > 0 "
+            f"THEN {var}.status_history[{i} - 1] END")
 
 
 def changed_since(var: str, t: str = "$as_of") -> str:
     """Whether the node's status changed after ``t``."""
-    return f"{since_expr(var)}[-1] > {t}"
+    return f"coalesce({var}.status_since[-1] > {t}, false)"
