@@ -50,7 +50,7 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
       <h2>{d.title}</h2>
       <div className="row">
         <StatusBadge status={d.status} />
-        <span className="muted">revision {d.revision}</span>
+        {asOf === null && <span className="muted">revision {d.revision}</span>}
       </div>
       {d.summary && <p>{d.summary}</p>}
       <ReviewReason decision={d} onSelect={onSelect} />
