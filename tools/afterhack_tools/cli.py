@@ -27,8 +27,10 @@ def bench(
         min=2)] = None,
     only: Annotated[str | None, typer.Option(
         help="Run one section alone: 'conflicts' (detector quality, ingest with and without "
-             "conflict checks, collateral of resolutions), 'restart' (kill -9 of the app with "
-             "claims on disk, then the time to come back), 'retrieval' (HaluEval QA search "
+             "conflict checks, collateral of resolutions), 'asof' (reads as of a time against "
+             "reads now, reads now against a graph without histories, memory per status "
+             "change), 'restart' (kill -9 of the app with claims on disk, then the time to "
+             "come back), 'retrieval' (HaluEval QA search "
              "quality) or 'embedding-ingest' (a 10,000-sentence document with and without the "
              "vector worker). All but 'conflicts' write <section>.json and .md, never "
              "latest.*.")] = None,

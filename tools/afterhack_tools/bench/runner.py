@@ -15,6 +15,7 @@ from typing import Any
 from afterhack.store.names import graph_name
 from afterhack_tools.bench import report
 from afterhack_tools.bench.agents import measure_agent_runs
+from afterhack_tools.bench.asof import measure_asof
 from afterhack_tools.bench.breakdown import measure_preview_parts
 from afterhack_tools.bench.conflicts import measure_collateral
 from afterhack_tools.bench.conflicts import measure_cost as measure_conflict_cost
@@ -43,7 +44,7 @@ DEFAULT_SIZES = (1000, 10_000, 100_000)
 QUICK_SIZES = (200,)
 # Claims on disk when the app is killed; the issue that asked for it (#17) named these two.
 RESTART_SIZES = (24_000, 240_000)
-SECTIONS = ("conflicts", "restart", "retrieval", "embedding-ingest")
+SECTIONS = ("conflicts", "asof", "restart", "retrieval", "embedding-ingest")
 
 
 @dataclass
@@ -67,7 +68,8 @@ class BenchConfig:
     restart_claims_per_source: int = 5000
     restart_claim_samples: int = 500
     restart_aof_policy: AofPolicy = "afterhack"
-    # Run one section only ("conflicts", "restart"); None runs them all.
+    asof_samples: int = 200
+    # Run one section only ("conflicts", "restart", "asof"); None runs them all.
     only: str | None = None
     retrieval_rows: int = 1000
     command: str = "afterhack bench"
@@ -79,7 +81,7 @@ class BenchConfig:
             corrections=6, breakdown_rounds=20, preview_loop_rounds=2, agent_runs=5,
             workspace_gets=50, tenants=20, ingest_sources=1, ingest_claims_per_source=400,
             conflict_resolutions=2, restart_sizes=(), restart_claim_samples=50,
-            retrieval_rows=30)
+            retrieval_rows=30, asof_samples=10)
         base.update(overrides)
         return cls(**base)
 
@@ -96,6 +98,12 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
     stall_before, ticks_before = cpu_stall_us(), cpu_ticks()
     ws = build_workspace(n, vocab=vocab)
     log(f"[{n}] shape {ws.counts()}")
+    if cfg.only == "asof":
+        return {"claims": n, "shape": ws.counts(),
+                "asof": await measure_asof(h, ws, cfg.asof_samples, log),
+                "cpu_stall_pct": _stall_pct(stall_before, time.perf_counter() - t0),
+                "cpu_steal_pct": _steal_pct(ticks_before),
+                "seconds": round(time.perf_counter() - t0, 1)}
     ws_id, load = await load_workspace(h, ws, f"bench {n}")
     log(f"[{n}] bulk-loaded in {load['seconds']} s ({load['claims_per_s']} claims/s)")
     if cfg.only == "conflicts":
@@ -137,6 +145,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
                                   serial_base=10_000_000)
     log(f"[{n}] ingest {ingest['claims_per_s']} claims/s without model time")
     conflicts = await _measure_conflicts(h, cfg, ws_id, ws, vocab, n, log)
+    asof = await measure_asof(h, ws, cfg.asof_samples, log)
     return {
         "claims": n,
         "shape": ws.counts(),
@@ -149,6 +158,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
         "agent_runs": agents,
         "ingest": ingest,
         "conflicts": conflicts,
+        "asof": asof,
         "aof_rewrites": await h.aof_rewrites() - rewrites_before,
         "cpu_stall_pct": _stall_pct(stall_before, time.perf_counter() - t0),
         "cpu_steal_pct": _steal_pct(ticks_before),
