@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from afterhack.model.vocab import NODE_LABELS
 from afterhack.store.client import Store
-from afterhack.store.names import graph_name
+from afterhack.store.names import NODE_FULLTEXT, NODE_RANGE_INDEXED, graph_name
 from afterhack.store.workspaces import register_schema_everywhere
 from tests.support.graphs import violations
 
@@ -19,19 +19,19 @@ JUNE = "The product launch is planned for June 12."
 
 
 async def _make_it_old(store: Store, name: str) -> None:
-    """What a workspace graph looked like before: per-label unique ids, four range indexes
+    """What a workspace graph looked like before: per-label unique ids, range indexes
     and the full-text index on Claim, no shared label."""
     g = store.graph(name)
     await store.command(name, "GRAPH.CONSTRAINT", "DROP", name, "UNIQUE", "NODE", "Node",
                         "PROPERTIES", 1, "id")
     await g.write("CALL db.idx.fulltext.drop('Node')")
-    for prop in ("id", "statement_key", "key"):
+    for prop in ("id", *NODE_RANGE_INDEXED):
         await g.write(f"DROP INDEX FOR (n:Node) ON (n.{prop})")
     await g.write("MATCH (n) REMOVE n:Node")
     for label in NODE_LABELS:
         await store.create_unique_constraint(name, label, "id")
-    for label, prop in (("Claim", "statement_key"), ("Claim", "status"),
-                        ("AuditEvent", "at"), ("Correction", "key"), ("Conflict", "key"),
+    for label, prop in (("Claim", "statement_key"), ("Claim", "status"), ("Claim", "terms"),
+                        ("Claim", "vector_pending"), ("AuditEvent", "at"), ("Correction", "key"), ("Conflict", "key"),
                         ("Conflict", "status")):
         await g.write(f"CREATE INDEX FOR (n:{label}) ON (n.{prop})")
     await g.write("CALL db.idx.fulltext.createNodeIndex('Claim', 'statement')")
@@ -67,7 +67,7 @@ def test_an_old_workspace_is_upgraded_at_start(client: TestClient, falkordb: str
     before, after = asyncio.run(go())
     assert len(before[0]) == len(NODE_LABELS) and before[2] > 0  # old: 11 label indexes
     idx, cons, bare = after
-    assert idx == [("Node", ["id", "key", "statement", "statement_key"])]
+    assert idx == [("Node", sorted(["id", NODE_FULLTEXT, *NODE_RANGE_INDEXED]))]
     assert cons == [("Node", ["id"])] and bare == 0
     assert client.get(f"/api/workspaces/{ws}/claims/{claim}").status_code == 200
     hits = client.get(f"/api/workspaces/{ws}/claims", params={"q": "launch"}).json()["items"]

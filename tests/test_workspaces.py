@@ -82,7 +82,8 @@ def test_one_shared_index_exists_when_created(client: TestClient, falkordb: str)
             assert [r["label"] for r in idx] == ["Node"]
             assert idx[0]["status"] == "OPERATIONAL"
             assert idx[0]["types"] == {"id": ["RANGE"], "statement_key": ["RANGE"],
-                                       "key": ["RANGE"], "statement": ["FULLTEXT"]}
+                                       "key": ["RANGE"], "terms": ["RANGE"],
+                                       "vector_pending": ["RANGE"], "statement": ["FULLTEXT"]}
         finally:
             await store.close()
 

@@ -237,11 +237,14 @@ def ask(
     task: Annotated[str, typer.Argument(help="The question or task for the agent.")],
     builds_on: Annotated[list[str] | None, typer.Option(
         "--builds-on", help="A decision (in good standing) this one depends on.")] = None,
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="The time the task is about (ISO 8601 or epoch ms): the agent "
+                        "searches only the claims valid then.")] = None,
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
     """Run the agent on a task: a decision citing only claims it found and read."""
     with _api_errors(), _client(url, key, workspace) as c:
-        view = c.run_agent(task, builds_on=builds_on or [])
+        view = c.run_agent(task, builds_on=builds_on or [], as_of=as_of)
     _console().print(show.run_view(view))
 
 
@@ -345,12 +348,17 @@ def resolve_conflict(
 
 
 @app.command()
-def graph(url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None,
-          key: KeyOpt = None) -> None:
+def graph(
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="Show it as the memory held it then (ISO 8601 or epoch ms; a date "
+                        "alone is the end of that day, UTC).")] = None,
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
     """Show the workspace: sources -> claims -> decisions -> actions, with statuses."""
     with _api_errors(), _client(url, key, workspace) as c:
-        view = c.graph()
-    _console().print(show.graph_tree(view, f"Workspace {workspace}"))
+        view = c.graph(as_of=as_of)
+    title = f"Workspace {workspace}" + (f" as of {as_of}" if as_of else "")
+    _console().print(show.graph_tree(view, title))
 
 
 @app.command()

@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     # the timeout, the request answers 503 write_not_replicated (the write stands).
     write_replicas: int = Field(default=0, ge=0, le=8)
     write_replicas_timeout_ms: int = Field(default=1000, ge=10, le=60_000)
+    # At start-up the app waits while FalkorDB loads its data after a crash, however long
+    # that takes; it gives up only when the load makes no progress for this long.
+    falkordb_load_stall_s: float = Field(default=300.0, gt=0)
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)

@@ -20,9 +20,11 @@ from afterhack.model.claims import (
     VectorInfo,
 )
 from afterhack.model.vocab import ClaimStatus, SearchMode
+from afterhack.store import asof as store_asof
 from afterhack.store import claims as store_claims
 from afterhack.store import vectors as store_vectors
 from afterhack.store.client import Graph, concurrently
+from afterhack.timefilter import at_moment, ranked_statuses
 from afterhack.vectors import Vectors
 
 # Each ranking offers at least this many claims to the fusion, whatever the page size; a
@@ -107,36 +109,66 @@ def _with_neighbours(order: list[str], found: dict[str, list[ClaimRow]],
 
 async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus], *,
                         limit: int = 20, offset: int = 0, mode: SearchMode = "hybrid",
-                        vectors: Vectors | None = None,
-                        neighbours: bool = True) -> ClaimSearch:
-    """Without a query, the claims in order of creation; with one, ranked (see module)."""
+                        vectors: Vectors | None = None, neighbours: bool = True,
+                        as_of: int | None = None, valid_at: int | None = None
+                        ) -> ClaimSearch:
+    """Without a query, the claims in order of creation; with one, ranked (see module).
+
+    With ``as_of``, as the memory held them then; a search (with ``q``) at a time finds only
+    the claims valid then (``valid_at``, by default the ``as_of``): the rankings offer
+    candidates and timefilter.at_moment keeps those of that moment."""
     if q is None or not q.strip():
+        if as_of is not None:
+            # A list as of a time is what the memory held then, valid then or not.
+            listed = await store_asof.list_claims_at(g, statuses, as_of, limit, offset)
+            return {"items": cast(list[FoundClaim], listed),
+                    "search": {"q": q, "terms": [], "backed_off": False, "mode": mode,
+                               "as_of": as_of}}
         listed = await store_claims.list_claims(g, statuses, limit, offset)
         return {"items": cast(list[FoundClaim], listed),
                 "search": {"q": q, "terms": [], "backed_off": False, "mode": mode}}
+    if valid_at is None:
+        valid_at = as_of
     terms = list(search.plan(q).terms)
     depth = min(max(_FUSION_DEPTH, offset + limit), _MAX_DEPTH)
+    if valid_at is not None:
+        # Candidates the moment will not admit are dropped after ranking: rank deeper.
+        depth = min(max(_FUSION_DEPTH * 2, 3 * (offset + limit)), _MAX_DEPTH)
     info: SearchInfo = {"q": q, "terms": terms, "backed_off": False, "mode": mode}
+    if as_of is not None:
+        info["as_of"] = as_of
+    if valid_at is not None:
+        info["valid_at"] = valid_at
+    ranks = ranked_statuses(statuses, as_of)
     by_text: list[ClaimRow] = []
     by_meaning: list[NearClaim] = []
     if mode == "text":
-        by_text = await text_ranking(g, terms, statuses, depth)
+        by_text = await text_ranking(g, terms, ranks, depth)
     else:
         # The word ranking's reads run while the query is being embedded.
-        text_read = text_ranking(g, terms, statuses, depth) if mode == "hybrid" else None
+        text_read = text_ranking(g, terms, ranks, depth) if mode == "hybrid" else None
         if text_read is not None:
             by_text, meaning = await concurrently(
-                text_read, _vector_ranking(g, q, statuses, depth, vectors))
+                text_read, _vector_ranking(g, q, ranks, depth, vectors))
         else:
-            meaning = await _vector_ranking(g, q, statuses, depth, vectors)
+            meaning = await _vector_ranking(g, q, ranks, depth, vectors)
         by_meaning, info["vectors"], info["embedding_ms"] = meaning
+    if valid_at is not None:
+        by_text = await at_moment(g, by_text, statuses, as_of=as_of, valid_at=valid_at)
+        by_meaning = await at_moment(g, by_meaning, statuses, as_of=as_of, valid_at=valid_at)
     rows: dict[str, ClaimRow] = {r["id"]: r for r in (*by_meaning, *by_text)}
     text_ids = {r["id"] for r in by_text}
     distance = {r["id"]: r["distance"] for r in by_meaning}
     order = ranking.fuse([[r["id"] for r in by_text], [r["id"] for r in by_meaning]])
     near_of: dict[str, str] = {}
     if neighbours and order:
-        found = await store_claims.neighbours(g, order[:_EXPAND_HITS], statuses)
+        found = await store_claims.neighbours(g, order[:_EXPAND_HITS], ranks)
+        if valid_at is not None:
+            flat = [n for near in found.values() for n in near]
+            admitted = {n["id"]: n for n in await at_moment(
+                g, flat, statuses, as_of=as_of, valid_at=valid_at)}
+            found = {k: [admitted[n["id"]] for n in near if n["id"] in admitted]
+                     for k, near in found.items()}
         order, near_of = _with_neighbours(order, found, rows)
     items: list[FoundClaim] = []
     for i in order[offset : offset + limit]:

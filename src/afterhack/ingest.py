@@ -41,7 +41,7 @@ from afterhack.model.vocab import DropReason, FragmentExtraction, SupportPolicy
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store import sources as store_sources
-from afterhack.store.audit import audit_params
+from afterhack.store.audit import audit_params, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.guard import Flag, guard_params
 from afterhack.store.names import new_id
@@ -53,6 +53,7 @@ from afterhack.store.sources import (
     VersionWrite,
     VersionWritten,
 )
+from afterhack.validity import valid_time
 
 if TYPE_CHECKING:
     from afterhack.vectors import Vectors
@@ -142,6 +143,7 @@ def check_candidates(
             continue
         seen_keys.add(key)
         start = frag.span.start + at
+        valid_from, valid_until = valid_time(statement, now_ms())
         ex.kept.append({
             "id": new_id(),
             "fragment_id": frag.id,
@@ -153,6 +155,8 @@ def check_candidates(
             "quote_end": start + len(quote),
             "confidence": 1.0,
             "extracted_by": extracted_by,
+            "valid_from": valid_from,
+            "valid_until": valid_until,
         })
 
 
@@ -217,7 +221,8 @@ def _outcome(ex: Extraction, frags: list[FragmentPlan],
         "claims": [
             {"id": c["id"], "statement": c["statement"], "evidence_quote": c["quote"],
              "quote_start": c["quote_start"], "quote_end": c["quote_end"],
-             "fragment_id": c["fragment_id"], "status": status_by_id.get(c["id"], "proposed")}
+             "fragment_id": c["fragment_id"], "status": status_by_id.get(c["id"], "proposed"),
+             "valid_from": c["valid_from"], "valid_until": c["valid_until"]}
             for c in ex.kept
         ],
         "dropped": dict(ex.dropped),

@@ -15,6 +15,7 @@ from afterhack.search import claim_terms
 from afterhack.store import vectors as store_vectors
 from afterhack.store.audit import now_ms
 from afterhack.store.client import Graph
+from afterhack.store.history import born
 from afterhack.store.names import new_id
 
 BATCH = 5000
@@ -94,7 +95,7 @@ async def bulk_load(
             "UNWIND $rows AS r MATCH (f:Node {id:r.fragment_id}) WHERE f:SourceFragment "
             "CREATE (c:Claim:Node {id:r.id, statement:r.statement, statement_key:r.key, "
             "  evidence_quote:r.statement, quote_start:r.start, quote_end:r.end, "
-            "  status:r.status, confidence:1.0, confidence_kind:'quote_match', revision:1, "
+            f"  {born('r.status')}, confidence:1.0, confidence_kind:'quote_match', revision:1, "
             "  source_id:r.source_id, version_id:r.version_id, fragment_id:r.fragment_id, "
             "  extracted_by:'bulk', created_at:$now, terms:r.terms, "
             "  vector_pending: r.v IS NULL, "
@@ -106,7 +107,7 @@ async def bulk_load(
     for rows in _batches(decision_rows, batch):
         await g.write(
             "UNWIND $rows AS r CREATE (:Decision:Node {id:r.id, title:r.title, summary:'', "
-            "  status:r.status, revision:1, created_at:$now, run_id:null, "
+            f"  {born('r.status')}, revision:1, created_at:$now, run_id:null, "
             "  premise_order:'[]', review_reason:null})",
             {"rows": list(rows), "now": now})
     uses = [{"d": d["id"], "c": c, "p": label}
@@ -127,7 +128,7 @@ async def bulk_load(
     for rows in _batches(action_rows, batch):
         await g.write(
             "UNWIND $rows AS r CREATE (:Action:Node {id:r.id, description:r.description, "
-            "  status:r.status, revision:1, created_at:$now, held_from:null})",
+            f"  {born('r.status')}, revision:1, created_at:$now, held_from:null}})",
             {"rows": list(rows), "now": now})
     reqs = [{"a": a["id"], "d": d} for a in actions for d in a["decision_ids"]]
     for rows in _batches(reqs, batch):

@@ -73,10 +73,12 @@ async def _record(g: Graph, run_id: str, tools: RunTools, ttl_s: int) -> None:
 
 
 async def search_claims(g: Graph, run_id: str, query: str, *, ttl_s: int,
-                        vectors: Vectors | None = None) -> list[SearchHit]:
-    """The Analyst's search_claims, with the hits remembered on the run."""
+                        vectors: Vectors | None = None,
+                        valid_at: int | None = None) -> list[SearchHit]:
+    """The Analyst's search_claims, with the hits remembered on the run; with ``valid_at``,
+    only the claims valid then."""
     await _open_state(g, run_id, ttl_s)
-    tools = RunTools(g, Evidence(), vectors)
+    tools = RunTools(g, Evidence(), vectors, valid_at=valid_at)
     hits = await tools.search_claims(query)
     await _record(g, run_id, tools, ttl_s)
     return hits

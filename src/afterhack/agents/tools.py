@@ -51,10 +51,13 @@ TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SPECS)
 
 
 class RunTools:
-    def __init__(self, g: Graph, evidence: Evidence, vectors: Vectors | None = None) -> None:
+    def __init__(self, g: Graph, evidence: Evidence, vectors: Vectors | None = None, *,
+                 valid_at: int | None = None) -> None:
         self.g = g
         self.evidence = evidence
         self.vectors = vectors
+        # The time the task is about: searches find only the claims valid then.
+        self.valid_at = valid_at
         self.calls: list[ToolCallLog] = []
         # How each hit was found (by words, and by meaning at what distance): the offline
         # Analyst weighs meaning-only hits with it; a model sees only the tool's result.
@@ -66,7 +69,8 @@ class RunTools:
         # and like any other must have its sources retrieved before it can be cited. Without
         # neighbours: each hit is a candidate citation, so each must match the query itself.
         found = await claims.search_claims(self.g, q[:2000], _CURRENT, limit=SEARCH_LIMIT,
-                                           vectors=self.vectors, neighbours=False)
+                                           vectors=self.vectors, neighbours=False,
+                                           valid_at=self.valid_at)
         # Each hit names the open conflicts it is in: the agent should not pick a side.
         hits: list[SearchHit] = [
             {"claim_id": c["id"], "statement": c["statement"], "status": c["status"],

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 
 from afterhack.config import Settings
 from afterhack.errors import WorkspaceNotFound
@@ -31,6 +31,12 @@ async def get_store(request: Request) -> Store:
 async def get_services(request: Request) -> Any:
     return request.app.state.services
 
+
+# Every read takes ``?as_of=``: the read as the memory held it then (SPEC rule 10). A plain
+# query parameter, parsed by the route (moments.parse_as_of): no dependency for reads without.
+AsOf = Annotated[str | None, Query(
+    max_length=64, description="An ISO 8601 time or epoch milliseconds: the read as the "
+    "memory held it then.")]
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]

@@ -215,6 +215,19 @@ class GraphView(Out):
     edges: list[dict[str, Any]]
 
 
+class TimelineEvent(Out):
+    at: int
+    kind: Literal["source_added", "source_versioned", "run", "correction", "conflict_raised",
+                  "conflict_resolved", "conflict_dismissed"]
+    subject_id: str | None
+    label: str | None
+
+
+class Timeline(Out):
+    events: list[TimelineEvent]
+    now: int
+
+
 class ApiKey(Out):
     id: str
     workspace_id: str

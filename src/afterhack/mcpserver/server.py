@@ -28,6 +28,7 @@ from afterhack.api.schemas import Id, NonBlank, PremiseIn, Revision, Text
 from afterhack.errors import AfterhackError, InvalidRequest, WorkspaceNotFound
 from afterhack.mcpserver.callers import CallerSource
 from afterhack.model.vocab import ConflictStatusFilter
+from afterhack.moments import parse_as_of
 from afterhack.roles import Permission, require
 from afterhack.services import Services
 from afterhack.store import workspaces
@@ -54,6 +55,9 @@ RunId = Annotated[Id, Field(description="The run_id that start_run returned.")]
 ClaimId = Annotated[Id, Field(description="A claim's id.")]
 ConflictId = Annotated[Id, Field(description="A conflict's id.")]
 Kind = Literal["replace", "retract"]
+AsOf = Annotated[str | None, Field(
+    max_length=64, description="An ISO 8601 time or epoch milliseconds (a date alone is the "
+    "end of that day, UTC).")]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _RUN = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
@@ -137,14 +141,15 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
     @server.tool(annotations=_RUN)
     async def search_claims(workspace_id: WorkspaceId, run_id: RunId,
                             query: Annotated[Text, Field(max_length=2000)],
-                            ctx: Context[Any, Any]) -> CallToolResult:
+                            ctx: Context[Any, Any], as_of: AsOf = None) -> CallToolResult:
         """Search the workspace's current claims: [{claim_id, statement, status,
         open_conflict_ids}]. A search hit is not evidence until its sources are retrieved with
-        get_claim_sources; a claim with open conflicts is disputed by another source."""
+        get_claim_sources; a claim with open conflicts is disputed by another source. With
+        as_of (the time the question is about), only the claims valid then."""
         return await invoke(ctx, workspace_id, "run_agent",
                             lambda g, _w, svc: external.search_claims(
                                 g, run_id, query, ttl_s=svc.settings.agent_run_open_ttl_s,
-                                vectors=svc.vectors))
+                                vectors=svc.vectors, valid_at=parse_as_of(as_of)))
 
     @server.tool(annotations=_RUN)
     async def get_claim_sources(workspace_id: WorkspaceId, run_id: RunId,
@@ -193,11 +198,13 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
 
     @server.tool(annotations=_READ)
     async def get_claim(workspace_id: WorkspaceId, claim_id: ClaimId,
-                        ctx: Context[Any, Any]) -> CallToolResult:
+                        ctx: Context[Any, Any], as_of: AsOf = None) -> CallToolResult:
         """A claim with its evidence (fragments, quote offsets, origin), its corrections and
-        replacement chain, and the decisions that use it."""
+        replacement chain, and the decisions that use it; with as_of, as it was then (its
+        status, corrections and conflicts at that time)."""
         return await invoke(ctx, workspace_id, "read",
-                            lambda g, _w, _s: claims.get_claim(g, claim_id))
+                            lambda g, _w, _s: claims.get_claim(g, claim_id,
+                                                               as_of=parse_as_of(as_of)))
 
     @server.tool(annotations=_READ)
     async def get_impact(workspace_id: WorkspaceId, claim_id: ClaimId,

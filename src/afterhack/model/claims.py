@@ -35,6 +35,20 @@ class QuotedClaim(ClaimRow):
 class ClaimDetailRow(QuotedClaim):
     quote_start: int  # code points into the version text, [start, end)
     quote_end: int
+    # When what it says holds (epoch ms), where a source or a reviewer said so: from
+    # valid_from (inclusive) until valid_until (exclusive); None is open-ended.
+    valid_from: int | None
+    valid_until: int | None
+
+
+class ClaimAt(TypedDict):
+    """A claim as it was at an earlier time: what a read as of that time shows of it."""
+
+    id: str
+    status: ClaimStatus
+    open_conflict_ids: list[str]
+    valid_from: int | None
+    valid_until: int | None
 
 
 class ClaimRef(TypedDict):
@@ -195,6 +209,8 @@ class SearchInfo(TypedDict):
     mode: SearchMode
     vectors: NotRequired[VectorInfo]  # with mode hybrid or vector
     embedding_ms: NotRequired[float | None]  # the query's embedding (model time)
+    as_of: NotRequired[int]  # a read as of this time (epoch ms): the claims as they were then
+    valid_at: NotRequired[int]  # a search at this time: only claims valid then
 
 
 class ClaimSearch(TypedDict):

@@ -215,7 +215,8 @@ async def get_claim_row(g: Graph, claim_id: str) -> ClaimDetailRow:
     rows = await g.read(
         f"MATCH (c:Node {{id:$id}}) WHERE c:Claim RETURN {CLAIM_FIELDS}, "
         "c.evidence_quote AS evidence_quote, "
-        "c.quote_start AS quote_start, c.quote_end AS quote_end",
+        "c.quote_start AS quote_start, c.quote_end AS quote_end, "
+        "c.valid_from AS valid_from, c.valid_until AS valid_until",
         {"id": claim_id},
     )
     row = rows.first()

@@ -9,10 +9,11 @@ from afterhack.errors import CorrectionNotFound
 from afterhack.model.corrections import Correction
 from afterhack.model.region import Stamps
 from afterhack.model.vocab import ClaimStatus, CorrectionKind
-from afterhack.store.audit import CREATE_AUDITS, AuditEvent
+from afterhack.store.audit import CREATE_AUDITS, AuditEvent, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.cypher import CURRENT
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, TWINS_GUARD, Repair, guard_params
+from afterhack.store.history import born, change
 
 
 class NewCorrection(TypedDict):
@@ -64,7 +65,7 @@ MATCH (old:Node {id: $claim_id}) WHERE old:Claim
 WITH old, size([(old)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users
 WHERE old.revision = $claim_revision AND old.status IN """ + CURRENT + """
   AND n_users = $n_users
-SET old.status = $old_status, old.revision = old.revision + 1
+SET """ + change("old", "$old_status") + """, old.revision = old.revision + 1
 CREATE (k:Correction:Node {id: $correction.id, claim_id: $claim_id, key: $key,
     statement: $correction.statement, reason: $correction.reason,
     reviewer: $correction.reviewer, kind: $correction.kind,
@@ -80,7 +81,7 @@ CREATE (k)-[:HAS_FRAGMENT]->(f:SourceFragment:Node {id: $fragment.id, text: $fra
 _REPLACEMENT = """
 CREATE (rep:Claim:Node {id: $replacement.id, statement: $replacement.statement,
     statement_key: $replacement.key, evidence_quote: $replacement.statement,
-    quote_start: 0, quote_end: size($replacement.statement), status: 'accepted',
+    quote_start: 0, quote_end: size($replacement.statement), """ + born("'accepted'") + """,
     confidence: 0.0, confidence_kind: 'human_correction', revision: 1,
     source_id: $correction.id, version_id: null, fragment_id: $fragment.id,
     extracted_by: 'reviewer', created_at: $now, terms: $replacement.terms,
@@ -98,7 +99,7 @@ CALL {
   WITH k
   UNWIND $twins AS tw
   MATCH (t:Node {id: tw[0]}) WHERE t:Claim
-  SET t.status = $old_status, t.revision = t.revision + 1
+  SET """ + change("t", "$old_status") + """, t.revision = t.revision + 1
   CREATE (k)-[:CORRECTS]->(t)
   RETURN count(t) AS n_twins
 }
@@ -109,7 +110,7 @@ CALL {
   WITH k, rep
   UNWIND $twins AS tw
   MATCH (t:Node {id: tw[0]}) WHERE t:Claim
-  SET t.status = $old_status, t.revision = t.revision + 1
+  SET """ + change("t", "$old_status") + """, t.revision = t.revision + 1
   CREATE (k)-[:CORRECTS]->(t)
   CREATE (rep)-[:SUPERSEDES {reason: 'correction'}]->(t)
   RETURN count(t) AS n_twins
@@ -135,7 +136,7 @@ async def repair_only(g: Graph, stamps: Stamps, repair: Repair,
     """Flag and hold what a re-check found, if the region is still as ``stamps`` says."""
     rows = await g.write(
         GUARD + FLAG_AND_HOLD + "WITH * " + CREATE_AUDITS + " RETURN 1 AS ok",
-        {**guard_params(stamps), **repair, "audits": audits})
+        {**guard_params(stamps), **repair, "audits": audits, "now": now_ms()})
     return bool(rows)
 
 

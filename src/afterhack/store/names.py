@@ -28,8 +28,10 @@ PROPERTY_KEYS = (
     "replacement_id", "resolution", "resolution_key", "resolved_at", "resolved_by",
     "retired_by", "retrieved_claim_ids", "review_reason", "reviewer", "revision", "role",
     "run_id", "searched_claim_ids", "seq", "source_id", "start", "statement",
-    "statement_key", "status", "subject_id", "summary", "task", "terms", "text", "title",
-    "to_role", "tool_calls", "tool_log", "vector_pending", "version", "version_id",
+    "statement_key", "status", "status_history", "status_since", "subject_id", "summary",
+    "support_history", "support_until", "task", "terms", "text", "title", "to_role",
+    "tool_calls", "tool_log", "valid_at", "valid_from", "valid_until", "vector_pending",
+    "version", "version_id",
 )
 
 # Every node of a workspace graph carries this label beside its own (vocab.NodeLabel), and

@@ -19,14 +19,29 @@ log = logging.getLogger(__name__)
 
 
 async def create_node_index(store: Store, name: str) -> None:
-    """The unique ``id``, range and full-text fields on NODE; what exists already is kept."""
+    """The unique ``id``, range and full-text fields on NODE, each created only if missing.
+
+    Asked first, so a start-up that finds it all there only reads: a repeated creation fails
+    on the server, and FalkorDB replays such failures from its append-only file at every
+    load (store/workspaces.ensure_registry)."""
     g = store.graph(name)
-    await store.create_unique_constraint(name, NODE, "id")
+    if not any(c["label"] == NODE and c["type"] == "UNIQUE" and c["entitytype"] == "NODE"
+               and c["properties"] == ["id"] for c in await store.list_constraints(name)):
+        await store.create_unique_constraint(name, NODE, "id")
+    rows = await g.read("CALL db.indexes() YIELD label, properties, types "
+                        "RETURN label AS label, properties AS props, types AS types")
+    kinds: dict[str, list[str]] = {}
+    for r in rows:
+        if r["label"] == NODE:
+            kinds = {p: list(k) for p, k in (r["types"] or {}).items()}
     # Names are constants of names.py, never user input.
-    fields = ", ".join(f"n.{p}" for p in NODE_RANGE_INDEXED)
-    await _tolerate_existing(g.write(f"CREATE INDEX FOR (n:{NODE}) ON ({fields})"))
-    await _tolerate_existing(g.write(
-        f"CALL db.idx.fulltext.createNodeIndex('{NODE}', '{NODE_FULLTEXT}')"))
+    missing = [p for p in NODE_RANGE_INDEXED if "RANGE" not in kinds.get(p, [])]
+    if missing:
+        fields = ", ".join(f"n.{p}" for p in missing)
+        await _tolerate_existing(g.write(f"CREATE INDEX FOR (n:{NODE}) ON ({fields})"))
+    if "FULLTEXT" not in kinds.get(NODE_FULLTEXT, []):
+        await _tolerate_existing(g.write(
+            f"CALL db.idx.fulltext.createNodeIndex('{NODE}', '{NODE_FULLTEXT}')"))
 
 
 async def _tolerate_existing(write: Awaitable[Any]) -> None:

@@ -23,6 +23,7 @@ from afterhack.store.client import Graph
 from afterhack.store.conflicts import RAISE, ConflictRow
 from afterhack.store.cypher import CURRENT, PENDING, RETIRED
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, GuardParams, Repair
+from afterhack.store.history import born, change
 
 
 class NewFragment(TypedDict):
@@ -48,6 +49,8 @@ class NewClaim(TypedDict):
     extracted_by: str
     terms: str  # its search terms, space-separated (search.joined_terms)
     v: NotRequired[list[float]]  # its vector, when ingest embedded it (else it is pending)
+    valid_from: int | None  # when what it says holds, where it says so (validity.py)
+    valid_until: int | None
 
 
 class VersionWrite(AuditParams):
@@ -152,11 +155,12 @@ CALL {
   OPTIONAL MATCH (r:Node {id: rep_ids[0]}) WHERE r:Claim
   CREATE (cl:Claim:Node {id: c.id, statement: c.statement, statement_key: c.key,
       evidence_quote: c.quote, quote_start: c.quote_start, quote_end: c.quote_end,
-      status: CASE WHEN size(dead_ids) = 0 THEN 'proposed'
-                   WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END,
+      """ + born("CASE WHEN size(dead_ids) = 0 THEN 'proposed' "
+                 "WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END") + """,
       confidence: c.confidence, confidence_kind: 'quote_match', revision: 1,
       source_id: $source_id, version_id: $version_id, fragment_id: f.id,
-      extracted_by: c.extracted_by, created_at: $now,
+      extracted_by: c.extracted_by, created_at: $now, valid_from: c.valid_from,
+      valid_until: c.valid_until,
       terms: CASE c.terms WHEN '' THEN [] ELSE split(c.terms, ' ') END,
       vector_pending: c.v IS NULL,
       embedding: CASE WHEN c.v IS NULL THEN null ELSE vecf32(c.v) END})
@@ -228,7 +232,7 @@ CALL {
   WITH v
   UNWIND $retire AS r
   MATCH (rc:Node {id: r.id}) WHERE rc:Claim
-  SET rc.status = r.status, rc.revision = rc.revision + 1, rc.retired_by = v.id
+  SET """ + change("rc", "r.status") + """, rc.revision = rc.revision + 1, rc.retired_by = v.id
   WITH rc, r
   OPTIONAL MATCH (nc:Node {id: r.superseded_by}) WHERE nc:Claim
   FOREACH (_ IN CASE WHEN nc IS NULL THEN [] ELSE [1] END |

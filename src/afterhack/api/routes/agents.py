@@ -10,6 +10,7 @@ from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import AgentRunCreate
 from afterhack.api.security import allow
 from afterhack.model.runs import RunView
+from afterhack.moments import parse_time
 from afterhack.store import runs
 
 router = APIRouter(tags=["agent runs"])
@@ -22,7 +23,8 @@ async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesD
     return await run_agent(ws.graph, services.analyst, services.coordinator, task=body.task,
                            builds_on=body.builds_on, actor=caller.actor,
                            max_rounds=services.settings.agent_max_rounds,
-                           vectors=services.vectors)
+                           vectors=services.vectors,
+                           valid_at=parse_time(body.as_of, "as_of"))
 
 
 @router.get("/workspaces/{ws}/agent-runs", response_model=out.Items,

@@ -4,13 +4,14 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 
-from afterhack import review
+from afterhack import review, why
 from afterhack.api import responses as out
-from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.deps import AsOf, CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import ActionChange, DecisionReview
 from afterhack.api.security import allow
-from afterhack.model.decisions import ActionRecord, DecisionView
-from afterhack.store import decisions
+from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
+from afterhack.moments import parse_as_of
+from afterhack.store import asof_decisions, decisions
 
 router = APIRouter(tags=["decisions and actions"])
 
@@ -32,8 +33,8 @@ async def list_decisions(
 
 @router.get("/workspaces/{ws}/decisions/{decision_id}", response_model=out.Decision,
             dependencies=[allow("read")])
-async def get_decision(decision_id: str, ws: WorkspaceDep) -> DecisionView:
-    return await decisions.get_decision(ws.graph, decision_id)
+async def get_decision(decision_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> DecisionRead:
+    return await why.read_decision(ws.graph, decision_id, as_of=parse_as_of(as_of))
 
 
 @router.patch("/workspaces/{ws}/decisions/{decision_id}", response_model=out.Decision,
@@ -65,8 +66,11 @@ async def list_actions(
 
 @router.get("/workspaces/{ws}/actions/{action_id}", response_model=out.Action,
             dependencies=[allow("read")])
-async def get_action(action_id: str, ws: WorkspaceDep) -> ActionRecord:
-    return await decisions.get_action(ws.graph, action_id)
+async def get_action(action_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> ActionRecord:
+    at = parse_as_of(as_of)
+    if at is None:
+        return await decisions.get_action(ws.graph, action_id)
+    return await asof_decisions.get_action_at(ws.graph, action_id, at)
 
 
 @router.patch("/workspaces/{ws}/actions/{action_id}", response_model=out.Action,
