@@ -1,5 +1,6 @@
 """The core journeys on one FalkorDB and on a 3-master, 3-replica cluster: one module,
-parametrised over both. The cluster is a real local one (``falkordb_cluster`` in conftest).
+parametrised over both (reads as of an earlier time among them). The cluster is a real
+local one (``falkordb_cluster`` in conftest).
 
 Cluster-only checks follow the journeys: workspaces spread over every master, reads served
 by replicas when asked, and a master killed with -9 in the middle of writes.
@@ -30,6 +31,7 @@ from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from afterhack.store.workspaces import create_workspace, delete_workspace, list_workspaces
 from tests.support import LOCAL, clusters
 from tests.support.graphs import violations, with_graph
+from tests.support.moments import moment
 from tests.support.procs import AppProcess
 
 pytestmark = pytest.mark.slow
@@ -108,6 +110,7 @@ def test_ingest_ask_correct(api: TestClient, backend: str) -> None:
     july = "The product launch is planned for July 1."
     preview = _preview(api, ws, claims[JUNE], july)
     assert [f["decision_id"] for f in preview["flag"]] == [decision["id"]]
+    before = moment()
     applied = _apply(api, ws, claims[JUNE], july, preview)
     assert applied.status_code == 201, applied.text
     assert applied.json()["flagged"] == [decision["id"]]
@@ -116,6 +119,18 @@ def test_ingest_ask_correct(api: TestClient, backend: str) -> None:
     fresh = api.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "When is the launch?"})
     cited = [c["id"] for p in fresh.json()["decision"]["premises"] for c in p["claims"]]
     assert cited == [applied.json()["replacement"]["id"]]
+    # The memory as it was before the correction, read from the status histories.
+    base = f"/api/workspaces/{ws}"
+    then = api.get(f"{base}/claims/{claims[JUNE]}", params={"as_of": before}).json()
+    assert then["status"] == "proposed" and then["superseded_by"] is None
+    assert api.get(f"{base}/claims/{claims[JUNE]}").json()["status"] == "superseded"
+    was = api.get(f"{base}/decisions/{decision['id']}", params={"as_of": before}).json()
+    assert was["status"] == decision["status"]
+    hits = api.get(f"{base}/claims", params={"q": "launch", "as_of": before}).json()["items"]
+    found = [h["id"] for h in hits]
+    assert claims[JUNE] in found and applied.json()["replacement"]["id"] not in found
+    kinds = [e["kind"] for e in api.get(f"{base}/timeline").json()["events"]]
+    assert kinds.count("correction") == 1 and "source_added" in kinds
     assert violations(backend, ws) == []
 
 

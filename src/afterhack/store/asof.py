@@ -137,9 +137,10 @@ async def open_conflicts_of_claim_at(g: Graph, claim_id: str,
     """The conflicts open at ``as_of`` that the claim's statement was in, each with the
     claims of the other side that existed then."""
     rows = await g.read(
-        "MATCH (c:Node {id:$id}) WHERE c:Claim "
+        # The WITHs: the key through the index (conflicts.open_conflicts_of says why).
+        "MATCH (c:Node {id:$id}) WHERE c:Claim WITH c "
         "MATCH (t:Node {statement_key: c.statement_key})<-[:BETWEEN]-(k:Conflict) "
-        f"WHERE t:Claim AND t.created_at <= $as_of AND {status_at_in('k', _OPEN)} "
+        f"WITH c, t, k WHERE t:Claim AND t.created_at <= $as_of AND {status_at_in('k', _OPEN)} "
         "WITH DISTINCT c, k "
         "MATCH (k)-[:BETWEEN]->(o:Claim) WHERE o.statement_key <> c.statement_key "
         "OPTIONAL MATCH (o)-[:SUPPORTED_BY]->(:SourceFragment)<-[:HAS_FRAGMENT]-"

@@ -136,9 +136,12 @@ async def open_conflicts_of(g: Graph, claim_ids: list[str]) -> list[ClaimConflic
     if not claim_ids:
         return []
     rows = await g.read(
-        "MATCH (c:Node) WHERE c:Claim AND c.id IN $ids "
+        # The key is looked up in the index only when the claim comes from a WITH and the
+        # conditions wait for the next one: otherwise FalkorDB starts from every conflict
+        # (a condition on k) or joins with every node (no WITH).
+        "MATCH (c:Node) WHERE c:Claim AND c.id IN $ids WITH c "
         "MATCH (t:Node {statement_key: c.statement_key})<-[:BETWEEN]-(k:Conflict) "
-        "WHERE t:Claim AND k.status = 'open' "
+        "WITH c, t, k WHERE t:Claim AND k.status = 'open' "
         "RETURN DISTINCT c.id AS claim_id, k.id AS conflict_id, c.statement_key AS side_key",
         {"ids": claim_ids})
     return [ClaimConflict(claim_id=r["claim_id"], conflict_id=r["conflict_id"],
