@@ -29,6 +29,7 @@ from afterhack.config import Settings
 from afterhack.store.client import PRIMARY_AFTER_WRITE_S, Store
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from afterhack.store.workspaces import create_workspace, delete_workspace, list_workspaces
+from tests.conftest import EMBED_INLINE
 from tests.support import LOCAL, clusters
 from tests.support.graphs import violations, with_graph
 from tests.support.moments import moment
@@ -51,8 +52,10 @@ def backend(request: pytest.FixtureRequest, falkordb: str) -> str:
 
 
 def _settings(url: str, tmp: Path, **extra: Any) -> Settings:
+    # Claims embedded in their own write (conftest.EMBED_INLINE): no background vector
+    # write lands later (it would keep this process's reads of the graph on its master).
     return Settings(falkordb_url=url, data_dir=tmp, _env_file=None,  # type: ignore[call-arg]
-                    **extra)
+                    **EMBED_INLINE, **extra)
 
 
 @pytest.fixture(scope="module")
@@ -171,7 +174,7 @@ def test_racing_applies_from_two_apps_give_one_winner(
         run = http.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "Plan the launch"})
         assert run.status_code == 201, run.text
         preview = _preview(http, ws, claim, "The launch is on July 1.")
-    barrier = threading.Barrier(12)
+    barrier = threading.Barrier(12, timeout=60)  # a thread that fails cannot hang the rest
 
     def apply(i: int) -> int:
         with httpx.Client(base_url=(a if i % 2 else b).base_url, timeout=60) as http:

@@ -9,7 +9,7 @@ label index for each of eleven labels plus the full-text one.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from afterhack.store.client import QueryFailed, Store
@@ -52,34 +52,60 @@ async def _tolerate_existing(write: Awaitable[Any]) -> None:
             raise
 
 
-async def upgrade(store: Store, name: str) -> bool:
-    """Give a graph made with an index per label the shared label and its index, then drop
-    the old indexes (their memory is the point); True if it needed it. Idempotent: a crash
-    half-way is finished by the next start."""
+async def _old_layout(store: Store, name: str) -> tuple[list[Any], list[Any], int]:
+    """The graph's constraints and indexes on labels other than NODE, and how many nodes
+    lack NODE."""
     g = store.graph(name)
-    old_constraints = [c for c in await store.list_constraints(name) if c["label"] != NODE]
+    constraints = [c for c in await store.list_constraints(name) if c["label"] != NODE]
     rows = await g.read("CALL db.indexes() YIELD label, properties, types "
                         "RETURN label AS label, properties AS props, types AS types")
     # Range and full-text fields on other labels are the old layout; a vector index (on
     # Claim, made with the first vectors: store/vectors.py) is not.
-    old_indexes = [r for r in rows if r["label"] != NODE and any(
+    indexes = [r for r in rows if r["label"] != NODE and any(
         kind in ("RANGE", "FULLTEXT") for kinds in (r["types"] or {}).values() for kind in kinds)]
     unlabelled = (await g.read(f"MATCH (n) WHERE NOT n:{NODE} RETURN count(n) AS n")).scalar()
-    if not old_constraints and not old_indexes and not unlabelled:
+    return constraints, indexes, int(unlabelled or 0)
+
+
+async def upgrade(store: Store, name: str, built: Callable[[], Awaitable[None]]) -> bool:
+    """Give a graph made with an index per label the shared label and its index, then drop
+    the old indexes (their memory is the point); True if it needed it. Idempotent: a crash
+    half-way is finished by the next start. Read-only when there is nothing to do.
+
+    ``built`` waits until every index and constraint of the graph is operational: an index
+    is dropped only once built (FalkorDB 4.16 loses a drop sent while the index still
+    builds, or refuses it as "no such index", as after a load that replayed its creation),
+    and the old ones go only once the new one serves."""
+    constraints, indexes, unlabelled = await _old_layout(store, name)
+    if not constraints and not indexes and not unlabelled:
         return False
     log.info("giving workspace graph %s one shared index", name)
+    g = store.graph(name)
+    await built()
     await g.write(f"MATCH (n) WHERE NOT n:{NODE} SET n:{NODE}")
     await create_node_index(store, name)
-    for c in old_constraints:
-        await store.command(name, "GRAPH.CONSTRAINT", "DROP", name, c["type"],
-                            c["entitytype"], c["label"], "PROPERTIES", len(c["properties"]),
-                            *c["properties"])
-    for r in old_indexes:
+    await built()
+    constraints, indexes, _ = await _old_layout(store, name)
+    for c in constraints:
+        await _tolerate_missing(store.command(
+            name, "GRAPH.CONSTRAINT", "DROP", name, c["type"], c["entitytype"], c["label"],
+            "PROPERTIES", len(c["properties"]), *c["properties"]))
+    for r in indexes:
         # Labels and properties read back from the graph's own index list.
         kinds_of = r["types"] or {}
         if any("FULLTEXT" in kinds_of.get(p, []) for p in r["props"]):
-            await g.write(f"CALL db.idx.fulltext.drop('{r['label']}')")
+            await _tolerate_missing(g.write(f"CALL db.idx.fulltext.drop('{r['label']}')"))
         for prop in r["props"]:
             if "RANGE" in kinds_of.get(prop, []):
-                await g.write(f"DROP INDEX FOR (n:{r['label']}) ON (n.{prop})")
+                await _tolerate_missing(
+                    g.write(f"DROP INDEX FOR (n:{r['label']}) ON (n.{prop})"))
     return True
+
+
+async def _tolerate_missing(write: Awaitable[Any]) -> None:
+    # Dropping a unique constraint can take its index with it.
+    try:
+        await write
+    except QueryFailed as exc:
+        if "no such" not in str(exc).lower() and "not found" not in str(exc).lower():
+            raise

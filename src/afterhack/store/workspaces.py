@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
@@ -20,6 +21,8 @@ from afterhack.store.node_index import create_node_index
 from afterhack.store.node_index import upgrade as upgrade_node_index
 
 _INDEX_WAIT_S = 30.0
+# Building the indexes of a large graph loaded from disk takes minutes, not seconds.
+_UPGRADE_WAIT_S = 3600.0
 
 
 async def ensure_registry(store: Store) -> None:
@@ -104,8 +107,10 @@ async def register_schema_everywhere(store: Store) -> int:
             g = workspace_graph(store, r["id"])
             await register_schema(g)
             # Made with an index per label: one shared index instead (store/node_index.py).
-            if await upgrade_node_index(store, g.name):
-                await _wait_schema(store, g.name)
+            # Its indexes may still be building after a load: waited for, however long.
+            if await upgrade_node_index(store, g.name, functools.partial(
+                    _wait_schema, store, g.name, timeout_s=_UPGRADE_WAIT_S)):
+                await _wait_schema(store, g.name, timeout_s=_UPGRADE_WAIT_S)
         except (GraphMissing, ValueError):
             continue  # registered but its graph is gone: listing skips it as well
         n += 1
@@ -119,9 +124,9 @@ async def create_schema(store: Store, name: str) -> None:
     await _wait_schema(store, name)
 
 
-async def _wait_schema(store: Store, name: str) -> None:
+async def _wait_schema(store: Store, name: str, timeout_s: float = _INDEX_WAIT_S) -> None:
     """Indexes and constraints build asynchronously; a graph is not ready until they run."""
-    deadline = time.monotonic() + _INDEX_WAIT_S
+    deadline = time.monotonic() + timeout_s
     while not await _schema_built(store, name):
         if time.monotonic() > deadline:
             raise StoreUnavailable(f"indexes of {name} did not become operational")
