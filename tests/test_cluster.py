@@ -72,9 +72,16 @@ def apps(backend: str, tmp_path_factory: pytest.TempPathFactory
     base = tmp_path_factory.mktemp("apps")
     env = {"AFTERHACK_FALKORDB_URL": backend, "OPENAI_BASE_URL": "",
            "AFTERHACK_ADMIN_KEY": "", "AFTERHACK_REQUIRE_KEYS": "false"}
-    with AppProcess(env, data_dir=base / "a", log_path=base / "a.log") as a, \
-         AppProcess(env, data_dir=base / "b", log_path=base / "b.log") as b:
+    a = AppProcess(env, data_dir=base / "a", log_path=base / "a.log")
+    b = AppProcess(env, data_dir=base / "b", log_path=base / "b.log")
+    try:
+        # Side by side: most of a start is importing, on a core of its own.
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(AppProcess.start, (a, b)))
         yield a, b
+    finally:
+        a.stop()
+        b.stop()
 
 
 def _new_ws(http: TestClient | httpx.Client, name: str = "journey") -> str:
