@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from afterhack.api.lean import LeanRoute
-from afterhack.api.schemas import CorrectionPreview
+from afterhack.wire.inputs import CorrectionPreview
 
 LEAN = "application/json"
 STANDARD = "application/json; charset=utf-8"

@@ -21,10 +21,8 @@ from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnno
 from pydantic import Field, ValidationError
 
 from afterhack import claims, conflicts, ingest, repair
+from afterhack.access import Caller
 from afterhack.agents import external
-from afterhack.api.deps import Caller
-from afterhack.api.errors import error_body
-from afterhack.api.schemas import Id, NonBlank, PremiseIn, Revision, Text
 from afterhack.errors import AfterhackError, InvalidRequest, WorkspaceNotFound
 from afterhack.mcpserver.callers import CallerSource
 from afterhack.model.vocab import ConflictStatusFilter
@@ -32,6 +30,8 @@ from afterhack.roles import Permission, require
 from afterhack.services import Services
 from afterhack.store import workspaces
 from afterhack.store.client import Graph
+from afterhack.wire.errors import error_of, issues
+from afterhack.wire.inputs import Id, NonBlank, PremiseIn, Revision, Text
 
 log = logging.getLogger("afterhack.mcp")
 
@@ -69,8 +69,7 @@ def _ok(result: Any) -> CallToolResult:
 
 
 def error_result(exc: AfterhackError) -> CallToolResult:
-    details = {k: v for k, v in exc.details.items() if v is not None}
-    text = json.dumps(error_body(exc.code, exc.message, details), default=str)
+    text = json.dumps(error_of(exc), default=str)
     return CallToolResult(content=[TextContent(type="text", text=text)],
                           structured_content=json.loads(text), is_error=True)
 
@@ -93,8 +92,7 @@ class AfterhackMCP(MCPServer[Any]):
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError):
-                errs = [{"loc": [str(p) for p in e["loc"]], "type": e["type"], "msg": e["msg"]}
-                        for e in cause.errors()]
+                errs = issues(cause.errors())
                 message = "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errs[:5])
                 return error_result(InvalidRequest(message or None, errors=errs))
             raise

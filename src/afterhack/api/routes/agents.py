@@ -7,10 +7,10 @@ from fastapi import APIRouter, Query
 from afterhack.agents.run import get_run_view, run_agent
 from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
-from afterhack.api.schemas import AgentRunCreate
 from afterhack.api.security import allow
 from afterhack.model.runs import RunView
 from afterhack.store import runs
+from afterhack.wire.inputs import AgentRunCreate
 
 router = APIRouter(tags=["agent runs"])
 

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Response
 from afterhack import backup, prov
 from afterhack.api import responses as out
 from afterhack.api.deps import StoreDep
-from afterhack.api.schemas import WorkspaceRestore
 from afterhack.api.security import allow
 from afterhack.model.workspaces import WorkspaceRow
+from afterhack.wire.inputs import WorkspaceRestore
 
 router = APIRouter(tags=["backup"])
 

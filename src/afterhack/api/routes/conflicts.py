@@ -9,7 +9,6 @@ from fastapi import APIRouter, Query, Response
 from afterhack import conflicts
 from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
-from afterhack.api.schemas import ConflictPreview, ConflictResolve
 from afterhack.api.security import allow
 from afterhack.model.conflicts import (
     AppliedResolution,
@@ -18,6 +17,7 @@ from afterhack.model.conflicts import (
     ResolutionPreview,
 )
 from afterhack.store import conflicts as store_conflicts
+from afterhack.wire.inputs import ConflictPreview, ConflictResolve
 
 router = APIRouter(tags=["conflicts"])
 

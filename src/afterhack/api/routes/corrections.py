@@ -9,10 +9,10 @@ from afterhack import repair
 from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep, WorkspaceRefDep
 from afterhack.api.lean import LeanRoute
-from afterhack.api.schemas import CorrectionApply, CorrectionPreview
 from afterhack.api.security import allow
 from afterhack.model.corrections import Correction
 from afterhack.store import corrections
+from afterhack.wire.inputs import CorrectionApply, CorrectionPreview
 
 router = APIRouter(tags=["corrections"])
 

@@ -7,10 +7,10 @@ from fastapi import APIRouter, Query
 from afterhack import review
 from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
-from afterhack.api.schemas import ActionChange, DecisionReview
 from afterhack.api.security import allow
 from afterhack.model.decisions import ActionRecord, DecisionView
 from afterhack.store import decisions
+from afterhack.wire.inputs import ActionChange, DecisionReview
 
 router = APIRouter(tags=["decisions and actions"])
 

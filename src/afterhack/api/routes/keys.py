@@ -8,10 +8,10 @@ from fastapi import APIRouter
 
 from afterhack.api import responses as out
 from afterhack.api.deps import StoreDep, WorkspaceDep
-from afterhack.api.schemas import KeyCreate
 from afterhack.api.security import allow
 from afterhack.model.workspaces import ApiKeyRow, NewApiKey
 from afterhack.store import keys
+from afterhack.wire.inputs import KeyCreate
 
 router = APIRouter(tags=["keys"])
 

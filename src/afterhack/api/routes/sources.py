@@ -7,10 +7,10 @@ from fastapi import APIRouter, Query, Response
 from afterhack import ingest
 from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
-from afterhack.api.schemas import SourceCreate
 from afterhack.api.security import allow
 from afterhack.model.sources import IngestResult, SourceView
 from afterhack.store import sources
+from afterhack.wire.inputs import SourceCreate
 
 router = APIRouter(tags=["sources"])
 

@@ -6,10 +6,10 @@ from fastapi import APIRouter, Query
 
 from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, StoreDep, WorkspaceDep
-from afterhack.api.schemas import WorkspaceCreate
 from afterhack.api.security import allow
 from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store import audit, workspaces
+from afterhack.wire.inputs import WorkspaceCreate
 
 router = APIRouter(tags=["workspaces"])
 
