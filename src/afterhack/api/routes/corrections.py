@@ -8,7 +8,6 @@ from pydantic_core import to_json
 from afterhack import repair
 from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep, WorkspaceRefDep
-from afterhack.api.lean import LeanRoute
 from afterhack.api.security import allow
 from afterhack.model.corrections import Correction
 from afterhack.store import corrections
@@ -17,6 +16,8 @@ from afterhack.wire.inputs import CorrectionApply, CorrectionPreview
 router = APIRouter(tags=["corrections"])
 
 
+@router.post("/workspaces/{ws}/claims/{claim_id}/corrections/preview",
+             response_model=out.CorrectionPreview, dependencies=[allow("correct")])
 async def preview(claim_id: str, body: CorrectionPreview, ws: WorkspaceRefDep) -> Response:
     # The hot read of a review: the workspace is checked inside the region query, and the
     # answer (built to out.CorrectionPreview, which tests hold it to) is encoded once
@@ -25,12 +26,6 @@ async def preview(claim_id: str, body: CorrectionPreview, ws: WorkspaceRefDep) -
         ws.graph, claim_id, statement=body.statement, kind=body.kind, policy=ws.services.policy,
         workspace_id=ws.id)
     return Response(to_json(result), media_type="application/json")
-
-
-# The review's hot read answers its common request without FastAPI's generic handler.
-router.add_api_route("/workspaces/{ws}/claims/{claim_id}/corrections/preview", preview,
-                     methods=["POST"], response_model=out.CorrectionPreview,
-                     dependencies=[allow("correct")], route_class_override=LeanRoute)
 
 
 @router.post("/workspaces/{ws}/claims/{claim_id}/corrections", status_code=201,
