@@ -119,7 +119,10 @@ class Allow:
     def __init__(self, permission: roles.Permission) -> None:
         self.permission = permission
 
-    async def __call__(self, request: Request) -> Caller:
+    # A method, not __call__: FastAPI resolves a dependency's annotations in the globals of
+    # the function it is given, and an instance has none (FastAPI 0.115 then took
+    # ``request`` for a query parameter).
+    async def check(self, request: Request) -> Caller:
         caller = await get_caller(request)
         check_path_ids(request.path_params)
         ws = request.path_params.get("ws")
@@ -132,7 +135,13 @@ class Allow:
 
 def allow(permission: roles.Permission) -> Any:
     """``dependencies=[allow("read")]`` on a route."""
-    return Depends(Allow(permission))
+    return Depends(Allow(permission).check)
+
+
+def permission_of(dependency: object) -> roles.Permission | None:
+    """The permission a route's dependency checks, if it is one of allow()'s."""
+    owner = getattr(dependency, "__self__", None)
+    return owner.permission if isinstance(owner, Allow) else None
 
 
 def route_permissions(routers: Iterable[APIRouter], prefix: str = API_PREFIX) -> Permissions:
@@ -145,8 +154,8 @@ def route_permissions(routers: Iterable[APIRouter], prefix: str = API_PREFIX) ->
             if not isinstance(route, APIRoute):
                 continue
             path, methods = prefix + route.path, route.methods or set()
-            found = [d.dependency.permission for d in route.dependencies
-                     if isinstance(d.dependency, Allow)]
+            found = [p for d in route.dependencies
+                     if (p := permission_of(d.dependency)) is not None]
             unanswered = [n for n in re.findall(r"{(\w+)}", path) if n not in PATH_IDS]
             if unanswered:
                 raise RuntimeError(f"{path}: path parameters {unanswered} need an entry in "
