@@ -14,7 +14,7 @@ Order of checks for every ``/api`` route except health and the OpenAPI document:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -104,7 +104,7 @@ PATH_IDS: dict[str, type[NotFound]] = {
 }
 
 
-def check_path_ids(params: dict[str, Any]) -> None:
+def check_path_ids(params: Mapping[str, object]) -> None:
     for name, value in params.items():
         missing = PATH_IDS[name]  # route_permissions() refuses a route without an entry
         if not (isinstance(value, str) and is_uuid(value)):

@@ -7,7 +7,6 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from afterhack import conflicts
-from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.model.conflicts import (
@@ -22,8 +21,7 @@ from afterhack.wire.inputs import ConflictPreview, ConflictResolve
 router = APIRouter(tags=["conflicts"])
 
 
-@router.get("/workspaces/{ws}/conflicts", response_model=out.ConflictList,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/conflicts", dependencies=[allow("read")])
 async def list_conflicts(
     ws: WorkspaceDep,
     status: Annotated[str | None, Query(max_length=20,
@@ -35,14 +33,13 @@ async def list_conflicts(
                                           limit=limit, offset=offset)
 
 
-@router.get("/workspaces/{ws}/conflicts/{conflict_id}", response_model=out.Conflict,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/conflicts/{conflict_id}", dependencies=[allow("read")])
 async def get_conflict(conflict_id: str, ws: WorkspaceDep) -> ConflictRecord:
     return await store_conflicts.get_conflict(ws.graph, conflict_id)
 
 
 @router.post("/workspaces/{ws}/conflicts/{conflict_id}/preview",
-             response_model=out.ConflictPreview, dependencies=[allow("correct")])
+             dependencies=[allow("correct")])
 async def preview(conflict_id: str, body: ConflictPreview, ws: WorkspaceDep,
                   services: ServicesDep) -> ResolutionPreview:
     return await conflicts.preview_resolution(ws.graph, conflict_id, keep=body.keep,
@@ -50,8 +47,8 @@ async def preview(conflict_id: str, body: ConflictPreview, ws: WorkspaceDep,
 
 
 @router.post("/workspaces/{ws}/conflicts/{conflict_id}/resolve", status_code=201,
-             response_model=out.ConflictResult, dependencies=[allow("correct")],
-             responses={200: {"model": out.ConflictResult,
+             dependencies=[allow("correct")],
+             responses={200: {"model": AppliedResolution,
                               "description": "The same resolution again: already_applied."}})
 async def resolve(conflict_id: str, body: ConflictResolve, ws: WorkspaceDep,
                   services: ServicesDep, caller: CallerDep,

@@ -5,7 +5,6 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 
 from afterhack import projection
-from afterhack.api import responses as out
 from afterhack.api.deps import WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.model.graph import GraphView
@@ -13,8 +12,7 @@ from afterhack.model.graph import GraphView
 router = APIRouter(tags=["graph"])
 
 
-@router.get("/workspaces/{ws}/graph", response_model=out.GraphView,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/graph", dependencies=[allow("read")])
 async def get_graph(
     ws: WorkspaceDep,
     view: Literal["product", "internal"] = "product",
