@@ -22,14 +22,16 @@ const edge = (source: string, target: string, type: string) => ({ id: `${type}:$
 
 export function twoMemos(june12Status = 'proposed'): GraphDTO {
   return {
+    view: 'product',
+    truncated: false,
     nodes: [
-      { id: MEMO.march, type: 'source', label: 'March memo', status: null },
-      { id: MEMO.april, type: 'source', label: 'April memo', status: null },
-      { id: MEMO.june12, type: 'claim', label: JUNE_12, status: june12Status },
-      { id: MEMO.june19, type: 'claim', label: JUNE_19, status: 'proposed' },
-      { id: MEMO.plan, type: 'decision', label: 'Plan the launch event', status: 'draft' },
-      { id: MEMO.question, type: 'decision', label: 'When is the launch', status: 'needs_review' },
-      { id: MEMO.book, type: 'action', label: 'Book the launch venue', status: 'proposed' },
+      { id: MEMO.march, type: 'source', label: 'March memo', status: null, data: {} },
+      { id: MEMO.april, type: 'source', label: 'April memo', status: null, data: {} },
+      { id: MEMO.june12, type: 'claim', label: JUNE_12, status: june12Status, data: {} },
+      { id: MEMO.june19, type: 'claim', label: JUNE_19, status: 'proposed', data: {} },
+      { id: MEMO.plan, type: 'decision', label: 'Plan the launch event', status: 'draft', data: {} },
+      { id: MEMO.question, type: 'decision', label: 'When is the launch', status: 'needs_review', data: {} },
+      { id: MEMO.book, type: 'action', label: 'Book the launch venue', status: 'proposed', data: {} },
     ],
     edges: [
       edge(MEMO.march, MEMO.june12, 'SUPPORTS'),
