@@ -37,10 +37,16 @@ def falkordb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.stop()
 
 
+# Tests embed claims during ingest, in the claims' own write (the app's default leaves it to
+# a background worker): a search right after an ingest then sees the same vectors on every
+# run. tests/test_vectors.py covers the worker.
+EMBED_INLINE = {"embedding_worker": False}
+
+
 @pytest.fixture(scope="session")
 def settings(falkordb: str, tmp_path_factory: pytest.TempPathFactory) -> Settings:
     return Settings(falkordb_url=falkordb, data_dir=tmp_path_factory.mktemp("data"),
-                    max_restore_bytes=8 * 1024 * 1024,
+                    max_restore_bytes=8 * 1024 * 1024, **EMBED_INLINE,
                     _env_file=None)  # type: ignore[call-arg]
 
 
@@ -75,7 +81,7 @@ def fakellm() -> Iterator[FakeLLM]:
 def gateway_settings(falkordb: str, fakellm: FakeLLM, tmp_path: Path) -> Settings:
     """Settings pointing the model gateway at fakellm; override this fixture to vary them."""
     return Settings(falkordb_url=falkordb, data_dir=tmp_path, openai_base_url=fakellm.base_url,
-                    openai_api_key=SecretStr("test-key"), llm_timeout_s=1.0,
+                    openai_api_key=SecretStr("test-key"), llm_timeout_s=1.0, **EMBED_INLINE,
                     _env_file=None)  # type: ignore[call-arg]
 
 
@@ -101,6 +107,7 @@ def running_app(falkordb: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
     the offline model and no keys; shared by the client, CLI and MCP-over-HTTP tests."""
     base = tmp_path_factory.mktemp("served")
     env = {"AFTERHACK_FALKORDB_URL": falkordb, "OPENAI_BASE_URL": "",
-           "AFTERHACK_ADMIN_KEY": "", "AFTERHACK_REQUIRE_KEYS": "false"}
+           "AFTERHACK_ADMIN_KEY": "", "AFTERHACK_REQUIRE_KEYS": "false",
+           "AFTERHACK_EMBEDDING_WORKER": "false"}
     with AppProcess(env, data_dir=base / "data", log_path=base / "app.log") as app:
         yield app

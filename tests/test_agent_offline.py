@@ -78,7 +78,9 @@ def test_builds_on_links_only_decisions_in_good_standing(client: TestClient, ws:
 
 
 def test_parallel_runs_do_not_share_evidence(client: TestClient, ws: str) -> None:
-    _ingest(client, ws, JUNE + " The venue is Hall 7 in Berlin.")
+    # Two sources, so neither claim is the other's neighbour in a search.
+    _ingest(client, ws, JUNE)
+    _ingest(client, ws, "The venue is Hall 7 in Berlin.")
     results: dict[str, dict] = {}
 
     def run(task: str) -> None:

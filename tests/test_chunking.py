@@ -80,3 +80,41 @@ def test_50k_random_texts_tile_exactly(seed: int, max_chars: int) -> None:
     spans = split_fragments(text, max_chars)
     assert "".join(text[s.start : s.end] for s in spans) == text
     assert all(0 < s.end - s.start <= max_chars for s in spans)
+
+
+def test_glued_sentences_are_split_and_abbreviations_are_not() -> None:
+    def parts(text: str) -> list[str]:
+        return [text[s.start : s.end] for s in sentence_spans(text)]
+
+    assert parts("It merged with Caremark.Longs Drugs was bought in 2008.") == [
+        "It merged with Caremark.", "Longs Drugs was bought in 2008."]
+    for text in ("He has a Ph.D in physics.", "See e.g.The list.", "The U.S.Army is big.",
+                 "Version 3.5 is out.", "Mail anna@example.com today."):
+        assert parts(text) == [text]
+
+
+CHINESE = "我们的产品将于6月12日发布🚀。会场在柏林的7号厅！你来吗？好的。这是一个测试👩‍👩‍👧句子。"
+
+
+def test_full_width_marks_end_sentences_without_a_space() -> None:
+    assert [CHINESE[s.start : s.end] for s in sentence_spans(CHINESE)] == [
+        "我们的产品将于6月12日发布🚀。", "会场在柏林的7号厅！", "你来吗？", "好的。",
+        "这是一个测试👩‍👩‍👧句子。"]
+
+
+def test_chinese_with_emoji_keeps_its_sentences_with_exact_offsets(
+        client: TestClient, ws: str) -> None:
+    text = "开场白\n\n" + CHINESE
+    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": "中文", "text": text})
+    assert r.status_code == 201, r.text
+    claims = r.json()["claims"]
+    # Declarative sentences (ending in 。) of at least three characters; not the
+    # exclamation, the question or the two-character reply.
+    assert [c["statement"] for c in claims] == ["我们的产品将于6月12日发布🚀。",
+                                                "这是一个测试👩‍👩‍👧句子。"]
+    for c in claims:
+        assert text[c["quote_start"] : c["quote_end"]] == c["evidence_quote"]
+        evidence = client.get(f"/api/workspaces/{ws}/claims/{c['id']}").json()["evidence"][0]
+        local = evidence["text"][evidence["quote_start"] - evidence["start"]:
+                                 evidence["quote_end"] - evidence["start"]]
+        assert local == c["evidence_quote"]

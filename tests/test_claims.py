@@ -28,9 +28,16 @@ def test_backoff_finds_the_launch_claim(client: TestClient, ws: str) -> None:
 
 def test_phrase_that_matches_does_not_back_off(client: TestClient, ws: str) -> None:
     _add(client, ws, JUNE + " The venue is Hall 7 in Berlin.")
-    body = client.get(f"/api/workspaces/{ws}/claims", params={"q": "product launch"}).json()
+    body = client.get(f"/api/workspaces/{ws}/claims",
+                      params={"q": "product launch", "neighbours": "false"}).json()
     assert body["search"]["backed_off"] is False
     assert [c["statement"] for c in body["items"]] == [JUNE]
+    # By default the first hits bring the sentences around them along, marked as such.
+    items = client.get(f"/api/workspaces/{ws}/claims", params={"q": "product launch"}).json()[
+        "items"]
+    assert [c["statement"] for c in items] == [JUNE, "The venue is Hall 7 in Berlin."]
+    assert items[1]["found_by"] == {"text": False, "vector_distance": None,
+                                    "neighbour_of": items[0]["id"]}
 
 
 @pytest.mark.parametrize("q", ["$(", "'", '"', "launch-date", "-", "|", "((", "@statement:x",

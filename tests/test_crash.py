@@ -76,13 +76,18 @@ def _acked_present(url: str, ws: str, acked: dict[str, str]) -> None:
     async def read(g):  # type: ignore[no-untyped-def]
         rows = await g.read(
             "MATCH (k:Correction)-[:CORRECTS]->(c:Claim) RETURN k.id AS k, c.id AS c, "
-            "c.status AS status")
-        return {r["c"]: (r["k"], r["status"]) for r in rows}
+            "c.status AS status, c.status_history AS history, c.status_since AS since, "
+            "k.created_at AS at")
+        return {r["c"]: (r["k"], r["status"], r["history"], r["since"], r["at"])
+                for r in rows}
 
     found = with_graph(url, ws, read)
     for cid, kid in acked.items():
         assert found.get(cid, (None,))[0] == kid, f"acknowledged correction of {cid} lost"
-        assert found[cid][1] == "superseded"
+        _, status, history, since, at = found[cid]
+        assert status == "superseded"
+        # The change and its history were written together, at the correction's time.
+        assert history == ["proposed", "superseded"] and since[-1] == at
 
 
 def _run_with_crashes(tmp_path: Path, *, kill_falkordb: bool, rounds: int) -> None:

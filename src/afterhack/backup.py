@@ -60,7 +60,8 @@ def _check_properties(where: str, label: str, props: Properties,
         if not type_ok(kind, value):
             raise InvalidRequest(f"{where} ({label}).{name} must be of type {kind}.")
         allowed = VALUES.get((label, name))
-        if allowed is not None and value not in allowed:
+        values = value if isinstance(value, list) else [value]
+        if allowed is not None and any(v not in allowed for v in values):
             raise InvalidRequest(f"{where} ({label}).{name} must be one of {list(allowed)}.")
     for name in REQUIRED.get(label, ()):
         if name not in props:

@@ -11,8 +11,18 @@ import unicodedata
 from dataclasses import dataclass
 
 # A sentence ends after terminal punctuation (and closing quotes/brackets) followed by
-# whitespace, or at a blank line.
-_SENTENCE_END = re.compile(r"""[.!?…。！？]+['"’”)\]]*\s+|\n\s*\n\s*""")
+# whitespace, or at a blank line. The full-width marks of Chinese and Japanese end a
+# sentence with or without a space after them (those scripts put none between sentences).
+# A full stop glued to the next sentence ("...in the USA.First for Women is...", as text
+# pasted from lists often is) ends one too, when a lowercase word ends before it and a
+# capitalised word starts after it; "Ph.D", "e.g.The" and "U.S.Army" are left alone.
+_SENTENCE_END = re.compile(
+    r"""[.!?…]+['"’”)\]]*\s+"""
+    r"""|[。！？]+['"’”)\]」』）》]*\s*"""
+    r"""|\n\s*\n\s*"""
+    # (the mark first, then the look back: a look-behind leading an alternative would be
+    # tried at every position of the text)
+    r"""|[.!?](?<=[^\W\d_]{2}[.!?])(?=[^\W\d_]{2})""")
 
 _ZWJ = "\u200d"
 
@@ -23,11 +33,23 @@ class Span:
     end: int
 
 
+def _is_glued_end(text: str, m: re.Match[str]) -> bool:
+    """A full stop between two letters ends a sentence only as "word.Capitalised"."""
+    i = m.start()
+    return (text[i - 1].islower() and text[i - 2].islower()
+            and text[i + 1].isupper() and text[i + 2].islower())
+
+
 def sentence_spans(text: str) -> list[Span]:
     """Sentences (each with its trailing whitespace) covering the whole text."""
     spans: list[Span] = []
     pos = 0
     for m in _SENTENCE_END.finditer(text):
+        glued = m.end() < len(text) and m.group() in ".!?" and text[m.end()].isalpha()
+        if glued and not _is_glued_end(text, m):
+            continue
+        if not _is_safe_cut(text, m.end()):
+            continue  # a mark that combines with the punctuation stays with it
         if m.end() > pos:
             spans.append(Span(pos, m.end()))
             pos = m.end()

@@ -1,26 +1,28 @@
-"""Claims as users and agents see them: back-off search and the evidence of one claim."""
+"""Claims as users and agents see them: search (hybrid.py) and the evidence of one claim."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from afterhack import evidence, search
+from afterhack import evidence, hybrid
 from afterhack.errors import InvalidRequest
 from afterhack.model.claims import (
     ClaimConflictView,
+    ClaimDetailRow,
     ClaimLinks,
     ClaimRef,
-    ClaimRow,
     ClaimSearch,
     ClaimView,
     EvidenceItem,
     FragmentRow,
     Origin,
 )
-from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus
+from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus, SearchMode
+from afterhack.store import asof as store_asof
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store.client import Graph, concurrently
+from afterhack.vectors import Vectors
 
 _STATUS: dict[str, ClaimStatus] = {s: s for s in CLAIM_STATUSES}
 
@@ -41,28 +43,19 @@ def parse_statuses(values: Iterable[str] | None) -> list[ClaimStatus]:
 
 
 async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus], *,
-                        limit: int = 20, offset: int = 0) -> ClaimSearch:
-    if q is None or not q.strip():
-        listed = await store_claims.list_claims(g, statuses, limit, offset)
-        return {"items": _each_conflict_once(listed),
-                "search": {"q": q, "terms": [], "backed_off": False}}
-    p = search.plan(q)
-    items: list[ClaimRow] = []
-    backed_off = False
-    if p.strict is not None:
-        items = await store_claims.fulltext(g, p.strict, statuses, limit, offset)
-        if not items and p.backoff is not None:
-            backed_off = True
-            items = await store_claims.fulltext(g, p.backoff, statuses, limit, offset)
-    return {"items": _each_conflict_once(items),
-            "search": {"q": q, "terms": list(p.terms), "backed_off": backed_off}}
-
-
-def _each_conflict_once(items: list[ClaimRow]) -> list[ClaimRow]:
-    """A conflict comes back once per claim of its side: name each once."""
-    for it in items:
+                        limit: int = 20, offset: int = 0, mode: SearchMode = "hybrid",
+                        vectors: Vectors | None = None, neighbours: bool = True,
+                        as_of: int | None = None, valid_at: int | None = None
+                        ) -> ClaimSearch:
+    """Claims by words and meaning (hybrid.py), each naming its open conflicts once; with
+    ``as_of``, as they were then; a search at a time (``valid_at``, by default ``as_of``)
+    finds only the claims valid then."""
+    found = await hybrid.search_claims(g, q, statuses, limit=limit, offset=offset, mode=mode,
+                                       vectors=vectors, neighbours=neighbours, as_of=as_of,
+                                       valid_at=valid_at)
+    for it in found["items"]:
         it["open_conflict_ids"] = sorted(set(it.get("open_conflict_ids") or []))
-    return items
+    return found
 
 
 def _evidence_item(f: FragmentRow) -> EvidenceItem:
@@ -100,17 +93,27 @@ async def claim_sources(g: Graph, ids: list[str]) -> dict[str, list[EvidenceItem
     return by_claim
 
 
-async def get_claim(g: Graph, claim_id: str) -> ClaimView:
-    row = await store_claims.get_claim_row(g, claim_id)
+async def get_claim(g: Graph, claim_id: str, *, as_of: int | None = None) -> ClaimView:
+    """The claim with its evidence; with ``as_of``, as it was then (404 if it did not exist
+    yet): its status, corrections, replacements, users and open conflicts then."""
     # Independent reads of a claim that exists: at once, not one after another.
+    row: ClaimDetailRow
     links: ClaimLinks
     sources: dict[str, list[EvidenceItem]]
     chain: list[ClaimRef]
     open_conflicts: list[ClaimConflictView]
-    links, sources, chain, open_conflicts = await concurrently(
-        store_claims.claim_links(g, claim_id), claim_sources(g, [claim_id]),
-        store_claims.replacement_chain(g, claim_id),
-        store_conflicts.open_conflicts_of_claim(g, claim_id))
+    if as_of is None:
+        row = await store_claims.get_claim_row(g, claim_id)
+        links, sources, chain, open_conflicts = await concurrently(
+            store_claims.claim_links(g, claim_id), claim_sources(g, [claim_id]),
+            store_claims.replacement_chain(g, claim_id),
+            store_conflicts.open_conflicts_of_claim(g, claim_id))
+    else:
+        row = await store_asof.get_claim_row_at(g, claim_id, as_of)
+        links, sources, chain, open_conflicts = await concurrently(
+            store_asof.claim_links_at(g, claim_id, as_of), claim_sources(g, [claim_id]),
+            store_asof.replacement_chain_at(g, claim_id, as_of),
+            store_asof.open_conflicts_of_claim_at(g, claim_id, as_of))
     ev = sources[claim_id]
     first = ev[0] if ev else None
     origin: Origin | None = None

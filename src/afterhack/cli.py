@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import sys
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -15,6 +16,7 @@ from typing import Annotated, Any, cast
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from afterhack import console as show
 from afterhack.client import DEFAULT_URL, ApiError, Client
@@ -198,15 +200,49 @@ def ingest(
 
 
 @app.command()
+def embeddings(
+    reembed: Annotated[bool, typer.Option(
+        "--reembed", help="Drop the workspace's vectors and embed every claim again with the "
+                          "server's model (after the model changed).")] = False,
+    wait: Annotated[bool, typer.Option(help="Follow the progress until no vector is "
+                                            "pending.")] = True,
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """Show (and follow) how far the workspace's claim vectors are; --reembed starts over."""
+    with _api_errors(), _client(url, key, workspace) as c:
+        p = c.reembed() if reembed else c.embedding_progress()
+        typer.echo(f"vectors: {p['state']}; model {p['model'] or '-'} ({p['dim'] or '-'} "
+                   f"dimensions), server's model {p['configured_model'] or 'none'}; "
+                   f"{p['claims'] - p['pending']} of {p['claims']} claims embedded")
+        if p["state"] == "stale":
+            typer.echo("The workspace's vectors come from another model: search by meaning "
+                       "is off until `afterhack embeddings --reembed`.", err=True)
+        if not wait or p["pending"] == 0 or p["state"] in ("off", "stale"):
+            return
+        with Progress("embedding", BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn()) as bar:
+            task = bar.add_task("claims", total=p["claims"],
+                                completed=p["claims"] - p["pending"])
+            while p["pending"] > 0:
+                time.sleep(1.0)
+                p = c.embedding_progress()
+                bar.update(task, total=p["claims"], completed=p["claims"] - p["pending"])
+        typer.echo(f"done: {p['claims']} claims embedded with {p['model']}")
+
+
+@app.command()
 def ask(
     task: Annotated[str, typer.Argument(help="The question or task for the agent.")],
     builds_on: Annotated[list[str] | None, typer.Option(
         "--builds-on", help="A decision (in good standing) this one depends on.")] = None,
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="The time the task is about (ISO 8601 or epoch ms): the agent "
+                        "searches only the claims valid then.")] = None,
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
     """Run the agent on a task: a decision citing only claims it found and read."""
     with _api_errors(), _client(url, key, workspace) as c:
-        view = c.run_agent(task, builds_on=builds_on or [])
+        view = c.run_agent(task, builds_on=builds_on or [], as_of=as_of)
     _console().print(show.run_view(view))
 
 
@@ -310,12 +346,17 @@ def resolve_conflict(
 
 
 @app.command()
-def graph(url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None,
-          key: KeyOpt = None) -> None:
+def graph(
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="Show it as the memory held it then (ISO 8601 or epoch ms; a date "
+                        "alone is the end of that day, UTC).")] = None,
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
     """Show the workspace: sources -> claims -> decisions -> actions, with statuses."""
     with _api_errors(), _client(url, key, workspace) as c:
-        view = c.graph()
-    _console().print(show.graph_tree(view, f"Workspace {workspace}"))
+        view = c.graph(as_of=as_of)
+    title = f"Workspace {workspace}" + (f" as of {as_of}" if as_of else "")
+    _console().print(show.graph_tree(view, title))
 
 
 @app.command()

@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     falkordb_pool_size: int = Field(default=16, ge=1, le=512)
     # Server-side cap on any single graph query; without it FalkorDB lets writes run forever.
     falkordb_query_timeout_ms: int = Field(default=60_000, ge=100)
+    # At start-up the app waits while FalkorDB loads its data after a crash, however long
+    # that takes; it gives up only when the load makes no progress for this long.
+    falkordb_load_stall_s: float = Field(default=300.0, gt=0)
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
@@ -67,6 +70,16 @@ class Settings(BaseSettings):
     # Compare each new claim with its nearest current claims and raise conflicts (SPEC rule
     # 9). Off only to measure what the checks cost (afterhack bench).
     conflict_checks: bool = True
+
+    # Search by meaning (SPEC §6): the gateway's /embeddings with this model when a gateway
+    # is set, else the offline model that ships with the app. "off" searches by words only.
+    embedding_model: str | None = None
+    # With a gateway model: the cosine distance past which a claim is not near a query.
+    embedding_max_distance: float | None = Field(default=None, gt=0, le=2)
+    embeddings: bool = True
+    # Vectors are filled in after the write by a background worker (ingest never waits on
+    # the model); false embeds during ingest and stores vectors in the claims' own write.
+    embedding_worker: bool = True
 
     # Keys: off by default for a single local user on loopback; see api/security.py.
     admin_key: SecretStr | None = None

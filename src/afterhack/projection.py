@@ -3,9 +3,10 @@ plumbing (versions, fragments, runs, handoffs, audit) and names edges by what th
 
 from __future__ import annotations
 
-from afterhack.model.graph import GraphView, ProductEdgeType, ViewEdge, ViewNode
+from afterhack.model.graph import GraphView, ProductEdgeType, Timeline, ViewEdge, ViewNode
 from afterhack.model.workspaces import Scalar
-from afterhack.store import graphview
+from afterhack.store import asof_graph, graphview
+from afterhack.store.audit import now_ms
 from afterhack.store.client import Graph
 
 _TEXT_LIMIT = 160
@@ -21,8 +22,10 @@ def _edge(src: str, dst: str, kind: ProductEdgeType) -> ViewEdge:
     return {"id": f"{kind}:{src}->{dst}", "source": src, "target": dst, "type": kind}
 
 
-async def product_view(g: Graph, limit: int) -> GraphView:
-    rows = await graphview.product_rows(g, limit)
+async def product_view(g: Graph, limit: int, as_of: int | None = None) -> GraphView:
+    """The product view; with ``as_of``, as the memory held it then."""
+    rows = await (graphview.product_rows(g, limit) if as_of is None
+                  else asof_graph.product_rows_at(g, limit, as_of))
     nodes: list[ViewNode] = []
     edges: list[ViewEdge] = []
     for s in rows["sources"]:
@@ -84,8 +87,9 @@ async def product_view(g: Graph, limit: int) -> GraphView:
     return {"view": "product", "nodes": nodes, "edges": edges, "truncated": truncated}
 
 
-async def internal_view(g: Graph, limit: int) -> GraphView:
-    rows = await graphview.internal_rows(g, limit)
+async def internal_view(g: Graph, limit: int, as_of: int | None = None) -> GraphView:
+    rows = await (graphview.internal_rows(g, limit) if as_of is None
+                  else asof_graph.internal_rows_at(g, limit, as_of))
     nodes: list[ViewNode] = []
     for n in rows["nodes"]:
         props = {k: v for k, v in dict(n["props"]).items() if k not in _HIDDEN_PROPS}
@@ -102,3 +106,8 @@ async def internal_view(g: Graph, limit: int) -> GraphView:
         for e in rows["edges"] if e["source"] in known and e["target"] in known]
     return {"view": "internal", "nodes": nodes, "edges": edges,
             "truncated": len(rows["nodes"]) >= limit}
+
+
+async def timeline(g: Graph, limit: int) -> Timeline:
+    """The events a time control over the graph marks, and the time of the read."""
+    return {"events": await asof_graph.timeline(g, limit), "now": now_ms()}

@@ -4,17 +4,23 @@ Entities: sources (and their versions, ``specializationOf`` the source), fragmen
 corrections, decisions, actions and handoffs. Activities: each version's extraction, each
 agent run, each correction. Agents: the models (software agents) and the reviewers (people).
 A claim quotes its fragment (``wasDerivedFrom`` of type ``prov:Quotation``); a replacement is
-a ``prov:Revision`` of the claim it supersedes, which ``wasInvalidatedBy`` the correction.
-Built from an export snapshot only (no queries of its own), so both views agree.
+a ``prov:Revision`` of the claim it supersedes. A retired claim ``wasInvalidatedBy`` what
+retired it (the correction or conflict resolution that corrects it, or the extraction of the
+new version that no longer says it) at the time its status history says it was retired;
+claims, decisions, actions and conflicts carry that history (``ah:status_history``, JSON of
+each status and the time it began). Built from an export snapshot only (no queries of its
+own), so both views agree.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from urllib.parse import quote
 
+from afterhack.model.vocab import RETIRED_CLAIM
 from afterhack.model.workspaces import ExportEdge, ExportNode, Properties, WorkspaceRow
 
 NS = "urn:afterhack:"
@@ -32,11 +38,33 @@ def _qname(value: str) -> dict[str, str]:
     return {"$": value, "type": "prov:QUALIFIED_NAME"}
 
 
+def prov_time(ms: object) -> str | None:
+    """Epoch ms as PROV writes a time."""
+    return _time(ms)
+
+
 def _time(ms: object) -> str | None:
     if not isinstance(ms, int | float) or isinstance(ms, bool):
         return None
     dt = datetime.fromtimestamp(ms / 1000, tz=UTC)
     return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+
+
+def _history(p: Properties) -> str | None:
+    """The node's status history as PROV can carry it (a string): JSON of [status, time]."""
+    statuses, since = p.get("status_history"), p.get("status_since")
+    if not isinstance(statuses, list) or not isinstance(since, list):
+        return None
+    return json.dumps([[s, _time(t)] for s, t in zip(statuses, since, strict=False)])
+
+
+def _retired_at(p: Properties) -> object:
+    """When a claim was retired: the first retired status of its history."""
+    statuses, since = p.get("status_history"), p.get("status_since")
+    if isinstance(statuses, list) and isinstance(since, list):
+        return next((t for s, t in zip(statuses, since, strict=False)
+                     if s in RETIRED_CLAIM), None)
+    return p.get("created_at") if p.get("status") in RETIRED_CLAIM else None
 
 
 def _clean(attrs: Mapping[str, object]) -> ProvAttrs:
@@ -86,10 +114,12 @@ def to_prov(workspace: WorkspaceRow, nodes: list[ExportNode],
             run_of_decision[e["target"]] = e["source"]
     correction_of_claim = {r: i for i, n in by_id.items() if label[i] == "Correction"
                            and isinstance(r := n["properties"].get("replacement_id"), str)}
+    corrected_by = {e["target"]: e["source"] for e in edges if e["type"] == "CORRECTS"}
 
     for i, n in by_id.items():
         p, lab = n["properties"], label[i]
-        common = {"prov:type": _qname(f"ah:{lab}"), "ah:created_at": _time(p.get("created_at"))}
+        common = {"prov:type": _qname(f"ah:{lab}"), "ah:created_at": _time(p.get("created_at")),
+                  "ah:status_history": _history(p)}
         if lab == "Source":
             d.record("entity", ent(i), {**common, "prov:label": p.get("title") or "",
                                         "ah:origin_type": p.get("origin_type"),
@@ -116,6 +146,7 @@ def to_prov(workspace: WorkspaceRow, nodes: list[ExportNode],
                                         "ah:confidence": p.get("confidence"),
                                         "ah:confidence_kind": p.get("confidence_kind")})
             _claim_origin(d, i, p, ent, agent, label, correction_of_claim)
+            _claim_end(d, i, p, ent, label, corrected_by)
         elif lab == "Correction":
             _correction(d, i, p, ent, agent, label)
         elif lab == "Decision":
@@ -165,6 +196,23 @@ def _claim_origin(d: _Doc, i: str, p: Properties, ent: _Ent, agent: _Agent,
                                              "prov:agent": model})
 
 
+def _claim_end(d: _Doc, i: str, p: Properties, ent: _Ent, label: dict[str, str],
+               corrected_by: dict[str, str]) -> None:
+    """A retired claim was invalidated when its history says, by what retired it. (A
+    re-extracted copy of a corrected mistake is born invalid, by nothing of its own.)"""
+    at = _retired_at(p)
+    if at is None:
+        return
+    activity: str | None = None
+    version = p.get("retired_by")
+    if i in corrected_by:
+        activity = f"ah:correcting-{corrected_by[i]}"
+    elif isinstance(version, str) and label.get(version) == "SourceVersion":
+        activity = f"ah:extraction-{version}"
+    d.relation("wasInvalidatedBy", {"prov:entity": ent(i), "prov:activity": activity,
+                                    "prov:time": _time(at)})
+
+
 def _correction(d: _Doc, i: str, p: Properties, ent: _Ent, agent: _Agent,
                 label: dict[str, str]) -> None:
     act = f"ah:correcting-{i}"
@@ -179,8 +227,6 @@ def _correction(d: _Doc, i: str, p: Properties, ent: _Ent, agent: _Agent,
     claim = p.get("claim_id")
     if isinstance(claim, str) and claim in label:
         d.relation("used", {"prov:activity": act, "prov:entity": ent(claim), "prov:time": t})
-        d.relation("wasInvalidatedBy", {"prov:entity": ent(claim), "prov:activity": act,
-                                        "prov:time": t})
     reviewer = p.get("reviewer")
     if isinstance(reviewer, str) and reviewer:
         who = agent("reviewer", reviewer)
@@ -211,9 +257,6 @@ def _edges(d: _Doc, edges: list[ExportEdge], by_id: dict[str, ExportNode],
                                           "prov:usedEntity": ent(t),
                                           "prov:type": _qname("prov:Revision"),
                                           "ah:reason": p.get("reason")})
-            if p.get("reason") == "reingested":
-                # A re-extracted copy of a corrected mistake is born invalid.
-                d.relation("wasInvalidatedBy", {"prov:entity": ent(t)})
         elif typ == "USED_CLAIM":
             d.relation("wasDerivedFrom", {"prov:generatedEntity": ent(s),
                                           "prov:usedEntity": ent(t),

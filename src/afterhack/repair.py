@@ -13,7 +13,7 @@ import json
 
 from pydantic_core import to_json
 
-from afterhack import claims
+from afterhack import claims, search
 from afterhack.errors import ClaimNotFound, ClaimSuperseded, InvalidRequest, StaleCorrectionPreview
 from afterhack.evidence import statement_key
 from afterhack.model.claims import ClaimView
@@ -209,7 +209,8 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None,
             "outcome": json.dumps({"flagged": sorted(out.flag), "held": sorted(out.hold)}),
         },
         "fragment": {"id": new_id(), "text": text, "origin_name": REVIEWER_ORIGIN},
-        "replacement": {"id": replacement_id, "statement": text, "key": statement_key(text)},
+        "replacement": {"id": replacement_id, "statement": text, "key": statement_key(text),
+                        "terms": search.claim_terms(text)},  # one claim: a list is fine
         "flags": flags, "holds": sorted(out.hold),
         "audits": [audit_event("correction.applied", actor, correction_id, {
             "claim_id": claim_id, "kind": kind, "replacement_id": replacement_id,

@@ -1,18 +1,32 @@
-"""Turn what a person or a model types into safe full-text queries, with back-off.
+"""Words a claim is found by, and the words of a query: one tokenizer for both sides.
 
-RediSearch has its own syntax (``-`` is NOT, ``|`` is OR, ``$``, ``(`` and stray quotes are
-syntax errors). User text never reaches it as typed: it is reduced to word tokens first, so
-no query can raise a syntax error. A phrase that matches nothing backs off to its meaningful
-words joined with OR.
+A claim stores its search terms (``Claim.terms``, under a range index) when it is written,
+and a query is reduced to terms the same way, so what matches is decided here, in Python,
+for every script alike:
+
+* words are runs of letters and digits, case-folded; English stopwords and words people
+  put in questions that no fact carries ("find the date of ...") are dropped;
+* a light English stemmer folds plurals ("launches" and "launch" are one term);
+* scripts written without spaces between words (Chinese, Japanese, Thai) have no words to
+  split on: each character and each pair of neighbouring characters is a term, so a query
+  finds a claim that shares its characters, in order, without a dictionary.
+
+User text never reaches a query language: terms travel as parameters.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-_MAX_TERMS = 24
+# Han, kana, Hangul syllables are spaced in Korean and stay words; Thai and Lao are unspaced.
+_UNSPACED = re.compile(
+    r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff]+)")
+MAX_QUERY_TERMS = 24
+# A claim is one sentence: more distinct terms than this are a pasted paragraph.
+MAX_CLAIM_TERMS = 64
 
 # English function words, plus words people put in questions that no fact statement
 # carries ("find the date of ..."); dropping them is what makes back-off useful.
@@ -25,7 +39,7 @@ STOPWORDS = frozenset(
     ourselves out over own same she should so some such than that the their theirs them
     themselves then there these they this those through to too under until up very was we were
     what when where which while who whom why will with would you your yours yourself
-    yourselves s t don
+    yourselves s t d ll m re ve don
     find tell show give get know date dates time please list say says said about whats
     """.split()
 )
@@ -33,25 +47,59 @@ STOPWORDS = frozenset(
 
 @dataclass(frozen=True)
 class Plan:
-    """The queries to try in order; empty when the text has no searchable word."""
+    """A query's terms (empty when it has no searchable word)."""
 
     terms: tuple[str, ...]
-    strict: str | None
-    backoff: str | None
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    """Plural and third-person -s folded on plain lowercase words; nothing else is touched
+    (a wrong fold merges two words, a missed one only loses a match)."""
+    if not word.isascii() or not word.isalpha() or len(word) <= 3:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is", "os")):
+        return word[:-1]
+    return word
+
+
+def _terms(text: str) -> list[str]:
+    tokens = _TOKEN.findall(text.casefold())
+    if not _UNSPACED.search(text):
+        return [_stem(t) for t in tokens if t not in STOPWORDS]
+    out: list[str] = []
+    for token in tokens:
+        for i, part in enumerate(_UNSPACED.split(token)):
+            if not part:
+                continue
+            if i % 2:  # an unspaced run: its characters and its neighbouring pairs
+                out.extend(part)
+                out.extend(part[j : j + 2] for j in range(len(part) - 1))
+            elif part not in STOPWORDS:
+                out.append(_stem(part))
+    return out
+
+
+def claim_terms(statement: str) -> list[str]:
+    """The distinct terms a claim is found by, in first-seen order."""
+    return list(dict.fromkeys(_terms(statement)))[:MAX_CLAIM_TERMS]
+
+
+def joined_terms(statement: str) -> str:
+    """The claim's terms as one space-separated string, for the write: the store splits it
+    back into the list it indexes (one string per claim is much less query text to build
+    than a list of them). Terms never hold a space."""
+    return " ".join(claim_terms(statement))
 
 
 def tokens(text: str) -> list[str]:
-    return [t.lower() for t in _TOKEN.findall(text)][: _MAX_TERMS * 2]
+    """Case-folded words, as typed (for the API's echo of what was searched)."""
+    return [t.casefold() for t in _TOKEN.findall(text)][: MAX_QUERY_TERMS * 2]
 
 
 def plan(text: str) -> Plan:
-    """First the whole phrase (every word must match), then its meaningful words OR-ed."""
-    words = list(dict.fromkeys(tokens(text)))[:_MAX_TERMS]
-    meaningful = tuple(w for w in words if w not in STOPWORDS)
-    if not words:
-        return Plan((), None, None)
-    strict = " ".join(words)
-    backoff = "|".join(meaningful) if meaningful else None
-    if backoff == strict:
-        backoff = None
-    return Plan(meaningful, strict, backoff)
+    return Plan(tuple(dict.fromkeys(_terms(text)))[:MAX_QUERY_TERMS])

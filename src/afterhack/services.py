@@ -9,23 +9,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from afterhack.agents.llm import GatewayAnalyst, GatewayCoordinator
 from afterhack.agents.offline import OfflineAnalyst, OfflineCoordinator
 from afterhack.agents.run import Analyst, Coordinator
 from afterhack.config import Settings
 from afterhack.embedded import EmbeddedFalkorDB
+from afterhack.errors import AfterhackError
 from afterhack.ingest import Extractor
+from afterhack.llm.embeddings import Embedder, GatewayEmbedder, OfflineEmbedder
 from afterhack.llm.extraction import GatewayExtractor
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.judge import ConflictJudge, GatewayJudge, OfflineJudge
 from afterhack.llm.offline import OfflineExtractor
+from afterhack.loading import Target, can_wait, wait_until_loaded
 from afterhack.model.vocab import SupportPolicy
 from afterhack.store.client import Store
-from afterhack.store.workspaces import ensure_registry, register_schema_everywhere
+from afterhack.store.workspaces import (
+    ensure_registry,
+    register_schema_everywhere,
+    wait_schema_built_everywhere,
+)
+from afterhack.vectors import Vectors, Worker
 
 log = logging.getLogger("afterhack")
 
@@ -43,6 +52,8 @@ class Services:
     gateway: Gateway | None = None
     # The FalkorDB this process started, if any (None with AFTERHACK_FALKORDB_URL).
     embedded: EmbeddedFalkorDB | None = None
+    # Claim embeddings (search by meaning); embeddings off is Vectors(None).
+    vectors: Vectors = field(default_factory=lambda: Vectors(None))
 
     @property
     def model_name(self) -> str:
@@ -62,18 +73,50 @@ class Services:
             await self.gateway.aclose()
 
 
+def _embedder(settings: Settings, gateway: Gateway | None) -> Embedder | None:
+    if not settings.embeddings:
+        return None
+    if gateway is not None and settings.embedding_model:
+        return GatewayEmbedder(gateway, settings.embedding_model,
+                               settings.embedding_max_distance)
+    return OfflineEmbedder()
+
+
 def build_services(settings: Settings, store: Store) -> Services:
-    if settings.offline_model:
+    gateway = None if settings.offline_model else Gateway(settings)
+    vectors = Vectors(_embedder(settings, gateway), inline=not settings.embedding_worker)
+    if gateway is None:
         return Services(settings=settings, store=store, extractor=OfflineExtractor(),
                         analyst=OfflineAnalyst(), coordinator=OfflineCoordinator(),
-                        judge=OfflineJudge())
-    gateway = Gateway(settings)
+                        judge=OfflineJudge(), vectors=vectors)
     return Services(settings=settings, store=store, extractor=GatewayExtractor(gateway),
                     analyst=GatewayAnalyst(gateway), coordinator=GatewayCoordinator(gateway),
-                    judge=GatewayJudge(gateway), gateway=gateway)
+                    judge=GatewayJudge(gateway), gateway=gateway, vectors=vectors)
 
 
-async def supervise(embedded: EmbeddedFalkorDB, interval_s: float = 0.5) -> None:
+async def enable_aof_rewrites(store: Store, embedded: EmbeddedFalkorDB,
+                              retry_s: float = 5.0) -> None:
+    """Turn FalkorDB's AOF rewrites on once every graph's indexes and constraints are built.
+
+    The embedded FalkorDB starts with them off. After a load that replayed the creation of
+    indexes and constraints, FalkorDB builds them over all the data in the background, and a
+    rewrite is due at once (the file was all increments). A crash of 4.16.3 while it enforced
+    a constraint came with a rewrite's fork, and a crash then leaves the file as long as
+    before, to be replayed again at the next start. So the rewrite waits for that build.
+    """
+    while True:
+        try:
+            await wait_schema_built_everywhere(store)
+            await store.command("CONFIG", "SET", *embedded.aof_rewrite_settings())
+            log.info("indexes and constraints built; FalkorDB's AOF rewrites are on")
+            return
+        except AfterhackError as exc:
+            log.warning("turning FalkorDB's AOF rewrites on failed (%s); retrying", exc)
+            await asyncio.sleep(retry_s)
+
+
+async def supervise(embedded: EmbeddedFalkorDB, store: Store, rewrites: list[asyncio.Task[None]],
+                    interval_s: float = 0.5) -> None:
     """Restart the embedded FalkorDB on its own data dir if it dies; requests meanwhile get
     503 and the store reconnects by itself. Its append-only file keeps what was acknowledged."""
     while True:
@@ -84,13 +127,65 @@ async def supervise(embedded: EmbeddedFalkorDB, interval_s: float = 0.5) -> None
         log.error("embedded FalkorDB exited with %s; restarting it. Its log ends:\n%s",
                   proc.returncode, embedded.log_tail())
         try:
-            # On this thread, not a worker: FalkorDB is told to exit with the thread that
-            # started it (PR_SET_PDEATHSIG), and requests are failing meanwhile anyway.
-            embedded.restart()
+            # Spawned on this thread, not a worker: FalkorDB is told to exit with the thread
+            # that started it (PR_SET_PDEATHSIG). Its load is waited for on a worker, so the
+            # app keeps answering (503 from the store) while it replays its file.
+            embedded.respawn()
+            try:
+                await asyncio.to_thread(embedded.wait_ready)
+            except BaseException:
+                embedded.kill()
+                raise
             embedded.restarts += 1
             log.warning("embedded FalkorDB restarted (pid %s)", embedded.pid)
+            rewrites.append(asyncio.create_task(enable_aof_rewrites(store, embedded)))
         except Exception:
             log.exception("restarting the embedded FalkorDB failed; retrying")
+
+
+# FalkorDB 4.16.3 can crash right after a load that replayed the creation of its unique
+# constraints (a segfault in their enforcement over the loaded data; not every load, see
+# bench-results/NOTES.md). Such a file is one this app never rewrote, so it is tried again
+# (the app's own restart of a crashed FalkorDB) this many times in all; the first load that
+# survives is compacted, and the next start loads a snapshot instead.
+_START_ATTEMPTS = 5
+
+
+async def _open_store(settings: Settings, embedded: EmbeddedFalkorDB | None, url: str) -> Store:
+    """Wait for FalkorDB's load, then open the store and check the schema (read-only when it
+    is all there); start an embedded FalkorDB again if it dies meanwhile."""
+    for attempt in range(1, _START_ATTEMPTS + 1):
+        store = None
+        try:
+            # After a crash FalkorDB replays its data before it answers: wait for as long as
+            # that makes progress (on a worker thread; the spawning thread stays this one).
+            if embedded is not None:
+                await asyncio.to_thread(embedded.wait_ready)
+            elif can_wait(url):
+                await asyncio.to_thread(wait_until_loaded, Target(url),
+                                        stall_s=settings.falkordb_load_stall_s)
+            store = Store(url, pool_size=settings.falkordb_pool_size,
+                          query_timeout_ms=settings.falkordb_query_timeout_ms)
+            await ensure_registry(store)
+            await store.learn_plan_cache_size()
+            await register_schema_everywhere(store)
+            return store
+        except Exception:
+            if store is not None:
+                await store.close()
+            proc = embedded.process if embedded is not None else None
+            if embedded is None or proc is None or attempt == _START_ATTEMPTS:
+                raise
+            # A crashing server refuses connections while it still writes its crash report.
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.to_thread(proc.wait, 10)
+            if proc.poll() is None:
+                raise
+            log.error("embedded FalkorDB exited with %s during start-up; starting it again "
+                      "(attempt %d of %d). Its log ends:\n%s", proc.returncode, attempt + 1,
+                      _START_ATTEMPTS, embedded.crash_report())
+            embedded.respawn()
+    raise AssertionError("unreachable")
 
 
 @asynccontextmanager
@@ -100,27 +195,36 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     url = settings.falkordb_url
     if not url:
         embedded = EmbeddedFalkorDB(settings.data_dir,
-                                    query_timeout_ms=settings.falkordb_query_timeout_ms)
-        url = embedded.start()
+                                    query_timeout_ms=settings.falkordb_query_timeout_ms,
+                                    load_stall_s=settings.falkordb_load_stall_s,
+                                    defer_aof_rewrites=True)
+        url = embedded.spawn()
         log.info("embedded FalkorDB started (pid %s) at %s", embedded.pid, url)
     try:
-        store = Store(url, pool_size=settings.falkordb_pool_size,
-                      query_timeout_ms=settings.falkordb_query_timeout_ms)
+        store = await _open_store(settings, embedded, url)
         services = None
-        watchdog = asyncio.create_task(supervise(embedded)) if embedded is not None else None
+        rewrites: list[asyncio.Task[None]] = []
+        watchdog = (asyncio.create_task(supervise(embedded, store, rewrites))
+                    if embedded is not None else None)
         try:
-            await ensure_registry(store)
-            await store.learn_plan_cache_size()
-            await register_schema_everywhere(store)
+            if embedded is not None:
+                rewrites.append(asyncio.create_task(enable_aof_rewrites(store, embedded)))
             services = build_services(settings, store)
             services.embedded = embedded
+            if services.vectors.enabled:
+                services.vectors.worker = Worker(
+                    store, services.vectors,
+                    rescan_s=60.0 if settings.embedding_worker else None)
+                services.vectors.worker.start()
             yield services
         finally:
-            if watchdog is not None:
-                watchdog.cancel()
+            for task in [*rewrites, *([watchdog] if watchdog is not None else [])]:
+                task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await watchdog
+                    await task
             if services is not None:
+                if services.vectors.worker is not None:
+                    await services.vectors.worker.stop()
                 await services.aclose()
             await store.close()
     finally:

@@ -94,6 +94,8 @@ class RecordedRequest:
 
 
 Handler = Callable[[Any], Reply]
+# ``POST /v1/embeddings``: one vector per input text (set ``FakeLLM.embed``).
+EmbedFn = Callable[[str], list[float]]
 
 
 class FakeLLM:
@@ -103,6 +105,7 @@ class FakeLLM:
         self.base_url = self.url + "/v1"
         self.requests: list[RecordedRequest] = []
         self.handler: Handler | None = None
+        self.embed: EmbedFn | None = None
         self.in_flight = 0
         self.max_in_flight = 0
         self.unscripted = 0
@@ -203,6 +206,8 @@ class FakeLLM:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
+            if method == "POST" and path.rstrip("/") == "/v1/embeddings" and self.embed:
+                return 200, self._embeddings(body)
             if method != "POST" or path.rstrip("/") != "/v1/chat/completions":
                 return 404, _error_body("fakellm serves only POST /v1/chat/completions",
                                         "invalid_request_error", None, None)
@@ -213,6 +218,16 @@ class FakeLLM:
         finally:
             with self._lock:
                 self.in_flight -= 1
+
+    def _embeddings(self, body: Any) -> bytes:
+        assert self.embed is not None
+        texts = body.get("input") if isinstance(body, dict) else None
+        texts = [texts] if isinstance(texts, str) else list(texts or [])
+        data = [{"object": "embedding", "index": i, "embedding": self.embed(t)}
+                for i, t in enumerate(texts)]
+        return _json.dumps({"object": "list", "data": data, "model": body.get("model"),
+                            "usage": {"prompt_tokens": 3 * len(texts),
+                                      "total_tokens": 3 * len(texts)}}).encode()
 
     def _render(self, reply: Reply, body: Any) -> bytes:
         if reply.status >= 400:

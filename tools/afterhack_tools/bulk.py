@@ -7,12 +7,15 @@ same shape the API writes: Source → SourceVersion → SourceFragment ← Claim
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from afterhack.evidence import statement_key
+from afterhack.search import claim_terms
+from afterhack.store import vectors as store_vectors
 from afterhack.store.audit import now_ms
 from afterhack.store.client import Graph
+from afterhack.store.history import born
 from afterhack.store.names import new_id
 
 BATCH = 5000
@@ -31,10 +34,15 @@ async def bulk_load(
     decisions: Sequence[dict[str, Any]] = (),
     actions: Sequence[dict[str, Any]] = (),
     batch: int = BATCH,
+    vectors: tuple[str, int, Callable[[str], list[float]]] | None = None,
 ) -> None:
     """sources: {id, title}; claims: {id, statement, source_id, status?};
     decisions: {id, title, status?, premises: {label: [claim_id]}, depends_on?: [id]};
-    actions: {id, description, status?, decision_ids: [id]}."""
+    actions: {id, description, status?, decision_ids: [id]}.
+
+    ``vectors`` is (model name, dimension, statement -> vector): each claim gets its vector in
+    its own write, under the workspace's vector index, as if that model had embedded it.
+    Without it claims are written waiting for their vectors, as ingest leaves them."""
     now = now_ms()
     by_source: dict[str, list[dict[str, Any]]] = {}
     for c in claims:
@@ -58,7 +66,8 @@ async def bulk_load(
             claim_rows.append({"id": c["id"], "statement": st, "key": statement_key(st),
                                "status": c.get("status", "proposed"), "source_id": s["id"],
                                "version_id": vid, "fragment_id": fid, "start": pos,
-                               "end": pos + len(st)})
+                               "end": pos + len(st), "terms": claim_terms(st),
+                               "v": vectors[2](st) if vectors else None})
             pos += len(st) + 1
     for rows in _batches(version_rows, batch):
         await g.write(
@@ -76,14 +85,20 @@ async def bulk_load(
             "  source_id:r.source_id, version_id:r.version_id, extraction:'done', "
             "  created_at:$now})",
             {"rows": list(rows), "now": now})
-    for rows in _batches(claim_rows, batch):
+    if vectors is not None:
+        await store_vectors.claim_space(g, vectors[0], vectors[1])
+        await store_vectors.create_index(g, vectors[1])
+    # A vector is a few kilobytes of query text: smaller batches keep each query sane.
+    for rows in _batches(claim_rows, batch if vectors is None else max(1, batch // 5)):
         await g.write(
             "UNWIND $rows AS r MATCH (f:SourceFragment {id:r.fragment_id}) "
             "CREATE (c:Claim {id:r.id, statement:r.statement, statement_key:r.key, "
             "  evidence_quote:r.statement, quote_start:r.start, quote_end:r.end, "
-            "  status:r.status, confidence:1.0, confidence_kind:'quote_match', revision:1, "
+            f"  {born('r.status')}, confidence:1.0, confidence_kind:'quote_match', revision:1, "
             "  source_id:r.source_id, version_id:r.version_id, fragment_id:r.fragment_id, "
-            "  extracted_by:'bulk', created_at:$now}) "
+            "  extracted_by:'bulk', created_at:$now, terms:r.terms, "
+            "  vector_pending: r.v IS NULL, "
+            "  embedding: CASE WHEN r.v IS NULL THEN null ELSE vecf32(r.v) END}) "
             "CREATE (c)-[:SUPPORTED_BY {role:'evidence'}]->(f)",
             {"rows": list(rows), "now": now})
     decision_rows = [{"id": d["id"], "title": d["title"], "status": d.get("status", "draft"),
@@ -91,7 +106,7 @@ async def bulk_load(
     for rows in _batches(decision_rows, batch):
         await g.write(
             "UNWIND $rows AS r CREATE (:Decision {id:r.id, title:r.title, summary:'', "
-            "  status:r.status, revision:1, created_at:$now, run_id:null, "
+            f"  {born('r.status')}, revision:1, created_at:$now, run_id:null, "
             "  premise_order:'[]', review_reason:null})",
             {"rows": list(rows), "now": now})
     uses = [{"d": d["id"], "c": c, "p": label}
@@ -110,7 +125,7 @@ async def bulk_load(
     for rows in _batches(action_rows, batch):
         await g.write(
             "UNWIND $rows AS r CREATE (:Action {id:r.id, description:r.description, "
-            "  status:r.status, revision:1, created_at:$now, held_from:null})",
+            f"  {born('r.status')}, revision:1, created_at:$now, held_from:null}})",
             {"rows": list(rows), "now": now})
     reqs = [{"a": a["id"], "d": d} for a in actions for d in a["decision_ids"]]
     for rows in _batches(reqs, batch):

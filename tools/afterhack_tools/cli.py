@@ -26,38 +26,74 @@ def bench(
         help="Empty workspaces for the many-tenants figures (default 1000; 20 with --quick).",
         min=2)] = None,
     only: Annotated[str | None, typer.Option(
-        help="Run one section only: 'conflicts' (detector quality, ingest with and without "
-             "conflict checks, collateral of resolutions).")] = None,
+        help="Run one section alone: 'conflicts' (detector quality, ingest with and without "
+             "conflict checks, collateral of resolutions), 'asof' (reads as of a time against "
+             "reads now, reads now against a graph without histories, memory per status "
+             "change), 'restart' (kill -9 of the app with claims on disk, then the time to "
+             "come back), 'retrieval' (HaluEval QA search "
+             "quality) or 'embedding-ingest' (a 10,000-sentence document with and without the "
+             "vector worker). All but 'conflicts' write <section>.json and .md, never "
+             "latest.*.")] = None,
+    restart_sizes: Annotated[str | None, typer.Option(
+        help="Claims on disk when the app is killed, comma-separated (default "
+             "24000,240000; 1000 with --quick --only restart).")] = None,
+    restart_aof: Annotated[str, typer.Option(
+        help="AOF rewrite policy during the restart section's writes: afterhack, or "
+             "redis-default (Redis's own, as before afterhack set one) to compare.")]
+    = "afterhack",
+    rows: Annotated[int | None, typer.Option(
+        help="HaluEval QA rows for the retrieval section (default 1000; 30 with --quick).",
+        min=10, max=10000)] = None,
 ) -> None:
     """Measure the product against its floors at each size (own FalkorDB and app, offline model)."""
     import asyncio
     import sys
 
-    from afterhack_tools.bench.runner import BenchConfig, run_bench
+    from afterhack_tools.bench.runner import SECTIONS, BenchConfig, run_bench, run_section
 
-    parsed: tuple[int, ...] = ()
-    if sizes is not None:
-        try:
-            parsed = tuple(int(x) for x in sizes.split(",") if x.strip())
-        except ValueError:
-            raise typer.BadParameter("sizes are whole numbers, e.g. 1000,10000") from None
-        if not parsed or min(parsed) < 50:
-            raise typer.BadParameter("each size must be at least 50 claims")
+    parsed = _sizes(sizes, "sizes")
+    if only is not None and only not in SECTIONS:
+        raise typer.BadParameter(f"--only takes one of: {', '.join(SECTIONS)}")
+    if restart_aof not in ("afterhack", "redis-default"):
+        raise typer.BadParameter("--restart-aof is afterhack or redis-default")
     cfg = BenchConfig.quick_config() if quick else BenchConfig()
+    cfg.only = only
+    cfg.restart_aof_policy = "afterhack" if restart_aof == "afterhack" else "redis-default"
+    if restart_sizes is not None:
+        cfg.restart_sizes = _sizes(restart_sizes, "restart sizes")
+    elif quick and only == "restart":
+        cfg.restart_sizes = (1000,)
     cfg.out = out
     cfg.command = " ".join(["afterhack", *sys.argv[1:]])
     if parsed:
         cfg.sizes = parsed
     if workspaces is not None:
         cfg.tenants = workspaces
-    if only is not None:
-        if only != "conflicts":
-            raise typer.BadParameter("the only section that runs alone is 'conflicts'")
-        cfg.only = only
+    if rows is not None:
+        cfg.retrieval_rows = rows
+    if only in ("retrieval", "embedding-ingest"):
+        res = asyncio.run(run_section(cfg, only, log=lambda line: typer.echo(line, err=True)))
+        typer.echo((out / f"{only}.md").read_text())
+        typer.echo(f"wrote {out / only}.json and .md in {res['meta']['duration_s']} s",
+                   err=True)
+        return
     result = asyncio.run(run_bench(cfg, log=lambda line: typer.echo(line, err=True)))
-    typer.echo((out / "latest.md").read_text())
-    typer.echo(f"wrote {out / 'latest.json'} and {out / 'latest.md'} "
+    name = "restart" if only == "restart" else "latest"
+    typer.echo((out / f"{name}.md").read_text())
+    typer.echo(f"wrote {out / f'{name}.json'} and {out / f'{name}.md'} "
                f"in {result['meta']['duration_s']} s", err=True)
+
+
+def _sizes(text: str | None, what: str) -> tuple[int, ...]:
+    if text is None:
+        return ()
+    try:
+        parsed = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise typer.BadParameter(f"{what} are whole numbers, e.g. 1000,10000") from None
+    if not parsed or min(parsed) < 50:
+        raise typer.BadParameter(f"each of the {what} must be at least 50 claims")
+    return parsed
 
 
 

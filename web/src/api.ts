@@ -15,6 +15,7 @@ import type {
   SourceView,
   Workspace,
 } from './apiTypes'
+import type { DecisionRead, Timeline } from './apiTypes'
 
 export class ApiError extends Error {
   readonly code: string
@@ -95,6 +96,8 @@ export async function request<T>(method: string, path: string, body?: unknown): 
 
 const enc = encodeURIComponent
 const wsPath = (ws: string) => `/workspaces/${enc(ws)}`
+/** A read as the memory held it at `asOf` (epoch ms), or now when null (SPEC rule 10). */
+const at = (asOf: number | null, sep: '?' | '&') => (asOf === null ? '' : `${sep}as_of=${asOf}`)
 
 export const api = {
   listWorkspaces: () => request<{ items: Workspace[] }>('GET', '/workspaces?limit=1000'),
@@ -107,21 +110,24 @@ export const api = {
 
   listClaims: (ws: string, q = '') =>
     request<{ items: ClaimListItem[] }>('GET', `${wsPath(ws)}/claims?limit=200${q ? `&q=${enc(q)}` : ''}`),
-  getClaim: (ws: string, id: string) => request<ClaimView>('GET', `${wsPath(ws)}/claims/${enc(id)}`),
+  getClaim: (ws: string, id: string, asOf: number | null = null) =>
+    request<ClaimView>('GET', `${wsPath(ws)}/claims/${enc(id)}${at(asOf, '?')}`),
 
   runAgent: (ws: string, task: string, buildsOn: string[] = []) =>
     request<RunView>('POST', `${wsPath(ws)}/agent-runs`, buildsOn.length ? { task, builds_on: buildsOn } : { task }),
   listRuns: (ws: string) => request<{ items: Run[] }>('GET', `${wsPath(ws)}/agent-runs?limit=50`),
   getRun: (ws: string, id: string) => request<RunView>('GET', `${wsPath(ws)}/agent-runs/${enc(id)}`),
 
-  getDecision: (ws: string, id: string) => request<Decision>('GET', `${wsPath(ws)}/decisions/${enc(id)}`),
+  getDecision: (ws: string, id: string, asOf: number | null = null) =>
+    request<DecisionRead>('GET', `${wsPath(ws)}/decisions/${enc(id)}${at(asOf, '?')}`),
   reviewDecision: (
     ws: string,
     id: string,
     body: { op: 'accept' | 'reject' | 'reconfirm'; revision: number; claim_ids?: string[]; note?: string },
   ) => request<Decision>('PATCH', `${wsPath(ws)}/decisions/${enc(id)}`, body),
 
-  getAction: (ws: string, id: string) => request<Action>('GET', `${wsPath(ws)}/actions/${enc(id)}`),
+  getAction: (ws: string, id: string, asOf: number | null = null) =>
+    request<Action>('GET', `${wsPath(ws)}/actions/${enc(id)}${at(asOf, '?')}`),
   updateAction: (ws: string, id: string, op: 'approve' | 'release' | 'done' | 'cancel', revision: number) =>
     request<Action>('PATCH', `${wsPath(ws)}/actions/${enc(id)}`, { op, revision }),
 
@@ -144,5 +150,7 @@ export const api = {
   getCorrection: (ws: string, id: string) =>
     request<Record<string, unknown>>('GET', `${wsPath(ws)}/corrections/${enc(id)}`),
 
-  getGraph: (ws: string, view: GraphView) => request<GraphDTO>('GET', `${wsPath(ws)}/graph?view=${view}`),
+  getGraph: (ws: string, view: GraphView, asOf: number | null = null) =>
+    request<GraphDTO>('GET', `${wsPath(ws)}/graph?view=${view}${at(asOf, '&')}`),
+  getTimeline: (ws: string) => request<Timeline>('GET', `${wsPath(ws)}/timeline`),
 }

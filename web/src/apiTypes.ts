@@ -74,7 +74,8 @@ export interface paths {
         /**
          * Restore Workspace
          * @description Recreates an exported workspace under its own id (409 ``workspace_exists`` if it is
-         *     there), with its indexes, constraints and registry entry.
+         *     there), with its indexes, constraints and registry entry; its claims are embedded again
+         *     in the background (an export carries no vectors).
          */
         post: operations["restore_workspace_api_workspaces_restore_post"];
         delete?: never;
@@ -379,6 +380,44 @@ export interface paths {
         patch: operations["review_decision_api_workspaces__ws__decisions__decision_id__patch"];
         trace?: never;
     };
+    "/api/workspaces/{ws}/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Embedding Progress */
+        get: operations["embedding_progress_api_workspaces__ws__embeddings_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{ws}/embeddings/reembed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reembed
+         * @description Drop the workspace's vectors and index, and embed every claim again with the
+         *     configured model (in the background; follow ``GET .../embeddings``).
+         */
+        post: operations["reembed_api_workspaces__ws__embeddings_reembed_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workspaces/{ws}/export": {
         parameters: {
             query?: never;
@@ -507,6 +546,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{ws}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Timeline */
+        get: operations["get_timeline_api_workspaces__ws__timeline_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -548,6 +604,8 @@ export interface components {
         };
         /** AgentRunCreate */
         AgentRunCreate: {
+            /** As Of */
+            as_of?: string | number | null;
             /**
              * Builds On
              * @default []
@@ -665,6 +723,8 @@ export interface components {
             attempts?: number;
             /** Fragment Seq */
             fragment_seq?: number;
+            /** Model */
+            model?: string;
             /** Pair */
             pair?: number;
             /** Pairs */
@@ -678,6 +738,8 @@ export interface components {
             rounds?: number;
             /** Statements */
             statements?: number;
+            /** Texts */
+            texts?: number;
             /** Tool Calls */
             tool_calls?: number;
         };
@@ -729,39 +791,10 @@ export interface components {
              */
             status: "proposed" | "accepted" | "rejected" | "superseded";
         };
-        /** ClaimRow */
-        ClaimRow: {
-            /** Confidence */
-            confidence: number;
-            /**
-             * Confidence Kind
-             * @enum {string}
-             */
-            confidence_kind: "quote_match" | "human_correction";
-            /** Created At */
-            created_at: number;
-            /** Id */
-            id: string;
-            /** Open Conflict Ids */
-            open_conflict_ids?: string[];
-            /** Revision */
-            revision: number;
-            /** Score */
-            score?: number;
-            /** Source Id */
-            source_id: string;
-            /** Statement */
-            statement: string;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
-        };
         /** ClaimSearch */
         ClaimSearch: {
             /** Items */
-            items: components["schemas"]["ClaimRow"][];
+            items: components["schemas"]["FoundClaim"][];
             search: components["schemas"]["SearchInfo"];
         };
         /**
@@ -832,6 +865,10 @@ export interface components {
             supersedes: components["schemas"]["ClaimRef"][];
             /** Used By */
             used_by: components["schemas"]["ClaimUse"][];
+            /** Valid From */
+            valid_from: number | null;
+            /** Valid Until */
+            valid_until: number | null;
         };
         /**
          * ConflictClaim
@@ -933,6 +970,8 @@ export interface components {
             reason?: string | null;
             /** Reviewer */
             reviewer?: string | null;
+            /** Valid Times */
+            valid_times?: components["schemas"]["ValidTimeIn"][] | null;
         };
         /** ConflictResolvedReason */
         ConflictResolvedReason: {
@@ -1089,6 +1128,40 @@ export interface components {
             /** Items */
             items: components["schemas"]["DecisionView"][];
         };
+        /**
+         * DecisionRead
+         * @description A decision as one read of it answers: the decision, and why then and why now.
+         */
+        DecisionRead: {
+            /** Actions */
+            actions: components["schemas"]["ActionRecord"][];
+            /** Created At */
+            created_at: number;
+            /** Dependents */
+            dependents: components["schemas"]["DecisionLink"][];
+            /** Depends On */
+            depends_on: components["schemas"]["DecisionLink"][];
+            /** Id */
+            id: string;
+            /** Premises */
+            premises: components["schemas"]["PremiseView"][];
+            /** Review Reason */
+            review_reason: components["schemas"]["CorrectedReason"] | components["schemas"]["RecheckReason"] | components["schemas"]["UpstreamRejectedReason"] | components["schemas"]["RejectedReason"] | components["schemas"]["NoEvidenceReason"] | components["schemas"]["SourcesDisagreeReason"] | components["schemas"]["ConflictResolvedReason"] | components["schemas"]["SourceRevisedReason"] | null;
+            /** Revision */
+            revision: number;
+            /** Run Id */
+            run_id: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "accepted" | "needs_review" | "rejected";
+            /** Summary */
+            summary: string;
+            support: components["schemas"]["DecisionSupport"];
+            /** Title */
+            title: string;
+        };
         /** DecisionReview */
         DecisionReview: {
             /** Claim Ids */
@@ -1104,6 +1177,20 @@ export interface components {
             premises?: components["schemas"]["PremiseIn"][] | null;
             /** Revision */
             revision: number;
+        };
+        /**
+         * DecisionSupport
+         * @description Why then, why now (SPEC rule 10).
+         */
+        DecisionSupport: {
+            /** At */
+            at: number;
+            /** Decided At */
+            decided_at: number;
+            /** Premises */
+            premises: components["schemas"]["PremiseThenNow"][];
+            /** Reconfirmed */
+            reconfirmed: number[];
         };
         /** DecisionView */
         DecisionView: {
@@ -1161,6 +1248,24 @@ export interface components {
             reason: "quote_not_found" | "statement_not_in_quote" | "duplicate" | "invalid_output" | "over_limit";
             /** Statement */
             statement?: string;
+        };
+        /** EmbeddingProgress */
+        EmbeddingProgress: {
+            /** Claims */
+            claims: number;
+            /** Configured Model */
+            configured_model: string | null;
+            /** Dim */
+            dim: number | null;
+            /** Model */
+            model: string | null;
+            /** Pending */
+            pending: number;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "ready" | "empty" | "stale" | "off";
         };
         /** ErrorBody */
         ErrorBody: {
@@ -1265,6 +1370,38 @@ export interface components {
             /** Reachable */
             reachable: boolean;
         };
+        /**
+         * Fall
+         * @description A claim a premise rested on that was current then and is not at the moment shown.
+         */
+        Fall: {
+            /** At */
+            at: number | null;
+            /** By */
+            by: ("correction" | "conflict" | "version") | null;
+            /** Claim Id */
+            claim_id: string;
+            /** Conflict Id */
+            conflict_id: string | null;
+            /** Correction Id */
+            correction_id: string | null;
+            /** Reason */
+            reason: string | null;
+            replaced_by: components["schemas"]["ClaimRef"] | null;
+            /** Reviewer */
+            reviewer: string | null;
+            /** Source Id */
+            source_id: string | null;
+            /** Statement */
+            statement: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "proposed" | "accepted" | "rejected" | "superseded";
+            /** Version Id */
+            version_id: string | null;
+        };
         /** Flagged */
         Flagged: {
             /** Decision Id */
@@ -1278,6 +1415,49 @@ export interface components {
             status: "draft" | "accepted" | "needs_review" | "rejected";
             /** Title */
             title: string;
+        };
+        /**
+         * FoundBy
+         * @description How a search hit was found: by its words, by its meaning (the cosine distance), or as
+         *     the neighbour of a hit above it (that hit's id).
+         */
+        FoundBy: {
+            /** Neighbour Of */
+            neighbour_of: string | null;
+            /** Text */
+            text: boolean;
+            /** Vector Distance */
+            vector_distance: number | null;
+        };
+        /** FoundClaim */
+        FoundClaim: {
+            /** Confidence */
+            confidence: number;
+            /**
+             * Confidence Kind
+             * @enum {string}
+             */
+            confidence_kind: "quote_match" | "human_correction";
+            /** Created At */
+            created_at: number;
+            found_by?: components["schemas"]["FoundBy"];
+            /** Id */
+            id: string;
+            /** Open Conflict Ids */
+            open_conflict_ids?: string[];
+            /** Revision */
+            revision: number;
+            /** Score */
+            score?: number;
+            /** Source Id */
+            source_id: string;
+            /** Statement */
+            statement: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "proposed" | "accepted" | "rejected" | "superseded";
         };
         /** FragmentRow */
         FragmentRow: {
@@ -1408,6 +1588,10 @@ export interface components {
              * @enum {string}
              */
             status: "proposed" | "accepted" | "rejected" | "superseded";
+            /** Valid From */
+            valid_from: number | null;
+            /** Valid Until */
+            valid_until: number | null;
         };
         /** KeyCreate */
         KeyCreate: {
@@ -1439,7 +1623,7 @@ export interface components {
              * Role
              * @enum {string}
              */
-            role: "extractor" | "analyst" | "coordinator" | "run" | "conflict_judge";
+            role: "extractor" | "analyst" | "coordinator" | "run" | "conflict_judge" | "embedder";
         };
         /** ModelHealth */
         ModelHealth: {
@@ -1627,6 +1811,24 @@ export interface components {
             /** Premise */
             premise: string;
         };
+        /**
+         * PremiseThenNow
+         * @description One premise: what supported it when the decision was made, and at the moment shown.
+         */
+        PremiseThenNow: {
+            /** Fell */
+            fell: components["schemas"]["Fall"][];
+            /** Held Then */
+            held_then: boolean;
+            /** Holds Now */
+            holds_now: boolean;
+            /** Now */
+            now: components["schemas"]["SupportClaim"][];
+            /** Premise */
+            premise: string;
+            /** Then */
+            then: components["schemas"]["SupportClaim"][];
+        };
         /** PremiseView */
         PremiseView: {
             /** Claims */
@@ -1658,6 +1860,11 @@ export interface components {
              */
             type: "recheck";
         };
+        /**
+         * Reembed
+         * @description ``POST .../embeddings/reembed``: an empty object (what to do is in the path).
+         */
+        Reembed: Record<string, never>;
         /** RejectedReason */
         RejectedReason: {
             /** Note */
@@ -1805,6 +2012,8 @@ export interface components {
             status: "open" | "completed" | "failed" | "expired";
             /** Task */
             task: string;
+            /** Valid At */
+            valid_at: number | null;
         };
         /** RunSummary */
         RunSummary: {
@@ -1874,12 +2083,24 @@ export interface components {
         };
         /** SearchInfo */
         SearchInfo: {
+            /** As Of */
+            as_of?: number;
             /** Backed Off */
             backed_off: boolean;
+            /** Embedding Ms */
+            embedding_ms?: number | null;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "hybrid" | "text" | "vector";
             /** Q */
             q: string | null;
             /** Terms */
             terms: string[];
+            /** Valid At */
+            valid_at?: number;
+            vectors?: components["schemas"]["VectorInfo"];
         };
         /** SegmentDict */
         SegmentDict: {
@@ -2062,6 +2283,46 @@ export interface components {
             statement: string;
         };
         /**
+         * SupportClaim
+         * @description A claim of a premise, with the status it had at the moment shown.
+         */
+        SupportClaim: {
+            /** Id */
+            id: string;
+            /** Source Id */
+            source_id: string;
+            /** Source Title */
+            source_title: string | null;
+            /** Statement */
+            statement: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "proposed" | "accepted" | "rejected" | "superseded";
+        };
+        /** Timeline */
+        Timeline: {
+            /** Events */
+            events: components["schemas"]["TimelineEvent"][];
+            /** Now */
+            now: number;
+        };
+        /** TimelineEvent */
+        TimelineEvent: {
+            /** At */
+            at: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "source_added" | "source_versioned" | "run" | "correction" | "conflict_raised" | "conflict_resolved" | "conflict_dismissed";
+            /** Label */
+            label: string | null;
+            /** Subject Id */
+            subject_id: string | null;
+        };
+        /**
          * ToolCallLog
          * @description One tool call on the run's trail, with the claim ids it returned (or cited).
          */
@@ -2100,6 +2361,28 @@ export interface components {
              * @constant
              */
             type: "upstream_rejected";
+        };
+        /**
+         * ValidTimeIn
+         * @description When one side of a dismissed conflict holds: "both hold, at different times".
+         */
+        ValidTimeIn: {
+            /** Claim Id */
+            claim_id: string;
+            /** Valid From */
+            valid_from?: string | number | null;
+            /** Valid Until */
+            valid_until?: string | number | null;
+        };
+        /** VectorInfo */
+        VectorInfo: {
+            /** Pending */
+            pending: number;
+            /**
+             * State
+             * @enum {string}
+             */
+            state: "ready" | "empty" | "stale" | "off";
         };
         /** VersionView */
         VersionView: {
@@ -3240,7 +3523,10 @@ export interface operations {
     };
     get_action_api_workspaces__ws__actions__action_id__get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description An ISO 8601 time or epoch milliseconds: the read as the memory held it then. */
+                as_of?: string | null;
+            };
             header?: never;
             path: {
                 action_id: string;
@@ -4042,6 +4328,12 @@ export interface operations {
                 status?: string[] | null;
                 limit?: number;
                 offset?: number;
+                /** @description hybrid: words and meaning fused (default); text: words only (BM25); vector: meaning only. */
+                mode?: "hybrid" | "text" | "vector";
+                /** @description Follow each of the first hits with the claims quoted just before and after it in its source. */
+                neighbours?: boolean;
+                /** @description An ISO 8601 time or epoch milliseconds: the read as the memory held it then. */
+                as_of?: string | null;
             };
             header?: never;
             path: {
@@ -4172,7 +4464,10 @@ export interface operations {
     };
     get_claim_api_workspaces__ws__claims__claim_id__get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description An ISO 8601 time or epoch milliseconds: the read as the memory held it then. */
+                as_of?: string | null;
+            };
             header?: never;
             path: {
                 claim_id: string;
@@ -4587,6 +4882,8 @@ export interface operations {
                 status?: string | null;
                 limit?: number;
                 offset?: number;
+                /** @description An ISO 8601 time or epoch milliseconds: the read as the memory held it then. */
+                as_of?: string | null;
             };
             header?: never;
             path: {
@@ -4717,7 +5014,10 @@ export interface operations {
     };
     get_conflict_api_workspaces__ws__conflicts__conflict_id__get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description An ISO 8601 time or epoch milliseconds: the read as the memory held it then. */
+                as_of?: string | null;
+            };
             header?: never;
             path: {
                 conflict_id: string;
@@ -5392,7 +5692,10 @@ export interface operations {
     };
     get_decision_api_workspaces__ws__decisions__decision_id__get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description An ISO 8601 time or epoch milliseconds: the read as the memory held it then. */
+                as_of?: string | null;
+            };
             header?: never;
             path: {
                 decision_id: string;
@@ -5408,7 +5711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DecisionView"];
+                    "application/json": components["schemas"]["DecisionRead"];
                 };
             };
             /** @description No key, an unknown key or a revoked key (when keys are on). */
@@ -5544,6 +5847,270 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DecisionView"];
+                };
+            };
+            /** @description No key, an unknown key or a revoked key (when keys are on). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's role does not allow this, or the request came from another site's page (origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or a workspace this key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: stale revision or preview, already corrected, invalid transition. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or a field is over its limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header does not name this server (host_not_allowed). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-key rate limit; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request's headers are too large or too many. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The graph store is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    embedding_progress_api_workspaces__ws__embeddings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbeddingProgress"];
+                };
+            };
+            /** @description No key, an unknown key or a revoked key (when keys are on). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's role does not allow this, or the request came from another site's page (origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or a workspace this key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: stale revision or preview, already corrected, invalid transition. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or a field is over its limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header does not name this server (host_not_allowed). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-key rate limit; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request's headers are too large or too many. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The graph store is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reembed_api_workspaces__ws__embeddings_reembed_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Reembed"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbeddingProgress"];
                 };
             };
             /** @description No key, an unknown key or a revoked key (when keys are on). */
@@ -5793,6 +6360,8 @@ export interface operations {
             query?: {
                 view?: "product" | "internal";
                 limit?: number;
+                /** @description An ISO 8601 time or epoch milliseconds: the read as the memory held it then. */
+                as_of?: string | null;
             };
             header?: never;
             path: {
@@ -6854,14 +7423,147 @@ export interface operations {
             };
         };
     };
+    get_timeline_api_workspaces__ws__timeline_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeline"];
+                };
+            };
+            /** @description No key, an unknown key or a revoked key (when keys are on). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's role does not allow this, or the request came from another site's page (origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or a workspace this key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: stale revision or preview, already corrected, invalid transition. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or a field is over its limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header does not name this server (host_not_allowed). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-key rate limit; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request's headers are too large or too many. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The graph store is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
 }
 
 export type Workspace = components["schemas"]["WorkspaceRow"];
 export type Segment = components["schemas"]["SegmentDict"];
 export type SourceResult = components["schemas"]["NewVersion"] | components["schemas"]["SameVersion"];
 export type SourceView = components["schemas"]["SourceView"];
-export type ClaimStatus = components["schemas"]["ClaimRow"]["status"];
-export type ClaimListItem = components["schemas"]["ClaimRow"];
+export type ClaimStatus = components["schemas"]["ClaimView"]["status"];
+export type ClaimListItem = components["schemas"]["FoundClaim"];
+export type ClaimSearch = components["schemas"]["ClaimSearch"];
 export type ClaimView = components["schemas"]["ClaimView"];
 export type Evidence = components["schemas"]["EvidenceItem"];
 export type Action = components["schemas"]["ActionRecord"];
@@ -6879,3 +7581,19 @@ export type GraphNodeDTO = components["schemas"]["ViewNode"];
 export type GraphEdgeDTO = components["schemas"]["ViewEdge"];
 export type GraphView = components["schemas"]["GraphView"]["view"];
 export type ErrorBody = components["schemas"]["ErrorBody"];
+export type ConflictStatus = components["schemas"]["ConflictRecord"]["status"];
+export type ConflictKind = components["schemas"]["ConflictRecord"]["kind"];
+export type Resolution = components["schemas"]["ResolutionPreview"]["resolution"];
+export type ConflictSide = components["schemas"]["ConflictClaim"];
+export type Conflict = components["schemas"]["ConflictRecord"];
+export type ConflictList = components["schemas"]["ConflictList"];
+export type ResolutionPreview = components["schemas"]["ResolutionPreview"];
+export type ResolutionApplied = components["schemas"]["AppliedResolution"];
+export type TimelineKind = components["schemas"]["TimelineEvent"]["kind"];
+export type TimelineEvent = components["schemas"]["TimelineEvent"];
+export type Timeline = components["schemas"]["Timeline"];
+export type SupportClaim = components["schemas"]["SupportClaim"];
+export type Fall = components["schemas"]["Fall"];
+export type PremiseThenNow = components["schemas"]["PremiseThenNow"];
+export type DecisionSupport = components["schemas"]["DecisionSupport"];
+export type DecisionRead = components["schemas"]["DecisionRead"];

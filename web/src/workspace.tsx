@@ -8,9 +8,12 @@ export interface WorkspaceContext {
   ws: string
   names: Names
   refreshKey: number
+  /** The moment the workspace is shown as of (epoch ms), or null for now: panels read the
+   *  past then, and offer no changes. */
+  asOf?: number | null
 }
 
-export const WorkspaceCtx = createContext<WorkspaceContext>({ ws: '', names: NO_NAMES, refreshKey: 0 })
+export const WorkspaceCtx = createContext<WorkspaceContext>({ ws: '', names: NO_NAMES, refreshKey: 0, asOf: null })
 
 export function useWorkspace(): WorkspaceContext {
   return useContext(WorkspaceCtx)

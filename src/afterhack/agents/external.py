@@ -26,6 +26,7 @@ from afterhack.model.runs import (
 from afterhack.store import runs as store_runs
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
+from afterhack.vectors import Vectors
 
 # Who the Analyst was, as recorded on the run (the Coordinator's model is in model_calls).
 EXTERNAL_MODEL = "external-agent"
@@ -71,11 +72,13 @@ async def _record(g: Graph, run_id: str, tools: RunTools, ttl_s: int) -> None:
                          run_id=run_id, tool_calls=len(state["tool_log"]))
 
 
-async def search_claims(g: Graph, run_id: str, query: str, *,
-                        ttl_s: int) -> list[SearchHit]:
-    """The Analyst's search_claims, with the hits remembered on the run."""
+async def search_claims(g: Graph, run_id: str, query: str, *, ttl_s: int,
+                        vectors: Vectors | None = None,
+                        valid_at: int | None = None) -> list[SearchHit]:
+    """The Analyst's search_claims, with the hits remembered on the run; with ``valid_at``,
+    only the claims valid then."""
     await _open_state(g, run_id, ttl_s)
-    tools = RunTools(g, Evidence())
+    tools = RunTools(g, Evidence(), vectors, valid_at=valid_at)
     hits = await tools.search_claims(query)
     await _record(g, run_id, tools, ttl_s)
     return hits

@@ -17,6 +17,11 @@ from afterhack.llm.offline import NAME
 from afterhack.model.calls import ModelCall
 from afterhack.model.runs import ClaimEvidence, ClaimSources, GatedProposal
 
+# A claim found by meaning alone is proposed only when no claim was found by the task's
+# words, and only if it is about as near the task as the nearest claim: e5 puts related and
+# unrelated sentences a few hundredths apart.
+MEANING_MARGIN = 0.02
+
 ACTION_VERBS = frozenset(
     "plan book order schedule prepare send draft arrange organise organize reserve buy hire "
     "notify contact write create update launch set confirm cancel move reschedule".split()
@@ -26,6 +31,18 @@ ACTION_VERBS = frozenset(
 def asks_for_action(task: str) -> bool:
     words = re.findall(r"[^\W\d_]+", task.lower())
     return bool(words) and words[0] in ACTION_VERBS
+
+
+def _matching(tools: RunTools, ids: list[str]) -> list[str]:
+    """The hits that match the task: those found by its words; when none was, those found
+    by meaning within MEANING_MARGIN of the nearest one (a paraphrase shares no word)."""
+    by_words = [i for i in ids if i not in tools.found_by or tools.found_by[i]["text"]]
+    if by_words:
+        return by_words
+    distances = [d for i in ids if (d := tools.found_by[i]["vector_distance"]) is not None]
+    near = min(distances, default=0.0) + MEANING_MARGIN
+    return [i for i in ids
+            if (d := tools.found_by[i]["vector_distance"]) is not None and d <= near]
 
 
 class OfflineAnalyst:
@@ -45,7 +62,7 @@ class OfflineAnalyst:
             t = time.perf_counter()
             sources = await tools.get_claim_sources([h["claim_id"] for h in hits])
             in_tools += time.perf_counter() - t
-        readable = [s["claim_id"] for s in sources if s["fragments"]]
+        readable = _matching(tools, [s["claim_id"] for s in sources if s["fragments"]])
         statements = {h["claim_id"]: h["statement"] for h in hits}
         # One premise per distinct fact: copies of a statement are alternatives in one.
         premises = default_premises(readable, {

@@ -50,6 +50,7 @@ from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.names import new_id
 from afterhack.store.runs import DecisionWrite, HandoffWrite, NewAction, RunFields, RunWrite
+from afterhack.vectors import Vectors
 
 _MAX_BUILDS_ON = 20
 _SAVE_ATTEMPTS = 4
@@ -198,11 +199,14 @@ class RunStart:
     open_run: bool = False
     # perf_counter at the start, for the run's own duration; None means "from created_at".
     t0: float | None = None
+    # The time the task is about (its searches found the claims valid then).
+    valid_at: int | None = None
 
     def row(self) -> RunFields:
         return {"id": self.id, "task": self.task, "model": self.model,
                 "created_at": self.created_at, "builds_on": self.depends_on,
-                "builds_on_skipped": json.dumps(self.skipped), "error": None}
+                "builds_on_skipped": json.dumps(self.skipped), "error": None,
+                "valid_at": self.valid_at}
 
     def elapsed_ms(self) -> float:
         if self.t0 is not None:
@@ -217,10 +221,15 @@ async def begin_run(g: Graph, *, task: str, builds_on: list[str], model: str) ->
 
 
 async def run_agent(g: Graph, analyst: Analyst, coordinator: Coordinator, *, task: str,
-                    builds_on: list[str], actor: str, max_rounds: int) -> RunView:
+                    builds_on: list[str], actor: str, max_rounds: int,
+                    vectors: Vectors | None = None,
+                    valid_at: int | None = None) -> RunView:
+    """Run the Analyst and the Coordinator on ``task``; with ``valid_at`` (the time the task
+    is about), the Analyst's searches find only the current claims valid then."""
     start = await begin_run(g, task=task, builds_on=builds_on, model=analyst.name)
+    start.valid_at = valid_at
     ev = Evidence()
-    tools = RunTools(g, ev)
+    tools = RunTools(g, ev, vectors, valid_at=valid_at)
     try:
         proposal, analyst_calls = await analyst.run(tools, task, max_rounds)
     except GatewayError as exc:

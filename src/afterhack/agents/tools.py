@@ -5,10 +5,12 @@ from __future__ import annotations
 from afterhack import claims
 from afterhack.agents.gate import Evidence
 from afterhack.model.chat import ToolSpec
+from afterhack.model.claims import FoundBy
 from afterhack.model.runs import ClaimSources, SearchHit, ToolCallLog
 from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
+from afterhack.vectors import Vectors
 
 SEARCH_LIMIT = 10
 _CURRENT = [s for s in CLAIM_STATUSES if s in CURRENT_CLAIM]
@@ -49,20 +51,33 @@ TOOL_NAMES = tuple(t["function"]["name"] for t in TOOL_SPECS)
 
 
 class RunTools:
-    def __init__(self, g: Graph, evidence: Evidence) -> None:
+    def __init__(self, g: Graph, evidence: Evidence, vectors: Vectors | None = None, *,
+                 valid_at: int | None = None) -> None:
         self.g = g
         self.evidence = evidence
+        self.vectors = vectors
+        # The time the task is about: searches find only the claims valid then.
+        self.valid_at = valid_at
         self.calls: list[ToolCallLog] = []
+        # How each hit was found (by words, and by meaning at what distance): the offline
+        # Analyst weighs meaning-only hits with it; a model sees only the tool's result.
+        self.found_by: dict[str, FoundBy] = {}
 
     async def search_claims(self, query: object) -> list[SearchHit]:
         q = query if isinstance(query, str) else ""
-        found = await claims.search_claims(self.g, q[:2000], _CURRENT,
-                                           limit=SEARCH_LIMIT)
+        # Words and meaning (hybrid): a claim found only by meaning is a hit like any other,
+        # and like any other must have its sources retrieved before it can be cited. Without
+        # neighbours: each hit is a candidate citation, so each must match the query itself.
+        found = await claims.search_claims(self.g, q[:2000], _CURRENT, limit=SEARCH_LIMIT,
+                                           vectors=self.vectors, neighbours=False,
+                                           valid_at=self.valid_at)
         # Each hit names the open conflicts it is in: the agent should not pick a side.
         hits: list[SearchHit] = [
             {"claim_id": c["id"], "statement": c["statement"], "status": c["status"],
              "open_conflict_ids": c["open_conflict_ids"]}
             for c in found["items"]]
+        self.found_by.update({c["id"]: c["found_by"] for c in found["items"]
+                              if "found_by" in c})
         ids = [h["claim_id"] for h in hits]
         self.evidence.saw(ids)
         self.calls.append({"name": "search_claims", "arguments": {"query": q[:2000]},

@@ -31,6 +31,7 @@ from afterhack.api.routes import (
     conflicts,
     corrections,
     decisions,
+    embeddings,
     graph,
     health,
     keys,
@@ -46,7 +47,8 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 # then claims) come right after the health checks. No route shadows another whatever the
 # order (tests/test_request_overhead.py checks).
 ROUTERS = tuple(m.router for m in (health, corrections, claims, workspaces, keys, backup,
-                                   sources, agents, decisions, graph, conflicts))
+                                   sources, agents, decisions, graph, conflicts,
+                                   embeddings))
 
 Running = Callable[[], AbstractAsyncContextManager[None]]
 

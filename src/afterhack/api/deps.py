@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 
 from afterhack.access import LOCAL_USER, Caller
 from afterhack.config import Settings
@@ -34,6 +34,12 @@ async def get_services(request: Request) -> Services:
     services: Services = request.app.state.services
     return services
 
+
+# Every read takes ``?as_of=``: the read as the memory held it then (SPEC rule 10). A plain
+# query parameter, parsed by the route (moments.parse_as_of): no dependency for reads without.
+AsOf = Annotated[str | None, Query(
+    max_length=64, description="An ISO 8601 time or epoch milliseconds: the read as the "
+    "memory held it then.")]
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]

@@ -20,10 +20,14 @@ from afterhack.model.vocab import (
     CorrectionKind,
     DecisionOp,
     GraphViewName,
+    SearchMode,
 )
 
 JSON = dict[str, Any]
 R = TypeVar("R")
+# A time the API takes: ISO 8601 or epoch milliseconds. ``as_of`` on a read: the read as
+# the memory held it then (SPEC rule 10).
+When = str | int
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 
@@ -116,20 +120,36 @@ class _Endpoints(Generic[R]):
     # Claims
 
     def search_claims(self, q: str | None = None, *, status: Sequence[str] | None = None,
-                      limit: int = 20, offset: int = 0, workspace: str | None = None) -> R:
-        params = _body(q=q, limit=limit, offset=offset,
-                       status=",".join(status) if status else None)
+                      limit: int = 20, offset: int = 0,
+                      mode: SearchMode | None = None, as_of: When | None = None,
+                      workspace: str | None = None) -> R:
+        params = _body(q=q, limit=limit, offset=offset, mode=mode,
+                       status=",".join(status) if status else None, as_of=as_of)
         return self._call("GET", self._ws(workspace) + "/claims", params=params)
 
-    def get_claim(self, claim_id: str, *, workspace: str | None = None) -> R:
-        return self._call("GET", f"{self._ws(workspace)}/claims/{_seg(claim_id)}")
+    # Embeddings
+
+    def embedding_progress(self, *, workspace: str | None = None) -> R:
+        """The workspace's vectors: their model and dimension, how many claims still wait."""
+        return self._call("GET", self._ws(workspace) + "/embeddings")
+
+    def reembed(self, *, workspace: str | None = None) -> R:
+        """Drop every vector and embed all claims again with the server's model."""
+        return self._call("POST", self._ws(workspace) + "/embeddings/reembed", json={})
+
+    def get_claim(self, claim_id: str, *, as_of: When | None = None,
+                  workspace: str | None = None) -> R:
+        return self._call("GET", f"{self._ws(workspace)}/claims/{_seg(claim_id)}",
+                          params=_body(as_of=as_of))
 
     # Agent runs
 
     def run_agent(self, task: str, *, builds_on: Sequence[str] | None = None,
-                  workspace: str | None = None) -> R:
+                  as_of: When | None = None, workspace: str | None = None) -> R:
+        """Run the agent; with ``as_of`` (the time the task is about), it searches only the
+        claims valid then."""
         return self._call("POST", self._ws(workspace) + "/agent-runs",
-                          json={"task": task, "builds_on": list(builds_on or [])})
+                          json=_body(task=task, builds_on=list(builds_on or []), as_of=as_of))
 
     def list_runs(self, *, limit: int = 50, offset: int = 0,
                   workspace: str | None = None) -> R:
@@ -148,8 +168,12 @@ class _Endpoints(Generic[R]):
             params["status"] = list(status)
         return self._call("GET", self._ws(workspace) + "/decisions", params=params)
 
-    def get_decision(self, decision_id: str, *, workspace: str | None = None) -> R:
-        return self._call("GET", f"{self._ws(workspace)}/decisions/{_seg(decision_id)}")
+    def get_decision(self, decision_id: str, *, as_of: When | None = None,
+                     workspace: str | None = None) -> R:
+        """The decision with ``support``: what it rested on when it was made and what holds
+        it up now (or at ``as_of``)."""
+        return self._call("GET", f"{self._ws(workspace)}/decisions/{_seg(decision_id)}",
+                          params=_body(as_of=as_of))
 
     def review_decision(self, decision_id: str, op: DecisionOp, *, revision: int,
                         claim_ids: Sequence[str] | None = None,
@@ -160,8 +184,10 @@ class _Endpoints(Generic[R]):
                 op=op, revision=revision, claim_ids=list(claim_ids) if claim_ids else None,
                 premises=[dict(p) for p in premises] if premises else None, note=note))
 
-    def get_action(self, action_id: str, *, workspace: str | None = None) -> R:
-        return self._call("GET", f"{self._ws(workspace)}/actions/{_seg(action_id)}")
+    def get_action(self, action_id: str, *, as_of: When | None = None,
+                   workspace: str | None = None) -> R:
+        return self._call("GET", f"{self._ws(workspace)}/actions/{_seg(action_id)}",
+                          params=_body(as_of=as_of))
 
     def change_action(self, action_id: str, op: ActionOp, *, revision: int,
                       workspace: str | None = None) -> R:
@@ -204,13 +230,16 @@ class _Endpoints(Generic[R]):
     # Conflicts
 
     def list_conflicts(self, *, status: ConflictStatusFilter | None = "open",
-                       limit: int = 100, offset: int = 0, workspace: str | None = None) -> R:
+                       limit: int = 100, offset: int = 0, as_of: When | None = None,
+                       workspace: str | None = None) -> R:
         """Conflicts newest first, each with both claims, their quotes, sources and dates."""
         return self._call("GET", self._ws(workspace) + "/conflicts",
-                          params=_body(status=status, limit=limit, offset=offset))
+                          params=_body(status=status, limit=limit, offset=offset, as_of=as_of))
 
-    def get_conflict(self, conflict_id: str, *, workspace: str | None = None) -> R:
-        return self._call("GET", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}")
+    def get_conflict(self, conflict_id: str, *, as_of: When | None = None,
+                     workspace: str | None = None) -> R:
+        return self._call("GET", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}",
+                          params=_body(as_of=as_of))
 
     def preview_conflict_resolution(self, conflict_id: str, *, keep: str | None = None,
                                     dismiss: bool = False, workspace: str | None = None) -> R:
@@ -222,16 +251,23 @@ class _Endpoints(Generic[R]):
     def resolve_conflict(self, conflict_id: str, *, conflict_revision: int, impact_token: str,
                          keep: str | None = None, dismiss: bool = False,
                          reason: str | None = None, reviewer: str | None = None,
+                         valid_times: Sequence[Mapping[str, Any]] | None = None,
                          workspace: str | None = None) -> R:
         """Apply a resolution with the revisions its preview returned; status applied or
-        already_applied; StaleCorrectionPreviewError when anything it reads changed since."""
+        already_applied; StaleCorrectionPreviewError when anything it reads changed since.
+        ``valid_times`` (with dismiss: both hold, at different times): one
+        ``{claim_id, valid_from?, valid_until?}`` per side."""
         return self._call("POST", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}/resolve",
                           json=_body(keep=keep, dismiss=dismiss or None, reason=reason,
                                      reviewer=reviewer, conflict_revision=conflict_revision,
-                                     impact_token=impact_token))
+                                     impact_token=impact_token,
+                                     valid_times=[dict(v) for v in valid_times]
+                                     if valid_times else None))
 
     def apply_resolution(self, preview: Mapping[str, Any], *, reason: str | None = None,
-                         reviewer: str | None = None, workspace: str | None = None) -> R:
+                         reviewer: str | None = None,
+                         valid_times: Sequence[Mapping[str, Any]] | None = None,
+                         workspace: str | None = None) -> R:
         """Apply exactly what a ``preview_conflict_resolution`` answer showed."""
         revisions = preview["revisions"]
         return self.resolve_conflict(
@@ -239,14 +275,19 @@ class _Endpoints(Generic[R]):
             dismiss=preview.get("resolution") == "dismiss",
             conflict_revision=revisions["conflict_revision"],
             impact_token=revisions["impact_token"], reason=reason, reviewer=reviewer,
-            workspace=workspace)
+            valid_times=valid_times, workspace=workspace)
 
     # Graph
 
-    def graph(self, *, view: GraphViewName = "product",
-              limit: int | None = None, workspace: str | None = None) -> R:
+    def graph(self, *, view: GraphViewName = "product", limit: int | None = None,
+              as_of: When | None = None, workspace: str | None = None) -> R:
         return self._call("GET", self._ws(workspace) + "/graph",
-                          params=_body(view=view, limit=limit))
+                          params=_body(view=view, limit=limit, as_of=as_of))
+
+    def timeline(self, *, limit: int | None = None, workspace: str | None = None) -> R:
+        """The events a time control marks (sources, runs, corrections, conflicts), oldest
+        first, and the server's time now."""
+        return self._call("GET", self._ws(workspace) + "/timeline", params=_body(limit=limit))
 
 
 def _headers(key: str | None) -> dict[str, str]:

@@ -192,6 +192,31 @@ class Gateway:
                 raise _gateway_error(exc, role, self.timeout_s) from None
             return completion, (time.perf_counter() - t0) * 1000
 
+    async def embeddings(self, model: str, texts: list[str]) -> tuple[list[list[float]],
+                                                                      float, int | None]:
+        """``POST /embeddings``: one vector per text in order, the call's ms, prompt tokens."""
+        client = self._get_client()
+        async with self._semaphore:
+            t0 = time.perf_counter()
+            try:
+                async with asyncio.timeout(self.timeout_s):
+                    # Plain floats: not every OpenAI-compatible server speaks base64.
+                    res = await client.embeddings.create(model=model, input=texts,
+                                                         encoding_format="float")
+            except (openai.OpenAIError, httpx.HTTPError, TimeoutError) as exc:
+                raise _gateway_error(exc, "embedder", self.timeout_s) from None
+            ms = (time.perf_counter() - t0) * 1000
+        try:
+            ordered = sorted(res.data, key=lambda d: d.index)
+            vectors = [[float(x) for x in d.embedding] for d in ordered]
+        except (AttributeError, TypeError, ValueError):
+            vectors = []
+        if len(vectors) != len(texts) or len({len(v) for v in vectors}) > 1:
+            raise GatewayInvalidOutput("The model gateway's embeddings did not match the "
+                                       "texts sent.", role="embedder")
+        tokens = getattr(getattr(res, "usage", None), "prompt_tokens", None)
+        return vectors, ms, tokens if isinstance(tokens, int) else None
+
     async def _call_json(self, role: ModelRole, messages: list[ChatMessage], schema_name: str,
                          schema: JsonSchema) -> tuple[Any, float]:
         if self._json_mode == "json_schema":

@@ -28,6 +28,7 @@ from afterhack.mcpserver.callers import CallerSource
 from afterhack.model.conflicts import AppliedResolution
 from afterhack.model.corrections import AppliedCorrection
 from afterhack.model.vocab import ConflictStatusFilter, CorrectionKind
+from afterhack.moments import parse_as_of
 from afterhack.roles import Permission, require
 from afterhack.services import Services
 from afterhack.store import workspaces
@@ -55,6 +56,9 @@ WorkspaceId = Annotated[Id, Field(description="The workspace's id (a UUID).")]
 RunId = Annotated[Id, Field(description="The run_id that start_run returned.")]
 ClaimId = Annotated[Id, Field(description="A claim's id.")]
 ConflictId = Annotated[Id, Field(description="A conflict's id.")]
+AsOf = Annotated[str | None, Field(
+    max_length=64, description="An ISO 8601 time or epoch milliseconds (a date alone is the "
+    "end of that day, UTC).")]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _RUN = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
@@ -136,13 +140,15 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
     @server.tool(annotations=_RUN)
     async def search_claims(workspace_id: WorkspaceId, run_id: RunId,
                             query: Annotated[Text, Field(max_length=2000)],
-                            ctx: Context[Any, Any]) -> CallToolResult:
+                            ctx: Context[Any, Any], as_of: AsOf = None) -> CallToolResult:
         """Search the workspace's current claims: [{claim_id, statement, status,
         open_conflict_ids}]. A search hit is not evidence until its sources are retrieved with
-        get_claim_sources; a claim with open conflicts is disputed by another source."""
+        get_claim_sources; a claim with open conflicts is disputed by another source. With
+        as_of (the time the question is about), only the claims valid then."""
         return await invoke(ctx, workspace_id, "run_agent",
                             lambda g, _w, svc: external.search_claims(
-                                g, run_id, query, ttl_s=svc.settings.agent_run_open_ttl_s))
+                                g, run_id, query, ttl_s=svc.settings.agent_run_open_ttl_s,
+                                vectors=svc.vectors, valid_at=parse_as_of(as_of)))
 
     @server.tool(annotations=_RUN)
     async def get_claim_sources(workspace_id: WorkspaceId, run_id: RunId,
@@ -187,15 +193,17 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
             ingest.ingest_source(g, svc.settings, svc.extractor, title=title, text=text,
                                  origin_type="document", origin_name=None, source_id=None,
                                  extract=True, actor=who.actor, judge=svc.conflict_judge,
-                                 policy=svc.policy)))
+                                 policy=svc.policy, vectors=svc.vectors)))
 
     @server.tool(annotations=_READ)
     async def get_claim(workspace_id: WorkspaceId, claim_id: ClaimId,
-                        ctx: Context[Any, Any]) -> CallToolResult:
+                        ctx: Context[Any, Any], as_of: AsOf = None) -> CallToolResult:
         """A claim with its evidence (fragments, quote offsets, origin), its corrections and
-        replacement chain, and the decisions that use it."""
+        replacement chain, and the decisions that use it; with as_of, as it was then (its
+        status, corrections and conflicts at that time)."""
         return await invoke(ctx, workspace_id, "read",
-                            lambda g, _w, _s: claims.get_claim(g, claim_id))
+                            lambda g, _w, _s: claims.get_claim(g, claim_id,
+                                                               as_of=parse_as_of(as_of)))
 
     @server.tool(annotations=_READ)
     async def get_impact(workspace_id: WorkspaceId, claim_id: ClaimId,
@@ -234,6 +242,7 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
                 g, claim_id, statement=statement, kind=kind, reason=reason, reviewer=who.actor,
                 claim_revision=claim_revision, impact_token_seen=impact_token,
                 policy=svc.policy, actor=who.actor)
+            svc.vectors.notify(g)
             return {"status": status, **result}
 
         return await invoke(ctx, workspace_id, "correct", work)

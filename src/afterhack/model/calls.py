@@ -25,6 +25,8 @@ class CallDetail(TypedDict, total=False):
     statements: int  # the offline conflict judge: statements it read
     pairs: int  # the offline conflict judge: pairs it decided
     pair: int  # the gateway conflict judge: which candidate pair this call was about
+    texts: int  # embeddings: how many texts were embedded
+    model: str  # embeddings: the model that made the vectors
 
 
 class ModelCallRecord(TypedDict):

@@ -12,6 +12,8 @@ from afterhack.model.vocab import (
     ConflictKind,
     ConflictStatus,
     DecisionStatus,
+    SearchMode,
+    SpaceState,
 )
 
 
@@ -35,6 +37,20 @@ class QuotedClaim(ClaimRow):
 class ClaimDetailRow(QuotedClaim):
     quote_start: int  # code points into the version text, [start, end)
     quote_end: int
+    # When what it says holds (epoch ms), where a source or a reviewer said so: from
+    # valid_from (inclusive) until valid_until (exclusive); None is open-ended.
+    valid_from: int | None
+    valid_until: int | None
+
+
+class ClaimAt(TypedDict):
+    """A claim as it was at an earlier time: what a read as of that time shows of it."""
+
+    id: str
+    status: ClaimStatus
+    open_conflict_ids: list[str]
+    valid_from: int | None
+    valid_until: int | None
 
 
 class ClaimRef(TypedDict):
@@ -162,12 +178,43 @@ class ClaimView(ClaimDetailRow):
     conflicts: list[ClaimConflictView]  # the open conflicts its statement is in
 
 
+class NearClaim(ClaimRow):
+    """A claim found by its vector: ``distance`` is the cosine distance to the query's."""
+
+    distance: float
+
+
+class FoundBy(TypedDict):
+    """How a search hit was found: by its words, by its meaning (the cosine distance), or as
+    the neighbour of a hit above it (that hit's id)."""
+
+    text: bool
+    vector_distance: float | None
+    neighbour_of: str | None
+
+
+class FoundClaim(ClaimRow):
+    found_by: NotRequired[FoundBy]  # absent when the claims are listed, not searched
+
+
+class VectorInfo(TypedDict):
+    state: SpaceState
+    pending: int  # claims still waiting for their vector
+
+
 class SearchInfo(TypedDict):
     q: str | None
     terms: list[str]
-    backed_off: bool  # the phrase found nothing, so its meaningful words were searched
+    # No claim found holds every word as typed: the results rest on the query's meaningful
+    # words (or on its meaning).
+    backed_off: bool
+    mode: SearchMode
+    vectors: NotRequired[VectorInfo]  # with mode hybrid or vector
+    embedding_ms: NotRequired[float | None]  # the query's embedding (model time)
+    as_of: NotRequired[int]  # a read as of this time (epoch ms): the claims as they were then
+    valid_at: NotRequired[int]  # a search at this time: only claims valid then
 
 
 class ClaimSearch(TypedDict):
-    items: list[ClaimRow]
+    items: list[FoundClaim]
     search: SearchInfo

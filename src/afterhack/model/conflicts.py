@@ -112,3 +112,20 @@ class ResolutionResult(TypedDict):
 
 class AppliedResolution(ResolutionResult):
     status: ApplyStatus
+
+
+class ValidTimeInput(TypedDict):
+    """When one side of a conflict dismissed as "both hold, at different times" holds
+    (ISO 8601 or epoch ms, either end open when None)."""
+
+    claim_id: str
+    valid_from: str | int | None
+    valid_until: str | int | None
+
+
+class ValidTimeRow(TypedDict):
+    """The same, as the dismissal writes it on every current claim of that statement."""
+
+    key: str  # the statement key
+    valid_from: int | None
+    valid_until: int | None

@@ -131,3 +131,20 @@ class GraphView(TypedDict):
     nodes: list[ViewNode]
     edges: list[ViewEdge]
     truncated: bool  # a kind of node reached the limit: there is more
+
+
+# What the time control marks on the workspace's history (store/asof_graph.timeline).
+TimelineKind = Literal["source_added", "source_versioned", "run", "correction",
+                       "conflict_raised", "conflict_resolved", "conflict_dismissed"]
+
+
+class TimelineEvent(TypedDict):
+    at: int  # epoch ms
+    kind: TimelineKind
+    subject_id: str | None  # the source, run, corrected claim or conflict
+    label: str | None  # its title, task, corrected statement or reason
+
+
+class Timeline(TypedDict):
+    events: list[TimelineEvent]
+    now: int  # the time of the read: the right end of the time control

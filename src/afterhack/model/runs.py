@@ -76,6 +76,7 @@ class RunRecord(TypedDict):
     error: str | None
     builds_on: list[str]
     builds_on_skipped: list[SkippedDecision]
+    valid_at: int | None  # the time the task was about: its searches found the claims valid then
 
 
 class HandoffRecord(TypedDict):

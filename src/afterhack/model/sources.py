@@ -77,6 +77,8 @@ class KeptClaim(TypedDict):
     quote_end: int
     fragment_id: str
     status: ClaimStatus
+    valid_from: int | None  # when what it says holds, where it says so (validity.py)
+    valid_until: int | None
 
 
 class DroppedExample(TypedDict):

@@ -87,10 +87,18 @@ RUN_STATUSES: tuple[RunStatus, ...] = get_args(RunStatus)
 # Why the evidence gate dropped a cited claim id (agents/gate.py, agents/run.py).
 GateDropReason = Literal["not_searched", "not_retrieved", "unknown", "superseded_during_run"]
 # Who made a model call, as recorded on the run or the source version.
-ModelRole = Literal["extractor", "analyst", "coordinator", "run", "conflict_judge"]
+ModelRole = Literal["extractor", "analyst", "coordinator", "run", "conflict_judge",
+                   "embedder"]
 # How the gateway asks for JSON: a schema first, a plain object for gateways without one.
 ResponseFormat = Literal["json_schema", "json_object"]
 RESPONSE_FORMATS: tuple[ResponseFormat, ...] = get_args(ResponseFormat)
+
+# Search (SPEC rule 3): by words, by meaning, or both fused (the default).
+SearchMode = Literal["hybrid", "text", "vector"]
+SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
+# A workspace's claim vectors against the server's model: ready (the same model), empty (no
+# vector yet), stale (another model's: search by meaning waits for a re-embed), off.
+SpaceState = Literal["ready", "empty", "stale", "off"]
 
 # Keys and roles (roles.py says what each may do).
 KeyRole = Literal["reader", "agent", "reviewer"]

@@ -27,6 +27,79 @@ CLAIM_FIELDS = (
 )
 
 
+# What a search reads of each claim: its fields and the open conflicts it is in.
+SEARCH_FIELDS = f"{CLAIM_FIELDS}, {OPEN_CONFLICT_IDS} AS open_conflict_ids"
+
+# How many claims of one term are counted before the term is called common: a common term
+# still scores the claims found through rarer ones, but does not bring in claims of its own
+# (reading every claim that says "project" would make a search scale with the workspace).
+TERM_COUNT_CAP = 1000
+
+
+async def term_counts(g: Graph, terms: list[str]) -> tuple[int, dict[str, int]]:
+    """Claims in the workspace, and for each term how many claims hold it (at most the cap)."""
+    rows = await g.read(
+        "MATCH (all:Claim) WITH count(all) AS n "
+        "UNWIND $terms AS t "
+        "CALL { WITH t MATCH (c:Claim) WHERE t IN c.terms WITH c LIMIT $cap "
+        "  RETURN count(c) AS df } "
+        "RETURN n, collect([t, df]) AS dfs",
+        {"terms": terms, "cap": TERM_COUNT_CAP},
+    )
+    row = rows.first()
+    if row is None:
+        return 0, {}
+    return int(row["n"]), {str(t): int(df) for t, df in row["dfs"]}
+
+
+async def bm25(g: Graph, via: list[str], weights: list[tuple[str, float]],
+               statuses: Sequence[ClaimStatus], limit: int, *, k1: float, b: float,
+               budget: int) -> list[ClaimRow]:
+    """Claims holding any term of ``via``, scored by BM25 over every weighted term.
+
+    ``weights`` pairs each of the query's terms with its idf. A claim is a sentence, so each
+    term counts once (its frequency is 1); its length is its number of distinct terms,
+    against the mean length of the claims found. At most ``budget`` claims are read: when
+    only a common term is held, that many of its claims stand for all of them."""
+    rows = await g.read(
+        "UNWIND $via AS t MATCH (c:Claim) WHERE t IN c.terms AND c.status IN $statuses "
+        "WITH DISTINCT c LIMIT $budget "
+        "WITH collect(c) AS found, avg(size(c.terms)) AS mean "
+        "UNWIND found AS c "
+        "WITH c, reduce(s = 0.0, w IN $weights | s + CASE WHEN w[0] IN c.terms THEN w[1] "
+        "  ELSE 0.0 END) * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * size(c.terms) / mean)) "
+        "  AS score "
+        f"RETURN {CLAIM_FIELDS}, score, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
+        "ORDER BY score DESC, c.created_at, c.id LIMIT $limit",
+        {"via": via, "weights": [[t, w] for t, w in weights], "statuses": statuses,
+         "limit": limit, "k1": k1, "b": b, "budget": budget},
+    )
+    return cast(list[ClaimRow], list(rows))
+
+
+async def neighbours(g: Graph, ids: list[str],
+                     statuses: Sequence[ClaimStatus]) -> dict[str, list[ClaimRow]]:
+    """For each claim, the claims quoted just before and just after it in its fragment."""
+    rows = await g.read(
+        "UNWIND $ids AS id "
+        "MATCH (c:Claim {id: id})-[:SUPPORTED_BY]->(:SourceFragment)<-[:SUPPORTED_BY]-(n:Claim) "
+        "WHERE n <> c AND n.status IN $statuses "
+        "WITH c, n ORDER BY n.quote_start "
+        "WITH c, collect(n) AS ns "
+        "WITH c, [x IN ns WHERE x.quote_start < c.quote_start] AS before, "
+        "  [x IN ns WHERE x.quote_start > c.quote_start] AS after "
+        "WITH c.id AS of, before[-1..] + after[..1] AS near "
+        "UNWIND near AS c "
+        f"RETURN of, {SEARCH_FIELDS}",
+        {"ids": ids, "statuses": statuses},
+    )
+    out: dict[str, list[ClaimRow]] = {}
+    for r in rows:
+        row = dict(r)
+        out.setdefault(row.pop("of"), []).append(cast(ClaimRow, row))
+    return out
+
+
 async def fulltext(g: Graph, query: str, statuses: Sequence[ClaimStatus], limit: int,
                    offset: int) -> list[ClaimRow]:
     """Claims matching a RediSearch query (built by search.plan, never raw user text)."""
@@ -140,7 +213,8 @@ async def claim_fragments(g: Graph, ids: list[str]) -> list[FragmentRow]:
 async def get_claim_row(g: Graph, claim_id: str) -> ClaimDetailRow:
     rows = await g.read(
         f"MATCH (c:Claim {{id:$id}}) RETURN {CLAIM_FIELDS}, c.evidence_quote AS evidence_quote, "
-        "c.quote_start AS quote_start, c.quote_end AS quote_end",
+        "c.quote_start AS quote_start, c.quote_end AS quote_end, "
+        "c.valid_from AS valid_from, c.valid_until AS valid_until",
         {"id": claim_id},
     )
     row = rows.first()

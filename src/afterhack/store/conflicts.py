@@ -19,7 +19,9 @@ from afterhack.model.conflicts import ConflictRecord
 from afterhack.model.vocab import ConflictKind, ConflictStatus
 from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph
+from afterhack.store.cypher import CURRENT
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD
+from afterhack.store.history import born, change
 
 
 class ConflictRow(TypedDict):
@@ -48,8 +50,8 @@ CALL {
   WHERE na.status IN ['proposed', 'accepted'] AND ob.status IN ['proposed', 'accepted']
   OPTIONAL MATCH (seen:Conflict {key: x.key})
   WITH x, na, ob, seen WHERE seen IS NULL
-  CREATE (k:Conflict {id: x.id, key: x.key, status: 'open', kind: x.kind, reason: x.reason,
-      detected_by: x.detected_by, revision: 1, created_at: $now})
+  CREATE (k:Conflict {id: x.id, key: x.key, """ + born("'open'") + """, kind: x.kind,
+      reason: x.reason, detected_by: x.detected_by, revision: 1, created_at: $now})
   CREATE (k)-[:BETWEEN]->(ob), (k)-[:BETWEEN]->(na)
   CREATE (:AuditEvent {id: x.audit_id, kind: 'conflict.raised', actor: $audit_actor,
       at: $now, subject_id: x.id, detail: x.audit_detail})
@@ -187,7 +189,7 @@ WHERE ok_conflict = 1 AND ok_kept = 1 AND size(loser_state) = size($losers)
 # 'supersede' records who decided and why, and RESOLVES the conflict.
 _KEEP = """
 MATCH (x:Conflict {id: $conflict_id}), (kept:Claim {id: $keep_id})
-SET x.status = 'resolved', x.revision = x.revision + 1, x.resolved_at = $now,
+SET """ + change("x", "'resolved'") + """, x.revision = x.revision + 1, x.resolved_at = $now,
     x.resolved_by = $correction.reviewer, x.resolution = 'keep', x.kept_claim_id = kept.id,
     x.correction_id = $correction.id, x.resolution_key = $key
 CREATE (k:Correction {id: $correction.id, claim_id: $correction.claim_id, key: $key,
@@ -199,20 +201,31 @@ CALL {
   WITH k, kept
   UNWIND $losers AS lo
   MATCH (l:Claim {id: lo[0]})
-  SET l.status = 'superseded', l.revision = l.revision + 1
+  SET """ + change("l", "'superseded'") + """, l.revision = l.revision + 1
   CREATE (k)-[:CORRECTS]->(l)
   CREATE (kept)-[:SUPERSEDES {reason: 'conflict'}]->(l)
   RETURN count(l) AS n_superseded
 }
 """
 
-# Dismiss: both statements hold (another scope, say); the pair is never raised again.
+# Dismiss: both statements hold (another scope, say); the pair is never raised again. When
+# they hold at different times, each statement's current claims take the valid time the
+# reviewer gave it ($valid: ValidTimeRow).
 _DISMISS = """
 MATCH (x:Conflict {id: $conflict_id})
 WHERE x.status = 'open' AND x.revision = $conflict_revision
-SET x.status = 'dismissed', x.revision = x.revision + 1, x.resolved_at = $now,
+SET """ + change("x", "'dismissed'") + """, x.revision = x.revision + 1, x.resolved_at = $now,
     x.resolved_by = $reviewer, x.resolution = 'dismiss', x.dismiss_reason = $reason,
     x.resolution_key = $key
+WITH x
+CALL {
+  WITH x
+  UNWIND $valid AS vt
+  MATCH (vc:Claim {statement_key: vt.key}) WHERE vc.status IN """ + CURRENT + """
+  SET vc.valid_from = vt.valid_from, vc.valid_until = vt.valid_until,
+      vc.revision = vc.revision + 1
+  RETURN count(vc) AS n_valid
+}
 WITH x
 """
 

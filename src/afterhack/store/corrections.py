@@ -9,10 +9,11 @@ from afterhack.errors import CorrectionNotFound
 from afterhack.model.corrections import Correction
 from afterhack.model.region import Stamps
 from afterhack.model.vocab import ClaimStatus, CorrectionKind
-from afterhack.store.audit import CREATE_AUDITS, AuditEvent
+from afterhack.store.audit import CREATE_AUDITS, AuditEvent, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.cypher import CURRENT
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, TWINS_GUARD, Repair, guard_params
+from afterhack.store.history import born, change
 
 
 class NewCorrection(TypedDict):
@@ -35,6 +36,7 @@ class NewReplacement(TypedDict):
     id: str | None  # None for a retraction, which writes no replacement
     statement: str
     key: str  # its statement key (evidence.statement_key)
+    terms: list[str]  # its search terms (search.claim_terms)
 
 
 class CorrectionWrite(Repair):
@@ -63,7 +65,7 @@ MATCH (old:Claim {id: $claim_id})
 WITH old, size([(old)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users
 WHERE old.revision = $claim_revision AND old.status IN """ + CURRENT + """
   AND n_users = $n_users
-SET old.status = $old_status, old.revision = old.revision + 1
+SET """ + change("old", "$old_status") + """, old.revision = old.revision + 1
 CREATE (k:Correction {id: $correction.id, claim_id: $claim_id, key: $key,
     statement: $correction.statement, reason: $correction.reason,
     reviewer: $correction.reviewer, kind: $correction.kind,
@@ -79,10 +81,11 @@ CREATE (k)-[:HAS_FRAGMENT]->(f:SourceFragment {id: $fragment.id, text: $fragment
 _REPLACEMENT = """
 CREATE (rep:Claim {id: $replacement.id, statement: $replacement.statement,
     statement_key: $replacement.key, evidence_quote: $replacement.statement,
-    quote_start: 0, quote_end: size($replacement.statement), status: 'accepted',
+    quote_start: 0, quote_end: size($replacement.statement), """ + born("'accepted'") + """,
     confidence: 0.0, confidence_kind: 'human_correction', revision: 1,
     source_id: $correction.id, version_id: null, fragment_id: $fragment.id,
-    extracted_by: 'reviewer', created_at: $now})
+    extracted_by: 'reviewer', created_at: $now, terms: $replacement.terms,
+    vector_pending: true})
 CREATE (rep)-[:SUPPORTED_BY {role: 'reviewer_correction'}]->(f)
 CREATE (rep)-[:SUPERSEDES {reason: 'correction'}]->(old)
 """
@@ -96,7 +99,7 @@ CALL {
   WITH k
   UNWIND $twins AS tw
   MATCH (t:Claim {id: tw[0]})
-  SET t.status = $old_status, t.revision = t.revision + 1
+  SET """ + change("t", "$old_status") + """, t.revision = t.revision + 1
   CREATE (k)-[:CORRECTS]->(t)
   RETURN count(t) AS n_twins
 }
@@ -107,7 +110,7 @@ CALL {
   WITH k, rep
   UNWIND $twins AS tw
   MATCH (t:Claim {id: tw[0]})
-  SET t.status = $old_status, t.revision = t.revision + 1
+  SET """ + change("t", "$old_status") + """, t.revision = t.revision + 1
   CREATE (k)-[:CORRECTS]->(t)
   CREATE (rep)-[:SUPERSEDES {reason: 'correction'}]->(t)
   RETURN count(t) AS n_twins
@@ -133,7 +136,7 @@ async def repair_only(g: Graph, stamps: Stamps, repair: Repair,
     """Flag and hold what a re-check found, if the region is still as ``stamps`` says."""
     rows = await g.write(
         GUARD + FLAG_AND_HOLD + "WITH * " + CREATE_AUDITS + " RETURN 1 AS ok",
-        {**guard_params(stamps), **repair, "audits": audits})
+        {**guard_params(stamps), **repair, "audits": audits, "now": now_ms()})
     return bool(rows)
 
 

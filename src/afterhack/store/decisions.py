@@ -20,10 +20,11 @@ from afterhack.model.decisions import (
 )
 from afterhack.model.region import Stamps
 from afterhack.model.vocab import OPEN_ACTION, ActionStatus, DecisionStatus
-from afterhack.store.audit import CREATE_AUDITS, AuditEvent
+from afterhack.store.audit import CREATE_AUDITS, AuditEvent, now_ms
 from afterhack.store.client import Graph, Row
 from afterhack.store.cypher import CURRENT, GOOD, cypher_list
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, Repair, guard_params
+from afterhack.store.history import change
 
 _ACTION_MAP = (
     "{id: a.id, description: a.description, status: a.status, revision: a.revision, "
@@ -49,7 +50,7 @@ RESTORE_HELD = (
     "  OPTIONAL MATCH (a)-[:REQUIRES]->(x:Decision) "
     "  WITH a, collect(x.status) AS ds "
     f"  WHERE a IS NOT NULL AND all(s IN ds WHERE s IN {GOOD}) "
-    "  SET a.status = coalesce(a.held_from, 'proposed'), a.held_from = null, "
+    "  SET " + change("a", "coalesce(a.held_from, 'proposed')") + ", a.held_from = null, "
     "      a.revision = a.revision + 1 "
     "  RETURN collect(a.id) AS restored } "
 )
@@ -75,7 +76,7 @@ async def action_decisions(g: Graph, action_ids: list[str]) -> dict[str, list[st
 _ACCEPTED_TAIL = "WITH d " + RESTORE_HELD + "WITH d, restored " + CREATE_AUDITS + " RETURN restored"
 
 
-def _decision_view(row: Row, required: dict[str, list[str]]) -> DecisionView:
+def decision_view(row: Row, required: dict[str, list[str]]) -> DecisionView:
     d = row["d"]
     order = json.loads(d["premise_order"] or "[]")
     groups: dict[str, list[PremiseClaim]] = {}
@@ -99,7 +100,7 @@ def _decision_view(row: Row, required: dict[str, list[str]]) -> DecisionView:
 
 async def _decision_views(g: Graph, rows: Sequence[Row]) -> list[DecisionView]:
     required = await action_decisions(g, [a["id"] for r in rows for a in r["actions"]])
-    return [_decision_view(r, required) for r in rows]
+    return [decision_view(r, required) for r in rows]
 
 
 async def find_decisions(g: Graph, ids: list[str]) -> dict[str, DecisionRef]:
@@ -164,12 +165,12 @@ async def set_action_status(g: Graph, action_id: str, *, revision: int,
         "MATCH (a:Action {id:$id}) WHERE a.revision = $revision AND a.status IN $from "
         "WITH a, [(a)-[:REQUIRES]->(x:Decision) | x.status] AS ds "
         f"WHERE NOT $needs_good_standing OR all(s IN ds WHERE s IN {GOOD}) "
-        "SET a.status = CASE WHEN $to = 'released' THEN coalesce(a.held_from, 'proposed') "
-        "  ELSE $to END, "
+        "SET " + change("a", "CASE WHEN $to = 'released' THEN coalesce(a.held_from, "
+                        "'proposed') ELSE $to END") + ", "
         "    a.held_from = null, a.revision = a.revision + 1 "
         "WITH a " + CREATE_AUDITS + " RETURN a.id AS id",
         {"id": action_id, "revision": revision, "from": list(allowed_from), "to": to,
-         "needs_good_standing": needs_good_standing, "audits": audits},
+         "needs_good_standing": needs_good_standing, "audits": audits, "now": now_ms()},
     )
     return bool(rows)
 
@@ -188,9 +189,11 @@ async def accept_decision(g: Graph, decision_id: str, *, revision: int,
         "WITH d, premises, held, [(d)-[:DEPENDS_ON]->(x:Decision) | x.status] AS ups "
         "WHERE size(premises) > 0 AND size(held) = size(premises) "
         f"AND all(s IN ups WHERE s IN {GOOD}) "
-        "SET d.status = 'accepted', d.revision = d.revision + 1, d.review_reason = null "
+        "SET " + change("d", "'accepted'") + ", d.revision = d.revision + 1, "
+        "d.review_reason = null "
         + _ACCEPTED_TAIL,
-        {"id": decision_id, "revision": revision, "from": list(allowed_from), "audits": audits},
+        {"id": decision_id, "revision": revision, "from": list(allowed_from), "audits": audits,
+         "now": now_ms()},
     )
     row = rows.first()
     return None if row is None else list(row["restored"])
@@ -203,6 +206,20 @@ async def reconfirm_decision(g: Graph, decision_id: str, *, revision: int,
     """Replace a decision's support with current, fragment-backed claims and accept it; the
     held actions it restored, or None if refused."""
     claim_ids = list(dict.fromkeys(u["claim_id"] for u in uses))
+    # What it rested on until now is kept on it (support_history, with the time it ended in
+    # support_until), so a read as of an earlier time shows the premises it had then. Read
+    # at the revision the write is guarded on, so it is exactly what the write replaces.
+    was = (await g.read(
+        "MATCH (d:Decision {id:$id}) WHERE d.revision = $revision "
+        "RETURN d.premise_order AS premise_order, "
+        "[(d)-[u:USED_CLAIM]->(c:Claim) | [u.premise, c.id]] AS uses",
+        {"id": decision_id, "revision": revision})).first()
+    if was is None:
+        return None
+    previous = json.dumps({
+        "premise_order": json.loads(was["premise_order"] or "[]"),
+        "uses": [{"premise": p, "claim_id": c} for p, c in sorted(was["uses"])]},
+        sort_keys=True)
     rows = await g.write(
         "MATCH (d:Decision {id:$id}) WHERE d.revision = $revision AND d.status IN $from "
         "OPTIONAL MATCH (d)-[:DEPENDS_ON]->(x:Decision) "
@@ -215,12 +232,14 @@ async def reconfirm_decision(g: Graph, decision_id: str, *, revision: int,
         "WITH DISTINCT d "
         "CALL { WITH d UNWIND $uses AS u MATCH (c:Claim {id:u.claim_id}) "
         "  CREATE (d)-[:USED_CLAIM {premise:u.premise}]->(c) RETURN count(*) AS n } "
-        "SET d.status = 'accepted', d.revision = d.revision + 1, d.review_reason = null, "
-        "    d.premise_order = $premise_order "
+        "SET " + change("d", "'accepted'") + ", d.revision = d.revision + 1, "
+        "    d.review_reason = null, d.premise_order = $premise_order, "
+        "    d.support_history = coalesce(d.support_history, []) + [$previous], "
+        "    d.support_until = coalesce(d.support_until, []) + [$now] "
         + _ACCEPTED_TAIL,
         {"id": decision_id, "revision": revision, "from": list(allowed_from),
          "claim_ids": claim_ids, "uses": uses, "premise_order": json.dumps(premise_order),
-         "audits": audits},
+         "audits": audits, "now": now_ms(), "previous": previous},
     )
     row = rows.first()
     return None if row is None else list(row["restored"])
@@ -230,12 +249,12 @@ async def reconfirm_decision(g: Graph, decision_id: str, *, revision: int,
 # holds of its dependents follow in the same query.
 _REJECT = f"""
 MATCH (d:Decision {{id: $id}}) WHERE d.revision = $revision AND d.status IN $from
-SET d.status = 'rejected', d.revision = d.revision + 1, d.review_reason = $reason
+SET {change("d", "'rejected'")}, d.revision = d.revision + 1, d.review_reason = $reason
 WITH d
 CALL {{
   WITH d
   MATCH (d)<-[:REQUIRES]-(a:Action) WHERE a.status IN {cypher_list([*OPEN_ACTION, "held"])}
-  SET a.status = 'cancelled', a.held_from = null, a.revision = a.revision + 1
+  SET {change("a", "'cancelled'")}, a.held_from = null, a.revision = a.revision + 1
   RETURN count(a) AS n_cancelled
 }}
 WITH d
@@ -250,5 +269,5 @@ async def reject_decision(g: Graph, decision_id: str, *, revision: int,
     rows = await g.write(
         GUARD + _REJECT + FLAG_AND_HOLD + "WITH d " + CREATE_AUDITS + " RETURN d.id AS id",
         {**guard_params(stamps), **repair, "id": decision_id, "revision": revision,
-         "from": list(allowed_from), "reason": reason, "audits": audits})
+         "from": list(allowed_from), "reason": reason, "audits": audits, "now": now_ms()})
     return bool(rows)

@@ -7,6 +7,10 @@ import json
 from afterhack.model.workspaces import ExportEdge, ExportNode, GraphSnapshot
 from afterhack.store.client import Graph
 
+# Derived from the statements by the configured model: an export stays model-neutral and
+# small (a vector is 384 numbers), and a restored workspace is embedded again.
+_DERIVED = frozenset({"embedding", "vector_pending", "embedding_model", "embedding_dim"})
+
 
 async def snapshot_graph(g: Graph) -> GraphSnapshot:
     """Every node and edge in ONE read query, so the copy is one consistent moment.
@@ -25,7 +29,8 @@ async def snapshot_graph(g: Graph) -> GraphSnapshot:
     edges: list[ExportEdge] = []
     for r in rows:
         if r["type"] is None:
-            nodes.append({"labels": list(r["labels"]), "properties": dict(r["props"])})
+            props = {k: v for k, v in r["props"].items() if k not in _DERIVED}
+            nodes.append({"labels": list(r["labels"]), "properties": props})
         else:
             edges.append({"type": r["type"], "source": r["source"], "target": r["target"],
                           "properties": dict(r["props"])})

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TypedDict, cast
 
 from afterhack.model.region import DecisionStamp, RegionClaim, Stamps
+from afterhack.store.history import change
 
 # The counts the guard re-checks of each decision, by DecisionStamp's field: a new one is
 # declared in the stamp and here, and the guard below follows.
@@ -93,19 +94,21 @@ class Repair(TypedDict):
     holds: list[str]
 
 
-# Flags and holds computed from the guarded snapshot ($flags, $holds: a Repair).
+# Flags and holds computed from the guarded snapshot ($flags, $holds: a Repair), at $now.
 FLAG_AND_HOLD = """
 WITH *
 CALL {
   UNWIND $flags AS f
   MATCH (fd:Decision {id: f.id})
-  SET fd.status = 'needs_review', fd.revision = fd.revision + 1, fd.review_reason = f.reason
+  SET """ + change("fd", "'needs_review'") + """, fd.revision = fd.revision + 1,
+      fd.review_reason = f.reason
   RETURN count(fd) AS n_flagged
 }
 CALL {
   UNWIND $holds AS h
   MATCH (ha:Action {id: h})
-  SET ha.held_from = ha.status, ha.status = 'held', ha.revision = ha.revision + 1
+  SET ha.held_from = ha.status, """ + change("ha", "'held'") + """,
+      ha.revision = ha.revision + 1
   RETURN count(ha) AS n_held
 }
 """

@@ -13,7 +13,10 @@ Returns a list of violations; an empty list means the workspace is consistent:
    (vocab.EDGE_ENDS: the region query does not check labels);
 8. a conflict joins two claims of two different statements; a resolved one is resolved by
    one supersede correction, whose kept claim states one side, and no claim of the other
-   side is current; an open or dismissed one is resolved by none.
+   side is current; an open or dismissed one is resolved by none;
+9. every claim's, decision's, action's and conflict's current status is the last entry of
+   its status history, whose times are in order and begin at its creation (a node written
+   before histories has neither list, store/history.py).
 
 ``collateral`` compares two readings of every node's status and revision (``states``): what
 changed outside the nodes a change was allowed to touch.
@@ -21,10 +24,12 @@ changed outside the nodes a change was allowed to touch.
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from afterhack.model.vocab import CURRENT_CLAIM, EDGE_ENDS, GOOD_STANDING, OPEN_ACTION
 from afterhack.store.client import Graph, Row
+from afterhack.store.history import HISTORY_LABELS
 
 _PAGE = 20000
 
@@ -136,12 +141,38 @@ async def check_workspace(g: Graph) -> list[str]:
             "RETURN count(c) AS n", {"k": others[0]})).scalar()
         if alive:
             v.append(f"conflict {k['id']} is resolved but its losing side is still current")
+    v += await _check_histories(g)
     for kind, (start, end) in EDGE_ENDS.items():
         stray = (await g.read(
             f"MATCH (a)-[e:{kind}]->(b) WHERE NOT (a:{start} AND b:{end}) "
             "RETURN count(e) AS n")).scalar()
         if stray:
             v.append(f"{stray} {kind} edges do not join a {start} to a {end}")
+    return v
+
+
+async def _check_histories(g: Graph) -> list[str]:
+    v: list[str] = []
+    rows = await _all(g, (
+        "MATCH (n) WHERE " + " OR ".join(f"n:{label}" for label in HISTORY_LABELS) + " "
+        "RETURN n.id AS id, n.status AS status, n.created_at AS created_at, "
+        "n.status_history AS history, n.status_since AS since, "
+        "n.support_history AS support, n.support_until AS support_until ORDER BY n.id"))
+    for n in rows:
+        history, since = n["history"], n["since"]
+        if len(n["support"] or []) != len(n["support_until"] or []):
+            v.append(f"{n['id']}: its support history and its times differ in length")
+        if history is None and since is None:
+            continue
+        if history is None or since is None or not history or len(history) != len(since):
+            v.append(f"{n['id']}: its status history and its times differ in length")
+            continue
+        if history[-1] != n["status"]:
+            v.append(f"{n['id']} is {n['status']} but its history ends {history[-1]}")
+        if since[0] != n["created_at"]:
+            v.append(f"{n['id']}: its history does not begin when it was created")
+        if any(a > b for a, b in itertools.pairwise(since)):
+            v.append(f"{n['id']}: its status history is out of order")
     return v
 
 

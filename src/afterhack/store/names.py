@@ -22,21 +22,26 @@ PROPERTY_KEYS = (
     "actor", "at", "builds_on", "builds_on_skipped", "claim_id", "confidence",
     "confidence_kind", "content_hash", "correction_id", "created_at", "description",
     "detail", "detected_by", "dismiss_reason", "dropped", "dropped_claim_ids", "end",
-    "error", "evidence_quote", "extracted_by", "extraction", "finished_at", "fragment_id",
+    "embedding", "embedding_dim", "embedding_model", "error", "evidence_quote",
+    "extracted_by", "extraction", "finished_at", "fragment_id",
     "from_role", "held_from", "id", "kept_claim_id", "key", "kind", "latest_version",
     "length", "model", "model_calls", "name", "origin_name", "origin_type", "outcome",
     "premise", "premise_order", "proposal", "quote_end", "quote_start", "ready", "reason",
     "replacement_id", "resolution", "resolution_key", "resolved_at", "resolved_by",
     "retired_by", "retrieved_claim_ids", "review_reason", "reviewer", "revision", "role",
     "run_id", "searched_claim_ids", "seq", "source_id", "start", "statement",
-    "statement_key", "status", "subject_id", "summary", "task", "text", "title", "to_role",
-    "tool_calls", "tool_log", "version", "version_id",
+    "statement_key", "status", "subject_id", "summary", "task", "terms", "text", "title",
+    "to_role", "tool_calls", "tool_log", "vector_pending", "version", "version_id",
 )
 
 # Extra range indexes that queries filter on (beyond id).
 RANGE_INDEXES: tuple[tuple[NodeLabel, str], ...] = (
     ("Claim", "statement_key"),
     ("Claim", "status"),
+    # A claim's search terms (a list: the index holds each element), and the claims still
+    # waiting for their vector (see store/vectors.py).
+    ("Claim", "terms"),
+    ("Claim", "vector_pending"),
     ("AuditEvent", "at"),
     ("Correction", "key"),
     ("Conflict", "key"),

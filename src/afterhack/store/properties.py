@@ -22,9 +22,11 @@ from afterhack.model.vocab import (
     RUN_STATUSES,
 )
 
-PropType = Literal["str", "int", "number", "bool", "str_list", "number_list"]
+PropType = Literal["str", "int", "number", "bool", "str_list", "number_list", "int_list"]
 
 _CREATED: dict[str, PropType] = {"id": "str", "created_at": "int"}
+# Every status the node has had and when each began (store/history.py).
+_HISTORY: dict[str, PropType] = {"status_history": "str_list", "status_since": "int_list"}
 
 NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
     "Workspace": {**_CREATED, "name": "str", "revision": "int", "ready": "bool"},
@@ -35,31 +37,38 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
     "SourceFragment": {**_CREATED, "seq": "int", "text": "str", "start": "int", "end": "int",
                        "origin_type": "str", "origin_name": "str", "source_id": "str",
                        "version_id": "str", "extraction": "str", "error": "str"},
-    "Claim": {**_CREATED, "statement": "str", "statement_key": "str", "evidence_quote": "str",
+    "Claim": {**_CREATED, **_HISTORY, "statement": "str", "statement_key": "str",
+              "evidence_quote": "str",
               "quote_start": "int", "quote_end": "int", "status": "str",
               "confidence": "number", "confidence_kind": "str", "revision": "int",
               "source_id": "str", "version_id": "str", "fragment_id": "str",
-              "extracted_by": "str", "retired_by": "str"},
+              "extracted_by": "str", "retired_by": "str", "valid_from": "int",
+              "valid_until": "int",
+              # Its search terms; its vector is derived and never exported (store/export.py).
+              "terms": "str_list"},
     "Correction": {**_CREATED, "claim_id": "str", "key": "str", "statement": "str",
                    "reason": "str", "reviewer": "str", "kind": "str",
                    "replacement_id": "str", "outcome": "str"},
-    "Conflict": {**_CREATED, "key": "str", "status": "str", "kind": "str", "reason": "str",
+    "Conflict": {**_CREATED, **_HISTORY, "key": "str", "status": "str", "kind": "str",
+                 "reason": "str",
                  "detected_by": "str", "revision": "int", "resolved_at": "int",
                  "resolved_by": "str", "resolution": "str", "kept_claim_id": "str",
                  "correction_id": "str", "resolution_key": "str", "dismiss_reason": "str"},
     "AgentRun": {**_CREATED, "task": "str", "status": "str", "model": "str",
                  "finished_at": "int", "model_calls": "str", "error": "str",
                  "builds_on": "str_list", "builds_on_skipped": "str", "started_by": "str",
+                 "valid_at": "int",
                  "searched_claim_ids": "str_list", "retrieved_claim_ids": "str_list",
                  "tool_log": "str_list"},
     "Handoff": {**_CREATED, "seq": "int", "from_role": "str", "to_role": "str",
                 "proposal": "str", "searched_claim_ids": "str_list",
                 "retrieved_claim_ids": "str_list", "dropped_claim_ids": "str_list",
                 "dropped": "str", "tool_calls": "str"},
-    "Decision": {**_CREATED, "title": "str", "summary": "str", "status": "str",
+    "Decision": {**_CREATED, **_HISTORY, "title": "str", "summary": "str", "status": "str",
                  "revision": "int", "run_id": "str", "premise_order": "str",
-                 "review_reason": "str"},
-    "Action": {**_CREATED, "description": "str", "status": "str", "revision": "int",
+                 "review_reason": "str", "support_history": "str_list",
+                 "support_until": "int_list"},
+    "Action": {**_CREATED, **_HISTORY, "description": "str", "status": "str", "revision": "int",
                "held_from": "str"},
     "AuditEvent": {"id": "str", "kind": "str", "actor": "str", "at": "int",
                    "subject_id": "str", "detail": "str"},
@@ -71,9 +80,13 @@ EDGE_PROPERTIES: dict[str, dict[str, PropType]] = {
     "SUPERSEDES": {"reason": "str"},
 }
 
-# Properties whose value must come from a fixed set.
+# Properties whose value (or for a list, each of its values) must come from a fixed set.
 VALUES: dict[tuple[str, str], tuple[str, ...]] = {
     ("Claim", "status"): CLAIM_STATUSES,
+    ("Claim", "status_history"): CLAIM_STATUSES,
+    ("Decision", "status_history"): DECISION_STATUSES,
+    ("Action", "status_history"): ACTION_STATUSES,
+    ("Conflict", "status_history"): CONFLICT_STATUSES,
     ("Claim", "confidence_kind"): CONFIDENCE_KINDS,
     ("Decision", "status"): DECISION_STATUSES,
     ("Action", "status"): ACTION_STATUSES,
@@ -110,5 +123,8 @@ def type_ok(kind: PropType, value: object) -> bool:
         return isinstance(value, bool)
     if kind == "str_list":
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "int_list":
+        return isinstance(value, list) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value)
     return isinstance(value, list) and all(
         isinstance(v, int | float) and not isinstance(v, bool) for v in value)

@@ -28,6 +28,7 @@ from afterhack.store.audit import CREATE_AUDITS, AuditEvent
 from afterhack.store.client import Graph
 from afterhack.store.cypher import CURRENT, GOOD
 from afterhack.store.decisions import NewUse
+from afterhack.store.history import born
 
 
 class RunFields(TypedDict):
@@ -40,6 +41,7 @@ class RunFields(TypedDict):
     builds_on: list[str]
     builds_on_skipped: str  # JSON: the SkippedDecision list
     error: str | None
+    valid_at: int | None  # the time the task was about, if one was given
 
 
 class RunWrite(RunFields):
@@ -89,7 +91,8 @@ FOREACH (h IN $handoffs |
 _CREATE_RUN = """
 CREATE (r:AgentRun {id:$run.id, task:$run.task, status:$run.status, model:$run.model,
     created_at:$run.created_at, finished_at:$now, model_calls:$run.model_calls,
-    error:$run.error, builds_on:$run.builds_on, builds_on_skipped:$run.builds_on_skipped})
+    error:$run.error, builds_on:$run.builds_on, builds_on_skipped:$run.builds_on_skipped,
+    valid_at:$run.valid_at})
 """ + _HANDOFFS
 
 # Only an open run is finished, and only once: a second submit finds nothing to match.
@@ -128,7 +131,7 @@ async def save_completed_run(g: Graph, run: RunWrite, handoffs: list[HandoffWrit
         "WHERE current_claims = size($claim_ids) AND good_upstream = size($decision.depends_on) "
         + _run_part(open_run) +
         "CREATE (r)-[:PRODUCED]->(d:Decision {id:$decision.id, title:$decision.title, "
-        "summary:$decision.summary, status:$decision.status, revision:1, created_at:$now, "
+        f"summary:$decision.summary, {born('$decision.status')}, revision:1, created_at:$now, "
         "run_id:$run.id, premise_order:$decision.premise_order, "
         "review_reason:$decision.review_reason}) "
         "WITH r, d "
@@ -137,8 +140,9 @@ async def save_completed_run(g: Graph, run: RunWrite, handoffs: list[HandoffWrit
         "CALL { WITH d UNWIND $decision.depends_on AS up_id MATCH (up:Decision {id:up_id}) "
         "  CREATE (d)-[:DEPENDS_ON]->(up) RETURN count(*) AS n_deps } "
         "CALL { WITH d UNWIND $decision.actions AS a "
-        "  CREATE (:Action {id:a.id, description:a.description, status:'proposed', revision:1, "
-        "    created_at:$now, held_from:null})-[:REQUIRES]->(d) RETURN count(*) AS n_actions } "
+        "  CREATE (:Action {id:a.id, description:a.description, " + born("'proposed'") + ", "
+        "    revision:1, created_at:$now, held_from:null})-[:REQUIRES]->(d) "
+        "  RETURN count(*) AS n_actions } "
         "WITH r, d " + CREATE_AUDITS + " RETURN r.id AS id",
         {"run": run, "handoffs": handoffs, "decision": decision, "claim_ids": claim_ids,
          "now": now, "audits": audits},
@@ -150,7 +154,7 @@ async def get_run(g: Graph, run_id: str) -> StoredRun:
     rows = await g.read(
         "MATCH (r:AgentRun {id:$id}) "
         "RETURN r {.id, .task, .status, .model, .created_at, .finished_at, .model_calls, "
-        ".error, .builds_on, .builds_on_skipped} AS run, "
+        ".error, .builds_on, .builds_on_skipped, .valid_at} AS run, "
         "[(r)-[:HAS_HANDOFF]->(h:Handoff) | h {.id, .seq, .from_role, .to_role, .proposal, "
         ".searched_claim_ids, .retrieved_claim_ids, .dropped_claim_ids, .dropped, "
         ".tool_calls}] AS handoffs, "

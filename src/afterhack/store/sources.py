@@ -6,7 +6,7 @@ event, so a crash leaves the source either whole or absent.
 
 from __future__ import annotations
 
-from typing import TypedDict, cast
+from typing import NotRequired, TypedDict, cast
 
 from afterhack.errors import SourceNotFound
 from afterhack.model.sources import (
@@ -23,6 +23,7 @@ from afterhack.store.client import Graph
 from afterhack.store.conflicts import RAISE, ConflictRow
 from afterhack.store.cypher import CURRENT, PENDING, RETIRED
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, GuardParams, Repair
+from afterhack.store.history import born, change
 
 
 class NewFragment(TypedDict):
@@ -46,6 +47,10 @@ class NewClaim(TypedDict):
     quote_end: int
     confidence: float
     extracted_by: str
+    terms: str  # its search terms, space-separated (search.joined_terms)
+    v: NotRequired[list[float]]  # its vector, when ingest embedded it (else it is pending)
+    valid_from: int | None  # when what it says holds, where it says so (validity.py)
+    valid_until: int | None
 
 
 class VersionWrite(AuditParams):
@@ -129,6 +134,8 @@ _VERSION_FIELDS = (
 )
 
 # Claims are created in a subquery so a version without claims still returns its row.
+# Each is searchable by its words (``terms``) at once; its vector comes with it when ingest
+# embedded it (``v``), or later from the vector worker (``vector_pending``).
 # A claim whose statement was already corrected somewhere in the workspace comes back
 # superseded by that correction's replacement (or rejected, for a retraction): a
 # re-ingested mistake must not become current evidence again. Only those claims come back
@@ -147,11 +154,15 @@ CALL {
   OPTIONAL MATCH (r:Claim {id: rep_ids[0]})
   CREATE (cl:Claim {id: c.id, statement: c.statement, statement_key: c.key,
       evidence_quote: c.quote, quote_start: c.quote_start, quote_end: c.quote_end,
-      status: CASE WHEN size(dead_ids) = 0 THEN 'proposed'
-                   WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END,
+      """ + born("CASE WHEN size(dead_ids) = 0 THEN 'proposed' "
+                 "WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END") + """,
       confidence: c.confidence, confidence_kind: 'quote_match', revision: 1,
       source_id: $source_id, version_id: $version_id, fragment_id: f.id,
-      extracted_by: c.extracted_by, created_at: $now})
+      extracted_by: c.extracted_by, created_at: $now, valid_from: c.valid_from,
+      valid_until: c.valid_until,
+      terms: CASE c.terms WHEN '' THEN [] ELSE split(c.terms, ' ') END,
+      vector_pending: c.v IS NULL,
+      embedding: CASE WHEN c.v IS NULL THEN null ELSE vecf32(c.v) END})
   CREATE (cl)-[:SUPPORTED_BY {role: 'evidence'}]->(f)
   WITH cl, r
   CALL {
@@ -219,7 +230,7 @@ CALL {
   WITH v
   UNWIND $retire AS r
   MATCH (rc:Claim {id: r.id})
-  SET rc.status = r.status, rc.revision = rc.revision + 1, rc.retired_by = v.id
+  SET """ + change("rc", "r.status") + """, rc.revision = rc.revision + 1, rc.retired_by = v.id
   WITH rc, r
   OPTIONAL MATCH (nc:Claim {id: r.superseded_by})
   FOREACH (_ IN CASE WHEN nc IS NULL THEN [] ELSE [1] END |

@@ -7,6 +7,7 @@ becomes visible only when its graph, indexes and registry entry all exist (``rea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
@@ -20,14 +21,34 @@ _INDEX_WAIT_S = 30.0
 
 
 async def ensure_registry(store: Store) -> None:
+    """Make the registry graph and its schema, or check that they are there.
+
+    At every start-up, so it only reads when all of it exists: a write here would land in
+    the append-only file each time, and a repeated constraint or index creation fails on the
+    server (and FalkorDB replays such failures from the file at every load).
+    """
     g = store.graph(REGISTRY_GRAPH)
-    await g.write("MERGE (m:Registry {id:'registry'}) ON CREATE SET m.created_at = $now",
-                  {"now": now_ms()})
-    for label in ("WorkspaceEntry", "ApiKey"):
-        await store.create_unique_constraint(REGISTRY_GRAPH, label, "id")
+    try:
+        present = await g.read("MATCH (m:Registry {id:'registry'}) RETURN count(m) AS n")
+    except GraphMissing:
+        present = None
+    if present is None or not present.scalar():
+        await g.write("MERGE (m:Registry {id:'registry'}) ON CREATE SET m.created_at = $now",
+                      {"now": now_ms()})
+    await _ensure_unique_ids(store, REGISTRY_GRAPH, ("WorkspaceEntry", "ApiKey"))
     await _create_range_index(g, "ApiKey", "key_hash")
     await _create_range_index(g, "ApiKey", "workspace_id")
     await _wait_schema(store, REGISTRY_GRAPH)
+
+
+async def _ensure_unique_ids(store: Store, name: str, labels: tuple[str, ...]) -> None:
+    """A unique constraint on ``id`` for each label that lacks one (asked first: see
+    ensure_registry)."""
+    have = {c["label"] for c in await store.list_constraints(name)
+            if c["type"] == "UNIQUE" and c["entitytype"] == "NODE" and c["properties"] == ["id"]}
+    for label in labels:
+        if label not in have:
+            await store.create_unique_constraint(name, label, "id")
 
 
 async def _create_range_index(g: Graph, label: str, prop: str) -> None:
@@ -89,8 +110,7 @@ async def create_schema(store: Store, name: str) -> None:
     """Every constraint and index of a workspace graph, waited for until operational."""
     g = store.graph(name)
     await register_schema(g)
-    for label in NODE_LABELS:
-        await store.create_unique_constraint(name, label, "id")
+    await _ensure_unique_ids(store, name, NODE_LABELS)
     for label, prop in RANGE_INDEXES:
         await _create_range_index(g, label, prop)
     try:
@@ -103,21 +123,46 @@ async def create_schema(store: Store, name: str) -> None:
 
 async def _wait_schema(store: Store, name: str) -> None:
     """Indexes and constraints build asynchronously; a graph is not ready until they run."""
-    g = store.graph(name)
     deadline = time.monotonic() + _INDEX_WAIT_S
-    while True:
-        idx = await g.read("CALL db.indexes() YIELD status RETURN collect(status) AS s")
-        cons = await store.list_constraints(name)
-        pending = [s for s in (idx.scalar() or []) if s != "OPERATIONAL"]
-        pending += [c for c in cons if c["status"] != "OPERATIONAL"]
-        failed = [c for c in cons if c["status"] == "FAILED"]
-        if failed:
-            raise StoreUnavailable(f"constraint creation failed on {name}: {failed}")
-        if not pending:
-            return
+    while not await _schema_built(store, name):
         if time.monotonic() > deadline:
             raise StoreUnavailable(f"indexes of {name} did not become operational")
         await asyncio.sleep(0.02)
+
+
+async def _schema_built(store: Store, name: str) -> bool:
+    """Whether every index and constraint of a graph is operational (read-only)."""
+    idx = await store.graph(name).read(
+        "CALL db.indexes() YIELD status RETURN collect(status) AS s")
+    cons = await store.list_constraints(name)
+    failed = [c for c in cons if c["status"] == "FAILED"]
+    if failed:
+        raise StoreUnavailable(f"constraint creation failed on {name}: {failed}")
+    return (all(s == "OPERATIONAL" for s in (idx.scalar() or []))
+            and all(c["status"] == "OPERATIONAL" for c in cons))
+
+
+async def wait_schema_built_everywhere(store: Store, poll_s: float = 1.0) -> None:
+    """Wait, however long it takes, until every graph's indexes and constraints are built.
+
+    After a load that replayed their creation from the append-only file, FalkorDB builds
+    them in the background over all the data, which can take minutes; read-only.
+    """
+    rows = await store.graph(REGISTRY_GRAPH).read(
+        "MATCH (e:WorkspaceEntry) RETURN e.id AS id ORDER BY e.id")
+    pending = [REGISTRY_GRAPH]
+    for r in rows:
+        with contextlib.suppress(ValueError):  # not a workspace id: listing skips it too
+            pending.append(graph_name(r["id"]))
+    while pending:
+        try:
+            built = await _schema_built(store, pending[0])
+        except GraphMissing:
+            built = True  # registered but its graph is gone: nothing to build
+        if built:
+            pending.pop(0)
+        else:
+            await asyncio.sleep(poll_s)
 
 
 def _row(r: Row) -> WorkspaceRow:

@@ -46,6 +46,10 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
 
 
+class Reembed(Body):
+    """``POST .../embeddings/reembed``: an empty object (what to do is in the path)."""
+
+
 class WorkspaceCreate(Body):
     name: Annotated[NonBlank, Field(max_length=200)]
 
@@ -62,9 +66,15 @@ class SourceCreate(Body):
     preview: bool = False
 
 
+# A time as a request names it: ISO 8601 or epoch milliseconds (moments.parse_time).
+TimeIn = Annotated[str, Field(min_length=1, max_length=64)] | Annotated[int, Field(ge=0)]
+
+
 class AgentRunCreate(Body):
     task: Annotated[NonBlank, Field(max_length=4000)]
     builds_on: Annotated[list[Id], Field(max_length=20)] = []
+    # The time the task is about: its searches find only the claims valid then.
+    as_of: TimeIn | None = None
 
 
 class PremiseIn(Body):
@@ -104,9 +114,19 @@ class ConflictPreview(Body):
     dismiss: bool = False
 
 
+class ValidTimeIn(Body):
+    """When one side of a dismissed conflict holds: "both hold, at different times"."""
+
+    claim_id: Id
+    valid_from: TimeIn | None = None
+    valid_until: TimeIn | None = None
+
+
 class ConflictResolve(Body):
     keep: Id | None = None
     dismiss: bool = False
+    # Only with dismiss: when each side holds (its statement's current claims take it).
+    valid_times: Annotated[list[ValidTimeIn], Field(max_length=2)] | None = None
     reason: Annotated[Text, Field(max_length=4000)] | None = None
     reviewer: Annotated[Text, Field(max_length=200)] | None = None
     conflict_revision: Revision

@@ -28,7 +28,7 @@ from afterhack.embedded import EmbeddedFalkorDB, free_loopback_port
 from afterhack.store.client import Store
 
 # Variables that would point the app at a gateway, another FalkorDB or a .env of the caller.
-_SCRUB = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "AFTERHACK_OPENAI_BASE_URL",
+SCRUBBED_ENV = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "AFTERHACK_OPENAI_BASE_URL",
           "AFTERHACK_OPENAI_API_KEY", "AFTERHACK_FALKORDB_URL", "AFTERHACK_DATA_DIR")
 
 
@@ -62,7 +62,7 @@ class Harness:
     def _spawn_app(self, name: str,
                    extra_env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
         port = free_loopback_port()
-        env = {k: v for k, v in os.environ.items() if k not in _SCRUB}
+        env = {k: v for k, v in os.environ.items() if k not in SCRUBBED_ENV}
         env.update(AFTERHACK_FALKORDB_URL=self.url, AFTERHACK_DATA_DIR=str(self.dir / name),
                    PYTHONUNBUFFERED="1", **extra_env)
         log = open(self.dir / f"{name}.log", "ab")  # noqa: SIM115 - handed to the child

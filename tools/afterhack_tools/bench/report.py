@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from afterhack_tools.bench import embedingest, retrieval
+
 APPLY_SCALE_MAX = 1.5
 # 2.0 held with LeanRoute, which read FastAPI internals; with public APIs only the promise
 # is 2.5 (issue #18; bench-results/NOTES.md has both).
@@ -18,6 +20,13 @@ INGEST_MIN = 10_000
 CONFLICT_CHECKS_MAX = 1.5
 DETECTOR_PRECISION_MIN = 0.95
 DETECTOR_RECALL_MIN = 0.85
+HYBRID_SEARCH_MAX_MS = 5.0
+# Rule 10: reads as of a time within this of reads now; reads now no slower with histories
+# than without (within the noise a paired sample leaves); a status change costs at most
+# this many bytes.
+ASOF_MAX = 2.0
+NOW_WITH_HISTORY_MAX = 1.1
+HISTORY_BYTES_MAX = 512
 
 # figure -> (where its summary is in a size's result, the floor it is divided by)
 _API = "http_plus_falkordb"
@@ -25,6 +34,9 @@ _DB = "falkordb"
 LATENCIES: dict[str, tuple[tuple[str, ...], str]] = {
     "search_api_fulltext": (("search", "api_fulltext"), _API),
     "search_api_fulltext_broad": (("search", "api_fulltext_broad"), _API),
+    "search_api_hybrid": (("search", "api_hybrid"), _API),
+    "search_api_hybrid_without_embedding": (("search", "api_hybrid_without_embedding"), _API),
+    "search_query_embedding": (("search", "query_embedding"), _API),
     "search_store_fulltext": (("search", "store_fulltext"), _DB),
     "search_store_contains": (("search", "store_contains"), _DB),
     "correction_preview": (("corrections", "preview"), _API),
@@ -35,10 +47,14 @@ LATENCIES: dict[str, tuple[tuple[str, ...], str]] = {
     "workspace_get": (("workspace_get",), _API),
 }
 _LABELS = {
-    "search_api_fulltext": "search, full-text via API `GET /claims?q=`",
-    "search_api_fulltext_broad": "search, full-text via API, one common word (claims/400 "
+    "search_api_fulltext": "search, words (BM25) via API `GET /claims?q=&mode=text`",
+    "search_api_fulltext_broad": "search, words via API, one common word (claims/400 "
                                  "match)",
-    "search_store_fulltext": "search, full-text via store (÷ `RETURN 1`)",
+    "search_api_hybrid": "search, hybrid (words + meaning) via API, wall",
+    "search_api_hybrid_without_embedding": "search, hybrid via API, less the query's "
+                                           "embedding time",
+    "search_query_embedding": "search: embedding the query (offline model, in the app)",
+    "search_store_fulltext": "search, words (term counts + BM25) via store (÷ `RETURN 1`)",
     "search_store_contains": "search, `CONTAINS` scan via store (÷ `RETURN 1`)",
     "correction_preview": "correction preview (between applies)",
     "correction_preview_loop": "correction preview, back to back (each on a fresh claim)",
@@ -119,9 +135,45 @@ def conflict_promises(result: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def asof_promises(result: dict[str, Any]) -> list[dict[str, Any]]:
+    sizes = [s for s in result["sizes"] if "asof" in s]
+    if not sizes:
+        return []
+    big = sizes[-1]["asof"]
+    r, mem = big["ratios"], big["memory"]
+    n = label(big["claims"])
+    asof = max(r["search_asof_early_vs_now"], r["search_asof_late_vs_now"])
+    now = max(r["search_now_with_vs_without_history"], r["preview_with_vs_without_history"])
+    per_change = max(mem["per_status_change_bytes_graph"],
+                     mem["per_status_change_bytes_used_memory"])
+    return [
+        {"id": "asof_search_near_now",
+         "promise": f"search as of a time within {ASOF_MAX}x of search now at {n} claims "
+                    "(p50, sampled in turn)",
+         "measured": f"as of before every claim's change {r['search_asof_early_vs_now']}x, "
+                     f"after {r['search_asof_late_vs_now']}x",
+         "value": asof, "holds": asof <= ASOF_MAX},
+        {"id": "now_reads_not_slower",
+         "promise": f"search and correction preview now, with histories, within "
+                    f"{NOW_WITH_HISTORY_MAX}x of the same on a graph without them at {n}",
+         "measured": f"search {r['search_now_with_vs_without_history']}x, preview "
+                     f"{r['preview_with_vs_without_history']}x",
+         "value": now, "holds": now <= NOW_WITH_HISTORY_MAX},
+        {"id": "history_bytes",
+         "promise": f"a status change's history at most {HISTORY_BYTES_MAX} B",
+         "measured": f"{mem['per_status_change_bytes_graph']} B (GRAPH.MEMORY USAGE), "
+                     f"{mem['per_status_change_bytes_used_memory']} B (used_memory), over "
+                     f"{mem['claims']:,} changes",
+         "value": per_change, "holds": per_change <= HISTORY_BYTES_MAX},
+    ]
+
+
 def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
     sizes = result["sizes"]
-    if not sizes or result["meta"]["config"].get("only"):
+    only = result["meta"]["config"].get("only")
+    if only == "asof":
+        return asof_promises(result)
+    if not sizes or only:
         return conflict_promises(result)
     small, big = sizes[0], sizes[-1]
     apply_x = ratio(big["corrections"]["apply"]["p50"], small["corrections"]["apply"]["p50"])
@@ -132,7 +184,14 @@ def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
     worst = max(max(loop, mixed) for _, loop, mixed in preview)
     ingest = [(s["claims"], s["ingest"]["claims_per_s"]) for s in sizes]
     slowest = min(x for _, x in ingest)
+    hybrid = big["search"]["api_hybrid_without_embedding"]["p50"]
+    embed = big["search"]["query_embedding"]["p50"]
     return [
+        {"id": "hybrid_search",
+         "promise": f"hybrid search p50 at {label(big['claims'])} claims through the API within "
+                    f"{HYBRID_SEARCH_MAX_MS:g} ms, less the query's embedding time",
+         "measured": f"{hybrid} ms (the query's embedding: {embed} ms more)",
+         "value": hybrid, "holds": hybrid <= HYBRID_SEARCH_MAX_MS},
         {"id": "apply_scales",
          "promise": f"apply p50 at {label(big['claims'])} claims within {APPLY_SCALE_MAX}x "
                     f"of its value at {label(small['claims'])}",
@@ -151,6 +210,7 @@ def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
          "measured": ", ".join(f"{label(n)}: {x:,}/s" for n, x in ingest),
          "value": slowest, "holds": slowest >= INGEST_MIN},
         *conflict_promises(result),
+        *asof_promises(result),
     ]
 
 
@@ -268,6 +328,72 @@ def _conflict_section(result: dict[str, Any], head: list[str]) -> list[str]:
     return out
 
 
+_ASOF_ROWS = (
+    ("search `GET /claims?q=`: now / without histories / as of early / as of late",
+     ("search_now_a", "search_now_b", "search_asof_early", "search_asof_late")),
+    ("a page of the claim list (offset 1000): now / without / early / late",
+     ("list_now_a", "list_now_b", "list_asof_early", "list_asof_late")),
+    ("one claim with its evidence: now / as of early", ("claim_now_a", "claim_asof_early")),
+    ("one decision with why then, why now: now / without histories / as of early",
+     ("decision_now_a", "decision_now_b", "decision_asof_early")),
+    ("correction preview: with / without histories", ("preview_a", "preview_b")),
+)
+
+
+def _asof_section(result: dict[str, Any]) -> list[str]:
+    sizes = [s for s in result["sizes"] if "asof" in s]
+    if not sizes:
+        return []
+    head = ["figure", *(f"{label(s['claims'])} claims" for s in sizes)]
+
+    def cells(names: tuple[str, ...]) -> list[str]:
+        return [" / ".join(f"{s['asof']['latency'][k]['p50']:.2f}" for k in names) + " ms"
+                for s in sizes]
+
+    ratio_rows = [_row(k.replace("_", " "), [f"{s['asof']['ratios'][k]}x" for s in sizes])
+                  for k in sizes[0]["asof"]["ratios"]]
+    mem = [s["asof"]["memory"] for s in sizes]
+    return [
+        "## Reads as of a time (rule 10)",
+        "",
+        "The workspace is loaded twice: with status histories (as the app writes it) and "
+        "without (a graph written before them). Every claim then changes status once; "
+        "\"early\" is a moment before those changes (a read as of it reads each claim's "
+        "history), \"late\" one after. All figures are sampled in one round-robin, p50.",
+        "",
+        *_table(head, [_row(name, cells(keys)) for name, keys in _ASOF_ROWS]),
+        *_table(["ratio (p50 ÷ p50)", *head[1:]], ratio_rows),
+        *_table(head, [
+            _row("history bytes per status change: GRAPH.MEMORY USAGE / used_memory",
+                 [f"{m['per_status_change_bytes_graph']} / "
+                  f"{m['per_status_change_bytes_used_memory']} B" for m in mem]),
+            _row("first history entry per node (GRAPH.MEMORY USAGE, with ÷ without)",
+                 [f"{m['first_entry_bytes_per_node_graph']} B" for m in mem]),
+        ]),
+    ]
+
+
+def asof_markdown(result: dict[str, Any]) -> str:
+    """The report of a run of the as-of section alone (``--only asof``)."""
+    meta = result["meta"]
+    m, v = meta["machine"], meta["versions"]
+    return "\n".join([
+        "# afterhack benchmarks: reads as of a time",
+        "",
+        f"`{meta['command']}` on {meta['started_at']}, took {meta['duration_s']} s.",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['os']}, "
+        f"Python {m['python']}; FalkorDB {v['falkordb']}; afterhack at {m['commit']}.",
+        "",
+        "## Promises",
+        "",
+        *_table(["promise", "measured", "holds"],
+                [_row(p["promise"], [p["measured"], "yes" if p["holds"] else "**no**"])
+                 for p in result["promises"]]),
+        *_asof_section(result),
+    ])
+
+
 def conflicts_markdown(result: dict[str, Any]) -> str:
     """The report of a run of the conflicts section alone (``--only conflicts``)."""
     meta = result["meta"]
@@ -293,6 +419,8 @@ def conflicts_markdown(result: dict[str, Any]) -> str:
 def markdown(result: dict[str, Any]) -> str:
     if result["meta"]["config"].get("only") == "conflicts":
         return conflicts_markdown(result)
+    if result["meta"]["config"].get("only") == "asof":
+        return asof_markdown(result)
     meta, sizes, t = result["meta"], result["sizes"], result["tenants"]
     m, v = meta["machine"], meta["versions"]
     head = ["figure", *(f"{label(s['claims'])} claims" for s in sizes)]
@@ -356,11 +484,99 @@ def markdown(result: dict[str, Any]) -> str:
         "",
         *_table(head, _baseline_rows(sizes)),
         *_conflict_section(result, head),
+        *_asof_section(result),
         f"## {t['workspaces']:,} empty workspaces",
         "",
         *_tenant_rows(t),
     ]
+    if "retrieval" in result:
+        out += retrieval.markdown(result["retrieval"])
+    if "restart" in result:
+        out += ["", *restart_section(result["restart"])]
     return "\n".join(out)
+
+
+def restart_section(r: dict[str, Any]) -> list[str]:
+    sizes = r["sizes"]
+    head = ["figure", *(f"{label(s['claims'])} claims" for s in sizes)]
+
+    def mb(n: int) -> str:
+        return f"{n / 1e6:.1f} MB"
+
+    def load(s: dict[str, Any]) -> str:
+        ld = s["falkordb_load"]
+        return (f"{ld.get('total_s', '?')} s (snapshot {ld.get('base_s', '?')} s, "
+                f"increments {ld.get('incr_s', '?')} s)")
+
+    def check(s: dict[str, Any]) -> str:
+        c = s["check"]
+        failed = c.get("failed_answers_by_status") or {}
+        return (f"{c['sources_served']}/{c['sources_acknowledged']} sources, "
+                f"{c['claims_sampled_served']}/{c['claims_sampled']} sampled claims"
+                + ("" if not failed else " (**failed: " + ", ".join(
+                    f"{n}× {code}" for code, n in sorted(failed.items())) + "**)"))
+
+    rows = [
+        _row("written through `POST /sources`", [
+            f"{s['claims']:,} claims in {s['sources']} sources, {s['write_s']} s"
+            for s in sizes]),
+        _row("AOF rewrites while writing", [str(s["aof_rewrites_while_writing"])
+                                            for s in sizes]),
+        _row("AOF on disk at the kill: snapshot + increments", [
+            f"{mb(s['aof_at_kill']['base_bytes'])} + {mb(s['aof_at_kill']['incr_bytes'])}"
+            for s in sizes]),
+        _row("**restart: `serve` start to `/api/health` with FalkorDB loaded** (÷ floor)", [
+            f"**{s['restart_s']} s** ({s['restart_ratio']}x)" for s in sizes]),
+        _row("FalkorDB's load of its file (its log)", [load(s) for s in sizes]),
+        _row("file rewritten right after the load", [
+            "yes" if s["rewrote_after_load"] else "no" for s in sizes]),
+        _row("FalkorDB loads until it came back (crashes at the end of a load)", [
+            f"{s.get('falkordb_loads_to_come_back', '?')} "
+            f"({s.get('falkordb_crashes_before_it_came_back', '?')})" for s in sizes]),
+        _row("FalkorDB crashed after the restart", [
+            "**yes**" if s.get("falkordb_crashed_after_restart") else "no" for s in sizes]),
+        _row("served after the restart", [check(s) for s in sizes]),
+    ]
+    policy = ("afterhack's" if r["policy"] == "afterhack"
+              else "Redis's default (100 %, 64 MB), for comparison")
+    return [
+        "## Restart after kill -9",
+        "",
+        f"The app (`afterhack serve`, embedded FalkorDB) killed with -9 after the claims were "
+        f"written, then started again on the same data dir. Floor: the same start on an "
+        f"empty data dir, {r['floor_s']} s. AOF rewrite policy: {policy}.",
+        "",
+        *_table(head, rows),
+    ]
+
+
+def restart_markdown(result: dict[str, Any]) -> str:
+    meta, m = result["meta"], result["meta"]["machine"]
+    return "\n".join([
+        "# afterhack benchmark: restart only",
+        "",
+        f"`{meta['command']}` on {meta['started_at']}, took {meta['duration_s']} s. "
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['os']}, "
+        f"Python {m['python']}; afterhack {m['afterhack']} at {m['commit']}.",
+        "",
+        *restart_section(result["restart"]),
+    ])
+
+
+def section_markdown(result: dict[str, Any], section: str) -> str:
+    """One section run alone (``afterhack bench --only SECTION``)."""
+    meta, m, v = result["meta"], result["meta"]["machine"], result["meta"]["versions"]
+    body = (retrieval.markdown(result[section]) if section == "retrieval"
+            else embedingest.markdown(result[section]))
+    return "\n".join([
+        f"# afterhack benchmarks: {section} only",
+        "",
+        f"`{meta['command']}` on {meta['started_at']}, took {meta['duration_s']} s. "
+        f"Machine: {m['cpu']}, {m['cores']} cores; FalkorDB {v['falkordb']}; afterhack "
+        f"at {m['commit']}.",
+        "",
+        *body,
+    ])
 
 
 def _throughput_rows(sizes: list[dict[str, Any]]) -> list[str]:

@@ -1,5 +1,7 @@
 """Run the whole suite: tenants first, then each size (floors, search, corrections, agent
-runs, ingest), then the promises checked against the figures; write JSON and Markdown."""
+runs, ingest), then the restart after kill -9, then the promises checked against the figures;
+write JSON and Markdown. ``only="restart"`` runs the restart section alone and writes its own
+files (restart.json, restart.md), never latest.*."""
 
 from __future__ import annotations
 
@@ -13,15 +15,19 @@ from typing import Any
 from afterhack.store.names import graph_name
 from afterhack_tools.bench import report
 from afterhack_tools.bench.agents import measure_agent_runs
+from afterhack_tools.bench.asof import measure_asof
 from afterhack_tools.bench.breakdown import measure_preview_parts
 from afterhack_tools.bench.conflicts import measure_collateral
 from afterhack_tools.bench.conflicts import measure_cost as measure_conflict_cost
 from afterhack_tools.bench.conflicts import quality as conflict_quality
 from afterhack_tools.bench.corrections import measure_corrections
+from afterhack_tools.bench.embedingest import measure_embedding_ingest
 from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
 from afterhack_tools.bench.ingest import measure_ingest
 from afterhack_tools.bench.load import load_workspace
+from afterhack_tools.bench.restart import AofPolicy, measure_restart
+from afterhack_tools.bench.retrieval import measure_retrieval
 from afterhack_tools.bench.search import measure_search
 from afterhack_tools.bench.stats import sample, summary
 from afterhack_tools.bench.synth import (
@@ -36,6 +42,9 @@ from afterhack_tools.bench.tenants import measure_tenants
 
 DEFAULT_SIZES = (1000, 10_000, 100_000)
 QUICK_SIZES = (200,)
+# Claims on disk when the app is killed; the issue that asked for it (#17) named these two.
+RESTART_SIZES = (24_000, 240_000)
+SECTIONS = ("conflicts", "asof", "restart", "retrieval", "embedding-ingest")
 
 
 @dataclass
@@ -54,8 +63,15 @@ class BenchConfig:
     ingest_sources: int = 4
     ingest_claims_per_source: int = 5000
     conflict_resolutions: int = 3
-    # Run one section only ("conflicts"); None runs them all.
+    # Empty: no restart section (a quick full run skips it; ``--only restart --quick`` not).
+    restart_sizes: tuple[int, ...] = RESTART_SIZES
+    restart_claims_per_source: int = 5000
+    restart_claim_samples: int = 500
+    restart_aof_policy: AofPolicy = "afterhack"
+    asof_samples: int = 200
+    # Run one section only ("conflicts", "restart", "asof"); None runs them all.
     only: str | None = None
+    retrieval_rows: int = 1000
     command: str = "afterhack bench"
 
     @classmethod
@@ -64,7 +80,8 @@ class BenchConfig:
             sizes=QUICK_SIZES, quick=True, floor_samples=100, search_samples=20,
             corrections=6, breakdown_rounds=20, preview_loop_rounds=2, agent_runs=5,
             workspace_gets=50, tenants=20, ingest_sources=1, ingest_claims_per_source=400,
-            conflict_resolutions=2)
+            conflict_resolutions=2, restart_sizes=(), restart_claim_samples=50,
+            retrieval_rows=30, asof_samples=10)
         base.update(overrides)
         return cls(**base)
 
@@ -81,6 +98,12 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
     stall_before, ticks_before = cpu_stall_us(), cpu_ticks()
     ws = build_workspace(n, vocab=vocab)
     log(f"[{n}] shape {ws.counts()}")
+    if cfg.only == "asof":
+        return {"claims": n, "shape": ws.counts(),
+                "asof": await measure_asof(h, ws, cfg.asof_samples, log),
+                "cpu_stall_pct": _stall_pct(stall_before, time.perf_counter() - t0),
+                "cpu_steal_pct": _steal_pct(ticks_before),
+                "seconds": round(time.perf_counter() - t0, 1)}
     ws_id, load = await load_workspace(h, ws, f"bench {n}")
     log(f"[{n}] bulk-loaded in {load['seconds']} s ({load['claims_per_s']} claims/s)")
     if cfg.only == "conflicts":
@@ -122,6 +145,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
                                   serial_base=10_000_000)
     log(f"[{n}] ingest {ingest['claims_per_s']} claims/s without model time")
     conflicts = await _measure_conflicts(h, cfg, ws_id, ws, vocab, n, log)
+    asof = await measure_asof(h, ws, cfg.asof_samples, log)
     return {
         "claims": n,
         "shape": ws.counts(),
@@ -134,6 +158,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
         "agent_runs": agents,
         "ingest": ingest,
         "conflicts": conflicts,
+        "asof": asof,
         "aof_rewrites": await h.aof_rewrites() - rewrites_before,
         "cpu_stall_pct": _stall_pct(stall_before, time.perf_counter() - t0),
         "cpu_steal_pct": _steal_pct(ticks_before),
@@ -171,7 +196,31 @@ def _steal_pct(before: tuple[int, int] | None) -> float | None:
     return round((after[0] - before[0]) / (after[1] - before[1]) * 100, 1)
 
 
+async def _restart(cfg: BenchConfig, vocab: Vocabulary, log: Log) -> dict[str, Any]:
+    return await measure_restart(cfg.restart_sizes, per_source=cfg.restart_claims_per_source,
+                                 claim_samples=cfg.restart_claim_samples,
+                                 policy=cfg.restart_aof_policy, vocab=vocab, log=log)
+
+
+async def run_restart_only(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
+    started = time.time()
+    t0 = time.perf_counter()
+    restart = await _restart(cfg, Vocabulary(), log)
+    result = {"meta": {"started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+                       "duration_s": round(time.perf_counter() - t0, 1),
+                       "command": cfg.command, "machine": machine()},
+              "restart": restart}
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    (cfg.out / "restart.json").write_text(json.dumps(result, indent=2) + "\n")
+    (cfg.out / "restart.md").write_text(report.restart_markdown(result))
+    return result
+
+
 async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
+    if cfg.only == "restart":
+        return await run_restart_only(cfg, log)
+    if cfg.only not in (None, *SECTIONS):
+        raise ValueError(f"unknown section {cfg.only!r}; one of {', '.join(SECTIONS)}")
     started = time.time()
     t0 = time.perf_counter()
     vocab = Vocabulary()
@@ -191,6 +240,10 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
         sizes = []
         for n in cfg.sizes:
             sizes.append(await _measure_size(h, cfg, n, vocab, log))
+        retrieval = await measure_retrieval(h, cfg.retrieval_rows, log)
+    # After the harness is gone: it starts its own FalkorDB and apps, kills one.
+    restart = (await _restart(cfg, vocab, log)
+               if cfg.restart_sizes and cfg.only is None else None)
     config = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()}
     result: dict[str, Any] = {
         "meta": {
@@ -205,12 +258,42 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
         "tenants": tenants,
         "conflict_quality": quality,
         "sizes": sizes,
+        "retrieval": retrieval,
     }
+    if restart is not None:
+        result["restart"] = restart
     if cfg.only is None:
         for size in sizes:
             size["ratios"] = report.ratios(size)
     result["promises"] = report.promises(result)
     write(result, cfg.out)
+    return result
+
+
+async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> dict[str, Any]:
+    """One section alone (retrieval, embedding-ingest), written beside (never over) a full
+    run's results, as <section>.json and <section>.md."""
+    started = time.time()
+    t0 = time.perf_counter()
+    async with Harness() as h:
+        versions = await h.falkordb_version()
+        if section == "retrieval":
+            figures = await measure_retrieval(h, cfg.retrieval_rows, log)
+    if section == "embedding-ingest":
+        figures = await measure_embedding_ingest(log)
+    result: dict[str, Any] = {
+        "meta": {
+            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+            "duration_s": round(time.perf_counter() - t0, 1),
+            "command": cfg.command,
+            "machine": machine(),
+            "versions": versions,
+        },
+        section: figures,
+    }
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    (cfg.out / f"{section}.json").write_text(json.dumps(result, indent=2) + "\n")
+    (cfg.out / f"{section}.md").write_text(report.section_markdown(result, section))
     return result
 
 

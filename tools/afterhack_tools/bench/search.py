@@ -3,11 +3,16 @@
 Over the same queries (two words of a random claim: a project and a person, which few
 claims share):
 
-* ``api_fulltext``: ``GET /api/workspaces/{ws}/claims?q=`` through the app (back-off search);
-* ``api_fulltext_broad``: the same with the project word alone, which one claim in 400
+* ``api_fulltext``: ``GET /api/workspaces/{ws}/claims?q=&mode=text`` through the app (words
+  only, BM25);
+* ``api_hybrid``: the same with ``mode=hybrid`` (the default: words and meaning fused), its
+  wall time; ``api_hybrid_without_embedding`` is each request's wall time less the query's
+  embedding time the response reports (``search.embedding_ms``, the model's part), and
+  ``query_embedding`` that time alone;
+* ``api_fulltext_broad``: the text search with the project word alone, which one claim in 400
   carries (250 matches at 100k claims, ranked, the top 20 returned);
-* ``store_fulltext``: the store's full-text query directly, with the phrase the API tries
-  first (every word must match);
+* ``store_fulltext``: the word ranking the API runs (term counts, then BM25 over the claims
+  the rarest terms bring in) straight through the store;
 * ``store_contains``: the store's ``contains_scan`` directly (any word, as a substring;
   it reads every claim whatever it finds).
 
@@ -19,6 +24,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from afterhack import hybrid
 from afterhack import search as search_plan
 from afterhack.model.vocab import CURRENT_CLAIM
 from afterhack.store import claims as store_claims
@@ -37,29 +43,37 @@ async def measure_search(h: Harness, ws_id: str, queries: list[list[str]], n: in
     g = h.store.graph(graph_name(ws_id))
     statuses = list(CURRENT_CLAIM)
     hits: dict[str, list[int]] = {"api_fulltext": [], "api_fulltext_broad": [],
-                                  "store_fulltext": [], "store_contains": []}
+                                  "store_fulltext": [], "store_contains": [], "api_hybrid": []}
+    embedding_ms: list[float] = []
 
     def cycle() -> itertools.cycle[list[str]]:
         return itertools.cycle(queries)
 
-    api_q, broad_q, ft_q, ct_q = cycle(), cycle(), cycle(), cycle()
+    api_q, broad_q, ft_q, ct_q, hy_q = cycle(), cycle(), cycle(), cycle(), cycle()
 
     async def api() -> None:
         r = await http.get(f"/api/workspaces/{ws_id}/claims",
-                           params={"q": " ".join(next(api_q)), "limit": LIMIT})
+                           params={"q": " ".join(next(api_q)), "limit": LIMIT, "mode": "text"})
         r.raise_for_status()
         hits["api_fulltext"].append(len(r.json()["items"]))
 
+    async def api_hybrid() -> None:
+        r = await http.get(f"/api/workspaces/{ws_id}/claims",
+                           params={"q": " ".join(next(hy_q)), "limit": LIMIT})
+        r.raise_for_status()
+        body = r.json()
+        hits["api_hybrid"].append(len(body["items"]))
+        embedding_ms.append(float(body["search"].get("embedding_ms") or 0.0))
+
     async def api_broad() -> None:
         r = await http.get(f"/api/workspaces/{ws_id}/claims",
-                           params={"q": next(broad_q)[0], "limit": LIMIT})
+                           params={"q": next(broad_q)[0], "limit": LIMIT, "mode": "text"})
         r.raise_for_status()
         hits["api_fulltext_broad"].append(len(r.json()["items"]))
 
     async def fulltext() -> None:
-        strict = search_plan.plan(" ".join(next(ft_q))).strict
-        assert strict is not None
-        rows = await store_claims.fulltext(g, strict, statuses, LIMIT, 0)
+        terms = list(search_plan.plan(" ".join(next(ft_q))).terms)
+        rows = await hybrid.text_ranking(g, terms, statuses, LIMIT)
         hits["store_fulltext"].append(len(rows))
 
     async def contains() -> None:
@@ -67,10 +81,18 @@ async def measure_search(h: Harness, ws_id: str, queries: list[list[str]], n: in
         hits["store_contains"].append(len(rows))
 
     out: dict[str, Any] = {}
+    walls: list[float] = []
     for name, fn in (("api_fulltext", api), ("api_fulltext_broad", api_broad),
-                     ("store_fulltext", fulltext), ("store_contains", contains)):
-        out[name] = summary(await sample(fn, n, warmup=5, before=floors.tick))
+                     ("store_fulltext", fulltext), ("store_contains", contains),
+                     ("api_hybrid", api_hybrid)):
+        walls = await sample(fn, n, warmup=5, before=floors.tick)
+        out[name] = summary(walls)
         found = hits[name][-n:]  # without the warm-up calls
         out[name]["mean_hits"] = round(sum(found) / len(found), 1)
         out[name]["empty_results"] = sum(1 for x in found if x == 0)
+    # The last loop was the hybrid one: its walls pair with the embedding times it reported.
+    model = embedding_ms[-n:]
+    out["query_embedding"] = summary(model)
+    out["api_hybrid_without_embedding"] = summary(
+        [w - m for w, m in zip(walls, model, strict=True)])
     return out

@@ -16,8 +16,8 @@ interface Props {
 const GOOD = new Set(['draft', 'accepted'])
 
 export function ActionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props) {
-  const action = useAsync(id, () => api.getAction(ws, id), refreshKey)
-  const { names } = useWorkspace()
+  const { names, asOf = null } = useWorkspace()
+  const action = useAsync(`${id}:${asOf ?? 'now'}`, () => api.getAction(ws, id, asOf), refreshKey)
   if (action.error) return <ErrorNote error={action.error} />
   const a = action.data
   if (!a) return <p className="muted">Loading the action…</p>
@@ -28,7 +28,7 @@ export function ActionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props) 
   return (
     <div className="stack" data-testid="action-panel" data-status={a.status}>
       <h2>Action</h2>
-      <ActionControls ws={ws} action={a} onChanged={onChanged} />
+      {asOf === null && <ActionControls ws={ws} action={a} onChanged={onChanged} />}
       {a.status === 'held' && (
         <p className="review-reason status-held" data-testid="action-held-reason">
           <PhraseView phrase={heldBecausePhrase(a.decision_ids, names, 'past', fell)} onSelect={onSelect} />

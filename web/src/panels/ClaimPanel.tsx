@@ -8,6 +8,7 @@ import { ErrorNote, type SelectById } from './common'
 import { CorrectionPanel, type PreviewState } from './CorrectionPanel'
 import { EvidencePanel } from './EvidencePanel'
 import { ClaimConflicts } from '../conflicts/ConflictLinks'
+import { useWorkspace } from '../workspace'
 
 interface Props {
   ws: string
@@ -21,7 +22,8 @@ interface Props {
 }
 
 export function ClaimPanel({ ws, id, refreshKey, preview, onPreview, onApplied, onSelect }: Props) {
-  const claim = useAsync(id, () => api.getClaim(ws, id), refreshKey)
+  const { asOf = null } = useWorkspace()
+  const claim = useAsync(`${id}:${asOf ?? 'now'}`, () => api.getClaim(ws, id, asOf), refreshKey)
   const [applied, setApplied] = useState<{ result: CorrectionApplied; preview: CorrectionPreview } | null>(null)
 
   function handleApplied(result: CorrectionApplied, applying: CorrectionPreview) {
@@ -36,7 +38,7 @@ export function ClaimPanel({ ws, id, refreshKey, preview, onPreview, onApplied, 
       {applied && <BeforeAfter ws={ws} applied={applied.result} preview={applied.preview} onSelect={onSelect} />}
       <EvidencePanel claim={claim.data} onSelect={onSelect} />
       <ClaimConflicts claim={claim.data} onSelect={onSelect} />
-      {!applied && isCurrentClaim(claim.data.status) && (
+      {!applied && asOf === null && isCurrentClaim(claim.data.status) && (
         <CorrectionPanel
           ws={ws}
           claim={claim.data}

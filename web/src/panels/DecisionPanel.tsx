@@ -10,6 +10,7 @@ import { ActionControls } from './ActionControls'
 import { ErrorNote, NodeLink, PhraseView, Section, StatusBadge, type SelectById } from './common'
 import { ReconfirmForm } from './ReconfirmForm'
 import { ReviewConflictButtons } from '../conflicts/ConflictLinks'
+import { ThenNow } from './ThenNow'
 
 type Op = 'accept' | 'reject'
 
@@ -29,8 +30,8 @@ interface Props {
 }
 
 export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props) {
-  const decision = useAsync(id, () => api.getDecision(ws, id), refreshKey)
-  const { names } = useWorkspace()
+  const { names, asOf = null } = useWorkspace()
+  const decision = useAsync(`${id}:${asOf ?? 'now'}`, () => api.getDecision(ws, id, asOf), refreshKey)
   const [reconfirming, setReconfirming] = useState(false)
   const { busy, error, run } = useAction()
 
@@ -49,11 +50,12 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
       <h2>{d.title}</h2>
       <div className="row">
         <StatusBadge status={d.status} />
-        <span className="muted">revision {d.revision}</span>
+        {asOf === null && <span className="muted">revision {d.revision}</span>}
       </div>
       {d.summary && <p>{d.summary}</p>}
       <ReviewReason decision={d} onSelect={onSelect} />
-      <div className="row">
+      {d.support && <ThenNow support={d.support} onSelect={onSelect} />}
+      {asOf === null && <div className="row">
         {OPS[d.status].map((op) => (
           <button key={op} type="button" data-testid={`decision-${op}`} disabled={busy} onClick={() => void review(op)}>
             {op}
@@ -64,7 +66,7 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
             re-confirm…
           </button>
         )}
-      </div>
+      </div>}
       <ErrorNote error={error} testId="decision-error" />
       {reconfirming && (
         <ReconfirmForm
@@ -117,9 +119,15 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
       )}
       <Section title="Actions">
         {d.actions.length === 0 && <p className="muted">No actions.</p>}
-        {d.actions.map((a) => (
-          <ActionControls key={a.id} ws={ws} action={a} onChanged={onChanged} />
-        ))}
+        {d.actions.map((a) =>
+          asOf === null ? (
+            <ActionControls key={a.id} ws={ws} action={a} onChanged={onChanged} />
+          ) : (
+            <div key={a.id} data-testid="action-then">
+              {a.description} <StatusBadge status={a.status} />
+            </div>
+          ),
+        )}
       </Section>
     </div>
   )

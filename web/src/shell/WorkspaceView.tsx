@@ -24,6 +24,7 @@ import { ConflictNavCtx } from '../conflicts/nav'
 import { CONFLICTS_TAB, useConflictsTab } from '../conflicts/useConflictsTab'
 import type { AppNode, Selection } from '../types'
 import { WorkspaceCtx } from '../workspace'
+import { TimeControl } from '../time/TimeControl'
 import { SidePanel, type PanelTab } from './SidePanel'
 
 const EMPTY_GRAPH: FlowGraph = { nodes: [], edges: [] }
@@ -60,11 +61,19 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(NO_IDS)
   const [revealed, setRevealed] = useState<ReadonlySet<string>>(NO_IDS)
   const [showAll, setShowAll] = useState(false)
+  // The moment the graph shows (the time control's), or null for now.
+  const [asOf, setAsOf] = useState<number | null>(null)
 
-  const refresh = useCallback(() => setRefreshKey((k) => k + 1), [])
+  // A change is made now: the graph comes back to now to show it.
+  const refresh = useCallback(() => {
+    setAsOf(null)
+    setRefreshKey((k) => k + 1)
+  }, [])
   const version = `${refreshKey}:${reloadKey}`
-  const product = useAsync(`${ws}:product`, () => api.getGraph(ws, 'product'), version)
-  const internal = useAsync(view === 'internal' ? `${ws}:internal` : null, () => api.getGraph(ws, 'internal'), version)
+  // Moving in time is a new version of the same graph: the old one stays until the new arrives.
+  const graphVersion = `${version}:${asOf ?? 'now'}`
+  const product = useAsync(`${ws}:product`, () => api.getGraph(ws, 'product', asOf), graphVersion)
+  const internal = useAsync(view === 'internal' ? `${ws}:internal` : null, () => api.getGraph(ws, 'internal', asOf), graphVersion)
   const names = useMemo(() => buildNames(product.data), [product.data])
   const correctionMarks = useMemo(() => marksFromPreview(preview?.data ?? null), [preview])
   // Open conflicts: their tab, a resolution's preview (one preview at a time on the graph).
@@ -250,8 +259,10 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
     </div>
   )
 
+  const time = <TimeControl ws={ws} refreshKey={refreshKey} asOf={asOf} onChange={setAsOf} />
+
   return (
-    <WorkspaceCtx.Provider value={{ ws, names, refreshKey }}>
+    <WorkspaceCtx.Provider value={{ ws, names, refreshKey, asOf }}>
       <ConflictNavCtx.Provider value={conflicts.openConflict}>
       <div className={folded ? 'workspace panel-folded' : 'workspace'} data-testid="workspace" data-id={ws}>
         <GraphCanvas
@@ -271,7 +282,12 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
             onShowAll: setShowAll,
             onToggleSource: toggleSource,
           }}
-          notice={notice}
+          notice={
+            <>
+              {time}
+              {notice}
+            </>
+          }
         >
           {graphData.error && <ErrorNote error={graphData.error} testId="graph-error" />}
           {graphData.loading && !graphData.data && <div className="canvas-note">Loading the graph…</div>}

@@ -8,6 +8,7 @@ from afterhack.agents.run import get_run_view, run_agent
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.model.runs import RunView
+from afterhack.moments import parse_time
 from afterhack.store import runs
 from afterhack.wire.answers import RunList
 from afterhack.wire.inputs import AgentRunCreate
@@ -20,7 +21,9 @@ async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesD
                      caller: CallerDep) -> RunView:
     return await run_agent(ws.graph, services.analyst, services.coordinator, task=body.task,
                            builds_on=body.builds_on, actor=caller.actor,
-                           max_rounds=services.settings.agent_max_rounds)
+                           max_rounds=services.settings.agent_max_rounds,
+                           vectors=services.vectors,
+                           valid_at=parse_time(body.as_of, "as_of"))
 
 
 @router.get("/workspaces/{ws}/agent-runs", dependencies=[allow("read")])

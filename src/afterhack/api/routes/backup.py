@@ -7,9 +7,10 @@ from typing import Literal
 from fastapi import APIRouter, Response
 
 from afterhack import backup, prov
-from afterhack.api.deps import StoreDep
+from afterhack.api.deps import ServicesDep, StoreDep
 from afterhack.api.security import allow
 from afterhack.model.workspaces import ExportDocument, WorkspaceRow
+from afterhack.store.workspaces import workspace_graph
 from afterhack.wire.answers import ProvExport
 from afterhack.wire.inputs import WorkspaceRestore
 
@@ -37,11 +38,15 @@ async def delete_workspace(ws: str, store: StoreDep) -> Response:
 
 
 @router.post("/workspaces/restore", status_code=201, dependencies=[allow("manage")])
-async def restore_workspace(body: WorkspaceRestore, store: StoreDep) -> WorkspaceRow:
+async def restore_workspace(body: WorkspaceRestore, store: StoreDep,
+                            services: ServicesDep) -> WorkspaceRow:
     """Recreates an exported workspace under its own id (409 ``workspace_exists`` if it is
-    there), with its indexes, constraints and registry entry."""
-    return await backup.restore_workspace(
+    there), with its indexes, constraints and registry entry; its claims are embedded again
+    in the background (an export carries no vectors)."""
+    restored = await backup.restore_workspace(
         store, body.workspace.id,
         [{"labels": n.labels, "properties": n.properties} for n in body.nodes],
         [{"type": e.type, "source": e.source, "target": e.target, "properties": e.properties}
          for e in body.edges])
+    services.vectors.notify(workspace_graph(store, body.workspace.id))
+    return restored

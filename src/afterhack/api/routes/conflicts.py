@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from afterhack import conflicts
-from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.deps import AsOf, CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.model.conflicts import (
     AppliedResolution,
@@ -15,7 +15,7 @@ from afterhack.model.conflicts import (
     ConflictRecord,
     ResolutionPreview,
 )
-from afterhack.store import conflicts as store_conflicts
+from afterhack.moments import parse_as_of
 from afterhack.wire.inputs import ConflictPreview, ConflictResolve
 
 router = APIRouter(tags=["conflicts"])
@@ -28,14 +28,16 @@ async def list_conflicts(
                                         description="open, resolved, dismissed or all")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    as_of: AsOf = None,
 ) -> ConflictList:
     return await conflicts.list_conflicts(ws.graph, status=conflicts.parse_status(status),
-                                          limit=limit, offset=offset)
+                                          limit=limit, offset=offset, as_of=parse_as_of(as_of))
 
 
 @router.get("/workspaces/{ws}/conflicts/{conflict_id}", dependencies=[allow("read")])
-async def get_conflict(conflict_id: str, ws: WorkspaceDep) -> ConflictRecord:
-    return await store_conflicts.get_conflict(ws.graph, conflict_id)
+async def get_conflict(conflict_id: str, ws: WorkspaceDep, as_of: AsOf = None
+                       ) -> ConflictRecord:
+    return await conflicts.get_conflict(ws.graph, conflict_id, as_of=parse_as_of(as_of))
 
 
 @router.post("/workspaces/{ws}/conflicts/{conflict_id}/preview",
@@ -56,7 +58,9 @@ async def resolve(conflict_id: str, body: ConflictResolve, ws: WorkspaceDep,
     status, result = await conflicts.resolve(
         ws.graph, conflict_id, keep=body.keep, dismiss=body.dismiss, reason=body.reason,
         reviewer=body.reviewer or caller.actor, conflict_revision=body.conflict_revision,
-        impact_token_seen=body.impact_token, policy=services.policy, actor=caller.actor)
+        impact_token_seen=body.impact_token, policy=services.policy, actor=caller.actor,
+        valid_times=[{"claim_id": v.claim_id, "valid_from": v.valid_from,
+                      "valid_until": v.valid_until} for v in body.valid_times or []])
     if status == "already_applied":
         response.status_code = 200
     return {"status": status, **result}

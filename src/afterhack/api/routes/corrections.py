@@ -37,6 +37,7 @@ async def apply(claim_id: str, body: CorrectionApply, ws: WorkspaceDep, services
         ws.graph, claim_id, statement=body.statement, kind=body.kind, reason=body.reason,
         reviewer=body.reviewer or caller.actor, claim_revision=body.claim_revision,
         impact_token_seen=body.impact_token, policy=services.policy, actor=caller.actor)
+    services.vectors.notify(ws.graph)  # the replacement claim waits for its vector
     if status == "already_applied":
         response.status_code = 200
     return {"status": status, **result}

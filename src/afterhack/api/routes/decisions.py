@@ -4,12 +4,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from afterhack import review
-from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack import review, why
+from afterhack.api.deps import AsOf, CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
-from afterhack.model.decisions import ActionRecord, DecisionView
+from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
 from afterhack.model.vocab import ActionStatus, DecisionStatus
-from afterhack.store import decisions
+from afterhack.moments import parse_as_of
+from afterhack.store import asof_decisions, decisions
 from afterhack.wire.answers import ActionList, DecisionList
 from afterhack.wire.inputs import ActionChange, DecisionReview
 
@@ -28,8 +29,8 @@ async def list_decisions(
 
 
 @router.get("/workspaces/{ws}/decisions/{decision_id}", dependencies=[allow("read")])
-async def get_decision(decision_id: str, ws: WorkspaceDep) -> DecisionView:
-    return await decisions.get_decision(ws.graph, decision_id)
+async def get_decision(decision_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> DecisionRead:
+    return await why.read_decision(ws.graph, decision_id, as_of=parse_as_of(as_of))
 
 
 @router.patch("/workspaces/{ws}/decisions/{decision_id}", dependencies=[allow("review")])
@@ -55,8 +56,11 @@ async def list_actions(
 
 
 @router.get("/workspaces/{ws}/actions/{action_id}", dependencies=[allow("read")])
-async def get_action(action_id: str, ws: WorkspaceDep) -> ActionRecord:
-    return await decisions.get_action(ws.graph, action_id)
+async def get_action(action_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> ActionRecord:
+    at = parse_as_of(as_of)
+    if at is None:
+        return await decisions.get_action(ws.graph, action_id)
+    return await asof_decisions.get_action_at(ws.graph, action_id, at)
 
 
 @router.patch("/workspaces/{ws}/actions/{action_id}", dependencies=[allow("review")])

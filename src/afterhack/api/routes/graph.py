@@ -5,9 +5,10 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 
 from afterhack import projection
-from afterhack.api.deps import WorkspaceDep
+from afterhack.api.deps import AsOf, WorkspaceDep
 from afterhack.api.security import allow
-from afterhack.model.graph import GraphView
+from afterhack.model.graph import GraphView, Timeline
+from afterhack.moments import parse_as_of
 
 router = APIRouter(tags=["graph"])
 
@@ -17,7 +18,17 @@ async def get_graph(
     ws: WorkspaceDep,
     view: Literal["product", "internal"] = "product",
     limit: Annotated[int, Query(ge=1, le=50_000)] = 5000,
+    as_of: AsOf = None,
 ) -> GraphView:
+    at = parse_as_of(as_of)
     if view == "internal":
-        return await projection.internal_view(ws.graph, limit)
-    return await projection.product_view(ws.graph, limit)
+        return await projection.internal_view(ws.graph, limit, at)
+    return await projection.product_view(ws.graph, limit, at)
+
+
+@router.get("/workspaces/{ws}/timeline", dependencies=[allow("read")])
+async def get_timeline(
+    ws: WorkspaceDep,
+    limit: Annotated[int, Query(ge=1, le=5000)] = 500,
+) -> Timeline:
+    return await projection.timeline(ws.graph, limit)

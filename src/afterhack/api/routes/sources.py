@@ -28,6 +28,7 @@ async def add_source(body: SourceCreate, ws: WorkspaceDep, services: ServicesDep
         origin_name=body.origin_name, source_id=body.source_id, extract=body.extract,
         actor=caller.actor, judge=services.conflict_judge, policy=services.policy,
         preview=body.preview,
+        vectors=services.vectors,
     )
     if result["status"] in ("unchanged", "preview"):
         response.status_code = 200
@@ -54,4 +55,5 @@ async def extract_source(source_id: str, ws: WorkspaceDep, services: ServicesDep
                          caller: CallerDep) -> SameVersion:
     return await ingest.extract_pending(ws.graph, services.settings, services.extractor,
                                         source_id=source_id, actor=caller.actor,
-                                        judge=services.conflict_judge)
+                                        judge=services.conflict_judge,
+                                        vectors=services.vectors)

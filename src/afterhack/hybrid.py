@@ -1,0 +1,183 @@
+"""Search (SPEC rule 3): claims ranked by their words (BM25 over their terms), by their
+meaning (the nearest vectors), or both fused by reciprocal rank, the first hits followed by
+the claims quoted next to them. ``claims.search_claims`` is this module's ``search_claims``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import cast
+
+from afterhack import ranking, search
+from afterhack.model.claims import (
+    ClaimRow,
+    ClaimSearch,
+    FoundBy,
+    FoundClaim,
+    NearClaim,
+    SearchInfo,
+    VectorInfo,
+)
+from afterhack.model.vocab import ClaimStatus, SearchMode
+from afterhack.store import asof as store_asof
+from afterhack.store import claims as store_claims
+from afterhack.store import vectors as store_vectors
+from afterhack.store.client import Graph, concurrently
+from afterhack.timefilter import at_moment, ranked_statuses
+from afterhack.vectors import Vectors
+
+# Each ranking offers at least this many claims to the fusion, whatever the page size; a
+# search ranks at most _MAX_DEPTH claims (pages past that are empty, as for any ranked list).
+_FUSION_DEPTH = 50
+_MAX_DEPTH = 2000
+# The first hits each bring the claims quoted just before and after them in their source
+# (a sentence's neighbours are its context: the answer to "who founded the company that
+# owns X" is often the sentence after the one that names X).
+_EXPAND_HITS = 3
+
+
+async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatus],
+                       depth: int) -> list[ClaimRow]:
+    """BM25 over the claims' terms: the rarest terms bring claims in, every term scores."""
+    if not terms:
+        return []
+    n, counts = await store_claims.term_counts(g, terms)
+    via = ranking.via_terms(counts, store_claims.TERM_COUNT_CAP)
+    if not via:
+        return []
+    return await store_claims.bm25(g, via, ranking.weights(n, counts), statuses, depth,
+                                   k1=ranking.K1, b=ranking.B,
+                                   budget=ranking.CANDIDATE_BUDGET)
+
+
+async def _vector_ranking(g: Graph, q: str, statuses: Sequence[ClaimStatus], depth: int,
+                          vectors: Vectors | None
+                          ) -> tuple[list[NearClaim], VectorInfo, float | None]:
+    """The claims near the query in meaning, what the search says about its vectors, and
+    the query's embedding time (None when nothing was embedded)."""
+    if vectors is None or not vectors.enabled:
+        return [], {"state": "off", "pending": 0}, None
+    state, pending = await vectors.search_state(g)
+    about: VectorInfo = {"state": state, "pending": pending}
+    if state != "ready":
+        return [], about, None
+    t0 = time.perf_counter()
+    got = await vectors.embed([q], "query")
+    ms = round((time.perf_counter() - t0) * 1000, 3)
+    if got is None:
+        about["state"] = "off"
+        return [], about, ms
+    found = await store_vectors.nearest(g, got[0][0], depth, statuses,
+                                        store_claims.SEARCH_FIELDS)
+    limit = vectors.max_distance
+    if limit is not None:
+        found = [r for r in found if r["distance"] <= limit]
+    return found, about, ms
+
+
+def _holds_every_word(statement: str, words: list[str]) -> bool:
+    have = set(search.tokens(statement))
+    return all(w in have for w in words)
+
+
+def _public(row: ClaimRow) -> ClaimRow:
+    return cast(ClaimRow, {k: v for k, v in row.items() if k not in ("score", "distance")})
+
+
+def _with_neighbours(order: list[str], found: dict[str, list[ClaimRow]],
+                     rows: dict[str, ClaimRow]) -> tuple[list[str], dict[str, str]]:
+    """The ranking with each of the first hits followed by its neighbours (moved up if
+    they rank lower); returns it and, for each claim brought up, the hit it follows."""
+    out: list[str] = []
+    seen: set[str] = set()
+    near_of: dict[str, str] = {}
+    for i, cid in enumerate(order):
+        if cid not in seen:
+            out.append(cid)
+            seen.add(cid)
+        if i >= _EXPAND_HITS:
+            continue
+        for n in found.get(cid, []):
+            if n["id"] not in seen:
+                rows.setdefault(n["id"], n)
+                out.append(n["id"])
+                seen.add(n["id"])
+                near_of[n["id"]] = cid
+    return out, near_of
+
+
+async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus], *,
+                        limit: int = 20, offset: int = 0, mode: SearchMode = "hybrid",
+                        vectors: Vectors | None = None, neighbours: bool = True,
+                        as_of: int | None = None, valid_at: int | None = None
+                        ) -> ClaimSearch:
+    """Without a query, the claims in order of creation; with one, ranked (see module).
+
+    With ``as_of``, as the memory held them then; a search (with ``q``) at a time finds only
+    the claims valid then (``valid_at``, by default the ``as_of``): the rankings offer
+    candidates and timefilter.at_moment keeps those of that moment."""
+    if q is None or not q.strip():
+        if as_of is not None:
+            # A list as of a time is what the memory held then, valid then or not.
+            listed = await store_asof.list_claims_at(g, statuses, as_of, limit, offset)
+            return {"items": cast(list[FoundClaim], listed),
+                    "search": {"q": q, "terms": [], "backed_off": False, "mode": mode,
+                               "as_of": as_of}}
+        listed = await store_claims.list_claims(g, statuses, limit, offset)
+        return {"items": cast(list[FoundClaim], listed),
+                "search": {"q": q, "terms": [], "backed_off": False, "mode": mode}}
+    if valid_at is None:
+        valid_at = as_of
+    terms = list(search.plan(q).terms)
+    depth = min(max(_FUSION_DEPTH, offset + limit), _MAX_DEPTH)
+    if valid_at is not None:
+        # Candidates the moment will not admit are dropped after ranking: rank deeper.
+        depth = min(max(_FUSION_DEPTH * 2, 3 * (offset + limit)), _MAX_DEPTH)
+    info: SearchInfo = {"q": q, "terms": terms, "backed_off": False, "mode": mode}
+    if as_of is not None:
+        info["as_of"] = as_of
+    if valid_at is not None:
+        info["valid_at"] = valid_at
+    ranks = ranked_statuses(statuses, as_of)
+    by_text: list[ClaimRow] = []
+    by_meaning: list[NearClaim] = []
+    if mode == "text":
+        by_text = await text_ranking(g, terms, ranks, depth)
+    else:
+        # The word ranking's reads run while the query is being embedded.
+        text_read = text_ranking(g, terms, ranks, depth) if mode == "hybrid" else None
+        if text_read is not None:
+            by_text, meaning = await concurrently(
+                text_read, _vector_ranking(g, q, ranks, depth, vectors))
+        else:
+            meaning = await _vector_ranking(g, q, ranks, depth, vectors)
+        by_meaning, info["vectors"], info["embedding_ms"] = meaning
+    if valid_at is not None:
+        by_text = await at_moment(g, by_text, statuses, as_of=as_of, valid_at=valid_at)
+        by_meaning = await at_moment(g, by_meaning, statuses, as_of=as_of, valid_at=valid_at)
+    rows: dict[str, ClaimRow] = {r["id"]: r for r in (*by_meaning, *by_text)}
+    text_ids = {r["id"] for r in by_text}
+    distance = {r["id"]: r["distance"] for r in by_meaning}
+    order = ranking.fuse([[r["id"] for r in by_text], [r["id"] for r in by_meaning]])
+    near_of: dict[str, str] = {}
+    if neighbours and order:
+        found = await store_claims.neighbours(g, order[:_EXPAND_HITS], ranks)
+        if valid_at is not None:
+            flat = [n for near in found.values() for n in near]
+            admitted = {n["id"]: n for n in await at_moment(
+                g, flat, statuses, as_of=as_of, valid_at=valid_at)}
+            found = {k: [admitted[n["id"]] for n in near if n["id"] in admitted]
+                     for k, near in found.items()}
+        order, near_of = _with_neighbours(order, found, rows)
+    items: list[FoundClaim] = []
+    for i in order[offset : offset + limit]:
+        d = distance.get(i)
+        how: FoundBy = {"text": i in text_ids,
+                        "vector_distance": None if d is None else round(float(d), 4),
+                        "neighbour_of": near_of.get(i)}
+        items.append(cast(FoundClaim, {**_public(rows[i]), "found_by": how}))
+    words = search.tokens(q)
+    info["backed_off"] = bool(items) and not any(
+        _holds_every_word(c["statement"], words) for c in items)
+    return {"items": items, "search": info}

@@ -1,0 +1,237 @@
+"""Claim vectors: the workspace's embedding space, filling pending vectors, and the
+background worker that does it without holding up a write.
+
+A claim is searchable by its words from the write that creates it; its vector follows.
+With the worker on (the default), ingest writes claims ``vector_pending`` and returns, and
+the worker embeds them in batches, one batch at a time per process, so a big ingest never
+waits on the model and the model never takes more than its share of the CPU. With it off,
+ingest embeds its claims before the write and stores them in the same query.
+
+A workspace whose vectors came from another model or dimension than the one configured is
+never mixed: its vector search is off (search says so) until ``afterhack embeddings
+reembed`` moves it to the new space.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Literal
+
+from afterhack.errors import GatewayError
+from afterhack.llm.embeddings import Embedder, EmbeddingsUnavailable
+from afterhack.model.calls import ModelCall
+from afterhack.model.embeddings import EmbeddingProgress
+from afterhack.model.vocab import SpaceState
+from afterhack.store import vectors as store_vectors
+from afterhack.store.client import Graph, Store
+from afterhack.store.names import REGISTRY_GRAPH, graph_name
+from afterhack.store.sources import NewClaim
+
+log = logging.getLogger(__name__)
+
+BATCH = 32
+# float32 carries about 7 significant digits; more only lengthens the query text.
+_DIGITS = 7
+
+
+def compact(vec: list[float]) -> list[float]:
+    return [float(f"{x:.{_DIGITS}g}") for x in vec]
+
+
+class Vectors:
+    """The embedder and what a workspace's space allows; shared by search, ingest, worker."""
+
+    def __init__(self, embedder: Embedder | None, *, inline: bool = False) -> None:
+        self.embedder = embedder
+        # Embed at ingest, in the claims' own write, instead of leaving it to the worker.
+        self.inline = inline
+        self.worker: Worker | None = None
+        self.broken: str | None = None  # why the offline model could not load, if it failed
+
+    def notify(self, g: Graph) -> None:
+        """New claims are waiting in this graph: wake the worker for it."""
+        if self.worker is not None:
+            self.worker.notify(g.name)
+
+    @property
+    def max_distance(self) -> float | None:
+        return self.embedder.max_distance if self.embedder is not None else None
+
+    async def embed_claims(self, g: Graph, claims: list[NewClaim],
+                           calls: list[ModelCall]) -> None:
+        """Inline mode: give each claim row its vector (``v``) before the write, recording
+        the model's time with the source's other model calls. A workspace in another space
+        gets none (they stay pending for a re-embed)."""
+        if not self.inline or not claims or self.embedder is None:
+            return
+        state, sp = await self.state(g)
+        if state not in ("ready", "empty"):
+            return
+        got = await self.embed([c["statement"] for c in claims], "passage")
+        if got is None:
+            return
+        vecs, call = got
+        calls.append(call)
+        dim = len(vecs[0])
+        if not await store_vectors.claim_space(g, self.embedder.name, dim):
+            return
+        if not sp.indexed:
+            await store_vectors.create_index(g, dim)
+        for c, v in zip(claims, vecs, strict=True):
+            c["v"] = compact(v)
+
+    @property
+    def enabled(self) -> bool:
+        return self.embedder is not None and self.broken is None
+
+    async def state(self, g: Graph) -> tuple[SpaceState, store_vectors.Space]:
+        sp = await store_vectors.space(g)
+        if not self.enabled or self.embedder is None:
+            return "off", sp
+        if sp.model is None:
+            return "empty", sp
+        if sp.model != self.embedder.name or (
+                self.embedder.dim is not None and sp.dim != self.embedder.dim):
+            return "stale", sp
+        return "ready", sp
+
+    async def search_state(self, g: Graph) -> tuple[SpaceState, int]:
+        """What a search can use (one read): the space's state and the claims pending."""
+        model, dim, pending = await store_vectors.search_state(g)
+        if not self.enabled or self.embedder is None:
+            return "off", pending
+        if model is None:
+            return "empty", pending
+        if model != self.embedder.name or (self.embedder.dim is not None
+                                           and dim != self.embedder.dim):
+            return "stale", pending
+        return "ready", pending
+
+    async def progress(self, g: Graph) -> EmbeddingProgress:
+        state, sp = await self.state(g)
+        return {"state": state, "model": sp.model, "dim": sp.dim,
+                "configured_model": self.embedder.name if self.embedder else None,
+                "claims": await store_vectors.count_claims(g),
+                "pending": await store_vectors.count_pending(g)}
+
+    async def embed(self, texts: list[str], kind: Literal["query", "passage"]
+                    ) -> tuple[list[list[float]], ModelCall] | None:
+        """Vectors, or None when embeddings are off or the model failed (then search runs on
+        words alone; a gateway failure is logged, never raised into a search)."""
+        if not self.enabled or self.embedder is None or not texts:
+            return None
+        try:
+            return await self.embedder.embed(texts, kind)
+        except EmbeddingsUnavailable as exc:
+            self.broken = str(exc)
+            log.warning("embeddings are off: %s", exc)
+        except GatewayError as exc:
+            log.warning("embedding failed: %s", exc.code)
+        return None
+
+    async def fill(self, g: Graph, limit: int = BATCH) -> int:
+        """Embed up to ``limit`` pending claims and store their vectors; returns how many
+        were written (0 when none is pending, or the workspace is in another space)."""
+        if self.embedder is None:
+            return 0
+        todo = await store_vectors.pending(g, limit)
+        if not todo:
+            return 0
+        got = await self.embed([c.statement for c in todo], "passage")
+        if got is None:
+            return 0
+        vecs, _call = got
+        dim = len(vecs[0])
+        if any(len(v) != dim for v in vecs):
+            log.warning("the embedder answered vectors of different dimensions; skipped")
+            return 0
+        if not await store_vectors.claim_space(g, self.embedder.name, dim):
+            return 0
+        sp = await store_vectors.space(g)
+        if not sp.indexed:
+            await store_vectors.create_index(g, dim)
+        return await store_vectors.write(
+            g, self.embedder.name, [{"id": c.id, "v": compact(v)} for c, v in zip(todo, vecs,
+                                                                                 strict=True)])
+
+
+class Worker:
+    """Fills pending vectors in the background, one batch at a time, workspace by workspace.
+
+    Writes in this process wake it for their workspace; a rescan of the registry every
+    ``rescan_s`` finds work other processes left (or claims restored from an export)."""
+
+    def __init__(self, store: Store, vectors: Vectors, *, rescan_s: float | None = 60.0) -> None:
+        self.store = store
+        self.vectors = vectors
+        # None: no rescans, only the workspaces this process names (inline embedding, where
+        # ingest leaves nothing pending: a re-embed or a restore is all that is left to do).
+        self.rescan_s = rescan_s
+        # Graph names of workspaces with claims waiting for vectors.
+        self._queue: asyncio.Queue[str] = asyncio.Queue()
+        self._queued: set[str] = set()
+        self._task: asyncio.Task[None] | None = None
+        self.embedded = 0
+
+    def notify(self, graph: str) -> None:
+        if graph not in self._queued:
+            self._queued.add(graph)
+            self._queue.put_nowait(graph)
+
+    def start(self) -> None:
+        if self._task is None and self.vectors.enabled:
+            self._task = asyncio.create_task(self._run(), name="afterhack-vector-worker")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _rescan(self) -> None:
+        rows = await self.store.graph(REGISTRY_GRAPH).read(
+            "MATCH (e:WorkspaceEntry) RETURN e.id AS id ORDER BY e.created_at")
+        for r in rows:
+            with contextlib.suppress(ValueError):
+                self.notify(graph_name(r["id"]))
+
+    async def _run(self) -> None:
+        last_scan: float | None = None
+        while self.vectors.enabled:
+            if self.rescan_s is not None and (
+                    last_scan is None or time.monotonic() - last_scan >= self.rescan_s):
+                last_scan = time.monotonic()
+                with contextlib.suppress(Exception):
+                    await self._rescan()
+            try:
+                name = await asyncio.wait_for(self._queue.get(), timeout=self.rescan_s)
+            except TimeoutError:
+                continue
+            self._queued.discard(name)
+            try:
+                await self._drain(name)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a workspace deleted meanwhile, the store down: retried later
+                log.debug("vector worker: %s skipped", name, exc_info=True)
+
+    async def _drain(self, name: str) -> None:
+        g = self.store.graph(name)
+        state, sp = await self.vectors.state(g)
+        if state in ("stale", "off"):
+            return
+        if sp.model is None:
+            await store_vectors.mark_unembedded(g)
+        while True:
+            n = await self.vectors.fill(g)
+            self.embedded += n
+            if n == 0:
+                return
+            # Let other workspaces (and requests) in between batches.
+            if not self._queue.empty():
+                self.notify(name)
+                return

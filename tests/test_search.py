@@ -1,0 +1,161 @@
+"""Search by words and by meaning (SPEC rule 3): the terms a claim is found by, the BM25
+ranking, reciprocal-rank fusion, paraphrases, text without spaces, and the evidence gate for
+a claim found by meaning alone."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from afterhack import ranking, search
+from tests.support.fakellm import FakeLLM, Reply
+
+JUNE = "The product launch is planned for June 12."
+PLAN = (JUNE + " The venue is Hall 7 in Berlin. Catering is booked for 200 guests. "
+        "Anna Schmidt leads the marketing team.")
+
+
+def _add(client: TestClient, ws: str, text: str, title: str = "Plan") -> list[dict]:
+    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": title, "text": text})
+    assert r.status_code == 201, r.text
+    return r.json()["claims"]
+
+
+def _search(client: TestClient, ws: str, q: str, mode: str = "hybrid") -> dict:
+    r = client.get(f"/api/workspaces/{ws}/claims", params={"q": q, "mode": mode})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_claim_terms_fold_plurals_and_drop_stopwords() -> None:
+    assert search.claim_terms("The launches of the Products are planned.") == [
+        "launch", "product", "planned"]
+    assert search.plan("launch date for the product").terms == ("launch", "product")
+    assert search.claim_terms("Arthur's Magazine (1844–1846)") == ["arthur", "magazine", "1844",
+                                                                 "1846"]
+
+
+def test_unspaced_scripts_are_split_into_characters_and_pairs() -> None:
+    assert search.claim_terms("产品发布") == ["产", "品", "发", "布", "产品", "品发", "发布"]
+    # Mixed with Latin words and emoji, each part keeps its own rule.
+    assert search.claim_terms("Q3的产品🚀launch") == ["q3", "的", "产", "品", "的产", "产品",
+                                                   "launch"]
+
+
+def test_fusion_rewards_agreement_and_keeps_order_on_ties() -> None:
+    assert ranking.fuse([["a", "b", "c"], ["b"]]) == ["b", "a", "c"]
+    assert ranking.fuse([["x", "y"], ["y", "x"]]) == ["x", "y"]
+    assert ranking.fuse([["x", "y"], []]) == ["x", "y"]
+    assert ranking.fuse([[], ["q", "r"]]) == ["q", "r"]
+
+
+def test_rare_terms_bring_claims_in_within_the_budget() -> None:
+    counts = {"common": 1000, "rare": 3, "mid": 50, "absent": 0}
+    assert ranking.via_terms(counts, cap=1000) == ["rare", "mid"]
+    assert ranking.via_terms(counts, cap=1000, budget=10) == ["rare"]
+    # Nothing rarer held: the common term still finds something.
+    assert ranking.via_terms({"common": 1000}, cap=1000) == ["common"]
+    assert ranking.idf(100, 1) > ranking.idf(100, 50) > 0
+
+
+def test_bm25_prefers_the_rarer_word(client: TestClient, ws: str) -> None:
+    _add(client, ws, "The launch is in Berlin. The launch is soon. The launch is big. "
+                     "Zeppelins fly over the launch.")
+    items = _search(client, ws, "launch zeppelins", "text")["items"]
+    assert items[0]["statement"] == "Zeppelins fly over the launch."
+    assert len(items) == 4 and all(i["found_by"]["text"] for i in items)
+
+
+def test_paraphrase_is_found_by_meaning(client: TestClient, ws: str) -> None:
+    _add(client, ws, PLAN)
+    # No word of the question is in the claim: words alone find nothing.
+    assert _search(client, ws, "When do we ship?", "text")["items"] == []
+    for mode in ("vector", "hybrid"):
+        body = _search(client, ws, "When do we ship?", mode)
+        assert body["items"][0]["statement"] == JUNE, mode
+        assert body["items"][0]["found_by"]["text"] is False
+        assert body["search"]["vectors"] == {"state": "ready", "pending": 0}
+        assert body["search"]["embedding_ms"] > 0
+
+
+def test_far_questions_find_nothing_by_meaning(client: TestClient, ws: str) -> None:
+    _add(client, ws, PLAN)
+    assert _search(client, ws, "What is the weather on Mars?")["items"] == []
+
+
+def test_chinese_is_found_without_spaces_between_words(client: TestClient, ws: str) -> None:
+    _add(client, ws, "我们的产品将于6月12日发布🚀。会场在柏林的7号厅。" + PLAN)
+    items = _search(client, ws, "产品什么时候发布", "text")["items"]
+    assert items[0]["statement"] == "我们的产品将于6月12日发布🚀。"
+    # e5 is multilingual: the English question finds the Chinese sentence by meaning too.
+    ids = [i["statement"] for i in _search(client, ws, "会场在哪里", "hybrid")["items"]]
+    assert ids[0] == "会场在柏林的7号厅。"
+
+
+def test_superseded_claims_are_never_found_by_meaning(client: TestClient, ws: str) -> None:
+    claim = next(c for c in _add(client, ws, PLAN) if c["statement"] == JUNE)
+    pv = client.post(f"/api/workspaces/{ws}/claims/{claim['id']}/corrections/preview",
+                     json={"statement": "The product launch moved to July 3."}).json()
+    r = client.post(f"/api/workspaces/{ws}/claims/{claim['id']}/corrections",
+                    json={"statement": "The product launch moved to July 3.",
+                          "claim_revision": pv["revisions"]["claim_revision"],
+                          "impact_token": pv["revisions"]["impact_token"]})
+    assert r.status_code == 201, r.text
+    for mode in ("vector", "hybrid", "text"):
+        found = [i["statement"] for i in _search(client, ws, "When do we ship?", mode)["items"]]
+        assert JUNE not in found, mode
+    # The replacement is searchable by its words at once.
+    assert [i["statement"] for i in _search(client, ws, "July", "text")["items"]] == [
+        "The product launch moved to July 3."]
+
+
+def test_unknown_mode_is_a_422(client: TestClient, ws: str) -> None:
+    r = client.get(f"/api/workspaces/{ws}/claims", params={"q": "x", "mode": "fuzzy"})
+    assert r.status_code == 422
+    assert r.json()["error"]["code"] == "invalid_request"
+
+
+def test_offline_agent_answers_a_question_in_other_words(client: TestClient, ws: str) -> None:
+    launch = next(c for c in _add(client, ws, PLAN) if c["statement"] == JUNE)
+    view = client.post(f"/api/workspaces/{ws}/agent-runs",
+                       json={"task": "When do we ship?"}).json()
+    d = view["decision"]
+    assert d["status"] == "draft"
+    assert [c["id"] for p in d["premises"] for c in p["claims"]] == [launch["id"]]
+    trail = view["handoffs"][0]
+    assert launch["id"] in trail["searched_claim_ids"]
+    assert launch["id"] in trail["retrieved_claim_ids"]
+
+
+@pytest.mark.parametrize("retrieve", [False, True])
+def test_a_claim_found_by_meaning_alone_must_be_retrieved_before_it_is_cited(
+        gateway_client: tuple[TestClient, FakeLLM], retrieve: bool) -> None:
+    client, llm = gateway_client
+    ws = client.post("/api/workspaces", json={"name": "gate"}).json()["id"]
+    llm.script(Reply.json({"claims": [{"statement": JUNE, "evidence_quote": JUNE}]}))
+    launch = _add(client, ws, JUNE)[0]
+    llm.reset()
+    turns = [Reply.tools(("search_claims", {"query": "When do we ship?"}))]
+    if retrieve:
+        turns.append(Reply.tools(("get_claim_sources", {"claim_ids": [launch["id"]]})))
+    turns.append(Reply.tools(("submit_proposal", {"answer": "June 12",
+                                                  "claim_ids": [launch["id"]]})))
+    coordinator = {"title": "Ship date", "summary": "June 12", "claim_ids": [launch["id"]],
+                   "premises": [], "actions": []}
+    llm.script(*turns, Reply.json(coordinator))
+    view = client.post(f"/api/workspaces/{ws}/agent-runs",
+                       json={"task": "When do we ship?"}).json()
+    search_call = view["handoffs"][0]["tool_calls"][0]
+    # Words alone would not have found it: this hit came from the vector index.
+    assert search_call["claim_ids"] == [launch["id"]]
+    assert client.get(f"/api/workspaces/{ws}/claims",
+                      params={"q": "When do we ship?", "mode": "text"}).json()["items"] == []
+    d = view["decision"]
+    if retrieve:
+        assert d["status"] == "draft"
+        assert [c["id"] for p in d["premises"] for c in p["claims"]] == [launch["id"]]
+    else:
+        assert d["status"] == "needs_review"
+        assert d["premises"] == []
+        assert view["handoffs"][0]["dropped"] == [{"claim_id": launch["id"],
+                                                   "reason": "not_retrieved"}]

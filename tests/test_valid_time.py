@@ -1,0 +1,122 @@
+"""Valid time (SPEC rule 10): when what a claim says holds, where its statement says so or a
+reviewer dismissed a conflict as "both hold, at different times"; searches and agent runs
+at a time use the claims valid then."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from afterhack.store.audit import now_ms
+from afterhack.validity import valid_time
+from tests.support.graphs import violations
+from tests.test_conflicts import _add
+
+DAY = 86_400_000
+GRAND = "The launch venue is the Grand Hotel."
+PARK = "The launch venue is the Park Pavilion."
+
+
+def _ms(y: int, m: int, d: int) -> int:
+    return int(datetime(y, m, d, tzinfo=UTC).timestamp() * 1000)
+
+
+def test_explicit_forms_of_a_statement() -> None:
+    ref = _ms(2026, 1, 5)
+    assert valid_time("The venue is the Grand Hotel until June 1.", ref) == (
+        None, _ms(2026, 6, 1))
+    assert valid_time("From March 3 the venue is the Park Pavilion.", ref) == (
+        _ms(2026, 3, 3), None)
+    assert valid_time("The office is closed from March 3 to March 10, 2027.", ref) == (
+        _ms(2027, 3, 3), _ms(2027, 3, 10))
+    assert valid_time("Prices apply through 2026-06-30.", ref) == (None, _ms(2026, 7, 1))
+    assert valid_time("Since 3rd March 2025 the CEO is Ana.", ref) == (_ms(2025, 3, 3), None)
+    assert valid_time("Effective Sept. 1 the fee is 5 dollars.", ref) == (_ms(2026, 9, 1), None)
+    # Not one of the forms: open-ended.
+    for s in ("The launch moves to June 19.", "The launch is planned for June 12.",
+              "From June 10 until June 1 nothing holds.", "As of Feb 30 the fee is 3 dollars."):
+        assert valid_time(s, ref) == (None, None), s
+
+
+def test_extraction_keeps_what_the_statement_says(client: TestClient, ws: str) -> None:
+    body = _add(client, ws, "Venue memo", "The launch venue is the Grand Hotel until June 1.")
+    [claim] = body["claims"]
+    assert claim["valid_from"] is None and claim["valid_until"] is not None
+    read = client.get(f"/api/workspaces/{ws}/claims/{claim['id']}").json()
+    assert read["valid_until"] == claim["valid_until"]
+    assert datetime.fromtimestamp(read["valid_until"] / 1000, UTC).strftime("%m-%d") == "06-01"
+
+
+def _dismiss(client: TestClient, ws: str, conflict_id: str, **extra: Any) -> Any:
+    base = f"/api/workspaces/{ws}/conflicts/{conflict_id}"
+    p = client.post(base + "/preview", json={"dismiss": True}).json()
+    return client.post(base + "/resolve", json={
+        "dismiss": True, "reason": "The venue changes in the summer.",
+        "conflict_revision": p["revisions"]["conflict_revision"],
+        "impact_token": p["revisions"]["impact_token"], **extra})
+
+
+def test_dismissed_as_both_hold_at_different_times(client: TestClient, ws: str,
+                                                   falkordb: str) -> None:
+    base = f"/api/workspaces/{ws}"
+    grand = _add(client, ws, "March memo", GRAND)["claims"][0]
+    park_memo = _add(client, ws, "April memo", PARK)
+    park = park_memo["claims"][0]
+    [conflict] = park_memo["conflicts"]
+    split = now_ms() + 30 * DAY
+    # Bad input first: nothing changes.
+    for bad, code in (
+            ({"valid_times": [{"claim_id": "nope", "valid_until": split}]},
+             "claim_not_in_conflict"),
+            ({"valid_times": [{"claim_id": grand["id"], "valid_from": split,
+                               "valid_until": split}]}, "invalid_request"),
+            ({"valid_times": [{"claim_id": grand["id"], "valid_until": "soon"}]},
+             "invalid_request"),
+            ({"valid_times": [{"claim_id": grand["id"], "valid_until": split},
+                              {"claim_id": grand["id"], "valid_from": split}]},
+             "invalid_request")):
+        r = _dismiss(client, ws, conflict["id"], **bad)
+        assert r.status_code == 422 and r.json()["error"]["code"] == code, (bad, r.text)
+    assert client.get(f"{base}/conflicts/{conflict['id']}").json()["status"] == "open"
+    r = _dismiss(client, ws, conflict["id"], valid_times=[
+        {"claim_id": grand["id"], "valid_until": split},
+        {"claim_id": park["id"], "valid_from": split}])
+    assert r.status_code == 201, r.text
+    g = client.get(f"{base}/claims/{grand['id']}").json()
+    p = client.get(f"{base}/claims/{park['id']}").json()
+    assert (g["valid_from"], g["valid_until"]) == (None, split)
+    assert (p["valid_from"], p["valid_until"]) == (split, None)
+
+    # A search at a time finds the claim valid then; without a time, both.
+    def venues(**params: Any) -> set[str]:
+        items = client.get(f"{base}/claims", params={"q": "launch venue", **params}).json()
+        return {c["statement"] for c in items["items"]}
+
+    assert venues() == {GRAND, PARK}
+    assert venues(as_of=split - DAY) == {GRAND}
+    assert venues(as_of=split + DAY) == {PARK}
+    # An agent run about a time uses the claims valid then.
+    for when, want in ((split - DAY, grand["id"]), (split + DAY, park["id"])):
+        run = client.post(f"{base}/agent-runs",
+                          json={"task": "Where is the launch venue?", "as_of": when})
+        assert run.status_code == 201, run.text
+        cited = {c["id"] for p_ in run.json()["decision"]["premises"] for c in p_["claims"]}
+        assert cited == {want}, run.json()["decision"]
+        assert run.json()["run"]["valid_at"] == when
+    assert client.post(f"{base}/agent-runs", json={"task": "x", "as_of": "later"}
+                       ).status_code == 422
+    assert violations(falkordb, ws) == []
+
+
+def test_valid_times_only_with_dismiss(client: TestClient, ws: str) -> None:
+    grand = _add(client, ws, "March memo", GRAND)["claims"][0]
+    [conflict] = _add(client, ws, "April memo", PARK)["conflicts"]
+    base = f"/api/workspaces/{ws}/conflicts/{conflict['id']}"
+    p = client.post(base + "/preview", json={"keep": grand["id"]}).json()
+    r = client.post(base + "/resolve", json={
+        "keep": grand["id"], "valid_times": [{"claim_id": grand["id"], "valid_until": 5}],
+        "conflict_revision": p["revisions"]["conflict_revision"],
+        "impact_token": p["revisions"]["impact_token"]})
+    assert r.status_code == 422 and "dismiss" in r.json()["error"]["message"], r.text
