@@ -23,7 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 from mcp import Client
 
-from afterhack.api.app import create_app
+from afterhack.app import create_app
 from afterhack.cluster.local import LocalCluster
 from afterhack.config import Settings
 from afterhack.store.client import PRIMARY_AFTER_WRITE_S, Store

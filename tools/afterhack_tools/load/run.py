@@ -30,7 +30,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from afterhack.api.security import is_loopback
+from afterhack.access import is_loopback
 from afterhack.cluster.local import LocalCluster
 from afterhack.embedded import EmbeddedFalkorDB, free_loopback_port
 from afterhack_tools.load.verify import verify
