@@ -22,6 +22,7 @@ from afterhack.model.claims import (
 from afterhack.model.vocab import ClaimStatus, SearchMode
 from afterhack.store import asof as store_asof
 from afterhack.store import claims as store_claims
+from afterhack.store import terms as store_terms
 from afterhack.store import vectors as store_vectors
 from afterhack.store.client import Graph, concurrently
 from afterhack.timefilter import at_moment, ranked_statuses
@@ -42,11 +43,14 @@ async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatu
     """BM25 over the claims' terms: the rarest terms bring claims in, every term scores."""
     if not terms:
         return []
-    n, counts = await store_claims.term_counts(g, terms)
+    n, counts = await store_terms.document_frequencies(g, terms)
     via = ranking.via_terms(counts, store_claims.TERM_COUNT_CAP)
     if not via:
         return []
-    return await store_claims.bm25(g, via, ranking.weights(n, counts), statuses, depth,
+    chosen = set(via)
+    weights = ranking.weights(n, counts)
+    return await store_claims.bm25(g, [w for w in weights if w[0] in chosen],
+                                   [w for w in weights if w[0] not in chosen], statuses, depth,
                                    k1=ranking.K1, b=ranking.B,
                                    budget=ranking.CANDIDATE_BUDGET)
 

@@ -30,49 +30,38 @@ CLAIM_FIELDS = (
 # What a search reads of each claim: its fields and the open conflicts it is in.
 SEARCH_FIELDS = f"{CLAIM_FIELDS}, {OPEN_CONFLICT_IDS} AS open_conflict_ids"
 
-# How many claims of one term are counted before the term is called common: a common term
-# still scores the claims found through rarer ones, but does not bring in claims of its own
-# (reading every claim that says "project" would make a search scale with the workspace).
+# A term held by this many claims or more is common: it still scores the claims found
+# through rarer ones, but does not bring in claims of its own (reading every claim that
+# says "project" would make a search scale with the workspace).
 TERM_COUNT_CAP = 1000
 
 
-async def term_counts(g: Graph, terms: list[str]) -> tuple[int, dict[str, int]]:
-    """Claims in the workspace, and for each term how many claims hold it (at most the cap)."""
-    rows = await g.read(
-        "MATCH (all:Claim) WITH count(all) AS n "
-        "UNWIND $terms AS t "
-        "CALL { WITH t MATCH (c:Claim) WHERE t IN c.terms WITH c LIMIT $cap "
-        "  RETURN count(c) AS df } "
-        "RETURN n, collect([t, df]) AS dfs",
-        {"terms": terms, "cap": TERM_COUNT_CAP},
-    )
-    row = rows.first()
-    if row is None:
-        return 0, {}
-    return int(row["n"]), {str(t): int(df) for t, df in row["dfs"]}
-
-
-async def bm25(g: Graph, via: list[str], weights: list[tuple[str, float]],
+async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, float]],
                statuses: Sequence[ClaimStatus], limit: int, *, k1: float, b: float,
                budget: int) -> list[ClaimRow]:
     """Claims holding any term of ``via``, scored by BM25 over every weighted term.
 
-    ``weights`` pairs each of the query's terms with its idf. A claim is a sentence, so each
-    term counts once (its frequency is 1); its length is its number of distinct terms,
-    against the mean length of the claims found. At most ``budget`` claims are read: when
-    only a common term is held, that many of its claims stand for all of them."""
+    ``via`` and ``rest`` pair each of the query's terms with its idf (rarest first): the
+    ``via`` terms bring claims in and their weights are summed per claim as they are found;
+    a ``rest`` term only adds its weight to a claim found that holds it. A claim is a
+    sentence, so each term counts once (its frequency is 1); its length is its number of
+    distinct terms, against the mean length of the claims found. At most ``budget`` claims
+    are read: when only a common term is held, that many of its claims stand for all of
+    them. Only the claims returned are looked up for open conflicts."""
     rows = await g.read(
-        "UNWIND $via AS t MATCH (c:Claim) WHERE t IN c.terms AND c.status IN $statuses "
-        "WITH DISTINCT c LIMIT $budget "
-        "WITH collect(c) AS found, avg(size(c.terms)) AS mean "
-        "UNWIND found AS c "
-        "WITH c, reduce(s = 0.0, w IN $weights | s + CASE WHEN w[0] IN c.terms THEN w[1] "
-        "  ELSE 0.0 END) * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * size(c.terms) / mean)) "
-        "  AS score "
+        "UNWIND $via AS w MATCH (c:Claim) WHERE w[0] IN c.terms AND c.status IN $statuses "
+        "WITH c, w[1] AS weight LIMIT $budget "
+        "WITH c, sum(weight) AS held "
+        "WITH c, reduce(s = held, w IN $rest | s + CASE WHEN w[0] IN c.terms THEN w[1] "
+        "  ELSE 0.0 END) AS held, size(c.terms) AS len "
+        "WITH collect([c, held, len]) AS found, avg(len) AS mean "
+        "UNWIND found AS f "
+        "WITH f[0] AS c, f[1] * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * f[2] / mean)) AS score "
+        "ORDER BY score DESC, c.created_at, c.id LIMIT $limit "
         f"RETURN {CLAIM_FIELDS}, score, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
-        "ORDER BY score DESC, c.created_at, c.id LIMIT $limit",
-        {"via": via, "weights": [[t, w] for t, w in weights], "statuses": statuses,
-         "limit": limit, "k1": k1, "b": b, "budget": budget},
+        "ORDER BY score DESC, c.created_at, c.id",
+        {"via": [[t, w] for t, w in via], "rest": [[t, w] for t, w in rest],
+         "statuses": statuses, "limit": limit, "k1": k1, "b": b, "budget": budget},
     )
     return cast(list[ClaimRow], list(rows))
 
