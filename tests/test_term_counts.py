@@ -131,12 +131,16 @@ def test_a_graph_without_counts_gets_them_back(client: TestClient, ws: str,
         before = await _stored_counts(g)
         words = ["launch", "berlin"]
         ranked = [r["id"] for r in await hybrid.text_ranking(g, words, list(CURRENT_CLAIM), 20)]
-        # A graph written before counts existed: claims with terms, no Term nodes.
+        # A graph written before counts existed: claims with terms, no Term nodes, no index.
         await g.write("MATCH (t:Term) DELETE t")
+        await g.write("DROP INDEX FOR (t:Term) ON (t.key)")
         assert not await terms.counts_agree(g)
         assert await hybrid.text_ranking(g, words, list(CURRENT_CLAIM), 20) == []
         assert await terms.ensure_counts(g) is True
         assert await _stored_counts(g) == before
+        indexed = await g.read("CALL db.indexes() YIELD label, properties "
+                               "WHERE label = 'Term' RETURN properties AS p")
+        assert [r["p"] for r in indexed] == [["key"]]
         assert [r["id"] for r in
                 await hybrid.text_ranking(g, words, list(CURRENT_CLAIM), 20)] == ranked
         # Counts that agree are left alone.

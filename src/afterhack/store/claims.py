@@ -69,9 +69,11 @@ async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, flo
 async def neighbours(g: Graph, ids: list[str],
                      statuses: Sequence[ClaimStatus]) -> dict[str, list[ClaimRow]]:
     """For each claim, the claims quoted just before and just after it in its fragment."""
+    # The claims are found first, then their fragments: in one pattern FalkorDB starts from
+    # every claim of a wanted status (the status index) and walks to the few asked for.
     rows = await g.read(
-        "UNWIND $ids AS id "
-        "MATCH (c:Claim {id: id})-[:SUPPORTED_BY]->(:SourceFragment)<-[:SUPPORTED_BY]-(n:Claim) "
+        "UNWIND $ids AS id MATCH (c:Claim {id: id}) WITH c "
+        "MATCH (c)-[:SUPPORTED_BY]->(:SourceFragment)<-[:SUPPORTED_BY]-(n:Claim) "
         "WHERE n <> c AND n.status IN $statuses "
         "WITH c, n ORDER BY n.quote_start "
         "WITH c, collect(n) AS ns "

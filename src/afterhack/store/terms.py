@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TypedDict
 
-from afterhack.store.client import Graph, GraphMissing, Store
+from afterhack.store.client import Graph, GraphMissing, QueryFailed, Store
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 
 ALL = "*"
@@ -91,8 +91,22 @@ async def counts_agree(g: Graph) -> bool:
     return int(claims.scalar() or 0) == int(counted.scalar() or 0)
 
 
+async def ensure_index(g: Graph) -> None:
+    """The range index on ``Term.key``, for a graph made before it was in the schema."""
+    rows = await g.read("CALL db.indexes() YIELD label, properties "
+                        "WHERE label = 'Term' RETURN properties AS props")
+    if any("key" in r["props"] for r in rows):
+        return
+    try:
+        await g.write("CREATE INDEX FOR (t:Term) ON (t.key)")
+    except QueryFailed as exc:
+        if "already indexed" not in str(exc):
+            raise
+
+
 async def ensure_counts(g: Graph) -> bool:
     """Rebuild the counts when they disagree with the claims; True if they were rebuilt."""
+    await ensure_index(g)
     if await counts_agree(g):
         return False
     await rebuild(g)
