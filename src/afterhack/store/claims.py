@@ -47,7 +47,8 @@ async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, flo
     sentence, so each term counts once (its frequency is 1); its length is its number of
     distinct terms, against the mean length of the claims found. At most ``budget`` claims
     are read: when only a common term is held, that many of its claims stand for all of
-    them. Only the claims returned are looked up for open conflicts."""
+    them. Rows come without their open conflicts (``open_conflicts``: a search looks up
+    only the page it answers)."""
     rows = await g.read(
         "UNWIND $via AS w MATCH (c:Claim) WHERE w[0] IN c.terms AND c.status IN $statuses "
         "WITH c, w[1] AS weight LIMIT $budget "
@@ -58,12 +59,19 @@ async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, flo
         "UNWIND found AS f "
         "WITH f[0] AS c, f[1] * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * f[2] / mean)) AS score "
         "ORDER BY score DESC, c.created_at, c.id LIMIT $limit "
-        f"RETURN {CLAIM_FIELDS}, score, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
-        "ORDER BY score DESC, c.created_at, c.id",
+        f"RETURN {CLAIM_FIELDS}, score ORDER BY score DESC, c.created_at, c.id",
         {"via": [[t, w] for t, w in via], "rest": [[t, w] for t, w in rest],
          "statuses": statuses, "limit": limit, "k1": k1, "b": b, "budget": budget},
     )
     return cast(list[ClaimRow], list(rows))
+
+
+async def open_conflicts(g: Graph, ids: list[str]) -> dict[str, list[str]]:
+    """The open conflicts each claim is in."""
+    rows = await g.read(
+        f"UNWIND $ids AS id MATCH (c:Claim {{id: id}}) RETURN c.id AS id, "
+        f"{OPEN_CONFLICT_IDS} AS open_conflict_ids", {"ids": ids})
+    return {r["id"]: list(r["open_conflict_ids"]) for r in rows}
 
 
 async def neighbours(g: Graph, ids: list[str],
