@@ -22,7 +22,6 @@ from afterhack.model.claims import (
 from afterhack.model.vocab import ClaimStatus, SearchMode
 from afterhack.store import asof as store_asof
 from afterhack.store import claims as store_claims
-from afterhack.store import terms as store_terms
 from afterhack.store import vectors as store_vectors
 from afterhack.store.client import Graph, concurrently
 from afterhack.timefilter import at_moment, ranked_statuses
@@ -43,7 +42,8 @@ async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatu
     """BM25 over the claims' terms: the rarest terms bring claims in, every term scores."""
     if not terms:
         return []
-    n, counts = await store_terms.document_frequencies(g, terms)
+    n, counts = await concurrently(store_claims.count_claims(g),
+                                   store_claims.term_counts(g, terms))
     via = ranking.via_terms(counts, store_claims.TERM_COUNT_CAP)
     if not via:
         return []

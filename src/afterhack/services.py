@@ -29,7 +29,6 @@ from afterhack.llm.offline import OfflineExtractor
 from afterhack.loading import Target, can_wait, wait_until_loaded
 from afterhack.model.vocab import SupportPolicy
 from afterhack.store.client import Store
-from afterhack.store.terms import ensure_counts_everywhere as ensure_term_counts_everywhere
 from afterhack.store.workspaces import (
     ensure_registry,
     register_schema_everywhere,
@@ -170,8 +169,6 @@ async def _open_store(settings: Settings, embedded: EmbeddedFalkorDB | None, url
             await ensure_registry(store)
             await store.learn_plan_cache_size()
             await register_schema_everywhere(store)
-            # Graphs written before search kept term counts (or restored without them).
-            await ensure_term_counts_everywhere(store)
             return store
         except Exception:
             if store is not None:

@@ -17,8 +17,6 @@ from afterhack.store.audit import now_ms
 from afterhack.store.client import Graph
 from afterhack.store.history import born
 from afterhack.store.names import new_id
-from afterhack.store.terms import RAISE_COUNTS
-from afterhack.store.terms import counts as term_counts
 
 BATCH = 5000
 
@@ -101,10 +99,8 @@ async def bulk_load(
             "  extracted_by:'bulk', created_at:$now, terms:r.terms, "
             "  vector_pending: r.v IS NULL, "
             "  embedding: CASE WHEN r.v IS NULL THEN null ELSE vecf32(r.v) END}) "
-            "CREATE (c)-[:SUPPORTED_BY {role:'evidence'}]->(f) "
-            "WITH count(c) AS _ " + RAISE_COUNTS,
-            {"rows": list(rows), "now": now,
-             "term_counts": term_counts(r["terms"] for r in rows)})
+            "CREATE (c)-[:SUPPORTED_BY {role:'evidence'}]->(f)",
+            {"rows": list(rows), "now": now})
     decision_rows = [{"id": d["id"], "title": d["title"], "status": d.get("status", "draft"),
                       "order": list(d["premises"])} for d in decisions]
     for rows in _batches(decision_rows, batch):

@@ -30,10 +30,31 @@ CLAIM_FIELDS = (
 # What a search reads of each claim: its fields and the open conflicts it is in.
 SEARCH_FIELDS = f"{CLAIM_FIELDS}, {OPEN_CONFLICT_IDS} AS open_conflict_ids"
 
-# A term held by this many claims or more is common: it still scores the claims found
-# through rarer ones, but does not bring in claims of its own (reading every claim that
-# says "project" would make a search scale with the workspace).
+# How many claims of one term are counted before the term is called common: a common term
+# still scores the claims found through rarer ones, but does not bring in claims of its own
+# (reading every claim that says "project" would make a search scale with the workspace).
 TERM_COUNT_CAP = 1000
+
+
+async def term_counts(g: Graph, terms: list[str]) -> dict[str, int]:
+    """For each term, how many claims hold it (at most the cap: an index entry is read per
+    claim counted)."""
+    rows = await g.read(
+        "UNWIND $terms AS t "
+        "CALL { WITH t MATCH (c:Claim) WHERE t IN c.terms WITH c LIMIT $cap "
+        "  RETURN count(c) AS df } "
+        "RETURN t, df",
+        {"terms": terms, "cap": TERM_COUNT_CAP},
+    )
+    return {str(r["t"]): int(r["df"]) for r in rows}
+
+
+async def count_claims(g: Graph) -> int:
+    """Claims in the workspace. A read of its own: FalkorDB answers a bare count of a label
+    from the label's size, but counts node by node once the count is part of a larger query
+    (a scan of every claim: at 100k claims most of a search's time)."""
+    rows = await g.read("MATCH (c:Claim) RETURN count(c) AS n")
+    return int(rows.scalar() or 0)
 
 
 async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, float]],

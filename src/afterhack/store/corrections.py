@@ -14,7 +14,6 @@ from afterhack.store.client import Graph
 from afterhack.store.cypher import CURRENT
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, TWINS_GUARD, Repair, guard_params
 from afterhack.store.history import born, change
-from afterhack.store.terms import RAISE_COUNTS, counts
 
 
 class NewCorrection(TypedDict):
@@ -89,8 +88,7 @@ CREATE (rep:Claim {id: $replacement.id, statement: $replacement.statement,
     vector_pending: true})
 CREATE (rep)-[:SUPPORTED_BY {role: 'reviewer_correction'}]->(f)
 CREATE (rep)-[:SUPERSEDES {reason: 'correction'}]->(old)
-WITH k, old, rep
-""" + RAISE_COUNTS
+"""
 
 
 # Every twin goes with the corrected claim, corrected by the same Correction and, for a
@@ -129,8 +127,7 @@ async def apply(g: Graph, stamps: Stamps, write: CorrectionWrite) -> bool:
     else:
         q += _TWINS
     q += "WITH k " + FLAG_AND_HOLD + "WITH k " + CREATE_AUDITS + " RETURN k.id AS id"
-    term_counts = counts([write["replacement"]["terms"]]) if write["kind"] == "replace" else []
-    rows = await g.write(q, {**guard_params(stamps), **write, "term_counts": term_counts})
+    rows = await g.write(q, {**guard_params(stamps), **write})
     return bool(rows)
 
 

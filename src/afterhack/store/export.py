@@ -9,7 +9,6 @@ from afterhack.store.client import Graph
 
 # Derived from the statements by the configured model: an export stays model-neutral and
 # small (a vector is 384 numbers), and a restored workspace is embedded again.
-# (Term nodes, the counts search weighs words by, are derived the same way: store/terms.py.)
 _DERIVED = frozenset({"embedding", "vector_pending", "embedding_model", "embedding_dim"})
 
 
@@ -20,7 +19,7 @@ async def snapshot_graph(g: Graph) -> GraphSnapshot:
     id, then by edge endpoints, type and properties, so equal graphs give equal documents.
     """
     rows = await g.read(
-        "MATCH (n) WHERE NOT n:Term RETURN labels(n) AS labels, properties(n) AS props, "
+        "MATCH (n) RETURN labels(n) AS labels, properties(n) AS props, "
         "NULL AS type, NULL AS source, NULL AS target "
         "UNION ALL "
         "MATCH (a)-[e]->(b) RETURN NULL AS labels, properties(e) AS props, "

@@ -57,8 +57,7 @@ async def product_rows(g: Graph, limit: int) -> ProductRows:
 
 async def internal_rows(g: Graph, limit: int) -> InternalRows:
     nodes = await g.read(
-        "MATCH (n) WHERE NOT n:Term "
-        "RETURN n.id AS id, labels(n)[0] AS label, properties(n) AS props "
+        "MATCH (n) RETURN n.id AS id, labels(n)[0] AS label, properties(n) AS props "
         "ORDER BY n.created_at, n.id LIMIT $limit", {"limit": limit})
     edges = await g.read(
         "MATCH (a)-[e]->(b) RETURN a.id AS source, b.id AS target, type(e) AS type, "

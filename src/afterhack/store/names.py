@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Literal
 
 from afterhack.model.vocab import NodeLabel
 
@@ -22,7 +21,7 @@ _CANONICAL_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
 PROPERTY_KEYS = (
     "actor", "at", "builds_on", "builds_on_skipped", "claim_id", "confidence",
     "confidence_kind", "content_hash", "correction_id", "created_at", "description",
-    "detail", "df", "detected_by", "dismiss_reason", "dropped", "dropped_claim_ids", "end",
+    "detail", "detected_by", "dismiss_reason", "dropped", "dropped_claim_ids", "end",
     "embedding", "embedding_dim", "embedding_model", "error", "evidence_quote",
     "extracted_by", "extraction", "finished_at", "fragment_id",
     "from_role", "held_from", "id", "kept_claim_id", "key", "kind", "latest_version",
@@ -36,15 +35,13 @@ PROPERTY_KEYS = (
 )
 
 # Extra range indexes that queries filter on (beyond id).
-RANGE_INDEXES: tuple[tuple[NodeLabel | Literal["Term"], str], ...] = (
+RANGE_INDEXES: tuple[tuple[NodeLabel, str], ...] = (
     ("Claim", "statement_key"),
     ("Claim", "status"),
     # A claim's search terms (a list: the index holds each element), and the claims still
     # waiting for their vector (see store/vectors.py).
     ("Claim", "terms"),
     ("Claim", "vector_pending"),
-    # How many claims hold each search term (store/terms.py).
-    ("Term", "key"),
     ("AuditEvent", "at"),
     ("Correction", "key"),
     ("Conflict", "key"),

@@ -20,7 +20,6 @@ from afterhack.model.workspaces import ExportEdge, ExportNode, Properties
 from afterhack.store.client import GraphMissing, Store
 from afterhack.store.invariants import check_workspace
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
-from afterhack.store.terms import rebuild as rebuild_term_counts
 from afterhack.store.workspaces import create_schema, discard_graph
 
 BATCH = 2000
@@ -109,8 +108,6 @@ async def restore_graph(store: Store, ws_id: str, nodes: list[ExportNode],
                 await g.write(
                     f"UNWIND $rows AS r MATCH (a:{src} {{id: r.s}}) MATCH (b:{dst} {{id: r.t}}) "
                     f"CREATE (a)-[e:{etype}]->(b) SET e = r.p", {"rows": edge_batch})
-        # The term counts are derived, never exported: counted from the restored claims.
-        await rebuild_term_counts(g)
         # Checked whole before anyone can see it: an export that breaks a rule the app keeps
         # (a decision in good standing without a current claim, a quote not at its offsets)
         # is refused rather than restored into a workspace the app would misread.

@@ -24,7 +24,6 @@ from afterhack.store.conflicts import RAISE, ConflictRow
 from afterhack.store.cypher import CURRENT, PENDING, RETIRED
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, GuardParams, Repair
 from afterhack.store.history import born, change
-from afterhack.store.terms import RAISE_COUNTS, TermCount, joined_counts
 
 
 class NewFragment(TypedDict):
@@ -175,8 +174,7 @@ CALL {
   WITH collect({id: cl.id, status: cl.status}) AS made
   RETURN [x IN made WHERE x.status <> 'proposed'] AS created
 }
-WITH s, v, created
-""" + RAISE_COUNTS
+"""
 
 # Conflicts found for the new claims (conflicts.py) are raised in the same query: $raised.
 _RAISE = "WITH s, v, created " + RAISE
@@ -194,10 +192,6 @@ CALL {
 """
 
 
-def _term_counts(claims: list[NewClaim]) -> list[TermCount]:
-    return joined_counts(c["terms"] for c in claims)
-
-
 async def create_source(g: Graph, p: VersionWrite) -> VersionWritten:
     rows = await g.write(
         "MATCH (w:Workspace) "
@@ -208,7 +202,7 @@ async def create_source(g: Graph, p: VersionWrite) -> VersionWritten:
         + _CREATE_FRAGMENTS + _CREATE_CLAIMS + _RAISE
         + "WITH s, v, created, raised " + CREATE_AUDIT
         + " RETURN s.id AS source_id, v.version AS version, created, raised",
-        {**p, "term_counts": _term_counts(p["claims"])},
+        p,
     )
     return cast(VersionWritten, rows[0])
 
@@ -263,7 +257,7 @@ async def add_version(g: Graph, p: NewVersionWrite) -> VersionWritten | None:
         + "WITH s, v, created, raised " + CREATE_AUDIT + " WITH s, v, created, raised "
         + CREATE_AUDITS
         + " RETURN s.id AS source_id, v.version AS version, created, raised",
-        {**p, "term_counts": _term_counts(p["claims"])},
+        p,
     )
     return cast(VersionWritten | None, rows.first())
 
@@ -389,6 +383,6 @@ async def add_claims(g: Graph, p: ClaimsWrite) -> ClaimsWritten | None:
         + _CREATE_CLAIMS + _RAISE
         + "WITH s, v, created, raised " + CREATE_AUDIT
         + " RETURN s.id AS source_id, created, raised",
-        {**p, "term_counts": _term_counts(p["claims"])},
+        p,
     )
     return cast(ClaimsWritten | None, rows.first())
