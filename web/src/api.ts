@@ -15,7 +15,7 @@ import type {
   SourceView,
   Workspace,
 } from './apiTypes'
-import type { DecisionRead, Timeline } from './timeTypes'
+import type { DecisionRead, Timeline } from './apiTypes'
 
 export class ApiError extends Error {
   readonly code: string

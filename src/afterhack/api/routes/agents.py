@@ -1,23 +1,22 @@
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
 from afterhack.agents.run import get_run_view, run_agent
-from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
-from afterhack.api.schemas import AgentRunCreate
 from afterhack.api.security import allow
 from afterhack.model.runs import RunView
 from afterhack.moments import parse_time
 from afterhack.store import runs
+from afterhack.wire.answers import RunList
+from afterhack.wire.inputs import AgentRunCreate
 
 router = APIRouter(tags=["agent runs"])
 
 
-@router.post("/workspaces/{ws}/agent-runs", status_code=201, response_model=out.RunView,
-             dependencies=[allow("run_agent")])
+@router.post("/workspaces/{ws}/agent-runs", status_code=201, dependencies=[allow("run_agent")])
 async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesDep,
                      caller: CallerDep) -> RunView:
     return await run_agent(ws.graph, services.analyst, services.coordinator, task=body.task,
@@ -27,17 +26,15 @@ async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesD
                            valid_at=parse_time(body.as_of, "as_of"))
 
 
-@router.get("/workspaces/{ws}/agent-runs", response_model=out.Items,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/agent-runs", dependencies=[allow("read")])
 async def list_runs(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
-) -> dict[str, Any]:
+) -> RunList:
     return {"items": await runs.list_runs(ws.graph, limit=limit, offset=offset)}
 
 
-@router.get("/workspaces/{ws}/agent-runs/{run_id}", response_model=out.RunView,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/agent-runs/{run_id}", dependencies=[allow("read")])
 async def get_run(run_id: str, ws: WorkspaceDep) -> RunView:
     return await get_run_view(ws.graph, run_id)
