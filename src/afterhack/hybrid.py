@@ -42,11 +42,15 @@ async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatu
     """BM25 over the claims' terms: the rarest terms bring claims in, every term scores."""
     if not terms:
         return []
-    n, counts = await store_claims.term_counts(g, terms)
+    n, counts = await concurrently(store_claims.count_claims(g),
+                                   store_claims.term_counts(g, terms))
     via = ranking.via_terms(counts, store_claims.TERM_COUNT_CAP)
     if not via:
         return []
-    return await store_claims.bm25(g, via, ranking.weights(n, counts), statuses, depth,
+    chosen = set(via)
+    weights = ranking.weights(n, counts)
+    return await store_claims.bm25(g, [w for w in weights if w[0] in chosen],
+                                   [w for w in weights if w[0] not in chosen], statuses, depth,
                                    k1=ranking.K1, b=ranking.B,
                                    budget=ranking.CANDIDATE_BUDGET)
 
@@ -69,7 +73,7 @@ async def _vector_ranking(g: Graph, q: str, statuses: Sequence[ClaimStatus], dep
         about["state"] = "off"
         return [], about, ms
     found = await store_vectors.nearest(g, got[0][0], depth, statuses,
-                                        store_claims.SEARCH_FIELDS)
+                                        store_claims.CLAIM_FIELDS)
     limit = vectors.max_distance
     if limit is not None:
         found = [r for r in found if r["distance"] <= limit]
@@ -170,8 +174,16 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
             found = {k: [admitted[n["id"]] for n in near if n["id"] in admitted]
                      for k, near in found.items()}
         order, near_of = _with_neighbours(order, found, rows)
+    page = order[offset : offset + limit]
+    # Open conflicts are looked up for the page only (neighbours and claims as of a time
+    # come with theirs): each ranking offers many more claims than a page shows.
+    missing = [i for i in page if "open_conflict_ids" not in rows[i]]
+    if missing:
+        conflicts = await store_claims.open_conflicts(g, missing)
+        for i in missing:
+            rows[i] = cast(ClaimRow, {**rows[i], "open_conflict_ids": conflicts.get(i, [])})
     items: list[FoundClaim] = []
-    for i in order[offset : offset + limit]:
+    for i in page:
         d = distance.get(i)
         how: FoundBy = {"text": i in text_ids,
                         "vector_distance": None if d is None else round(float(d), 4),
