@@ -61,12 +61,22 @@ class Workspace(Out):
 
 class WorkspaceList(Out):
     items: list[Workspace]
+    next_cursor: str | None
+    total: int | None
     limit: int
     offset: int
 
 
 class Items(Out):
     items: list[dict[str, Any]]
+
+
+class Page(Items):
+    """A page of a list: ``next_cursor`` asks for the next one (None on the last), ``total``
+    counts the whole list (None where counting is not cheap)."""
+
+    next_cursor: str | None
+    total: int | None
 
 
 class Source(Out):
@@ -96,6 +106,8 @@ class IngestResult(Out):
 class ClaimSearch(Out):
     items: list[dict[str, Any]]
     search: dict[str, Any]
+    next_cursor: str | None
+    total: int | None
 
 
 class EmbeddingProgress(Out):

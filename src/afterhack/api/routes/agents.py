@@ -1,17 +1,18 @@
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from afterhack import lists
 from afterhack.agents.run import get_run_view, run_agent
 from afterhack.api import responses as out
-from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import AgentRunCreate
 from afterhack.api.security import allow
+from afterhack.model.pages import RunPage
 from afterhack.model.runs import RunView
 from afterhack.moments import parse_time
-from afterhack.store import runs
 
 router = APIRouter(tags=["agent runs"])
 
@@ -27,14 +28,15 @@ async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesD
                            valid_at=parse_time(body.as_of, "as_of"))
 
 
-@router.get("/workspaces/{ws}/agent-runs", response_model=out.Items,
+@router.get("/workspaces/{ws}/agent-runs", response_model=out.Page,
             dependencies=[allow("read")])
 async def list_runs(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
-) -> dict[str, Any]:
-    return {"items": await runs.list_runs(ws.graph, limit=limit, offset=offset)}
+    cursor: Cursor = None,
+) -> RunPage:
+    return await lists.run_page(ws.graph, limit=limit, offset=offset, cursor=cursor)
 
 
 @router.get("/workspaces/{ws}/agent-runs/{run_id}", response_model=out.RunView,

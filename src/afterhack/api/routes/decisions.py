@@ -4,12 +4,13 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 
-from afterhack import review, why
+from afterhack import lists, review, why
 from afterhack.api import responses as out
-from afterhack.api.deps import AsOf, CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.deps import AsOf, CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import ActionChange, DecisionReview
 from afterhack.api.security import allow
 from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
+from afterhack.model.pages import DecisionPage
 from afterhack.moments import parse_as_of
 from afterhack.store import asof_decisions, decisions
 
@@ -18,17 +19,17 @@ router = APIRouter(tags=["decisions and actions"])
 DecisionStatus = Literal["draft", "accepted", "needs_review", "rejected"]
 
 
-@router.get("/workspaces/{ws}/decisions", response_model=out.Items,
+@router.get("/workspaces/{ws}/decisions", response_model=out.Page,
             dependencies=[allow("read")])
 async def list_decisions(
     ws: WorkspaceDep,
     status: Annotated[list[DecisionStatus] | None, Query(max_length=4)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
-) -> dict[str, Any]:
-    items = await decisions.list_decisions(ws.graph, list(status) if status else None,
-                                           limit=limit, offset=offset)
-    return {"items": items}
+    cursor: Cursor = None,
+) -> DecisionPage:
+    return await lists.decision_page(ws.graph, list(status) if status else None,
+                                     limit=limit, offset=offset, cursor=cursor)
 
 
 @router.get("/workspaces/{ws}/decisions/{decision_id}", response_model=out.Decision,

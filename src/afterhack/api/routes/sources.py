@@ -1,14 +1,15 @@
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from afterhack import ingest
+from afterhack import ingest, lists
 from afterhack.api import responses as out
-from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.schemas import SourceCreate
 from afterhack.api.security import allow
+from afterhack.model.pages import SourcePage
 from afterhack.model.sources import IngestResult, SourceView
 from afterhack.store import sources
 
@@ -35,14 +36,15 @@ async def add_source(body: SourceCreate, ws: WorkspaceDep, services: ServicesDep
     return result
 
 
-@router.get("/workspaces/{ws}/sources", response_model=out.Items,
+@router.get("/workspaces/{ws}/sources", response_model=out.Page,
             dependencies=[allow("read")])
 async def list_sources(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
-) -> dict[str, Any]:
-    return {"items": await sources.list_sources(ws.graph, limit=limit, offset=offset)}
+    cursor: Cursor = None,
+) -> SourcePage:
+    return await lists.source_page(ws.graph, limit=limit, offset=offset, cursor=cursor)
 
 
 @router.get("/workspaces/{ws}/sources/{source_id}", response_model=out.Source,

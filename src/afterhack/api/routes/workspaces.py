@@ -4,10 +4,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
+from afterhack import lists
 from afterhack.api import responses as out
-from afterhack.api.deps import CallerDep, StoreDep, WorkspaceDep
+from afterhack.api.deps import CallerDep, Cursor, StoreDep, WorkspaceDep
 from afterhack.api.schemas import WorkspaceCreate
 from afterhack.api.security import allow
+from afterhack.model.pages import WorkspacePage
 from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store import audit, workspaces
 
@@ -27,11 +29,12 @@ async def list_workspaces(
     caller: CallerDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
-) -> dict[str, Any]:
+    cursor: Cursor = None,
+) -> WorkspacePage:
     # A workspace key sees its own workspace only.
     ids = None if caller.workspace_id is None else [caller.workspace_id]
-    items = await workspaces.list_workspaces(store, limit=limit, offset=offset, ids=ids)
-    return {"items": items, "limit": limit, "offset": offset}
+    return await lists.workspace_page(store, limit=limit, offset=offset, cursor=cursor,
+                                      ids=ids)
 
 
 @router.get("/workspaces/{ws}", response_model=out.Workspace, dependencies=[allow("read")])

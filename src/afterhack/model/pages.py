@@ -1,0 +1,56 @@
+"""Pages of the lists (paging.py says how a cursor reads): each page's items, the cursor of
+the next page (None on the last), and how many items the whole list holds where counting
+them costs little (None where it does not)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypedDict
+
+from afterhack.model.decisions import DecisionView
+from afterhack.model.runs import RunSummary
+from afterhack.model.sources import SourceRow
+from afterhack.model.workspaces import WorkspaceRow
+
+
+@dataclass(frozen=True)
+class After:
+    """The sort key of the last item of the previous page: the next page starts after it."""
+
+    at: int
+    id: str
+
+
+class PageKey(TypedDict):
+    """What a page's position is read from: the sort key of an item (listed or not)."""
+
+    id: str
+    created_at: int
+
+
+class SourcePage(TypedDict):
+    items: list[SourceRow]  # oldest first
+    next_cursor: str | None
+    total: int | None
+
+
+class RunPage(TypedDict):
+    items: list[RunSummary]  # newest first
+    next_cursor: str | None
+    total: int | None
+
+
+class DecisionPage(TypedDict):
+    items: list[DecisionView]  # newest first
+    next_cursor: str | None
+    total: int | None
+
+
+class WorkspacePage(TypedDict):
+    items: list[WorkspaceRow]  # oldest first
+    next_cursor: str | None
+    # Registered workspaces this key can see; one still being made is counted, not listed.
+    total: int | None
+    # The page's size and the offset it was asked for (clients from before cursors).
+    limit: int
+    offset: int
