@@ -5,17 +5,23 @@ from __future__ import annotations
 
 import base64
 import json
+import shlex
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from afterhack.cli import app as cli
+from afterhack.client import AsyncClient, Client
 from afterhack.store.names import new_id
 from tests.support.graphs import load
+from tests.support.procs import AppProcess
 from tests.test_error_shape import assert_canonical_error
 
 Page = dict[str, Any]
+WIDE = {"COLUMNS": "200", "NO_COLOR": "1"}
 
 
 def walk(get: Callable[[str | None], Page], between: Callable[[int], None] | None = None,
@@ -244,3 +250,53 @@ def test_every_list_refuses_another_lists_cursor_and_cursor_with_offset(
     assert_canonical_error(r, 422)
     # Nothing was changed by the refusals: the list reads as before.
     assert ok(client.get(f"/api/workspaces/{ws}/claims"))["total"] == 3
+
+
+# -- the client and the CLI, against a real running app ---------------------------------
+
+
+def test_client_walks_every_page_and_the_cli_prints_a_page_and_the_way_on(
+        running_app: AppProcess, falkordb: str) -> None:
+    with Client(running_app.base_url) as c:
+        ws = c.create_workspace("cli paging")["id"]
+        c.workspace = ws
+        made = claims_of(25, "s1", "eta")
+        load(falkordb, ws, sources=[{"id": "s1", "title": "plan"}], claims=made)
+        expected = sorted(m["id"] for m in made)
+        assert [h["id"] for h in c.items(c.search_claims, limit=7)] == expected
+        assert [len(p["items"]) for p in c.pages(c.search_claims, limit=10)] == [10, 10, 5]
+        assert [s["id"] for s in c.items(c.list_sources, limit=1)] == ["s1"]
+
+    runner = CliRunner()
+    args = ["--url", running_app.base_url, "--workspace", ws]
+    seen: list[str] = []
+    cursor: list[str] = []
+    hints = []
+    for _ in range(3):
+        out = runner.invoke(cli, ["claims", "--limit", "10", *cursor, *args], env=WIDE)
+        assert out.exit_code == 0, out.output
+        seen += [line.split()[0] for line in out.stdout.splitlines()]
+        hints.append(out.stderr.strip())
+        if not out.stderr:
+            break
+        cursor = ["--cursor", shlex.split(out.stderr.split("`")[1])[-1]]
+    assert seen == expected
+    assert hints[0].startswith("\u2026 15 more of 25: `afterhack claims --cursor ")
+    assert hints[1].startswith("\u2026 more of 25: `afterhack claims --cursor ")
+    assert hints[2] == ""
+    every = runner.invoke(cli, ["claims", "--all", "--limit", "3", *args], env=WIDE)
+    assert [line.split()[0] for line in every.stdout.splitlines()] == expected
+    assert every.stderr == ""
+    one = runner.invoke(cli, ["sources", *args], env=WIDE)
+    assert one.exit_code == 0 and one.stdout.split()[0] == "s1" and one.stderr == ""
+    empty = runner.invoke(cli, ["runs", *args], env=WIDE)
+    assert empty.exit_code == 0 and empty.stdout.strip() == "(none)"
+    bad = runner.invoke(cli, ["claims", "--cursor", "nonsense", *args], env=WIDE)
+    assert bad.exit_code == 1 and "invalid_cursor" in bad.stderr
+
+
+async def test_async_client_walks_every_page(running_app: AppProcess) -> None:
+    async with AsyncClient(running_app.base_url) as c:
+        made = [(await c.create_workspace(f"async paging {i}"))["id"] for i in range(3)]
+        listed = [w["id"] async for w in c.items(c.list_workspaces, limit=2)]
+    assert [i for i in listed if i in made] == made and len(listed) == len(set(listed))
