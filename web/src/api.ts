@@ -15,6 +15,7 @@ import type {
   SourceView,
   Workspace,
 } from './apiTypes'
+import type { Page } from './paging'
 import type { DecisionRead, Timeline } from './timeTypes'
 
 export class ApiError extends Error {
@@ -98,9 +99,12 @@ const enc = encodeURIComponent
 const wsPath = (ws: string) => `/workspaces/${enc(ws)}`
 /** A read as the memory held it at `asOf` (epoch ms), or now when null (SPEC rule 10). */
 const at = (asOf: number | null, sep: '?' | '&') => (asOf === null ? '' : `${sep}as_of=${asOf}`)
+/** The next page of a list: the cursor its previous page answered (null: the first page). */
+const after = (cursor: string | null) => (cursor === null ? '' : `&cursor=${enc(cursor)}`)
 
 export const api = {
-  listWorkspaces: () => request<{ items: Workspace[] }>('GET', '/workspaces?limit=1000'),
+  listWorkspaces: (cursor: string | null = null) =>
+    request<Page<Workspace>>('GET', `/workspaces?limit=1000${after(cursor)}`),
   createWorkspace: (name: string) => request<Workspace>('POST', '/workspaces', { name }),
   getWorkspace: (ws: string) => request<Workspace>('GET', wsPath(ws)),
 
@@ -115,7 +119,8 @@ export const api = {
 
   runAgent: (ws: string, task: string, buildsOn: string[] = []) =>
     request<RunView>('POST', `${wsPath(ws)}/agent-runs`, buildsOn.length ? { task, builds_on: buildsOn } : { task }),
-  listRuns: (ws: string) => request<{ items: Run[] }>('GET', `${wsPath(ws)}/agent-runs?limit=50`),
+  listRuns: (ws: string, cursor: string | null = null, limit = 20) =>
+    request<Page<Run>>('GET', `${wsPath(ws)}/agent-runs?limit=${limit}${after(cursor)}`),
   getRun: (ws: string, id: string) => request<RunView>('GET', `${wsPath(ws)}/agent-runs/${enc(id)}`),
 
   getDecision: (ws: string, id: string, asOf: number | null = null) =>
