@@ -3,19 +3,27 @@ writes between pages; a cursor that is not the list's own is a 422, never a 500.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
+import redis
+from falkordb.helpers import stringify_param_value
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from afterhack.cli import app as cli
 from afterhack.client import AsyncClient, Client
-from afterhack.store.names import new_id
+from afterhack.model.pages import After
+from afterhack.model.vocab import ClaimStatus
+from afterhack.store import claims as store_claims
+from afterhack.store.client import Graph, Rows, Store
+from afterhack.store.names import graph_name, new_id
 from tests.support.graphs import load
 from tests.support.procs import AppProcess
 from tests.test_error_shape import assert_canonical_error
@@ -300,3 +308,47 @@ async def test_async_client_walks_every_page(running_app: AppProcess) -> None:
         made = [(await c.create_workspace(f"async paging {i}"))["id"] for i in range(3)]
         listed = [w["id"] async for w in c.items(c.list_workspaces, limit=2)]
     assert [i for i in listed if i in made] == made and len(listed) == len(set(listed))
+
+
+def test_a_claims_page_and_its_count_read_through_the_status_index(falkordb: str,
+                                                                   ws: str) -> None:
+    # The page after a cursor is found as the first page is: the status index brings the
+    # candidates, the position only filters them (never a scan of every node).
+    load(falkordb, ws, sources=[{"id": "s1", "title": "plan"}],
+         claims=claims_of(30, "s1", "theta"))
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    @dataclass(frozen=True)
+    class Recording(Graph):
+        async def read(self, cypher: str, params: Mapping[str, Any] | None = None) -> Rows:
+            seen.append((cypher, dict(params or {})))
+            return await super().read(cypher, params)
+
+    async def go() -> list[str]:
+        store = Store(falkordb)
+        try:
+            g = Recording(store, graph_name(ws))
+            current: list[ClaimStatus] = ["accepted", "proposed"]
+            first = await store_claims.list_claims(g, current, 11, 0)
+            after = After(first[9]["created_at"], first[9]["id"])
+            assert len(await store_claims.list_claims(g, current, 11, 0, after)) == 11
+            assert await store_claims.count_claims(g, current) == 30
+        finally:
+            await store.close()
+        r = redis.Redis.from_url(falkordb, decode_responses=True)
+        try:
+            plans = []
+            for cypher, params in seen:
+                header = "CYPHER " + "".join(f"{k}={stringify_param_value(v)} "
+                                             for k, v in params.items())
+                plan = r.execute_command("GRAPH.EXPLAIN", graph_name(ws), header + cypher)
+                plans.append("\n".join(plan))
+            return plans
+        finally:
+            r.close()
+
+    plans = asyncio.run(go())
+    assert len(plans) == 3
+    for plan in plans:
+        assert "Node By Index Scan | (c:Claim)" in plan, plan
+        assert "Label Scan" not in plan and "All Node Scan" not in plan, plan

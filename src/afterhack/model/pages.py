@@ -5,7 +5,8 @@ them costs little (None where it does not)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypedDict
+
+from typing_extensions import TypedDict
 
 from afterhack.model.decisions import DecisionView
 from afterhack.model.runs import RunSummary
