@@ -46,6 +46,7 @@ class Corrector(threading.Thread):
         super().__init__(daemon=True)
         self.base_url, self.ws, self.claims, self.acked = base_url, ws, claims, acked
         self.stop = threading.Event()
+        self.acked_one = threading.Event()  # this worker has had an apply acknowledged
 
     def run(self) -> None:
         with httpx.Client(base_url=self.base_url, timeout=10) as http:
@@ -55,6 +56,9 @@ class Corrector(threading.Thread):
                 body = {"statement": f"Corrected fact {cid[:8]}."}
                 try:
                     p = http.post(path + "/preview", json=body)
+                    if p.status_code == 503:
+                        time.sleep(0.2)
+                        continue
                     if p.status_code == 409:  # already corrected before a crash
                         self.claims.pop()
                         continue
@@ -66,8 +70,11 @@ class Corrector(threading.Thread):
                 if r.status_code in (200, 201):
                     self.acked[cid] = r.json()["correction"]["id"]
                     self.claims.pop()
+                    self.acked_one.set()
                 elif r.status_code == 409:
                     continue  # stale after a crash: preview again
+                elif r.status_code == 503:
+                    time.sleep(0.2)  # the store is reconnecting to a restarted FalkorDB
                 else:
                     return
 
@@ -106,7 +113,10 @@ def _run_with_crashes(tmp_path: Path, *, kill_falkordb: bool, rounds: int) -> No
             for _ in range(rounds):
                 worker = Corrector(app.base_url, ws, todo, acked)
                 worker.start()
-                time.sleep(rng.uniform(0.05, 0.6))
+                # Kill while applies are under way, not before the first one of the round has
+                # had its chance (a loaded machine can take longer than the random delay).
+                worker.acked_one.wait(60)
+                time.sleep(rng.uniform(0.0, 0.5))
                 if kill_falkordb:
                     server.kill()
                     worker.stop.set()
