@@ -48,11 +48,11 @@ async def workspace_page(store: Store, *, limit: int, offset: int = 0,
     """A page of the workspaces ``ids`` names (all without): one still being made is not
     listed, so a page can be short with more after it; follow ``next_cursor``."""
     after = paging.parse_after("workspaces", cursor, offset)
-    (entries, ready), total = await concurrently(
+    entries, total = await concurrently(
         workspaces.workspace_entries(store, limit=limit + 1, offset=offset, ids=ids,
                                      after=after),
         workspaces.count_workspaces(store, ids))
-    shown = {e["id"] for e in entries[:limit]}
-    return {"items": [w for w in ready if w["id"] in shown], "total": total,
+    ready = await workspaces.ready_workspaces(store, [e["id"] for e in entries[:limit]])
+    return {"items": ready, "total": total,
             "next_cursor": paging.next_after("workspaces", entries, limit),
             "limit": limit, "offset": offset}

@@ -230,16 +230,10 @@ async def get_workspace(store: Store, ws_id: str) -> WorkspaceRow:
     return _row(row)
 
 
-async def list_workspaces(store: Store, *, limit: int, offset: int,
-                          ids: list[str] | None = None) -> list[WorkspaceRow]:
-    return (await workspace_entries(store, limit=limit, offset=offset, ids=ids))[1]
-
-
 async def workspace_entries(store: Store, *, limit: int, offset: int,
-                            ids: list[str] | None = None, after: After | None = None
-                            ) -> tuple[list[PageKey], list[WorkspaceRow]]:
-    """The registry's entries oldest first (after ``after``, paging.py), and of those the
-    workspaces that are ready: a page ends at its last entry, listed or not."""
+                            ids: list[str] | None = None,
+                            after: After | None = None) -> list[PageKey]:
+    """The registry's entries oldest first (after ``after``: paging.py), ready or not."""
     rows = await store.graph(REGISTRY_GRAPH).read(
         "MATCH (e:WorkspaceEntry) WHERE ($ids IS NULL OR e.id IN $ids) "
         "AND ($at_after IS NULL OR e.created_at > $at_after "
@@ -248,18 +242,23 @@ async def workspace_entries(store: Store, *, limit: int, offset: int,
         "ORDER BY e.created_at, e.id SKIP $offset LIMIT $limit",
         {"limit": limit, "offset": offset, "ids": ids, **after_params(after)},
     )
+    return [{"id": r["id"], "created_at": r["created_at"]} for r in rows]
+
+
+async def ready_workspaces(store: Store, ids: list[str]) -> list[WorkspaceRow]:
+    """Of these workspaces, in this order, those that are ready: one still being created,
+    or whose graph was lost, is left out."""
 
     async def ready(ws_id: str) -> WorkspaceRow | None:
         try:
             return await get_workspace(store, ws_id)
         except WorkspaceNotFound:
-            return None  # registered but not ready (still being created, or its graph was lost)
+            return None
 
     # Each workspace is its own graph, so each is read on its own; at once, not in a row
     # (the store's pool bounds how many are in flight).
-    found = await concurrently(*(ready(r["id"]) for r in rows))
-    entries: list[PageKey] = [{"id": r["id"], "created_at": r["created_at"]} for r in rows]
-    return entries, [w for w in found if w is not None]
+    found = await concurrently(*(ready(i) for i in ids))
+    return [w for w in found if w is not None]
 
 
 async def count_workspaces(store: Store, ids: list[str] | None = None) -> int:
