@@ -15,6 +15,8 @@ import pytest
 import redis
 from falkordb.helpers import stringify_param_value
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from afterhack.cli import app as cli
@@ -223,6 +225,9 @@ MALFORMED = [
     forged({"l": "claims", "at": 1, "id": "x" * 65}),
     forged({"l": "claims", "at": 1, "id": ""}),
     forged({"l": "claims", "at": 1, "id": 5}),
+    forged({"l": "claims", "at": 1, "id": "a\x00b"}),
+    forged({"l": "claims", "at": 1, "id": "x\ud800"}),
+    forged({"l": "claims", "at": 1.5, "id": "x"}),
     forged({"l": "claims", "at": 1, "id": "x", "extra": 1}),
     forged({"l": "claim_search", "q": "x", "n": 3}),
     forged({"l": "sources", "at": 1, "id": "x"}),
@@ -352,3 +357,40 @@ def test_a_claims_page_and_its_count_read_through_the_status_index(falkordb: str
     for plan in plans:
         assert "Node By Index Scan | (c:Claim)" in plan, plan
         assert "Label Scan" not in plan and "All Node Scan" not in plan, plan
+
+
+# Characters that trouble a query parameter or an encoding.
+_AWKWARD = st.sampled_from(["\x00", "\ud800", "'", '"', "\\", "`", "\u2028", "é", "a", "-"])
+_JSONISH = st.one_of(st.none(), st.booleans(), st.integers(min_value=-2**70, max_value=2**70),
+                     st.floats(allow_nan=False, allow_infinity=False),
+                     st.text(st.characters(exclude_categories=[]), max_size=80))
+
+
+@settings(max_examples=60, deadline=None, phases=[Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.one_of(
+    # Shaped as the server's own, with any values: the checks on each value are reached.
+    st.fixed_dictionaries({"l": st.just("claims"),
+                           "at": st.integers(0, 2**53),
+                           "id": st.one_of(st.text(_AWKWARD, min_size=1, max_size=8),
+                                           st.text(st.characters(exclude_categories=[]),
+                                                   min_size=1, max_size=70))}),
+    st.fixed_dictionaries({"l": st.just("claims"), "at": _JSONISH, "id": _JSONISH}),
+    st.fixed_dictionaries({"l": st.just("claim_search"), "q": _JSONISH,
+                           "n": st.one_of(st.integers(0, 3000), _JSONISH)}),
+    st.dictionaries(st.sampled_from(["l", "at", "id", "q", "n", "x"]), _JSONISH, max_size=5)),
+    search=st.booleans())
+def test_any_cursor_body_is_a_page_or_a_422(client: TestClient, body: dict[str, Any],
+                                            search: bool) -> None:
+    if "ws" not in _FUZZ_WS:
+        _FUZZ_WS["ws"] = client.post("/api/workspaces", json={"name": "fuzz"}).json()["id"]
+    ws = _FUZZ_WS["ws"]
+    raw = json.dumps(body).encode()  # surrogates travel escaped, as a forger would send them
+    params = {"cursor": base64.urlsafe_b64encode(raw).decode(), **({"q": "launch"}
+                                                                  if search else {})}
+    r = client.get(f"/api/workspaces/{ws}/claims", params=params)
+    if r.status_code != 200:
+        assert_canonical_error(r, 422)
+
+
+_FUZZ_WS: dict[str, str] = {}

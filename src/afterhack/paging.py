@@ -70,7 +70,8 @@ def parse_after(of: PagedList, cursor: str | None, offset: int = 0) -> After | N
     if set(body) != {"l", "at", "id"}:
         raise InvalidCursor("The cursor is not one this server made.")
     ident = body["id"]
-    if not isinstance(ident, str) or not 0 < len(ident) <= _MAX_ID:
+    # Printable only: a NUL or a lone surrogate cannot travel as a query parameter.
+    if not isinstance(ident, str) or not 0 < len(ident) <= _MAX_ID or not ident.isprintable():
         raise InvalidCursor("The cursor is not one this server made.")
     return After(_int(body["at"], _MAX_AT), ident)
 
