@@ -112,8 +112,8 @@ export const api = {
     request<SourceResult>('POST', `${wsPath(ws)}/sources`, { title, text }),
   getSource: (ws: string, id: string) => request<SourceView>('GET', `${wsPath(ws)}/sources/${enc(id)}`),
 
-  listClaims: (ws: string, q = '') =>
-    request<{ items: ClaimListItem[] }>('GET', `${wsPath(ws)}/claims?limit=200${q ? `&q=${enc(q)}` : ''}`),
+  listClaims: (ws: string, q = '', cursor: string | null = null) =>
+    request<Page<ClaimListItem>>('GET', `${wsPath(ws)}/claims?limit=200${q ? `&q=${enc(q)}` : ''}${after(cursor)}`),
   getClaim: (ws: string, id: string, asOf: number | null = null) =>
     request<ClaimView>('GET', `${wsPath(ws)}/claims/${enc(id)}${at(asOf, '?')}`),
 

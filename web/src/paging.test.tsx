@@ -95,3 +95,13 @@ describe('a paged list (agent runs)', () => {
     expect(screen.queryByTestId('runs-more')).toBeNull()
   })
 })
+
+describe('an answer from before cursors', () => {
+  it('is one page without a count, and offers no more', async () => {
+    fetchMock.mockResolvedValueOnce(reply({ items: runs(0, 2) }))
+    render(<RunsList ws="w1" refreshKey={0} onOpen={() => {}} />)
+    await screen.findByTestId('runs-list')
+    expect(listed()).toBe(2)
+    expect(screen.queryByTestId('runs-more')).toBeNull()
+  })
+})

@@ -53,7 +53,8 @@ interface State<T> {
  * The pages of a list loaded so far, for `key` (null: nothing to load). A new `version`
  * starts again from the first page and keeps showing the old items until it arrives; an
  * answer for an older load is ignored. Items are kept once by id, so a page that overlaps
- * what is shown adds only what is new.
+ * what is shown adds only what is new. An answer without `next_cursor` and `total` (a server
+ * from before cursors) is one page, uncounted.
  */
 export function usePaged<T extends { id: string }>(
   key: string | null,
@@ -77,7 +78,7 @@ export function usePaged<T extends { id: string }>(
     latestLoad.current(null).then(
       (page) =>
         currentLoad.current === loadId &&
-        setState({ key, load: loadId, items: page.items, total: page.total, cursor: page.next_cursor, error: null, loadingMore: false }),
+        setState({ key, load: loadId, items: page.items, total: page.total ?? null, cursor: page.next_cursor ?? null, error: null, loadingMore: false }),
       (e: unknown) =>
         currentLoad.current === loadId &&
         setState((s) => ({ ...s, key, load: loadId, items: s.key === key ? s.items : [], error: asApiError(e), loadingMore: false })),
@@ -92,7 +93,7 @@ export function usePaged<T extends { id: string }>(
     latestLoad.current(cursor).then(
       (page) =>
         currentLoad.current === loadId &&
-        setState((s) => ({ ...s, items: withNew(s.items, page.items), total: page.total, cursor: page.next_cursor, loadingMore: false })),
+        setState((s) => ({ ...s, items: withNew(s.items, page.items), total: page.total ?? null, cursor: page.next_cursor ?? null, loadingMore: false })),
       (e: unknown) => currentLoad.current === loadId && setState((s) => ({ ...s, error: asApiError(e), loadingMore: false })),
     )
   }, [fresh, state.cursor, state.loadingMore, loadId])
