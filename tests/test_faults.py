@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from afterhack.api.app import create_app
+from afterhack.app import create_app
 from afterhack.config import Settings
 from afterhack.embedded import free_loopback_port
 from tests.conftest import snapshot

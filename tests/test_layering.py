@@ -24,14 +24,14 @@ import afterhack
 
 # (importing module, imported module) -> why it is imported inside a function.
 LOCAL_IMPORTS = {
-    ("afterhack", "afterhack.api.app"):
+    ("afterhack", "afterhack.app"):
         "the package imports without the server stack: the client and the CLI import it",
     ("afterhack.cli", "uvicorn"): "the CLI's client commands start without the server stack",
-    ("afterhack.cli", "afterhack.api.app"): "the CLI's client commands start without the app",
+    ("afterhack.cli", "afterhack.app"): "the CLI's client commands start without the app",
     ("afterhack.cli", "afterhack.api.headers"):
         "the CLI's client commands start without the app",
-    ("afterhack.cli", "afterhack.api.security"):
-        "the CLI's client commands start without the app",
+    ("afterhack.cli", "afterhack.access"):
+        "the CLI's client commands start without the store",
     ("afterhack.cli", "afterhack.embedded"):
         "the CLI's client commands start without the embedded FalkorDB",
     ("afterhack.cli", "afterhack.mcpserver.stdio"):

@@ -15,10 +15,9 @@ import pytest
 from mcp import Client, StdioServerParameters
 from starlette.requests import Request
 
+from afterhack.access import Caller, key_resolver
 from afterhack.agents.gate import NO_ANSWER_TITLE
 from afterhack.agents.run import get_run_view
-from afterhack.api.deps import Caller
-from afterhack.api.security import key_resolver
 from afterhack.client import Client as ApiClient
 from afterhack.config import Settings
 from afterhack.mcpserver import (

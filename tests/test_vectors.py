@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from afterhack.api.app import create_app
+from afterhack.app import create_app
 from afterhack.config import Settings
 from tests.support.fakellm import FakeLLM, Reply
 

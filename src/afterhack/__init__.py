@@ -6,6 +6,6 @@ __all__ = ["Settings", "create_app"]
 
 
 def create_app(settings: Settings | None = None):  # type: ignore[no-untyped-def]
-    from afterhack.api.app import create_app as _create_app
+    from afterhack.app import create_app as _create_app
 
     return _create_app(settings)

@@ -75,9 +75,9 @@ def serve(
 
     import uvicorn
 
-    from afterhack.api.app import create_app
+    from afterhack.access import keys_required, refuse_to_serve
     from afterhack.api.headers import http_protocol
-    from afterhack.api.security import keys_required, refuse_to_serve
+    from afterhack.app import create_app
     from afterhack.embedded import DataDirInUse
 
     refusal = refuse_to_serve(settings)

@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.rule import Rule
 
 from afterhack import console as show
-from afterhack.api.app import create_app
+from afterhack.app import create_app
 from afterhack.client import ApiError, Client
 from afterhack.config import Settings
 from afterhack.embedded import free_loopback_port

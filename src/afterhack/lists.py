@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from afterhack import paging
-from afterhack.model.pages import DecisionPage, RunPage, SourcePage, WorkspacePage
+from afterhack.model.pages import DecisionList, RunList, SourceList, WorkspaceList
 from afterhack.model.vocab import DecisionStatus
 from afterhack.store import decisions, runs, sources, workspaces
 from afterhack.store.client import Graph, Store, concurrently
 
 
 async def source_page(g: Graph, *, limit: int, offset: int = 0,
-                      cursor: str | None = None) -> SourcePage:
+                      cursor: str | None = None) -> SourceList:
     after = paging.parse_after("sources", cursor, offset)
     rows, total = await concurrently(
         sources.list_sources(g, limit=limit + 1, offset=offset, after=after),
@@ -24,7 +24,7 @@ async def source_page(g: Graph, *, limit: int, offset: int = 0,
 
 
 async def run_page(g: Graph, *, limit: int, offset: int = 0,
-                   cursor: str | None = None) -> RunPage:
+                   cursor: str | None = None) -> RunList:
     after = paging.parse_after("runs", cursor, offset)
     rows, total = await concurrently(
         runs.list_runs(g, limit=limit + 1, offset=offset, after=after), runs.count_runs(g))
@@ -33,7 +33,7 @@ async def run_page(g: Graph, *, limit: int, offset: int = 0,
 
 
 async def decision_page(g: Graph, statuses: Sequence[DecisionStatus] | None, *, limit: int,
-                        offset: int = 0, cursor: str | None = None) -> DecisionPage:
+                        offset: int = 0, cursor: str | None = None) -> DecisionList:
     after = paging.parse_after("decisions", cursor, offset)
     rows, total = await concurrently(
         decisions.list_decisions(g, statuses, limit=limit + 1, offset=offset, after=after),
@@ -44,7 +44,7 @@ async def decision_page(g: Graph, statuses: Sequence[DecisionStatus] | None, *, 
 
 async def workspace_page(store: Store, *, limit: int, offset: int = 0,
                          cursor: str | None = None,
-                         ids: list[str] | None = None) -> WorkspacePage:
+                         ids: list[str] | None = None) -> WorkspaceList:
     """A page of the workspaces ``ids`` names (all without): one still being made is not
     listed, so a page can be short with more after it; follow ``next_cursor``."""
     after = paging.parse_after("workspaces", cursor, offset)

@@ -15,8 +15,8 @@ import type {
   SourceView,
   Workspace,
 } from './apiTypes'
+import type { DecisionRead, Timeline } from './apiTypes'
 import type { Page } from './paging'
-import type { DecisionRead, Timeline } from './timeTypes'
 
 export class ApiError extends Error {
   readonly code: string

@@ -8,7 +8,14 @@ function reply(body: unknown) {
   return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
 }
 
-const run = (i: number): Run => ({ id: `run-${i}`, task: `Task ${i}`, status: 'completed', model: 'offline', created_at: 1000 - i })
+const run = (i: number): Run => ({
+  id: `run-${i}`,
+  task: `Task ${i}`,
+  status: 'completed',
+  model: 'offline',
+  created_at: 1000 - i,
+  decision_ids: [],
+})
 const runs = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => run(from + k))
 
 let fetchMock: ReturnType<typeof vi.fn>

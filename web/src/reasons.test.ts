@@ -27,6 +27,7 @@ const BARE_ID = /[0-9a-f]{8}-|\b[0-9a-f]{8}\b/
 const preview: CorrectionPreview = {
   claim: { id: IDS.june, statement: 'The product launch is planned for June 12.', status: 'accepted', revision: 1 },
   kind: 'replace',
+  also_states_this: [],
   statement: 'The product launch is planned for July 15.',
   flag: [
     {
@@ -50,7 +51,11 @@ const preview: CorrectionPreview = {
       supported_by: [{ premise: 'Staff launch week', claim_ids: [IDS.support] }],
     },
   ],
-  revisions: { claim_revision: 1, impact_token: 'imp_x' },
+  revisions: {
+    claim_revision: 1,
+    impact_token: 'imp_x',
+    impact: { decisions: {}, actions: {}, claims: {}, upstream: {}, twins: {} },
+  },
 }
 
 describe('reason sentences', () => {
@@ -68,7 +73,7 @@ describe('reason sentences', () => {
   })
 
   it('premise lost with several claims names the corrected one as the last, or all when none was', () => {
-    const reason = { type: 'premise_lost' as const, premise: null, claim_ids: [IDS.june, IDS.venue] }
+    const reason = { type: 'premise_lost' as const, premise: '', claim_ids: [IDS.june, IDS.venue] }
     expect(text(flagReasonPhrase(reason, { names, tense: 'past', corrected: IDS.june }))).toBe(
       'Its premise lost its last claim: “The product launch is planned for June 12.” from Launch plan',
     )

@@ -202,7 +202,7 @@ function flagReasons(v: unknown): FlagReason[] {
     const o = r as Record<string, unknown>
     if (o.type === 'premise_lost') {
       const ids = Array.isArray(o.claim_ids) ? o.claim_ids.filter((x): x is string => typeof x === 'string') : []
-      out.push({ type: 'premise_lost', premise: str(o.premise), claim_ids: ids })
+      out.push({ type: 'premise_lost', premise: str(o.premise) ?? '', claim_ids: ids })
     } else if (o.type === 'upstream_fell' && str(o.decision_id)) {
       out.push({ type: 'upstream_fell', decision_id: str(o.decision_id)! })
     }

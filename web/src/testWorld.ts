@@ -16,23 +16,25 @@ export const IDS = {
   book: 'a1a2b3c4-0000-4000-8000-00000000000a',
 } as const
 
-const claim = (id: string, label: string, status = 'proposed') => ({ id, type: 'claim', label, status })
+const claim = (id: string, label: string, status = 'proposed') => ({ id, type: 'claim', label, status, data: {} })
 const edge = (source: string, target: string, type: string) => ({ id: `${type}:${source}->${target}`, source, target, type })
 
 export const LAUNCH: GraphDTO = {
+  view: 'product',
+  truncated: false,
   nodes: [
-    { id: IDS.plan, type: 'source', label: 'Launch plan', status: null },
-    { id: IDS.ops, type: 'source', label: 'Ops notes', status: null },
+    { id: IDS.plan, type: 'source', label: 'Launch plan', status: null, data: {} },
+    { id: IDS.ops, type: 'source', label: 'Ops notes', status: null, data: {} },
     claim(IDS.june, 'The product launch is planned for June 12.', 'superseded'),
     claim(IDS.venue, 'The launch venue is the Berlin Congress Hall.'),
     claim(IDS.support, 'The support team needs three extra people.'),
     claim(IDS.backup, 'The database is backed up nightly.'),
     claim(IDS.july, 'The product launch is planned for July 15.', 'accepted'),
-    { id: IDS.fix, type: 'correction', label: 'The product launch is planned for July 15.', status: 'replace' },
-    { id: IDS.event, type: 'decision', label: 'Plan the launch event', status: 'needs_review' },
-    { id: IDS.venueBooking, type: 'decision', label: 'Book the venue', status: 'needs_review' },
-    { id: IDS.staffing, type: 'decision', label: 'Staff launch week', status: 'draft' },
-    { id: IDS.book, type: 'action', label: 'Book the venue for the launch', status: 'held' },
+    { id: IDS.fix, type: 'correction', label: 'The product launch is planned for July 15.', status: 'replace', data: {} },
+    { id: IDS.event, type: 'decision', label: 'Plan the launch event', status: 'needs_review', data: {} },
+    { id: IDS.venueBooking, type: 'decision', label: 'Book the venue', status: 'needs_review', data: {} },
+    { id: IDS.staffing, type: 'decision', label: 'Staff launch week', status: 'draft', data: {} },
+    { id: IDS.book, type: 'action', label: 'Book the venue for the launch', status: 'held', data: {} },
   ],
   edges: [
     edge(IDS.plan, IDS.june, 'SUPPORTS'),

@@ -1,11 +1,15 @@
-"""create_app(settings): the FastAPI app; its lifespan opens the store (and the embedded
-FalkorDB) and runs the MCP endpoint mounted at /mcp."""
+"""create_api(settings): the HTTP API as a FastAPI app (and the UI's static files).
+
+Its lifespan opens the services (the store, the embedded FalkorDB, the model); whatever
+else must run as long as the app (the MCP endpoint, see afterhack/app.py) comes in
+``running``. This package never imports the MCP transport.
+"""
 
 from __future__ import annotations
 
 import gc
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +18,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from afterhack.access import keys_required
 from afterhack.api import errors, security
 from afterhack.api.headers import HeaderLimit
 from afterhack.api.hosts import HostGuard, HostPolicy
@@ -34,26 +39,38 @@ from afterhack.api.routes import (
     workspaces,
 )
 from afterhack.config import Settings
-from afterhack.mcpserver import mount_mcp
 from afterhack.services import open_services
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
+# Routes are matched in order, one pattern at a time: the review's hot routes (corrections,
+# then claims) come right after the health checks. No route shadows another whatever the
+# order (tests/test_request_overhead.py checks).
+ROUTERS = tuple(m.router for m in (health, corrections, claims, workspaces, keys, backup,
+                                   sources, agents, decisions, graph, conflicts,
+                                   embeddings))
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+Running = Callable[[], AbstractAsyncContextManager[None]]
+
+
+def create_api(settings: Settings | None = None, *, running: Running | None = None,
+               guarded: tuple[str, ...] = ()) -> FastAPI:
+    """``running``: entered in the lifespan once the services are up; ``guarded``: path
+    prefixes besides ``/api/`` whose callers the key check must know."""
     settings = settings or Settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with open_services(settings) as services, mcp.running():
+        async with open_services(settings) as services:
             app.state.store = services.store
             app.state.embedded = services.embedded
             app.state.services = services
-            # Everything loaded so far (the framework, the models, the schema) lives as long
-            # as the app: out of the collector's sight, a collection walks only what
-            # requests allocate.
-            gc.freeze()
-            yield
+            async with running() if running is not None else nullcontext():
+                # Everything loaded so far (the framework, the models, the schema) lives
+                # as long as the app: out of the collector's sight, a collection walks
+                # only what requests allocate.
+                gc.freeze()
+                yield
 
     app = FastAPI(
         title="afterhack",
@@ -69,37 +86,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
                        overrides={"/api/workspaces/restore": settings.max_restore_bytes})
     # Added later, so it runs earlier: no body is read before the caller is known, and
-    # nothing at all before the Host and Origin are this server's (DNS rebinding).
-    app.add_middleware(security.Authenticate, settings=settings)
+    # nothing at all before the Host and Origin are this server's (DNS rebinding), on every
+    # route the app serves, those the composition adds (MCP) included.
+    app.add_middleware(security.Authenticate, settings=settings,
+                       guarded=(security.API_PREFIX + "/", *guarded))
     app.add_middleware(HostGuard, policy=HostPolicy(
         settings.host, settings.allowed_hosts, settings.allowed_origins,
-        keys_on=security.keys_required(settings)))
+        keys_on=keys_required(settings)))
     app.add_middleware(HeaderLimit, max_bytes=settings.max_header_bytes,
                        max_count=settings.max_headers)
 
-    # Each module's routes straight onto the app: every level of included routers is
-    # matched again per request, and that was a tenth of the app's CPU on a preview.
-    # Routes are matched in order, one pattern at a time: the review's hot routes
-    # (corrections, then claims) come right after the health checks. No route shadows
-    # another whatever the order (tests/test_request_overhead.py checks).
-    for module in (health, corrections, claims, workspaces, keys, backup, sources, agents,
-                   decisions, graph, conflicts, embeddings):
-        app.include_router(module.router, prefix="/api", responses=ERRORS)
-    security.route_permissions(app)  # refuses to build an app with an unguarded route
-    _document_security(app, settings)
-    # The MCP tools at /mcp, sharing this app's store and model (see mcpserver/).
-    mcp = mount_mcp(app, settings, lambda: app.state.services,
-                    resolve_key=security.key_resolver(settings, lambda: app.state.store))
+    # Refuses to build an app with an unguarded route.
+    permissions = security.route_permissions(ROUTERS)
+    for router in ROUTERS:
+        app.include_router(router, prefix=security.API_PREFIX, responses=ERRORS)
+    _document_security(app, permissions, keys_required(settings))
     _mount_ui(app)
     return app
 
 
-def _document_security(app: FastAPI, settings: Settings) -> None:
+def _document_security(app: FastAPI, permissions: security.Permissions, bearer: bool) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = get_openapi(title=app.title, version=app.version, summary=app.summary,
                                  routes=app.routes)
-            security.document(schema, app, settings)
+            security.document(schema, permissions, bearer=bearer)
             app.openapi_schema = schema
         return app.openapi_schema
 

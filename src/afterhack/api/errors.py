@@ -1,13 +1,12 @@
-"""One canonical error body for every error: ``{"error": {"code", "message", "details"}}``.
+"""Every error answered over HTTP with the canonical body (wire/errors.py).
 
 The status comes from the exception class; this module is the only place that maps
-exceptions to responses.
+exceptions to HTTP responses.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -15,6 +14,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from afterhack.errors import AfterhackError
+from afterhack.wire.errors import error_body, error_of, issues
 
 log = logging.getLogger("afterhack.api")
 
@@ -32,15 +32,8 @@ _HTTP_CODES = {
 }
 
 
-def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The error contract. Callers may add keys to details but never remove these three."""
-    return {"error": {"code": code, "message": message, "details": details or {}}}
-
-
 def error_response(exc: AfterhackError, headers: dict[str, str] | None = None) -> JSONResponse:
-    details = {k: v for k, v in exc.details.items() if v is not None}
-    return JSONResponse(error_body(exc.code, exc.message, details), status_code=exc.status,
-                        headers=headers)
+    return JSONResponse(error_of(exc), status_code=exc.status, headers=headers)
 
 
 async def _afterhack(_: Request, exc: Exception) -> JSONResponse:
@@ -54,21 +47,13 @@ async def _afterhack(_: Request, exc: Exception) -> JSONResponse:
     return error_response(exc, headers)
 
 
-def _clean_validation_errors(errors: Any) -> list[dict[str, Any]]:
-    out = []
-    for e in errors:
-        # The offending input is not echoed back: it may be huge or hold what was rejected.
-        # pydantic prefixes a validator's own words with "Value error, ": words for a person
-        # read better without it.
-        msg = str(e.get("msg", "")).removeprefix("Value error, ")
-        out.append({"loc": [str(p) for p in e.get("loc", ())], "type": e.get("type"),
-                    "msg": msg})
-    return out
-
-
 async def _validation(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    errs = _clean_validation_errors(exc.errors())
+    # pydantic prefixes a validator's own words with "Value error, ": words for a person
+    # read better without it.
+    errs = issues(exc.errors())
+    for e in errs:
+        e["msg"] = e["msg"].removeprefix("Value error, ")
     message = "; ".join(f"{'.'.join(e['loc'][1:]) or 'body'}: {e['msg']}" for e in errs[:5])
     return JSONResponse(error_body("invalid_request", message or "Invalid request.",
                                    {"errors": errs}), status_code=422)

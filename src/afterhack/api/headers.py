@@ -16,7 +16,7 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from afterhack.api.errors import error_body
+from afterhack.wire.errors import error_body
 
 _END_OF_HEAD = b"\r\n\r\n"
 

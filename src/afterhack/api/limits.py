@@ -12,7 +12,7 @@ import json
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from afterhack.api.errors import error_body
+from afterhack.wire.errors import error_body
 
 # A refused body is still read to its end (up to this much, for this long) before the answer:
 # a client that writes its whole body before reading (Python's http.client, urllib) would

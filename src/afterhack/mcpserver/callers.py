@@ -1,9 +1,8 @@
-"""Who is calling an MCP tool: the same keys and roles as the HTTP API.
+"""Who is calling an MCP tool: the same keys and roles as the HTTP API (access.py).
 
-A ``KeyResolver`` turns the key a caller presented (or none) into a ``Caller``. Over HTTP
-the caller the HTTP API's own key check left on ``request.state.caller`` wins; otherwise the
-bearer key is resolved with the HTTP API's own check (``api.security.key_resolver``). Over
-stdio the key is ``AFTERHACK_API_KEY``.
+Over HTTP the caller the app's key check left on ``request.state.caller`` wins (see
+afterhack/app.py); otherwise the bearer key is resolved with the same check. Over stdio the
+key is ``AFTERHACK_API_KEY``.
 """
 
 from __future__ import annotations
@@ -11,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from afterhack.api.deps import Caller
+from afterhack.access import LOCAL_USER, Caller, KeyResolver
 
-KeyResolver = Callable[[str | None], Awaitable[Caller]]
 # Given the HTTP request (None over stdio or in-process), who is calling.
 CallerSource = Callable[[Any], Awaitable[Caller]]
 
-LOCAL_ADMIN = Caller(actor="local", role="admin")
+LOCAL_ADMIN = LOCAL_USER
+
+__all__ = ["LOCAL_ADMIN", "CallerSource", "KeyResolver", "bearer", "fixed_key_caller",
+           "http_caller"]
 
 
 def bearer(header: str | None) -> str | None:

@@ -14,7 +14,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from afterhack.api.security import key_resolver
+from afterhack.access import key_resolver
 from afterhack.config import Settings
 from afterhack.mcpserver.callers import KeyResolver, http_caller
 from afterhack.mcpserver.server import AfterhackMCP, ServicesProvider, create_mcp_server
@@ -50,8 +50,8 @@ def mount_mcp(app: Any, settings: Settings, services: ServicesProvider,
               resolve_key: KeyResolver | None = None) -> McpHttp:
     """Add ``/mcp`` to a Starlette/FastAPI app; run ``McpHttp.running()`` in its lifespan.
 
-    The caller is whoever the HTTP API's key check left on ``request.state.caller``, else the
-    bearer key resolved by ``resolve_key`` (default: settings' keys, see callers.py).
+    The caller is whoever the app's key check left on ``request.state.caller``, else the
+    bearer key resolved by ``resolve_key`` (default: settings' keys, see access.py).
     """
     resolve = resolve_key or key_resolver(settings, lambda: services().store)
     server = create_mcp_server(services, http_caller(resolve))

@@ -13,26 +13,28 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
-from pydantic import Field, ValidationError
+from pydantic import Field, JsonValue, ValidationError
 
 from afterhack import claims, conflicts, ingest, repair
+from afterhack.access import Caller
 from afterhack.agents import external
-from afterhack.api.deps import Caller
-from afterhack.api.errors import error_body
-from afterhack.api.schemas import Id, NonBlank, PremiseIn, Revision, Text
 from afterhack.errors import AfterhackError, InvalidRequest, WorkspaceNotFound
 from afterhack.mcpserver.callers import CallerSource
-from afterhack.model.vocab import ConflictStatusFilter
+from afterhack.model.conflicts import AppliedResolution
+from afterhack.model.corrections import AppliedCorrection
+from afterhack.model.vocab import ConflictStatusFilter, CorrectionKind
 from afterhack.moments import parse_as_of
 from afterhack.roles import Permission, require
 from afterhack.services import Services
 from afterhack.store import workspaces
 from afterhack.store.client import Graph
+from afterhack.wire.errors import error_of, issues
+from afterhack.wire.inputs import Id, NonBlank, PremiseIn, Revision, Text
 
 log = logging.getLogger("afterhack.mcp")
 
@@ -48,13 +50,12 @@ sources: list_conflicts, preview_conflict_resolution, then resolve_conflict with
 revisions the preview returned."""
 
 ServicesProvider = Callable[[], Services]
-Work = Callable[[Graph, Caller, Services], Awaitable[Any]]
+Work = Callable[[Graph, Caller, Services], Awaitable[object]]
 
 WorkspaceId = Annotated[Id, Field(description="The workspace's id (a UUID).")]
 RunId = Annotated[Id, Field(description="The run_id that start_run returned.")]
 ClaimId = Annotated[Id, Field(description="A claim's id.")]
 ConflictId = Annotated[Id, Field(description="A conflict's id.")]
-Kind = Literal["replace", "retract"]
 AsOf = Annotated[str | None, Field(
     max_length=64, description="An ISO 8601 time or epoch milliseconds (a date alone is the "
     "end of that day, UTC).")]
@@ -63,7 +64,7 @@ _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _RUN = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 
-def _ok(result: Any) -> CallToolResult:
+def _ok(result: object) -> CallToolResult:
     text = json.dumps(result, ensure_ascii=False, default=str)
     data = json.loads(text)
     # Structured content must be an object; a list travels as {"result": [...]} (SDK style).
@@ -73,8 +74,7 @@ def _ok(result: Any) -> CallToolResult:
 
 
 def error_result(exc: AfterhackError) -> CallToolResult:
-    details = {k: v for k, v in exc.details.items() if v is not None}
-    text = json.dumps(error_body(exc.code, exc.message, details), default=str)
+    text = json.dumps(error_of(exc), default=str)
     return CallToolResult(content=[TextContent(type="text", text=text)],
                           structured_content=json.loads(text), is_error=True)
 
@@ -97,8 +97,7 @@ class AfterhackMCP(MCPServer[Any]):
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError):
-                errs = [{"loc": [str(p) for p in e["loc"]], "type": e["type"], "msg": e["msg"]}
-                        for e in cause.errors()]
+                errs = issues(cause.errors())
                 message = "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errs[:5])
                 return error_result(InvalidRequest(message or None, errors=errs))
             raise
@@ -175,10 +174,10 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         """Finish the run: the answer and the claim ids it rests on (only claims you searched
         and retrieved in this run survive), optional premises [{statement, claim_ids}] and
         proposed actions. Returns the run with its handoff trail, decision and actions."""
-        proposal: dict[str, Any] = {
-            "answer": answer, "claim_ids": claim_ids,
+        proposal: dict[str, JsonValue] = {
+            "answer": answer, "claim_ids": list(claim_ids),
             "premises": [p.model_dump() for p in premises or []],
-            "proposed_actions": proposed_actions or []}
+            "proposed_actions": list(proposed_actions or [])}
         return await invoke(ctx, workspace_id, "run_agent", lambda g, who, svc: (
             external.submit_proposal(g, svc.coordinator, run_id, proposal=proposal,
                                      actor=who.actor, ttl_s=svc.settings.agent_run_open_ttl_s)))
@@ -217,7 +216,7 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
     @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
     async def preview_correction(workspace_id: WorkspaceId, claim_id: ClaimId,
                                  statement: Annotated[Text, Field(max_length=4000)],
-                                 ctx: Context[Any, Any], kind: Kind = "replace",
+                                 ctx: Context[Any, Any], kind: CorrectionKind = "replace",
                                  ) -> CallToolResult:
         """Preview correcting a claim (kind 'replace' with the corrected statement, or
         'retract'): what would be flagged, held and stay, plus the revisions to apply with."""
@@ -231,14 +230,14 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
                                statement: Annotated[Text, Field(max_length=4000)],
                                claim_revision: Revision,
                                impact_token: Annotated[str, Field(min_length=1, max_length=200)],
-                               ctx: Context[Any, Any], kind: Kind = "replace",
+                               ctx: Context[Any, Any], kind: CorrectionKind = "replace",
                                reason: Annotated[Text, Field(max_length=4000)] | None = None,
                                ) -> CallToolResult:
         """Apply a previewed correction with the preview's claim_revision and impact_token.
         Supersedes (or retracts) the claim, flags decisions that lost support and holds their
         actions, atomically. A changed picture is refused with stale_correction_preview;
         repeating the same apply returns status already_applied."""
-        async def work(g: Graph, who: Caller, svc: Services) -> dict[str, Any]:
+        async def work(g: Graph, who: Caller, svc: Services) -> AppliedCorrection:
             status, result = await repair.apply_correction(
                 g, claim_id, statement=statement, kind=kind, reason=reason, reviewer=who.actor,
                 claim_revision=claim_revision, impact_token_seen=impact_token,
@@ -281,7 +280,7 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         """Apply a previewed resolution with the preview's conflict_revision and
         impact_token, atomically. A changed picture is refused with stale_correction_preview;
         repeating the same resolution returns status already_applied."""
-        async def work(g: Graph, who: Caller, svc: Services) -> dict[str, Any]:
+        async def work(g: Graph, who: Caller, svc: Services) -> AppliedResolution:
             status, result = await conflicts.resolve(
                 g, conflict_id, keep=keep, dismiss=dismiss, reason=reason, reviewer=who.actor,
                 conflict_revision=conflict_revision, impact_token_seen=impact_token,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from afterhack.api.security import key_resolver
+from afterhack.access import key_resolver
 from afterhack.config import Settings
 from afterhack.mcpserver.callers import KeyResolver, fixed_key_caller
 from afterhack.mcpserver.server import create_mcp_server
@@ -19,7 +19,7 @@ from afterhack.services import open_services
 async def serve_stdio(settings: Settings, resolve_key: KeyResolver | None = None) -> None:
     key = os.environ.get("AFTERHACK_API_KEY") or None
     async with open_services(settings) as services:
-        # The HTTP API's own key check, workspace keys and rate limit included.
+        # The key check the HTTP API runs, workspace keys and rate limit included.
         resolve = resolve_key or key_resolver(settings, lambda: services.store)
         caller = fixed_key_caller(resolve, key)
         server = create_mcp_server(lambda: services, caller)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from pydantic import JsonValue
+from typing_extensions import TypedDict
 
 
 class AuditEntry(TypedDict):

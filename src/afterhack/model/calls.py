@@ -7,7 +7,9 @@ store them. Neither side imports the other for it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NotRequired, TypedDict
+from typing import NotRequired
+
+from typing_extensions import TypedDict
 
 from afterhack.model.vocab import ModelRole, ResponseFormat
 

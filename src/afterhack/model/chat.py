@@ -5,9 +5,10 @@ The gateway (llm/gateway.py) sends these; the prompts and the Analyst's tools bu
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired
 
 from pydantic import JsonValue
+from typing_extensions import TypedDict
 
 # A JSON Schema, as the model is asked to follow it (prompts, tool parameters).
 JsonSchema = dict[str, JsonValue]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal
+
+from typing_extensions import TypedDict
 
 from afterhack.model.claims import ClaimRef
 from afterhack.model.region import FlagReason

@@ -1,6 +1,7 @@
 """Pages of the lists (paging.py says how a cursor reads): each page's items, the cursor of
 the next page (None on the last), and how many items the whole list holds where counting
-them costs little (None where it does not)."""
+them costs little (None where it does not). The domain builds them (lists.py), so they are
+records here rather than in wire/; each is its route's response schema."""
 
 from __future__ import annotations
 
@@ -29,25 +30,25 @@ class PageKey(TypedDict):
     created_at: int
 
 
-class SourcePage(TypedDict):
+class SourceList(TypedDict):
     items: list[SourceRow]  # oldest first
     next_cursor: str | None
     total: int | None
 
 
-class RunPage(TypedDict):
+class RunList(TypedDict):
     items: list[RunSummary]  # newest first
     next_cursor: str | None
     total: int | None
 
 
-class DecisionPage(TypedDict):
+class DecisionList(TypedDict):
     items: list[DecisionView]  # newest first
     next_cursor: str | None
     total: int | None
 
 
-class WorkspacePage(TypedDict):
+class WorkspaceList(TypedDict):
     items: list[WorkspaceRow]  # oldest first
     next_cursor: str | None
     # Registered workspaces this key can see; one still being made is counted, not listed.

@@ -6,7 +6,9 @@ builds on and its actions, and the revisions and counts the apply guard re-check
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, TypedDict
+from typing import Literal, NamedTuple
+
+from typing_extensions import TypedDict
 
 from afterhack.model.vocab import ActionStatus, ClaimStatus, DecisionStatus
 

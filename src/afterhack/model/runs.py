@@ -3,9 +3,10 @@ run as it is read back."""
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired
 
 from pydantic import JsonValue
+from typing_extensions import TypedDict
 
 from afterhack.model.calls import ModelCallRecord
 from afterhack.model.decisions import ActionRecord, DecisionView

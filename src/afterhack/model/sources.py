@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from afterhack.model.calls import ModelCallRecord
 from afterhack.model.conflicts import ConflictRecord, PlannedConflict, Retired

@@ -29,7 +29,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from afterhack.api.security import is_loopback
+from afterhack.access import is_loopback
 from afterhack.embedded import EmbeddedFalkorDB, free_loopback_port
 from afterhack_tools.load.verify import verify
 from afterhack_tools.load.workload import TOPICS, Log, Shared, run_clients

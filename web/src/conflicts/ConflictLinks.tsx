@@ -21,18 +21,11 @@ export function ReviewConflictButtons({ ids }: { ids: string[] }) {
   )
 }
 
-interface ClaimConflict {
-  id: string
-  kind: string
-  reason: string
-  status: string
-  other: { id: string; statement: string; status: string; source_id: string | null; source_title: string | null }[]
-}
+type ClaimConflict = ClaimView['conflicts'][number]
 
 /** The open conflicts a claim read lists (docs/api.md: `conflicts` on GET /claims/{id}). */
 function conflictsOf(claim: ClaimView): ClaimConflict[] {
-  const raw = (claim as ClaimView & { conflicts?: unknown }).conflicts
-  return Array.isArray(raw) ? (raw as ClaimConflict[]).filter((c) => c && c.status === 'open') : []
+  return (claim.conflicts ?? []).filter((c) => c.status === 'open')
 }
 
 /** Under a claim's evidence: which other source says otherwise, and a way to settle it. */

@@ -5,7 +5,7 @@ import type { Async } from '../hooks'
 import { buildNames } from '../names'
 import { WorkspaceCtx } from '../workspace'
 import { ConflictsPanel } from './ConflictsPanel'
-import { CONFLICT, DISMISS, JUNE_12, JUNE_19, KEEP_JUNE_19, MEMO, twoMemos } from './testConflict'
+import { CONFLICT, DISMISS, JUNE_12, JUNE_19, KEEP_JUNE_19, MEMO, claimView, supersedeCorrection, twoMemos } from './testConflict'
 import type { Conflict, ResolutionApplied, ResolutionPreview } from './types'
 
 const BARE_ID = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8}\b/
@@ -97,8 +97,8 @@ describe('the conflicts panel', () => {
     const applied: ResolutionApplied = {
       status: 'applied',
       conflict: { ...CONFLICT, status: 'resolved' },
-      correction: { id: 'k-corr' },
-      kept: { id: MEMO.june19, statement: JUNE_19 },
+      correction: supersedeCorrection('k-corr', MEMO.june12, MEMO.june19, JUNE_19),
+      kept: claimView(MEMO.june19, JUNE_19, 'proposed', MEMO.april, 'April memo'),
       superseded: [MEMO.june12],
       flagged: [MEMO.plan],
       held: [MEMO.book],

@@ -128,7 +128,7 @@ function OutcomeCard({ claim, testId, title }: { claim: ClaimView; testId: strin
           “{quote}”
         </p>
       )}
-      <p className="card-meta" data-testid="card-origin" data-origin-type={claim.origin.type}>
+      <p className="card-meta" data-testid="card-origin" data-origin-type={claim.origin?.type}>
         {originLabel(claim.origin)}
       </p>
     </div>

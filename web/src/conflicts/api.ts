@@ -1,5 +1,6 @@
 // The conflicts API (docs/api.md, "Conflicts") over the app's typed fetch.
 import { request } from '../api'
+import type { ConflictList } from '../apiTypes'
 import type { Choice, Conflict, ConflictStatus, ResolutionApplied, ResolutionPreview } from './types'
 
 const enc = encodeURIComponent
@@ -10,7 +11,7 @@ export const CONFLICTS_LIMIT = 200
 
 export const conflictApi = {
   list: (ws: string, status: ConflictStatus | 'all' = 'open') =>
-    request<{ items: Conflict[] }>('GET', `${base(ws)}?status=${status}&limit=${CONFLICTS_LIMIT}`),
+    request<ConflictList>('GET', `${base(ws)}?status=${status}&limit=${CONFLICTS_LIMIT}`),
   get: (ws: string, id: string) => request<Conflict>('GET', `${base(ws)}/${enc(id)}`),
   preview: (ws: string, id: string, choice: Choice) =>
     request<ResolutionPreview>('POST', `${base(ws)}/${enc(id)}/preview`, choice),

@@ -1,7 +1,9 @@
 // The two-memo story as the API sends it, shared by the conflict tests: March says June 12,
 // April says June 19, a plan rests on June 12, and a question met both.
-import type { GraphDTO } from '../apiTypes'
-import type { Conflict, ResolutionPreview } from './types'
+import type { ClaimStatus, ClaimView, GraphDTO } from '../apiTypes'
+import type { Conflict, ResolutionApplied, ResolutionPreview } from './types'
+
+type Correction = NonNullable<ResolutionApplied['correction']>
 
 export const MEMO = {
   march: 'src-march-0001',
@@ -22,14 +24,16 @@ const edge = (source: string, target: string, type: string) => ({ id: `${type}:$
 
 export function twoMemos(june12Status = 'proposed'): GraphDTO {
   return {
+    view: 'product',
+    truncated: false,
     nodes: [
-      { id: MEMO.march, type: 'source', label: 'March memo', status: null },
-      { id: MEMO.april, type: 'source', label: 'April memo', status: null },
-      { id: MEMO.june12, type: 'claim', label: JUNE_12, status: june12Status },
-      { id: MEMO.june19, type: 'claim', label: JUNE_19, status: 'proposed' },
-      { id: MEMO.plan, type: 'decision', label: 'Plan the launch event', status: 'draft' },
-      { id: MEMO.question, type: 'decision', label: 'When is the launch', status: 'needs_review' },
-      { id: MEMO.book, type: 'action', label: 'Book the launch venue', status: 'proposed' },
+      { id: MEMO.march, type: 'source', label: 'March memo', status: null, data: {} },
+      { id: MEMO.april, type: 'source', label: 'April memo', status: null, data: {} },
+      { id: MEMO.june12, type: 'claim', label: JUNE_12, status: june12Status, data: {} },
+      { id: MEMO.june19, type: 'claim', label: JUNE_19, status: 'proposed', data: {} },
+      { id: MEMO.plan, type: 'decision', label: 'Plan the launch event', status: 'draft', data: {} },
+      { id: MEMO.question, type: 'decision', label: 'When is the launch', status: 'needs_review', data: {} },
+      { id: MEMO.book, type: 'action', label: 'Book the launch venue', status: 'proposed', data: {} },
     ],
     edges: [
       edge(MEMO.march, MEMO.june12, 'SUPPORTS'),
@@ -54,16 +58,20 @@ export const CONFLICT: Conflict = {
   status: 'open',
   kind: 'date',
   reason: 'Same subject, different date: June 12 vs June 19.',
+  key: 'launch-planned|launch-moves',
   detected_by: 'offline-rules-1',
   revision: 1,
   created_at: APRIL_ADDED,
   resolved_at: null,
+  resolved_by: null,
   resolution: null,
   kept_claim_id: null,
+  correction_id: null,
   claims: [
     {
       id: MEMO.june12,
       statement: JUNE_12,
+      statement_key: 'launch-planned',
       status: 'proposed',
       revision: 1,
       evidence_quote: JUNE_12,
@@ -76,6 +84,7 @@ export const CONFLICT: Conflict = {
     {
       id: MEMO.june19,
       statement: JUNE_19,
+      statement_key: 'launch-moves',
       status: 'proposed',
       revision: 1,
       evidence_quote: 'Launch update: the launch moves to June 19.',
@@ -114,4 +123,47 @@ export const DISMISS: ResolutionPreview = {
   flag: [],
   hold: [],
   revisions: { conflict_revision: 1, keep_revision: null, impact_token: 'imp_d' },
+}
+
+/** A claim as GET .../claims/{id} answers it, quoting its source once, used by nothing. */
+export function claimView(id: string, statement: string, status: ClaimStatus, sourceId: string, title: string): ClaimView {
+  return {
+    id,
+    statement,
+    status,
+    confidence: 1,
+    confidence_kind: 'quote_match',
+    source_id: sourceId,
+    revision: 1,
+    created_at: MARCH_ADDED,
+    evidence_quote: statement,
+    quote_start: 0,
+    quote_end: statement.length,
+    valid_from: null,
+    valid_until: null,
+    origin: { type: 'document', name: title, source_id: sourceId, source_title: title, version: 1 },
+    evidence: [],
+    corrections: [],
+    supersedes: [],
+    superseded_by: null,
+    replacement_chain: [],
+    used_by: [],
+    conflicts: [],
+  }
+}
+
+/** The correction a kept side's resolution writes: the other side superseded. */
+export function supersedeCorrection(id: string, claimId: string, replacementId: string, statement: string): Correction {
+  return {
+    id,
+    claim_id: claimId,
+    kind: 'supersede',
+    statement,
+    reason: null,
+    reviewer: 'local',
+    created_at: APRIL_ADDED,
+    replacement_id: replacementId,
+    also_corrected: [],
+    fragment: null,
+  }
 }

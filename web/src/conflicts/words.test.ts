@@ -76,12 +76,16 @@ describe('a resolution in words', () => {
   })
 
   it('keep with twins: every copy of the other statement goes, named with its own source', () => {
+    // The twin is quoted from a third source, which is not a side of the conflict.
+    const faq = 'src-faq-0003'
+    const memos = twoMemos()
+    const withFaq = buildNames({ ...memos, nodes: [...memos.nodes, { id: faq, type: 'source', label: 'Launch FAQ', status: null, data: {} }] })
     const twins = {
       ...KEEP_JUNE_19,
-      supersede: [...KEEP_JUNE_19.supersede, { claim_id: MEMO.june12twin, revision: 1, statement: JUNE_12, source_id: null }],
+      supersede: [...KEEP_JUNE_19.supersede, { claim_id: MEMO.june12twin, revision: 1, statement: JUNE_12, source_id: faq }],
     }
-    expect(phraseText(resolutionPhrase(twins, names, 'past'))).toBe(
-      `“${JUNE_12}” from March memo and “${JUNE_12}” were superseded by “${JUNE_19}” from April memo.`,
+    expect(phraseText(resolutionPhrase(twins, withFaq, 'past'))).toBe(
+      `“${JUNE_12}” from March memo and “${JUNE_12}” from Launch FAQ were superseded by “${JUNE_19}” from April memo.`,
     )
     // With two claims gone, no single one is "the last claim" of a premise.
     expect(resolutionImpact(twins).claim).toBeNull()

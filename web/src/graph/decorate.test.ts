@@ -19,11 +19,16 @@ const edges: AppEdge[] = [
 const preview: CorrectionPreview = {
   claim: { id: 'c', statement: 'x', status: 'accepted', revision: 1 },
   kind: 'replace',
+  also_states_this: [],
   statement: 'y',
   flag: [{ decision_id: 'd', title: 'D', status: 'draft', reasons: [] }],
   hold: [{ action_id: 'a', description: 'A', status: 'proposed', decision_ids: ['d'] }],
   stay: [{ decision_id: 'd2', title: 'D2', supported_by: [] }],
-  revisions: { claim_revision: 1, impact_token: 't' },
+  revisions: {
+    claim_revision: 1,
+    impact_token: 't',
+    impact: { decisions: {}, actions: {}, claims: {}, upstream: {}, twins: {} },
+  },
 }
 
 describe('marksFromPreview', () => {

@@ -28,7 +28,7 @@ describe('foldGraph', () => {
   })
 
   it('folds nothing in a workspace with no decision yet: its claims are all there is to see', () => {
-    const early = { nodes: LAUNCH.nodes.filter((n) => n.type === 'source' || n.type === 'claim'), edges: LAUNCH.edges }
+    const early = { ...LAUNCH, nodes: LAUNCH.nodes.filter((n) => n.type === 'source' || n.type === 'claim') }
     const folded = foldGraph(early, { expanded: none, showAll: false, keep: none })
     expect(folded.active).toBe(false)
     expect(folded.dto).toBe(early)
@@ -43,10 +43,11 @@ describe('foldGraph', () => {
     const hourly = 'c1a2b3c4-0000-4000-8000-00000000000b'
     const quarterly = 'c1a2b3c4-0000-4000-8000-00000000000c'
     const world = {
+      ...LAUNCH,
       nodes: [
         ...LAUNCH.nodes,
-        { id: hourly, type: 'claim', label: 'The database is backed up every hour.', status: 'proposed' },
-        { id: quarterly, type: 'claim', label: 'Restores are tested every quarter.', status: 'proposed' },
+        { id: hourly, type: 'claim', label: 'The database is backed up every hour.', status: 'proposed', data: {} },
+        { id: quarterly, type: 'claim', label: 'Restores are tested every quarter.', status: 'proposed', data: {} },
       ],
       edges: [
         ...LAUNCH.edges,

@@ -1,4 +1,8 @@
 // Pure status → look. One table, so nodes, legend and tests agree.
+import type { ActionStatus, ClaimStatus, DecisionStatus } from '../apiTypes'
+
+/** Every status a node can have, as the API's types list them (generated from its schema). */
+export type Status = ClaimStatus | DecisionStatus | ActionStatus
 
 export type Tone = 'normal' | 'amber' | 'grey' | 'muted'
 
@@ -16,7 +20,7 @@ interface Look {
   dashed?: boolean
 }
 
-const LOOKS: Record<string, Look> = {
+const LOOKS: Partial<Record<Status, Look>> = {
   superseded: { tone: 'normal', struck: true, dashed: true },
   needs_review: { tone: 'amber' },
   held: { tone: 'grey' },
@@ -25,7 +29,7 @@ const LOOKS: Record<string, Look> = {
 }
 
 export function statusStyle(status: string | null | undefined): StatusStyle {
-  const look = (status && LOOKS[status]) || { tone: 'normal' as const }
+  const look = (status && LOOKS[status as Status]) || { tone: 'normal' as const }
   const struck = Boolean(look.struck)
   const dashed = Boolean(look.dashed)
   const classes = [`tone-${look.tone}`]
@@ -35,7 +39,7 @@ export function statusStyle(status: string | null | undefined): StatusStyle {
 }
 
 /** Legend rows: each groups the statuses that share a look. */
-export const LEGEND: { key: string; label: string; statuses: string[]; sample: string }[] = [
+export const LEGEND: { key: string; label: string; statuses: Status[]; sample: Status }[] = [
   {
     key: 'current',
     label: 'current / accepted',

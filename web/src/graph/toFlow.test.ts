@@ -3,6 +3,8 @@ import type { GraphDTO } from '../apiTypes'
 import { productKind, toFlow } from './toFlow'
 
 const dto: GraphDTO = {
+  view: 'product',
+  truncated: false,
   nodes: [
     { id: 's', type: 'source', label: 'Launch plan', status: null, data: {} },
     { id: 'c', type: 'claim', label: 'June 12', status: 'superseded', data: {} },
@@ -48,11 +50,13 @@ describe('toFlow', () => {
 
   it('draws an open conflict as a bracket between the two claims’ left sides, without an arrowhead, the two side by side', () => {
     const world: GraphDTO = {
+      view: 'product',
+      truncated: false,
       nodes: [
-        { id: 'm', type: 'source', label: 'March memo', status: null },
-        { id: 'a', type: 'source', label: 'April memo', status: null },
-        ...['c12', 'x1', 'x2', 'c19'].map((id) => ({ id, type: 'claim', label: id, status: 'proposed' })),
-        { id: 'd', type: 'decision', label: 'Plan', status: 'draft' },
+        { id: 'm', type: 'source', label: 'March memo', status: null, data: {} },
+        { id: 'a', type: 'source', label: 'April memo', status: null, data: {} },
+        ...['c12', 'x1', 'x2', 'c19'].map((id) => ({ id, type: 'claim', label: id, status: 'proposed', data: {} })),
+        { id: 'd', type: 'decision', label: 'Plan', status: 'draft', data: {} },
       ],
       edges: [
         { id: 'e1', source: 'm', target: 'c12', type: 'SUPPORTS' },

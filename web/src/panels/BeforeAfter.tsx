@@ -25,7 +25,7 @@ function ClaimCard({ claim, testId, title }: { claim: ClaimView; testId: string;
         “{claim.evidence_quote}”
       </p>
       <p className="card-meta">
-        <span data-testid="card-origin" data-origin-type={claim.origin.type}>
+        <span data-testid="card-origin" data-origin-type={claim.origin?.type}>
           {originLabel(claim.origin)}
         </span>
         {' · '}

@@ -29,9 +29,9 @@ export function EvidencePanel({ claim, onSelect }: { claim: ClaimView; onSelect:
       </div>
       <dl className="facts">
         <dt>Origin</dt>
-        <dd data-testid="evidence-origin" data-origin-type={claim.origin.type}>
+        <dd data-testid="evidence-origin" data-origin-type={claim.origin?.type}>
           {originLabel(claim.origin)}
-          {claim.origin.type !== 'human_correction' && claim.origin.version != null && (
+          {claim.origin && claim.origin.type !== 'human_correction' && claim.origin.version != null && (
             <span className="muted"> · version {claim.origin.version}</span>
           )}
         </dd>

@@ -3,7 +3,7 @@
 // with what retired each claim that fell in between.
 import { Fragment } from 'react'
 import { when } from '../time/when'
-import type { DecisionSupport, Fall, SupportClaim } from '../timeTypes'
+import type { DecisionSupport, Fall, SupportClaim } from '../apiTypes'
 import { useWorkspace } from '../workspace'
 import { NodeLink, Section, StatusBadge, type SelectById } from './common'
 

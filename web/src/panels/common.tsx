@@ -32,7 +32,7 @@ async function loadName(ws: string, id: string, kind: LinkKind): Promise<string>
     case 'action':
       return (await api.getAction(ws, id)).description
     case 'source':
-      return (await api.getSource(ws, id)).title
+      return (await api.getSource(ws, id)).title ?? 'an untitled source'
     case 'correction': {
       const c = await api.getCorrection(ws, id)
       return typeof c.statement === 'string' ? c.statement : 'a correction'

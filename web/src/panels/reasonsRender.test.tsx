@@ -13,6 +13,7 @@ const BARE_ID = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8}\b/
 const preview: CorrectionPreview = {
   claim: { id: IDS.june, statement: 'The product launch is planned for June 12.', status: 'accepted', revision: 1 },
   kind: 'replace',
+  also_states_this: [],
   statement: 'The product launch is planned for July 15.',
   flag: [
     {
@@ -27,10 +28,14 @@ const preview: CorrectionPreview = {
     {
       decision_id: IDS.staffing,
       title: 'Staff launch week',
-      supported_by: [{ premise: null, claim_ids: [IDS.support] }],
+      supported_by: [{ premise: '', claim_ids: [IDS.support] }],
     },
   ],
-  revisions: { claim_revision: 1, impact_token: 'imp_x' },
+  revisions: {
+    claim_revision: 1,
+    impact_token: 'imp_x',
+    impact: { decisions: {}, actions: {}, claims: {}, upstream: {}, twins: {} },
+  },
 }
 
 function inWorkspace(ui: React.ReactNode) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { TimelineEvent } from '../timeTypes'
+import type { TimelineEvent } from '../apiTypes'
 import { eventText, stopOf } from './when'
 
 const events: TimelineEvent[] = [

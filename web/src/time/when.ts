@@ -1,5 +1,5 @@
 // Times and timeline events in words, for the time control and the decision's then and now.
-import type { TimelineEvent } from '../timeTypes'
+import type { TimelineEvent } from '../apiTypes'
 
 /** A moment as people read it: the date and the time to the second, in their own zone. */
 export function when(ms: number): string {

@@ -6,19 +6,17 @@ from fastapi import APIRouter, Query
 
 from afterhack import lists
 from afterhack.agents.run import get_run_view, run_agent
-from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
-from afterhack.api.schemas import AgentRunCreate
 from afterhack.api.security import allow
-from afterhack.model.pages import RunPage
+from afterhack.model.pages import RunList
 from afterhack.model.runs import RunView
 from afterhack.moments import parse_time
+from afterhack.wire.inputs import AgentRunCreate
 
 router = APIRouter(tags=["agent runs"])
 
 
-@router.post("/workspaces/{ws}/agent-runs", status_code=201, response_model=out.RunView,
-             dependencies=[allow("run_agent")])
+@router.post("/workspaces/{ws}/agent-runs", status_code=201, dependencies=[allow("run_agent")])
 async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesDep,
                      caller: CallerDep) -> RunView:
     return await run_agent(ws.graph, services.analyst, services.coordinator, task=body.task,
@@ -28,18 +26,16 @@ async def create_run(body: AgentRunCreate, ws: WorkspaceDep, services: ServicesD
                            valid_at=parse_time(body.as_of, "as_of"))
 
 
-@router.get("/workspaces/{ws}/agent-runs", response_model=out.Page,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/agent-runs", dependencies=[allow("read")])
 async def list_runs(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
     cursor: Cursor = None,
-) -> RunPage:
+) -> RunList:
     return await lists.run_page(ws.graph, limit=limit, offset=offset, cursor=cursor)
 
 
-@router.get("/workspaces/{ws}/agent-runs/{run_id}", response_model=out.RunView,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/agent-runs/{run_id}", dependencies=[allow("read")])
 async def get_run(run_id: str, ws: WorkspaceDep) -> RunView:
     return await get_run_view(ws.graph, run_id)

@@ -2,30 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Response
 
 from afterhack import backup, prov
-from afterhack.api import responses as out
 from afterhack.api.deps import ServicesDep, StoreDep
-from afterhack.api.schemas import WorkspaceRestore
 from afterhack.api.security import allow
-from afterhack.model.workspaces import WorkspaceRow
+from afterhack.model.workspaces import ExportDocument, WorkspaceRow
 from afterhack.store.workspaces import workspace_graph
+from afterhack.wire.answers import ProvExport
+from afterhack.wire.inputs import WorkspaceRestore
 
 router = APIRouter(tags=["backup"])
 
 
 @router.get("/workspaces/{ws}/export", dependencies=[allow("manage")])
 async def export_workspace(ws: str, store: StoreDep,
-                           format: Literal["json", "prov"] = "json") -> dict[str, Any]:
+                           format: Literal["json", "prov"] = "json"
+                           ) -> ExportDocument | ProvExport:
     """``json``: every node and edge (``afterhack-export/1``, what restore takes).
     ``prov``: the provenance chain as a W3C PROV-JSON document."""
     doc = await backup.export_workspace(store, ws)
     if format == "prov":
         return prov.to_prov(doc["workspace"], doc["nodes"], doc["edges"])
-    return {**doc}
+    return doc
 
 
 @router.delete("/workspaces/{ws}", status_code=204, response_class=Response,
@@ -36,8 +37,7 @@ async def delete_workspace(ws: str, store: StoreDep) -> Response:
     return Response(status_code=204)
 
 
-@router.post("/workspaces/restore", status_code=201, response_model=out.Workspace,
-             dependencies=[allow("manage")])
+@router.post("/workspaces/restore", status_code=201, dependencies=[allow("manage")])
 async def restore_workspace(body: WorkspaceRestore, store: StoreDep,
                             services: ServicesDep) -> WorkspaceRow:
     """Recreates an exported workspace under its own id (409 ``workspace_exists`` if it is

@@ -5,7 +5,6 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from afterhack import claims
-from afterhack.api import responses as out
 from afterhack.api.deps import AsOf, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.model.claims import ClaimSearch, ClaimView
@@ -15,8 +14,7 @@ from afterhack.moments import parse_as_of
 router = APIRouter(tags=["claims"])
 
 
-@router.get("/workspaces/{ws}/claims", response_model=out.ClaimSearch,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/claims", dependencies=[allow("read")])
 async def list_claims(
     ws: WorkspaceDep,
     q: Annotated[str | None, Query(max_length=2000)] = None,
@@ -40,7 +38,6 @@ async def list_claims(
                                       cursor=cursor)
 
 
-@router.get("/workspaces/{ws}/claims/{claim_id}", response_model=out.Claim,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/claims/{claim_id}", dependencies=[allow("read")])
 async def get_claim(claim_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> ClaimView:
     return await claims.get_claim(ws.graph, claim_id, as_of=parse_as_of(as_of))

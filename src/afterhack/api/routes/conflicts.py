@@ -7,9 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from afterhack import conflicts
-from afterhack.api import responses as out
 from afterhack.api.deps import AsOf, CallerDep, ServicesDep, WorkspaceDep
-from afterhack.api.schemas import ConflictPreview, ConflictResolve
 from afterhack.api.security import allow
 from afterhack.model.conflicts import (
     AppliedResolution,
@@ -18,12 +16,12 @@ from afterhack.model.conflicts import (
     ResolutionPreview,
 )
 from afterhack.moments import parse_as_of
+from afterhack.wire.inputs import ConflictPreview, ConflictResolve
 
 router = APIRouter(tags=["conflicts"])
 
 
-@router.get("/workspaces/{ws}/conflicts", response_model=out.ConflictList,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/conflicts", dependencies=[allow("read")])
 async def list_conflicts(
     ws: WorkspaceDep,
     status: Annotated[str | None, Query(max_length=20,
@@ -36,15 +34,14 @@ async def list_conflicts(
                                           limit=limit, offset=offset, as_of=parse_as_of(as_of))
 
 
-@router.get("/workspaces/{ws}/conflicts/{conflict_id}", response_model=out.Conflict,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/conflicts/{conflict_id}", dependencies=[allow("read")])
 async def get_conflict(conflict_id: str, ws: WorkspaceDep, as_of: AsOf = None
                        ) -> ConflictRecord:
     return await conflicts.get_conflict(ws.graph, conflict_id, as_of=parse_as_of(as_of))
 
 
 @router.post("/workspaces/{ws}/conflicts/{conflict_id}/preview",
-             response_model=out.ConflictPreview, dependencies=[allow("correct")])
+             dependencies=[allow("correct")])
 async def preview(conflict_id: str, body: ConflictPreview, ws: WorkspaceDep,
                   services: ServicesDep) -> ResolutionPreview:
     return await conflicts.preview_resolution(ws.graph, conflict_id, keep=body.keep,
@@ -52,8 +49,8 @@ async def preview(conflict_id: str, body: ConflictPreview, ws: WorkspaceDep,
 
 
 @router.post("/workspaces/{ws}/conflicts/{conflict_id}/resolve", status_code=201,
-             response_model=out.ConflictResult, dependencies=[allow("correct")],
-             responses={200: {"model": out.ConflictResult,
+             dependencies=[allow("correct")],
+             responses={200: {"model": AppliedResolution,
                               "description": "The same resolution again: already_applied."}})
 async def resolve(conflict_id: str, body: ConflictResolve, ws: WorkspaceDep,
                   services: ServicesDep, caller: CallerDep,

@@ -1,44 +1,38 @@
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Response
-from pydantic_core import to_json
+from pydantic import TypeAdapter
 
 from afterhack import repair
-from afterhack.api import responses as out
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep, WorkspaceRefDep
-from afterhack.api.lean import LeanRoute
-from afterhack.api.schemas import CorrectionApply, CorrectionPreview
 from afterhack.api.security import allow
-from afterhack.model.corrections import Correction
+from afterhack.model.corrections import AppliedCorrection, Correction, CorrectionPreview
 from afterhack.store import corrections
+from afterhack.wire.inputs import CorrectionApply, CorrectionPreviewIn
 
 router = APIRouter(tags=["corrections"])
 
+PREVIEW = TypeAdapter(CorrectionPreview)
 
-async def preview(claim_id: str, body: CorrectionPreview, ws: WorkspaceRefDep) -> Response:
-    # The hot read of a review: the workspace is checked inside the region query, and the
-    # answer (built to out.CorrectionPreview, which tests hold it to) is encoded once
-    # instead of validated against the model again.
+
+@router.post("/workspaces/{ws}/claims/{claim_id}/corrections/preview",
+             response_model=CorrectionPreview, dependencies=[allow("correct")])
+async def preview(claim_id: str, body: CorrectionPreviewIn, ws: WorkspaceRefDep) -> Response:
+    # The hot read of a review: the workspace is checked inside the region query (one
+    # round trip), and the answer, typed by the domain, is encoded once by its schema
+    # rather than validated against it again.
     result = await repair.preview_correction(
         ws.graph, claim_id, statement=body.statement, kind=body.kind, policy=ws.services.policy,
         workspace_id=ws.id)
-    return Response(to_json(result), media_type="application/json")
-
-
-# The review's hot read answers its common request without FastAPI's generic handler.
-router.add_api_route("/workspaces/{ws}/claims/{claim_id}/corrections/preview", preview,
-                     methods=["POST"], response_model=out.CorrectionPreview,
-                     dependencies=[allow("correct")], route_class_override=LeanRoute)
+    return Response(PREVIEW.dump_json(result), media_type="application/json")
 
 
 @router.post("/workspaces/{ws}/claims/{claim_id}/corrections", status_code=201,
-             response_model=out.CorrectionResult, dependencies=[allow("correct")],
-             responses={200: {"model": out.CorrectionResult,
+             dependencies=[allow("correct")],
+             responses={200: {"model": AppliedCorrection,
                               "description": "The same apply again: already_applied."}})
 async def apply(claim_id: str, body: CorrectionApply, ws: WorkspaceDep, services: ServicesDep,
-                caller: CallerDep, response: Response) -> dict[str, Any]:
+                caller: CallerDep, response: Response) -> AppliedCorrection:
     status, result = await repair.apply_correction(
         ws.graph, claim_id, statement=body.statement, kind=body.kind, reason=body.reason,
         reviewer=body.reviewer or caller.actor, claim_revision=body.claim_revision,
@@ -49,7 +43,6 @@ async def apply(claim_id: str, body: CorrectionApply, ws: WorkspaceDep, services
     return {"status": status, **result}
 
 
-@router.get("/workspaces/{ws}/corrections/{correction_id}", response_model=out.Correction,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/corrections/{correction_id}", dependencies=[allow("read")])
 async def get_correction(correction_id: str, ws: WorkspaceDep) -> Correction:
     return await corrections.get_correction(ws.graph, correction_id)

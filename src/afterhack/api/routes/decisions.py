@@ -1,45 +1,40 @@
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
 from afterhack import lists, review, why
-from afterhack.api import responses as out
 from afterhack.api.deps import AsOf, CallerDep, Cursor, ServicesDep, WorkspaceDep
-from afterhack.api.schemas import ActionChange, DecisionReview
 from afterhack.api.security import allow
 from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
-from afterhack.model.pages import DecisionPage
+from afterhack.model.pages import DecisionList
+from afterhack.model.vocab import ActionStatus, DecisionStatus
 from afterhack.moments import parse_as_of
 from afterhack.store import asof_decisions, decisions
+from afterhack.wire.answers import ActionList
+from afterhack.wire.inputs import ActionChange, DecisionReview
 
 router = APIRouter(tags=["decisions and actions"])
 
-DecisionStatus = Literal["draft", "accepted", "needs_review", "rejected"]
-
-
-@router.get("/workspaces/{ws}/decisions", response_model=out.Page,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/decisions", dependencies=[allow("read")])
 async def list_decisions(
     ws: WorkspaceDep,
     status: Annotated[list[DecisionStatus] | None, Query(max_length=4)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
     cursor: Cursor = None,
-) -> DecisionPage:
+) -> DecisionList:
     return await lists.decision_page(ws.graph, list(status) if status else None,
                                      limit=limit, offset=offset, cursor=cursor)
 
 
-@router.get("/workspaces/{ws}/decisions/{decision_id}", response_model=out.Decision,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/decisions/{decision_id}", dependencies=[allow("read")])
 async def get_decision(decision_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> DecisionRead:
     return await why.read_decision(ws.graph, decision_id, as_of=parse_as_of(as_of))
 
 
-@router.patch("/workspaces/{ws}/decisions/{decision_id}", response_model=out.Decision,
-              dependencies=[allow("review")])
+@router.patch("/workspaces/{ws}/decisions/{decision_id}", dependencies=[allow("review")])
 async def review_decision(decision_id: str, body: DecisionReview, ws: WorkspaceDep,
                           services: ServicesDep, caller: CallerDep) -> DecisionView:
     return await review.review_decision(
@@ -49,24 +44,19 @@ async def review_decision(decision_id: str, body: DecisionReview, ws: WorkspaceD
         note=body.note, policy=services.policy, actor=caller.actor)
 
 
-ActionStatus = Literal["proposed", "approved", "held", "done", "cancelled"]
-
-
-@router.get("/workspaces/{ws}/actions", response_model=out.Items,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/actions", dependencies=[allow("read")])
 async def list_actions(
     ws: WorkspaceDep,
     status: Annotated[list[ActionStatus] | None, Query(max_length=5)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
-) -> dict[str, Any]:
+) -> ActionList:
     items = await decisions.list_actions(ws.graph, list(status) if status else None,
                                          limit=limit, offset=offset)
     return {"items": items}
 
 
-@router.get("/workspaces/{ws}/actions/{action_id}", response_model=out.Action,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/actions/{action_id}", dependencies=[allow("read")])
 async def get_action(action_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> ActionRecord:
     at = parse_as_of(as_of)
     if at is None:
@@ -74,8 +64,7 @@ async def get_action(action_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> Ac
     return await asof_decisions.get_action_at(ws.graph, action_id, at)
 
 
-@router.patch("/workspaces/{ws}/actions/{action_id}", response_model=out.Action,
-              dependencies=[allow("review")])
+@router.patch("/workspaces/{ws}/actions/{action_id}", dependencies=[allow("review")])
 async def change_action(action_id: str, body: ActionChange, ws: WorkspaceDep,
                         caller: CallerDep) -> ActionRecord:
     return await review.act_on_action(ws.graph, action_id, op=body.op,

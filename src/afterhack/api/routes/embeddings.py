@@ -5,26 +5,25 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from afterhack.api import responses as out
 from afterhack.api.deps import ServicesDep, WorkspaceDep
-from afterhack.api.schemas import Reembed
 from afterhack.api.security import allow
 from afterhack.errors import InvalidRequest
 from afterhack.model.embeddings import EmbeddingProgress
 from afterhack.store import vectors as store_vectors
 from afterhack.vectors import Vectors
+from afterhack.wire.inputs import Reembed
 
 router = APIRouter(tags=["embeddings"])
 
 
-@router.get("/workspaces/{ws}/embeddings", response_model=out.EmbeddingProgress,
+@router.get("/workspaces/{ws}/embeddings",
             dependencies=[allow("read")])
 async def embedding_progress(ws: WorkspaceDep, services: ServicesDep) -> EmbeddingProgress:
     vectors: Vectors = services.vectors
     return await vectors.progress(ws.graph)
 
 
-@router.post("/workspaces/{ws}/embeddings/reembed", response_model=out.EmbeddingProgress,
+@router.post("/workspaces/{ws}/embeddings/reembed",
              dependencies=[allow("manage")])
 async def reembed(_body: Reembed, ws: WorkspaceDep, services: ServicesDep) -> EmbeddingProgress:
     """Drop the workspace's vectors and index, and embed every claim again with the

@@ -5,7 +5,6 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 
 from afterhack import projection
-from afterhack.api import responses as out
 from afterhack.api.deps import AsOf, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.model.graph import GraphView, Timeline
@@ -14,8 +13,7 @@ from afterhack.moments import parse_as_of
 router = APIRouter(tags=["graph"])
 
 
-@router.get("/workspaces/{ws}/graph", response_model=out.GraphView,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/graph", dependencies=[allow("read")])
 async def get_graph(
     ws: WorkspaceDep,
     view: Literal["product", "internal"] = "product",
@@ -28,8 +26,7 @@ async def get_graph(
     return await projection.product_view(ws.graph, limit, at)
 
 
-@router.get("/workspaces/{ws}/timeline", response_model=out.Timeline,
-            dependencies=[allow("read")])
+@router.get("/workspaces/{ws}/timeline", dependencies=[allow("read")])
 async def get_timeline(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=5000)] = 500,

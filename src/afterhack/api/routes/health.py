@@ -1,23 +1,21 @@
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter
 
-from afterhack.api import responses as out
 from afterhack.api.deps import ServicesDep, SettingsDep, StoreDep
+from afterhack.wire.answers import Health, Pong
 
 router = APIRouter(tags=["health"])
 
 
 @router.get("/ping")
-async def ping() -> dict[str, bool]:
+async def ping() -> Pong:
     """Touches nothing (no store, no settings): the floor of an HTTP request to the app."""
     return {"pong": True}
 
 
-@router.get("/health", response_model=out.Health)
-async def health(store: StoreDep, settings: SettingsDep, services: ServicesDep) -> dict[str, Any]:
+@router.get("/health")
+async def health(store: StoreDep, settings: SettingsDep, services: ServicesDep) -> Health:
     reachable = await store.ping()
     # Never the gateway's address or key: only whether one is configured and the model name.
     return {

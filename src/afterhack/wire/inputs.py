@@ -15,6 +15,8 @@ from pydantic import (
     StrictStr,
 )
 
+from afterhack.model.vocab import ActionOp, CorrectionKind, DecisionOp, KeyRole
+
 
 def _clean_text(value: str) -> str:
     # FalkorDB's parameter header cannot carry NUL, and lone surrogates cannot be encoded:
@@ -64,9 +66,6 @@ class SourceCreate(Body):
     preview: bool = False
 
 
-ClaimStatus = Literal["proposed", "accepted", "rejected", "superseded"]
-
-
 # A time as a request names it: ISO 8601 or epoch milliseconds (moments.parse_time).
 TimeIn = Annotated[str, Field(min_length=1, max_length=64)] | Annotated[int, Field(ge=0)]
 
@@ -84,7 +83,7 @@ class PremiseIn(Body):
 
 
 class DecisionReview(Body):
-    op: Literal["accept", "reject", "reconfirm"]
+    op: DecisionOp
     revision: Revision
     claim_ids: Annotated[list[Id], Field(max_length=200)] | None = None
     premises: Annotated[list[PremiseIn], Field(max_length=20)] | None = None
@@ -92,18 +91,18 @@ class DecisionReview(Body):
 
 
 class ActionChange(Body):
-    op: Literal["approve", "release", "done", "cancel"]
+    op: ActionOp
     revision: Revision
 
 
-class CorrectionPreview(Body):
+class CorrectionPreviewIn(Body):
     statement: Annotated[Text, Field(max_length=4000)] | None = None
-    kind: Literal["replace", "retract"] = "replace"
+    kind: CorrectionKind = "replace"
 
 
 class CorrectionApply(Body):
     statement: Annotated[Text, Field(max_length=4000)] | None = None
-    kind: Literal["replace", "retract"] = "replace"
+    kind: CorrectionKind = "replace"
     reason: Annotated[Text, Field(max_length=4000)] | None = None
     reviewer: Annotated[Text, Field(max_length=200)] | None = None
     claim_revision: Revision
@@ -135,7 +134,7 @@ class ConflictResolve(Body):
 
 
 class KeyCreate(Body):
-    role: Literal["reader", "agent", "reviewer"]
+    role: KeyRole
     name: Annotated[NonBlank, Field(max_length=200)]
 
 
@@ -147,20 +146,20 @@ PropName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
 Properties = dict[PropName, Scalar | Annotated[list[Scalar], Field(max_length=100_000)]]
 
 
-class ExportNode(Body):
+class RestoreNode(Body):
     labels: Annotated[list[Annotated[str, Field(max_length=64)]],
                       Field(min_length=1, max_length=1)]
     properties: Properties
 
 
-class ExportEdge(Body):
+class RestoreEdge(Body):
     type: Annotated[str, Field(max_length=64)]
     source: Id
     target: Id
     properties: Properties = {}
 
 
-class ExportWorkspace(BaseModel):
+class RestoreWorkspace(BaseModel):
     model_config = ConfigDict(extra="ignore")
     id: Id
     name: Annotated[Text, Field(max_length=200)] | None = None
@@ -168,6 +167,6 @@ class ExportWorkspace(BaseModel):
 
 class WorkspaceRestore(Body):
     format: Literal["afterhack-export/1"]
-    workspace: ExportWorkspace
-    nodes: list[ExportNode]
-    edges: list[ExportEdge]
+    workspace: RestoreWorkspace
+    nodes: list[RestoreNode]
+    edges: list[RestoreEdge]

@@ -1,0 +1,58 @@
+"""The answers only the transports give: pages of records, and the service's own health.
+(The pages the domain builds, with a cursor, are records: model/pages.py.)
+
+Every other answer is a record of afterhack.model, sent as the domain returns it; these wrap
+records in a page or say how the service is. They are TypedDicts like the records, so a
+route's return type is its OpenAPI response schema (and, generated from it, the UI's type).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+from typing_extensions import TypeAliasType, TypedDict
+
+from afterhack.model.audit import AuditEntry
+from afterhack.model.decisions import ActionRecord
+from afterhack.model.workspaces import ApiKeyRow
+from afterhack.prov import ProvDocument
+
+
+class Pong(TypedDict):
+    pong: Literal[True]
+
+
+class FalkorDBHealth(TypedDict):
+    reachable: bool
+    mode: Literal["embedded", "external"]
+
+
+class ModelHealth(TypedDict):
+    # Never the gateway's address or key: only whether one is configured, and its model.
+    mode: Literal["offline", "gateway"]
+    name: str
+
+
+class Health(TypedDict):
+    status: Literal["ok", "degraded"]
+    falkordb: FalkorDBHealth
+    model: ModelHealth
+
+
+class ApiKeyList(TypedDict):
+    items: list[ApiKeyRow]  # never the keys themselves
+
+
+class AuditList(TypedDict):
+    items: list[AuditEntry]  # newest first
+
+
+class ActionList(TypedDict):
+    items: list[ActionRecord]
+
+
+# An export in the ``prov`` format: the W3C's document, whose fields are the standard's.
+ProvExport = TypeAliasType("ProvExport", Annotated[ProvDocument, Field(
+    description="W3C PROV-JSON: a prefix map, then records by kind (entity, activity, "
+                "agent, wasDerivedFrom, used, ...) and by identifier.")])
