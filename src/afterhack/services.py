@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -37,6 +37,9 @@ from afterhack.store.workspaces import (
 from afterhack.vectors import Vectors, Worker
 
 log = logging.getLogger("afterhack")
+
+# How long one step of shutting down (a worker, a client, the pool) may take.
+SHUTDOWN_STEP_S = 10.0
 
 
 @dataclass
@@ -188,6 +191,22 @@ async def _open_store(settings: Settings, embedded: EmbeddedFalkorDB | None, url
     raise AssertionError("unreachable")
 
 
+async def _bounded(what: str, step: Awaitable[object], seconds: float = SHUTDOWN_STEP_S) -> None:
+    """Run one shutdown step for at most ``seconds``, then go on without it.
+
+    A step runs as its own task and is abandoned, not cancelled, when late: closing an HTTP
+    client whose request was cut short by a timeout can wait forever inside the client's
+    own shielded clean-up, and a process that cannot stop is worse than a leaked socket."""
+    task = asyncio.ensure_future(step)
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if not done:
+        log.warning("shutdown: %s took over %.0f s; going on without it", what, seconds)
+        return
+    with contextlib.suppress(asyncio.CancelledError):
+        if task.exception() is not None:
+            log.warning("shutdown: %s failed: %s", what, task.exception())
+
+
 @asynccontextmanager
 async def open_services(settings: Settings) -> AsyncIterator[Services]:
     """Start (or reach) FalkorDB, open the store and the model; close all of it on exit."""
@@ -220,13 +239,12 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         finally:
             for task in [*rewrites, *([watchdog] if watchdog is not None else [])]:
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                await _bounded(f"stopping {task.get_name()}", task)
             if services is not None:
                 if services.vectors.worker is not None:
-                    await services.vectors.worker.stop()
-                await services.aclose()
-            await store.close()
+                    await _bounded("stopping the vector worker", services.vectors.worker.stop())
+                await _bounded("closing the model gateway", services.aclose())
+            await _bounded("closing the FalkorDB connections", store.close())
     finally:
         if embedded is not None:
             embedded.stop()

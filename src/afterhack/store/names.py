@@ -30,8 +30,9 @@ PROPERTY_KEYS = (
     "replacement_id", "resolution", "resolution_key", "resolved_at", "resolved_by",
     "retired_by", "retrieved_claim_ids", "review_reason", "reviewer", "revision", "role",
     "run_id", "searched_claim_ids", "seq", "source_id", "start", "statement",
-    "statement_key", "status", "subject_id", "summary", "task", "terms", "text", "title",
-    "to_role", "tool_calls", "tool_log", "vector_pending", "version", "version_id",
+    "statement_key", "status", "status_history", "status_since", "subject_id", "summary",
+    "task", "terms", "text", "title", "to_role", "tool_calls", "tool_log", "valid_at",
+    "valid_from", "valid_until", "vector_pending", "version", "version_id",
 )
 
 # Extra range indexes that queries filter on (beyond id).
