@@ -15,10 +15,12 @@ from afterhack.model.claims import (
     NeighbourRow,
     QuotedClaim,
 )
+from afterhack.model.pages import After
 from afterhack.model.vocab import ClaimStatus
 from afterhack.store.client import Graph
 from afterhack.store.conflicts import OPEN_CONFLICT_IDS
 from afterhack.store.cypher import CURRENT
+from afterhack.store.keyset import after_params
 
 CLAIM_FIELDS = (
     "c.id AS id, c.statement AS statement, c.status AS status, c.confidence AS confidence, "
@@ -192,16 +194,28 @@ async def contains_scan(g: Graph, words: list[str], statuses: Sequence[ClaimStat
     return cast(list[ClaimRow], list(rows))
 
 
+# The claims after a cursor's position in order of creation (keyset: paging.py); null
+# $at_after is the first page. Served by the status index, like the first page.
+AFTER_CLAIM = ("($at_after IS NULL OR c.created_at > $at_after "
+               "OR (c.created_at = $at_after AND c.id > $id_after))")
+
+
 async def list_claims(g: Graph, statuses: Sequence[ClaimStatus], limit: int,
-                      offset: int) -> list[ClaimRow]:
+                      offset: int, after: After | None = None) -> list[ClaimRow]:
     rows = await g.read(
-        "MATCH (c:Claim) WHERE c.status IN $statuses "
+        f"MATCH (c:Claim) WHERE c.status IN $statuses AND {AFTER_CLAIM} "
         "WITH c ORDER BY c.created_at, c.id SKIP $offset LIMIT $limit "
         f"RETURN {CLAIM_FIELDS}, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
         "ORDER BY c.created_at, c.id",
-        {"statuses": statuses, "limit": limit, "offset": offset},
+        {"statuses": statuses, "limit": limit, "offset": offset, **after_params(after)},
     )
     return cast(list[ClaimRow], list(rows))
+
+
+async def count_claims(g: Graph, statuses: Sequence[ClaimStatus]) -> int:
+    rows = await g.read("MATCH (c:Claim) WHERE c.status IN $statuses RETURN count(c) AS n",
+                        {"statuses": statuses})
+    return int(rows.scalar() or 0)
 
 
 async def find_claims(g: Graph, ids: list[str]) -> dict[str, QuotedClaim]:
