@@ -337,7 +337,7 @@ def test_a_claims_page_and_its_count_read_through_the_status_index(falkordb: str
             first = await store_claims.list_claims(g, current, 11, 0)
             after = After(first[9]["created_at"], first[9]["id"])
             assert len(await store_claims.list_claims(g, current, 11, 0, after)) == 11
-            assert await store_claims.count_claims(g, current) == 30
+            assert await store_claims.count_claims_in(g, current) == 30
         finally:
             await store.close()
         r = redis.Redis.from_url(falkordb, decode_responses=True)

@@ -214,6 +214,6 @@ async def _listed(g: Graph, statuses: Sequence[ClaimStatus], *, limit: int, offs
     else:
         listed, total = await concurrently(
             store_claims.list_claims(g, statuses, limit + 1, offset, after),
-            store_claims.count_claims(g, statuses))
+            store_claims.count_claims_in(g, statuses))
     return {"items": cast(list[FoundClaim], listed[:limit]), "search": info, "total": total,
             "next_cursor": paging.next_after("claims", listed, limit)}

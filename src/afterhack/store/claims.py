@@ -212,7 +212,7 @@ async def list_claims(g: Graph, statuses: Sequence[ClaimStatus], limit: int,
     return cast(list[ClaimRow], list(rows))
 
 
-async def count_claims(g: Graph, statuses: Sequence[ClaimStatus]) -> int:
+async def count_claims_in(g: Graph, statuses: Sequence[ClaimStatus]) -> int:
     rows = await g.read("MATCH (c:Claim) WHERE c.status IN $statuses RETURN count(c) AS n",
                         {"statuses": statuses})
     return int(rows.scalar() or 0)
