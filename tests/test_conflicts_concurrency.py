@@ -37,7 +37,7 @@ def test_racing_resolutions_give_one_winner(tmp_path: Path) -> None:
                                              {"dismiss": True}]
             previews = [httpx.post(a.base_url + base + f"/conflicts/{conflict['id']}/preview",
                                    json=c).json() for c in choices]
-            barrier = threading.Barrier(18)
+            barrier = threading.Barrier(18, timeout=60)
 
             def resolve(i: int) -> tuple[int, dict[str, Any], int]:
                 k = i % 3

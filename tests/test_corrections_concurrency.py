@@ -32,7 +32,7 @@ def test_twenty_racing_applies_give_one_replacement(tmp_path: Path) -> None:
             preview = httpx.post(a.base_url + path + "/preview",
                                  json={"statement": "The launch is on July 1."}).json()
             rev = preview["revisions"]
-            barrier = threading.Barrier(20)
+            barrier = threading.Barrier(20, timeout=60)
 
             def apply(i: int) -> tuple[int, dict]:
                 base = (a if i % 2 else b).base_url

@@ -85,3 +85,31 @@ def test_an_old_workspace_is_upgraded_at_start(client: TestClient, falkordb: str
         "impact_token": preview["revisions"]["impact_token"]})
     assert applied.status_code == 201, applied.text
     assert violations(falkordb, ws) == []
+
+
+def test_a_shared_index_missing_a_field_gets_it_at_start(client: TestClient,
+                                                          falkordb: str) -> None:
+    # A graph made with the shared index before `status` joined it: the field is added,
+    # nothing else changes, and a list of claims is served from it.
+    ws = client.post("/api/workspaces", json={"name": "before status"}).json()["id"]
+    client.post(f"/api/workspaces/{ws}/sources", json={"title": "plan", "text": JUNE})
+    name = graph_name(ws)
+
+    async def go() -> tuple[Any, Any, Any]:
+        store = Store(falkordb)
+        try:
+            await store.graph(name).write("DROP INDEX FOR (n:Node) ON (n.status)")
+            before = await _indexes(store, name)
+            await register_schema_everywhere(store)
+            after = await _indexes(store, name)
+            await register_schema_everywhere(store)
+            return before, after, await _indexes(store, name)
+        finally:
+            await store.close()
+
+    before, after, again = asyncio.run(go())
+    assert "status" not in before[0][0][1]
+    assert after[0] == [("Node", sorted(["id", NODE_FULLTEXT, *NODE_RANGE_INDEXED]))]
+    assert after == again and after[1] == before[1] and after[2] == 0
+    items = client.get(f"/api/workspaces/{ws}/claims").json()["items"]
+    assert len(items) == 1 and items[0]["statement"] == JUNE

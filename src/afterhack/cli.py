@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import shlex
 import sys
 import time
 import uuid
@@ -145,8 +146,7 @@ def workspace_create(
 def workspace_list(url: UrlOpt = DEFAULT_URL, key: KeyOpt = None) -> None:
     """List every workspace this key can see: id and name."""
     with _api_errors(), _client(url, key, None, need_workspace=False) as c:
-        found = list(_pages(lambda limit, offset: c.list_workspaces(limit=limit,
-                                                                    offset=offset)))
+        found = list(c.items(c.list_workspaces, limit=200))
     if not found:
         typer.echo("(none)")
     for w in found:
@@ -170,19 +170,6 @@ def workspace_delete(
     typer.echo(f"deleted {workspace_id}")
 
 
-def _pages(fetch: Callable[[int, int], dict[str, Any]], page: int = 200) -> Iterator[Any]:
-    """Every item of a list endpoint, page by page. A page can come back short with more
-    after it (the workspace list leaves out workspaces still being made), so only an empty
-    page ends the walk, and the offset moves by whole pages."""
-    offset = 0
-    while True:
-        items = fetch(page, offset)["items"]
-        if not items:
-            return
-        yield from items
-        offset += page
-
-
 @app.command()
 def ingest(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
@@ -194,11 +181,105 @@ def ingest(
     unchanged."""
     text = file.read_text(encoding="utf-8")
     with _api_errors(), _client(url, key, workspace) as c:
-        earlier = next((s for s in _pages(lambda limit, offset: c.list_sources(
-            limit=limit, offset=offset)) if s.get("origin_name") == file.name), None)
+        earlier = next((s for s in c.items(c.list_sources, limit=200)
+                        if s.get("origin_name") == file.name), None)
         result = c.add_source(text, title=file.stem or file.name, origin_name=file.name,
                               source_id=earlier["id"] if earlier else None)
     _console().print(show.source_summary(result))
+
+
+LimitOpt = Annotated[int, typer.Option(min=1, max=1000, help="How many to show on a page.")]
+CursorOpt = Annotated[str | None, typer.Option(
+    help="Start after the page that printed this cursor.", show_default=False)]
+AllOpt = Annotated[bool, typer.Option("--all", help="Show every one, page after page.")]
+
+
+def _print_list(c: Client, list_page: Callable[..., dict[str, Any]], line: Callable[[Any], str],
+                *, again: list[str], limit: int, cursor: str | None, every: bool,
+                **params: Any) -> None:
+    """One page of a list (or, with ``every``, all of them); then, on stderr, how many are
+    left and the command (``again`` with a cursor) that shows the next page."""
+    if every:
+        shown = 0
+        for item in c.items(list_page, limit=max(limit, 200), **params):
+            typer.echo(line(item))
+            shown += 1
+        if not shown:
+            typer.echo("(none)")
+        return
+    page = list_page(limit=limit, cursor=cursor, **params)
+    for item in page["items"]:
+        typer.echo(line(item))
+    if not page["items"]:
+        typer.echo("(none)")
+    nxt, total = page["next_cursor"], page.get("total")
+    if nxt is None:
+        return
+    if total is None:
+        more = "more"
+    elif cursor is None:
+        more = f"{total - len(page['items'])} more of {total}"
+    else:
+        more = f"more of {total}"
+    typer.echo(f"\u2026 {more}: `afterhack {shlex.join([*again, '--cursor', nxt])}` shows the "
+               "next page, --all every one.", err=True)
+
+
+_PAGED = ("One page (--limit) at a time; when there are more, it says how many and the "
+          "--cursor that shows the next page. --all shows every one.")
+
+
+@app.command(help=f"List the workspace's sources, oldest first: id, title, latest version. "
+                  f"{_PAGED}")
+def sources(limit: LimitOpt = 20, cursor: CursorOpt = None, every: AllOpt = False,
+            url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None,
+            key: KeyOpt = None) -> None:
+    with _api_errors(), _client(url, key, workspace) as c:
+        _print_list(c, c.list_sources, lambda s: f"{s['id']}  v{s['latest_version']}  "
+                    f"{s['title'] or '(untitled)'}", again=["sources"], limit=limit,
+                    cursor=cursor, every=every)
+
+
+@app.command(help=f"List claims: id, status, statement; with words, the claims that match "
+                  f"them best first (a search pages through its best 2000). {_PAGED}")
+def claims(
+    words: Annotated[str | None, typer.Argument(
+        help="Find claims by these words and their meaning; without, every claim in order "
+             "of creation.")] = None,
+    status: Annotated[str | None, typer.Option(
+        help="proposed, accepted, superseded, rejected or all, comma-separated (default: "
+             "the current ones, proposed and accepted).")] = None,
+    limit: LimitOpt = 20, cursor: CursorOpt = None, every: AllOpt = False,
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    again = ["claims", *([words] if words else []), *(["--status", status] if status else [])]
+    with _api_errors(), _client(url, key, workspace) as c:
+        _print_list(c, c.search_claims, lambda h: f"{h['id']}  {h['status']:<10}  "
+                    f"{h['statement']}", again=again, limit=limit, cursor=cursor, every=every,
+                    q=words, status=status.split(",") if status else None)
+
+
+@app.command(help=f"List agent runs, newest first: id, status, task. {_PAGED}")
+def runs(limit: LimitOpt = 20, cursor: CursorOpt = None, every: AllOpt = False,
+         url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None,
+         key: KeyOpt = None) -> None:
+    with _api_errors(), _client(url, key, workspace) as c:
+        _print_list(c, c.list_runs, lambda r: f"{r['id']}  {r['status']:<10}  {r['task']}",
+                    again=["runs"], limit=limit, cursor=cursor, every=every)
+
+
+@app.command(help=f"List decisions, newest first: id, status, title. {_PAGED}")
+def decisions(
+    status: Annotated[list[str] | None, typer.Option(
+        help="draft, accepted, needs_review or rejected (repeat for several).")] = None,
+    limit: LimitOpt = 20, cursor: CursorOpt = None, every: AllOpt = False,
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    again = ["decisions", *(f"--status={x}" for x in status or [])]
+    with _api_errors(), _client(url, key, workspace) as c:
+        _print_list(c, c.list_decisions, lambda d: f"{d['id']}  {d['status']:<12}  "
+                    f"{d['title']}", again=again, limit=limit, cursor=cursor, every=every,
+                    status=status)
 
 
 @app.command()

@@ -6,6 +6,7 @@
       ActionNotFound, RunNotFound, CorrectionNotFound, ConflictNotFound, KeyNotFound
   + InvalidRequest (422 invalid_request)
     - ClaimNotInConflict (422 claim_not_in_conflict)
+    - InvalidCursor (422 invalid_cursor)
   + PayloadTooLarge (413 payload_too_large)
   + Unauthorized (401 unauthorized), Forbidden (403 forbidden)
   + Conflict (409)
@@ -109,6 +110,12 @@ class InvalidRequest(AfterhackError):
 
     def default_message(self) -> str:
         return "The request is not valid."
+
+
+class InvalidCursor(InvalidRequest):
+    """Raised when a list's ``cursor`` is not one this list gave out (paging.py)."""
+
+    code = "invalid_cursor"
 
 
 class ClaimNotInConflict(InvalidRequest):

@@ -9,7 +9,7 @@ import time
 from collections.abc import Sequence
 from typing import cast
 
-from afterhack import ranking, search
+from afterhack import paging, ranking, search
 from afterhack.model.claims import (
     ClaimRow,
     ClaimSearch,
@@ -28,9 +28,9 @@ from afterhack.timefilter import at_moment, ranked_statuses
 from afterhack.vectors import Vectors
 
 # Each ranking offers at least this many claims to the fusion, whatever the page size; a
-# search ranks at most _MAX_DEPTH claims (pages past that are empty, as for any ranked list).
+# search ranks at most MAX_DEPTH claims (pages past that are empty, as for any ranked list).
 _FUSION_DEPTH = 50
-_MAX_DEPTH = 2000
+MAX_DEPTH = 2000
 # The first hits each bring the claims quoted just before and after them in their source
 # (a sentence's neighbours are its context: the answer to "who founded the company that
 # owns X" is often the sentence after the one that names X).
@@ -42,11 +42,15 @@ async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatu
     """BM25 over the claims' terms: the rarest terms bring claims in, every term scores."""
     if not terms:
         return []
-    n, counts = await store_claims.term_counts(g, terms)
+    n, counts = await concurrently(store_claims.count_claims(g),
+                                   store_claims.term_counts(g, terms))
     via = ranking.via_terms(counts, store_claims.TERM_COUNT_CAP)
     if not via:
         return []
-    return await store_claims.bm25(g, via, ranking.weights(n, counts), statuses, depth,
+    chosen = set(via)
+    weights = ranking.weights(n, counts)
+    return await store_claims.bm25(g, [w for w in weights if w[0] in chosen],
+                                   [w for w in weights if w[0] not in chosen], statuses, depth,
                                    k1=ranking.K1, b=ranking.B,
                                    budget=ranking.CANDIDATE_BUDGET)
 
@@ -69,7 +73,7 @@ async def _vector_ranking(g: Graph, q: str, statuses: Sequence[ClaimStatus], dep
         about["state"] = "off"
         return [], about, ms
     found = await store_vectors.nearest(g, got[0][0], depth, statuses,
-                                        store_claims.SEARCH_FIELDS)
+                                        store_claims.CLAIM_FIELDS)
     limit = vectors.max_distance
     if limit is not None:
         found = [r for r in found if r["distance"] <= limit]
@@ -110,30 +114,31 @@ def _with_neighbours(order: list[str], found: dict[str, list[ClaimRow]],
 async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus], *,
                         limit: int = 20, offset: int = 0, mode: SearchMode = "hybrid",
                         vectors: Vectors | None = None, neighbours: bool = True,
-                        as_of: int | None = None, valid_at: int | None = None
-                        ) -> ClaimSearch:
+                        as_of: int | None = None, valid_at: int | None = None,
+                        cursor: str | None = None) -> ClaimSearch:
     """Without a query, the claims in order of creation; with one, ranked (see module).
 
     With ``as_of``, as the memory held them then; a search (with ``q``) at a time finds only
     the claims valid then (``valid_at``, by default the ``as_of``): the rankings offer
-    candidates and timefilter.at_moment keeps those of that moment."""
+    candidates and timefilter.at_moment keeps those of that moment.
+
+    A list pages by position in order of creation; a search by rank in its ranking, which
+    each page ranks again (a claim added between pages can shift it), down to the
+    ``MAX_DEPTH``th claim: a search is a top, its ``total`` is None."""
     if q is None or not q.strip():
-        if as_of is not None:
-            # A list as of a time is what the memory held then, valid then or not.
-            listed = await store_asof.list_claims_at(g, statuses, as_of, limit, offset)
-            return {"items": cast(list[FoundClaim], listed),
-                    "search": {"q": q, "terms": [], "backed_off": False, "mode": mode,
-                               "as_of": as_of}}
-        listed = await store_claims.list_claims(g, statuses, limit, offset)
-        return {"items": cast(list[FoundClaim], listed),
-                "search": {"q": q, "terms": [], "backed_off": False, "mode": mode}}
+        return await _listed(g, statuses, limit=limit, offset=offset, mode=mode, q=q,
+                             as_of=as_of, cursor=cursor)
     if valid_at is None:
         valid_at = as_of
+    offset = paging.parse_rank(cursor, paging.query_key(q, mode, statuses, as_of, valid_at,
+                                                        neighbours),
+                               offset, MAX_DEPTH)
     terms = list(search.plan(q).terms)
-    depth = min(max(_FUSION_DEPTH, offset + limit), _MAX_DEPTH)
+    # One rank past the page says whether another page follows.
+    depth = min(max(_FUSION_DEPTH, offset + limit + 1), MAX_DEPTH)
     if valid_at is not None:
         # Candidates the moment will not admit are dropped after ranking: rank deeper.
-        depth = min(max(_FUSION_DEPTH * 2, 3 * (offset + limit)), _MAX_DEPTH)
+        depth = min(max(_FUSION_DEPTH * 2, 3 * (offset + limit + 1)), MAX_DEPTH)
     info: SearchInfo = {"q": q, "terms": terms, "backed_off": False, "mode": mode}
     if as_of is not None:
         info["as_of"] = as_of
@@ -170,8 +175,16 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
             found = {k: [admitted[n["id"]] for n in near if n["id"] in admitted]
                      for k, near in found.items()}
         order, near_of = _with_neighbours(order, found, rows)
+    page = order[offset : offset + limit]
+    # Open conflicts are looked up for the page only (neighbours and claims as of a time
+    # come with theirs): each ranking offers many more claims than a page shows.
+    missing = [i for i in page if "open_conflict_ids" not in rows[i]]
+    if missing:
+        conflicts = await store_claims.open_conflicts(g, missing)
+        for i in missing:
+            rows[i] = cast(ClaimRow, {**rows[i], "open_conflict_ids": conflicts.get(i, [])})
     items: list[FoundClaim] = []
-    for i in order[offset : offset + limit]:
+    for i in page:
         d = distance.get(i)
         how: FoundBy = {"text": i in text_ids,
                         "vector_distance": None if d is None else round(float(d), 4),
@@ -180,4 +193,27 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     words = search.tokens(q)
     info["backed_off"] = bool(items) and not any(
         _holds_every_word(c["statement"], words) for c in items)
-    return {"items": items, "search": info}
+    end = offset + limit
+    more = len(order) > end and end < MAX_DEPTH
+    return {"items": items, "search": info, "total": None,
+            "next_cursor": paging.rank_cursor(paging.query_key(
+                q, mode, statuses, as_of, valid_at, neighbours), end) if more else None}
+
+
+async def _listed(g: Graph, statuses: Sequence[ClaimStatus], *, limit: int, offset: int,
+                  mode: SearchMode, q: str | None, as_of: int | None,
+                  cursor: str | None) -> ClaimSearch:
+    """The claims in order of creation, a page after the cursor's position; with ``as_of``,
+    what the memory held then, valid then or not."""
+    after = paging.parse_after("claims", cursor, offset)
+    info: SearchInfo = {"q": q, "terms": [], "backed_off": False, "mode": mode}
+    total: int | None = None
+    if as_of is not None:
+        info["as_of"] = as_of
+        listed = await store_asof.list_claims_at(g, statuses, as_of, limit + 1, offset, after)
+    else:
+        listed, total = await concurrently(
+            store_claims.list_claims(g, statuses, limit + 1, offset, after),
+            store_claims.count_claims_in(g, statuses))
+    return {"items": cast(list[FoundClaim], listed[:limit]), "search": info, "total": total,
+            "next_cursor": paging.next_after("claims", listed, limit)}

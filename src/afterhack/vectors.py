@@ -208,7 +208,10 @@ class Worker:
                 with contextlib.suppress(Exception):
                     await self._rescan()
             try:
-                name = await asyncio.wait_for(self._queue.get(), timeout=self.rescan_s)
+                # Not asyncio.wait_for: on Python 3.11 a stop that comes as the queue hands
+                # out a name is swallowed there, the loop goes on and stop() never returns.
+                async with asyncio.timeout(self.rescan_s):
+                    name = await self._queue.get()
             except TimeoutError:
                 continue
             self._queued.discard(name)

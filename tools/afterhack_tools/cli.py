@@ -32,8 +32,8 @@ def bench(
              "change), 'restart' (kill -9 of the app with claims on disk, then the time to "
              "come back), 'retrieval' (HaluEval QA search "
              "quality) or 'embedding-ingest' (a 10,000-sentence document with and without the "
-             "vector worker). All but 'conflicts' write <section>.json and .md, never "
-             "latest.*.")] = None,
+             "vector worker). 'conflicts' and 'asof' write latest.json and .md; the others "
+             "write <section>.json and .md, never latest.*.")] = None,
     restart_sizes: Annotated[str | None, typer.Option(
         help="Claims on disk when the app is killed, comma-separated (default "
              "24000,240000; 1000 with --quick --only restart).")] = None,

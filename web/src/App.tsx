@@ -4,6 +4,8 @@ import type { GraphView, Workspace } from './apiTypes'
 import { useAsync } from './hooks'
 import { ErrorNote } from './panels/common'
 import { KeyPrompt } from './panels/KeyPrompt'
+import { MoreFooter } from './MoreFooter'
+import { usePaged } from './paging'
 import { WorkspaceChooser } from './shell/WorkspaceChooser'
 import { WorkspaceMenu } from './shell/WorkspaceMenu'
 import { WorkspaceView } from './shell/WorkspaceView'
@@ -28,7 +30,7 @@ export default function App() {
     return () => window.removeEventListener('hashchange', follow)
   }, [])
 
-  const workspaces = useAsync('workspaces', () => api.listWorkspaces(), `${listKey}:${keyKey}`)
+  const workspaces = usePaged('workspaces', (cursor) => api.listWorkspaces(cursor), `${listKey}:${keyKey}`)
   // The workspace the link names, read on its own: a link to one that does not exist gets a
   // page that says so, not an empty graph and a raw id in the menu.
   const current = useAsync(ws ? `ws:${ws}` : null, () => api.getWorkspace(ws!), keyKey)
@@ -43,7 +45,7 @@ export default function App() {
     setListKey((k) => k + 1)
   }
 
-  const list = workspaces.data?.items ?? null
+  const list = workspaces.loading && workspaces.items.length === 0 ? null : workspaces.items
   const missing = ws && current.error?.code === 'workspace_not_found' ? ws : null
   const open = ws && current.data ? current.data : null
 
@@ -87,6 +89,7 @@ export default function App() {
         <div className="page">
           {ws && current.error && !missing && <ErrorNote error={current.error} testId="workspace-error" />}
           <WorkspaceChooser workspaces={list} missing={missing} onPick={pickWorkspace} onCreated={created} />
+          <MoreFooter list={workspaces} testId="workspaces-more" noun="workspaces" />
         </div>
       )}
 

@@ -16,6 +16,7 @@ import type {
   Workspace,
 } from './apiTypes'
 import type { DecisionRead, Timeline } from './apiTypes'
+import type { Page } from './paging'
 
 export class ApiError extends Error {
   readonly code: string
@@ -98,9 +99,12 @@ const enc = encodeURIComponent
 const wsPath = (ws: string) => `/workspaces/${enc(ws)}`
 /** A read as the memory held it at `asOf` (epoch ms), or now when null (SPEC rule 10). */
 const at = (asOf: number | null, sep: '?' | '&') => (asOf === null ? '' : `${sep}as_of=${asOf}`)
+/** The next page of a list: the cursor its previous page answered (null: the first page). */
+const after = (cursor: string | null) => (cursor === null ? '' : `&cursor=${enc(cursor)}`)
 
 export const api = {
-  listWorkspaces: () => request<{ items: Workspace[] }>('GET', '/workspaces?limit=1000'),
+  listWorkspaces: (cursor: string | null = null) =>
+    request<Page<Workspace>>('GET', `/workspaces?limit=1000${after(cursor)}`),
   createWorkspace: (name: string) => request<Workspace>('POST', '/workspaces', { name }),
   getWorkspace: (ws: string) => request<Workspace>('GET', wsPath(ws)),
 
@@ -108,14 +112,15 @@ export const api = {
     request<SourceResult>('POST', `${wsPath(ws)}/sources`, { title, text }),
   getSource: (ws: string, id: string) => request<SourceView>('GET', `${wsPath(ws)}/sources/${enc(id)}`),
 
-  listClaims: (ws: string, q = '') =>
-    request<{ items: ClaimListItem[] }>('GET', `${wsPath(ws)}/claims?limit=200${q ? `&q=${enc(q)}` : ''}`),
+  listClaims: (ws: string, q = '', cursor: string | null = null) =>
+    request<Page<ClaimListItem>>('GET', `${wsPath(ws)}/claims?limit=200${q ? `&q=${enc(q)}` : ''}${after(cursor)}`),
   getClaim: (ws: string, id: string, asOf: number | null = null) =>
     request<ClaimView>('GET', `${wsPath(ws)}/claims/${enc(id)}${at(asOf, '?')}`),
 
   runAgent: (ws: string, task: string, buildsOn: string[] = []) =>
     request<RunView>('POST', `${wsPath(ws)}/agent-runs`, buildsOn.length ? { task, builds_on: buildsOn } : { task }),
-  listRuns: (ws: string) => request<{ items: Run[] }>('GET', `${wsPath(ws)}/agent-runs?limit=50`),
+  listRuns: (ws: string, cursor: string | null = null, limit = 20) =>
+    request<Page<Run>>('GET', `${wsPath(ws)}/agent-runs?limit=${limit}${after(cursor)}`),
   getRun: (ws: string, id: string) => request<RunView>('GET', `${wsPath(ws)}/agent-runs/${enc(id)}`),
 
   getDecision: (ws: string, id: string, asOf: number | null = null) =>

@@ -795,7 +795,11 @@ export interface components {
         ClaimSearch: {
             /** Items */
             items: components["schemas"]["FoundClaim"][];
+            /** Next Cursor */
+            next_cursor: string | null;
             search: components["schemas"]["SearchInfo"];
+            /** Total */
+            total: number | null;
         };
         /**
          * ClaimUse
@@ -1127,6 +1131,10 @@ export interface components {
         DecisionList: {
             /** Items */
             items: components["schemas"]["DecisionView"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+            /** Total */
+            total: number | null;
         };
         /**
          * DecisionRead
@@ -1986,6 +1994,10 @@ export interface components {
         RunList: {
             /** Items */
             items: components["schemas"]["RunSummary"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+            /** Total */
+            total: number | null;
         };
         /** RunRecord */
         RunRecord: {
@@ -2152,6 +2164,10 @@ export interface components {
         SourceList: {
             /** Items */
             items: components["schemas"]["SourceRow"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+            /** Total */
+            total: number | null;
         };
         /**
          * SourcePreview
@@ -2442,8 +2458,12 @@ export interface components {
             items: components["schemas"]["WorkspaceRow"][];
             /** Limit */
             limit: number;
+            /** Next Cursor */
+            next_cursor: string | null;
             /** Offset */
             offset: number;
+            /** Total */
+            total: number | null;
         };
         /** WorkspaceRestore */
         WorkspaceRestore: {
@@ -2739,6 +2759,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The next_cursor of the previous page; leave out for the first. Not with offset. */
+                cursor?: string | null;
             };
             header?: never;
             path?: never;
@@ -3795,6 +3817,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The next_cursor of the previous page; leave out for the first. Not with offset. */
+                cursor?: string | null;
             };
             header?: never;
             path: {
@@ -4334,6 +4358,8 @@ export interface operations {
                 neighbours?: boolean;
                 /** @description An ISO 8601 time or epoch milliseconds: the read as the memory held it then. */
                 as_of?: string | null;
+                /** @description The next_cursor of the previous page; leave out for the first. Not with offset. */
+                cursor?: string | null;
             };
             header?: never;
             path: {
@@ -5562,6 +5588,8 @@ export interface operations {
                 status?: ("draft" | "accepted" | "needs_review" | "rejected")[] | null;
                 limit?: number;
                 offset?: number;
+                /** @description The next_cursor of the previous page; leave out for the first. Not with offset. */
+                cursor?: string | null;
             };
             header?: never;
             path: {
@@ -6890,6 +6918,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description The next_cursor of the previous page; leave out for the first. Not with offset. */
+                cursor?: string | null;
             };
             header?: never;
             path: {

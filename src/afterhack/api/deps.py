@@ -41,6 +41,11 @@ AsOf = Annotated[str | None, Query(
     max_length=64, description="An ISO 8601 time or epoch milliseconds: the read as the "
     "memory held it then.")]
 
+# A list's next page: the ``next_cursor`` its previous page answered (paging.py).
+Cursor = Annotated[str | None, Query(
+    max_length=512, description="The next_cursor of the previous page; leave out for the "
+    "first. Not with offset.")]
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]
 ServicesDep = Annotated[Services, Depends(get_services)]

@@ -7,7 +7,7 @@ methods use the client's ``workspace`` unless a call passes ``workspace=``.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
@@ -77,8 +77,12 @@ class _Endpoints(Generic[R]):
     def create_workspace(self, name: str) -> R:
         return self._call("POST", "/workspaces", json={"name": name})
 
-    def list_workspaces(self, *, limit: int = 100, offset: int = 0) -> R:
-        return self._call("GET", "/workspaces", params={"limit": limit, "offset": offset})
+    def list_workspaces(self, *, limit: int = 100, offset: int = 0,
+                        cursor: str | None = None) -> R:
+        """A page of workspaces: ``items``, ``next_cursor`` (pass it as ``cursor`` for the
+        next page; None on the last) and ``total``. ``pages`` walks them all."""
+        return self._call("GET", "/workspaces",
+                          params=_body(limit=limit, offset=offset or None, cursor=cursor))
 
     def get_workspace(self, *, workspace: str | None = None) -> R:
         return self._call("GET", self._ws(workspace))
@@ -105,10 +109,11 @@ class _Endpoints(Generic[R]):
             text=text, title=title, origin_type=origin_type, origin_name=origin_name,
             source_id=source_id, extract=extract, preview=preview or None))
 
-    def list_sources(self, *, limit: int = 100, offset: int = 0,
+    def list_sources(self, *, limit: int = 100, offset: int = 0, cursor: str | None = None,
                      workspace: str | None = None) -> R:
+        """A page of sources, oldest first (``next_cursor``, ``total``: see list_workspaces)."""
         return self._call("GET", self._ws(workspace) + "/sources",
-                          params={"limit": limit, "offset": offset})
+                          params=_body(limit=limit, offset=offset or None, cursor=cursor))
 
     def get_source(self, source_id: str, *, workspace: str | None = None) -> R:
         return self._call("GET", f"{self._ws(workspace)}/sources/{_seg(source_id)}")
@@ -122,9 +127,13 @@ class _Endpoints(Generic[R]):
     def search_claims(self, q: str | None = None, *, status: Sequence[str] | None = None,
                       limit: int = 20, offset: int = 0,
                       mode: SearchMode | None = None, as_of: When | None = None,
-                      workspace: str | None = None) -> R:
-        params = _body(q=q, limit=limit, offset=offset, mode=mode,
-                       status=",".join(status) if status else None, as_of=as_of)
+                      cursor: str | None = None, workspace: str | None = None) -> R:
+        """Without ``q``, a page of claims oldest first with ``total``; with ``q``, a page of
+        the ranking (``total`` None). ``next_cursor`` asks for the next page of the same
+        search: keep ``q``, ``status``, ``mode`` and ``as_of`` unchanged."""
+        params = _body(q=q, limit=limit, offset=offset or None, mode=mode,
+                       status=",".join(status) if status else None, as_of=as_of,
+                       cursor=cursor)
         return self._call("GET", self._ws(workspace) + "/claims", params=params)
 
     # Embeddings
@@ -151,10 +160,11 @@ class _Endpoints(Generic[R]):
         return self._call("POST", self._ws(workspace) + "/agent-runs",
                           json=_body(task=task, builds_on=list(builds_on or []), as_of=as_of))
 
-    def list_runs(self, *, limit: int = 50, offset: int = 0,
+    def list_runs(self, *, limit: int = 50, offset: int = 0, cursor: str | None = None,
                   workspace: str | None = None) -> R:
+        """A page of runs, newest first (``next_cursor``, ``total``: see list_workspaces)."""
         return self._call("GET", self._ws(workspace) + "/agent-runs",
-                          params={"limit": limit, "offset": offset})
+                          params=_body(limit=limit, offset=offset or None, cursor=cursor))
 
     def get_run(self, run_id: str, *, workspace: str | None = None) -> R:
         return self._call("GET", f"{self._ws(workspace)}/agent-runs/{_seg(run_id)}")
@@ -162,8 +172,11 @@ class _Endpoints(Generic[R]):
     # Decisions and actions
 
     def list_decisions(self, *, status: Sequence[str] | None = None, limit: int = 100,
-                       offset: int = 0, workspace: str | None = None) -> R:
-        params: dict[str, Any] = {"limit": limit, "offset": offset}
+                       offset: int = 0, cursor: str | None = None,
+                       workspace: str | None = None) -> R:
+        """A page of decisions, newest first (``next_cursor``, ``total``: see
+        list_workspaces)."""
+        params: dict[str, Any] = _body(limit=limit, offset=offset or None, cursor=cursor)
         if status:
             params["status"] = list(status)
         return self._call("GET", self._ws(workspace) + "/decisions", params=params)
@@ -317,6 +330,26 @@ class Client(_Endpoints[JSON]):
                                      f"Cannot reach afterhack at {self.base_url}: {exc}") from exc
         return _decode(response)
 
+    def pages(self, list_page: Callable[..., JSON], /, **params: Any) -> Iterator[JSON]:
+        """Every page of a list, following ``next_cursor``: ``list_page`` is one of the
+        ``list_*`` methods or ``search_claims``, ``params`` its arguments (not ``cursor``).
+
+            for page in c.pages(c.list_sources, limit=200):
+                for source in page["items"]: ...
+        """
+        cursor: str | None = None
+        while True:
+            page = list_page(**params, cursor=cursor)
+            yield page
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return
+
+    def items(self, list_page: Callable[..., JSON], /, **params: Any) -> Iterator[JSON]:
+        """Every item of a list, page after page (see ``pages``)."""
+        for page in self.pages(list_page, **params):
+            yield from page["items"]
+
     def close(self) -> None:
         self._http.close()
 
@@ -350,6 +383,24 @@ class AsyncClient(_Endpoints[Awaitable[JSON]]):
     def _call(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
               json: JSON | None = None) -> Awaitable[JSON]:
         return self._send(method, path, params, json)
+
+    async def pages(self, list_page: Callable[..., Awaitable[JSON]], /,
+                    **params: Any) -> AsyncIterator[JSON]:
+        """Every page of a list, following ``next_cursor`` (see ``Client.pages``)."""
+        cursor: str | None = None
+        while True:
+            page = await list_page(**params, cursor=cursor)
+            yield page
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return
+
+    async def items(self, list_page: Callable[..., Awaitable[JSON]], /,
+                    **params: Any) -> AsyncIterator[JSON]:
+        """Every item of a list, page after page."""
+        async for page in self.pages(list_page, **params):
+            for item in page["items"]:
+                yield item
 
     async def aclose(self) -> None:
         await self._http.aclose()

@@ -218,3 +218,9 @@ class SearchInfo(TypedDict):
 class ClaimSearch(TypedDict):
     items: list[FoundClaim]
     search: SearchInfo
+    # The next page (paging.py): after the last claim in order of creation, or, for a search,
+    # the next ranks of the same query; None on the last page.
+    next_cursor: str | None
+    # Claims the list holds; None for a search (a ranking's top, not a count) and a list
+    # as of a time (counting it reads every claim's history).
+    total: int | None

@@ -21,10 +21,13 @@ from afterhack.model.claims import (
     ClaimRef,
     ClaimRow,
 )
+from afterhack.model.pages import After
 from afterhack.model.vocab import ClaimStatus
+from afterhack.store.claims import AFTER_CLAIM
 from afterhack.store.client import Graph
 from afterhack.store.cypher import RETIRED
 from afterhack.store.history import status_at, status_at_in
+from afterhack.store.keyset import after_params
 
 _STATUS = status_at("c")
 _OPEN = "['open']"
@@ -58,15 +61,16 @@ async def claims_at(g: Graph, ids: list[str], as_of: int) -> dict[str, ClaimAt]:
 
 
 async def list_claims_at(g: Graph, statuses: Sequence[ClaimStatus], as_of: int, limit: int,
-                         offset: int) -> list[ClaimRow]:
+                         offset: int, after: After | None = None) -> list[ClaimRow]:
     """list_claims as of a time: the claims that existed then with a status of ``statuses``
     then, in order of creation."""
     rows = await g.read(
-        f"MATCH (c:Claim) WHERE {status_at_in('c', '$statuses')} "
+        f"MATCH (c:Claim) WHERE {AFTER_CLAIM} AND {status_at_in('c', '$statuses')} "
         "WITH c ORDER BY c.created_at, c.id SKIP $offset LIMIT $limit "
         f"RETURN {CLAIM_FIELDS_AT}, {OPEN_CONFLICT_IDS_AT} AS open_conflict_ids "
         "ORDER BY c.created_at, c.id",
-        {"statuses": statuses, "limit": limit, "offset": offset, "as_of": as_of},
+        {"statuses": statuses, "limit": limit, "offset": offset, "as_of": as_of,
+         **after_params(after)},
     )
     return cast(list[ClaimRow], list(rows))
 

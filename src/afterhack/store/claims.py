@@ -15,10 +15,12 @@ from afterhack.model.claims import (
     NeighbourRow,
     QuotedClaim,
 )
+from afterhack.model.pages import After
 from afterhack.model.vocab import ClaimStatus
 from afterhack.store.client import Graph
 from afterhack.store.conflicts import OPEN_CONFLICT_IDS
 from afterhack.store.cypher import CURRENT
+from afterhack.store.keyset import after_params
 
 CLAIM_FIELDS = (
     "c.id AS id, c.statement AS statement, c.status AS status, c.confidence AS confidence, "
@@ -36,55 +38,75 @@ SEARCH_FIELDS = f"{CLAIM_FIELDS}, {OPEN_CONFLICT_IDS} AS open_conflict_ids"
 TERM_COUNT_CAP = 1000
 
 
-async def term_counts(g: Graph, terms: list[str]) -> tuple[int, dict[str, int]]:
-    """Claims in the workspace, and for each term how many claims hold it (at most the cap)."""
+async def term_counts(g: Graph, terms: list[str]) -> dict[str, int]:
+    """For each term, how many claims hold it (at most the cap: an index entry is read per
+    claim counted)."""
     rows = await g.read(
-        "MATCH (all:Claim) WITH count(all) AS n "
         "UNWIND $terms AS t "
         "CALL { WITH t MATCH (c:Node) WHERE c:Claim AND t IN c.terms WITH c LIMIT $cap "
         "  RETURN count(c) AS df } "
-        "RETURN n, collect([t, df]) AS dfs",
+        "RETURN t, df",
         {"terms": terms, "cap": TERM_COUNT_CAP},
     )
-    row = rows.first()
-    if row is None:
-        return 0, {}
-    return int(row["n"]), {str(t): int(df) for t, df in row["dfs"]}
+    return {str(r["t"]): int(r["df"]) for r in rows}
 
 
-async def bm25(g: Graph, via: list[str], weights: list[tuple[str, float]],
+async def count_claims(g: Graph) -> int:
+    """Claims in the workspace. A read of its own: FalkorDB answers a bare count of a label
+    from the label's size, but counts node by node once the count is part of a larger query
+    (a scan of every claim: at 100k claims most of a search's time)."""
+    rows = await g.read("MATCH (c:Claim) RETURN count(c) AS n")
+    return int(rows.scalar() or 0)
+
+
+async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, float]],
                statuses: Sequence[ClaimStatus], limit: int, *, k1: float, b: float,
                budget: int) -> list[ClaimRow]:
     """Claims holding any term of ``via``, scored by BM25 over every weighted term.
 
-    ``weights`` pairs each of the query's terms with its idf. A claim is a sentence, so each
-    term counts once (its frequency is 1); its length is its number of distinct terms,
-    against the mean length of the claims found. At most ``budget`` claims are read: when
-    only a common term is held, that many of its claims stand for all of them."""
+    ``via`` and ``rest`` pair each of the query's terms with its idf (rarest first): the
+    ``via`` terms bring claims in and their weights are summed per claim as they are found;
+    a ``rest`` term only adds its weight to a claim found that holds it. A claim is a
+    sentence, so each term counts once (its frequency is 1); its length is its number of
+    distinct terms, against the mean length of the claims found. At most ``budget`` claims
+    are read: when only a common term is held, that many of its claims stand for all of
+    them. Rows come without their open conflicts (``open_conflicts``: a search looks up
+    only the page it answers)."""
     rows = await g.read(
-        "UNWIND $via AS t MATCH (c:Node) WHERE c:Claim AND t IN c.terms "
+        "UNWIND $via AS w MATCH (c:Node) WHERE c:Claim AND w[0] IN c.terms "
         "AND c.status IN $statuses "
-        "WITH DISTINCT c LIMIT $budget "
-        "WITH collect(c) AS found, avg(size(c.terms)) AS mean "
-        "UNWIND found AS c "
-        "WITH c, reduce(s = 0.0, w IN $weights | s + CASE WHEN w[0] IN c.terms THEN w[1] "
-        "  ELSE 0.0 END) * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * size(c.terms) / mean)) "
-        "  AS score "
-        f"RETURN {CLAIM_FIELDS}, score, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
-        "ORDER BY score DESC, c.created_at, c.id LIMIT $limit",
-        {"via": via, "weights": [[t, w] for t, w in weights], "statuses": statuses,
-         "limit": limit, "k1": k1, "b": b, "budget": budget},
+        "WITH c, w[1] AS weight LIMIT $budget "
+        "WITH c, sum(weight) AS held "
+        "WITH c, reduce(s = held, w IN $rest | s + CASE WHEN w[0] IN c.terms THEN w[1] "
+        "  ELSE 0.0 END) AS held, size(c.terms) AS len "
+        "WITH collect([c, held, len]) AS found, avg(len) AS mean "
+        "UNWIND found AS f "
+        "WITH f[0] AS c, f[1] * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * f[2] / mean)) AS score "
+        "ORDER BY score DESC, c.created_at, c.id LIMIT $limit "
+        f"RETURN {CLAIM_FIELDS}, score ORDER BY score DESC, c.created_at, c.id",
+        {"via": [[t, w] for t, w in via], "rest": [[t, w] for t, w in rest],
+         "statuses": statuses, "limit": limit, "k1": k1, "b": b, "budget": budget},
     )
     return cast(list[ClaimRow], list(rows))
+
+
+async def open_conflicts(g: Graph, ids: list[str]) -> dict[str, list[str]]:
+    """The open conflicts each claim is in."""
+    rows = await g.read(
+        f"UNWIND $ids AS id MATCH (c:Node {{id: id}}) WHERE c:Claim RETURN c.id AS id, "
+        f"{OPEN_CONFLICT_IDS} AS open_conflict_ids", {"ids": ids})
+    return {r["id"]: list(r["open_conflict_ids"]) for r in rows}
 
 
 async def neighbours(g: Graph, ids: list[str],
                      statuses: Sequence[ClaimStatus]) -> dict[str, list[ClaimRow]]:
     """For each claim, the claims quoted just before and just after it in its fragment."""
+    # The claims are found first, then their fragments: in one pattern FalkorDB starts from
+    # every claim of a wanted status (the status index) and walks to the few asked for.
     rows = await g.read(
-        "UNWIND $ids AS id "
-        "MATCH (c:Node {id: id})-[:SUPPORTED_BY]->(:SourceFragment)<-[:SUPPORTED_BY]-(n:Claim) "
-        "WHERE c:Claim AND n <> c AND n.status IN $statuses "
+        "UNWIND $ids AS id MATCH (c:Node {id: id}) WHERE c:Claim WITH c "
+        "MATCH (c)-[:SUPPORTED_BY]->(:SourceFragment)<-[:SUPPORTED_BY]-(n:Claim) "
+        "WHERE n <> c AND n.status IN $statuses "
         "WITH c, n ORDER BY n.quote_start "
         "WITH c, collect(n) AS ns "
         "WITH c, [x IN ns WHERE x.quote_start < c.quote_start] AS before, "
@@ -173,16 +195,28 @@ async def contains_scan(g: Graph, words: list[str], statuses: Sequence[ClaimStat
     return cast(list[ClaimRow], list(rows))
 
 
+# The claims after a cursor's position in order of creation (keyset: paging.py); null
+# $at_after is the first page. Served by the status index, like the first page.
+AFTER_CLAIM = ("($at_after IS NULL OR c.created_at > $at_after "
+               "OR (c.created_at = $at_after AND c.id > $id_after))")
+
+
 async def list_claims(g: Graph, statuses: Sequence[ClaimStatus], limit: int,
-                      offset: int) -> list[ClaimRow]:
+                      offset: int, after: After | None = None) -> list[ClaimRow]:
     rows = await g.read(
-        "MATCH (c:Claim) WHERE c.status IN $statuses "
+        f"MATCH (c:Node) WHERE c:Claim AND c.status IN $statuses AND {AFTER_CLAIM} "
         "WITH c ORDER BY c.created_at, c.id SKIP $offset LIMIT $limit "
         f"RETURN {CLAIM_FIELDS}, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
         "ORDER BY c.created_at, c.id",
-        {"statuses": statuses, "limit": limit, "offset": offset},
+        {"statuses": statuses, "limit": limit, "offset": offset, **after_params(after)},
     )
     return cast(list[ClaimRow], list(rows))
+
+
+async def count_claims_in(g: Graph, statuses: Sequence[ClaimStatus]) -> int:
+    rows = await g.read("MATCH (c:Node) WHERE c:Claim AND c.status IN $statuses "
+                        "RETURN count(c) AS n", {"statuses": statuses})
+    return int(rows.scalar() or 0)
 
 
 async def find_claims(g: Graph, ids: list[str]) -> dict[str, QuotedClaim]:

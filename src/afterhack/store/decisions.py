@@ -18,6 +18,7 @@ from afterhack.model.decisions import (
     DecisionView,
     PremiseClaim,
 )
+from afterhack.model.pages import After
 from afterhack.model.region import Stamps
 from afterhack.model.vocab import OPEN_ACTION, ActionStatus, DecisionStatus
 from afterhack.store.audit import CREATE_AUDITS, AuditEvent, now_ms
@@ -25,6 +26,7 @@ from afterhack.store.client import Graph, Row
 from afterhack.store.cypher import CURRENT, GOOD, cypher_list
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, Repair, guard_params
 from afterhack.store.history import change
+from afterhack.store.keyset import after_params
 
 _ACTION_MAP = (
     "{id: a.id, description: a.description, status: a.status, revision: a.revision, "
@@ -121,14 +123,23 @@ async def get_decision(g: Graph, decision_id: str) -> DecisionView:
 
 
 async def list_decisions(g: Graph, statuses: Sequence[DecisionStatus] | None, *, limit: int,
-                         offset: int) -> list[DecisionView]:
+                         offset: int, after: After | None = None) -> list[DecisionView]:
+    """Decisions newest first; with ``after``, those after that position (paging.py)."""
     rows = await g.read(
-        "MATCH (d:Decision) WHERE $statuses IS NULL OR d.status IN $statuses "
+        "MATCH (d:Decision) WHERE ($statuses IS NULL OR d.status IN $statuses) "
+        "AND ($at_after IS NULL OR d.created_at < $at_after "
+        "OR (d.created_at = $at_after AND d.id > $id_after)) "
         "WITH d ORDER BY d.created_at DESC, d.id SKIP $offset LIMIT $limit "
         + _DECISION_RETURN,
-        {"statuses": statuses, "limit": limit, "offset": offset},
+        {"statuses": statuses, "limit": limit, "offset": offset, **after_params(after)},
     )
     return await _decision_views(g, rows)
+
+
+async def count_decisions(g: Graph, statuses: Sequence[DecisionStatus] | None) -> int:
+    rows = await g.read("MATCH (d:Decision) WHERE $statuses IS NULL OR d.status IN $statuses "
+                        "RETURN count(d) AS n", {"statuses": statuses})
+    return int(rows.scalar() or 0)
 
 
 async def list_actions(g: Graph, statuses: Sequence[ActionStatus] | None, *, limit: int,

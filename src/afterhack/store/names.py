@@ -42,9 +42,10 @@ PROPERTY_KEYS = (
 # an index on Claim itself; `(c:Claim:Node {id: $id})` would check the label with a matrix
 # traversal instead, a little slower (tools/afterhack_tools/bench/idlookup.py).
 NODE = "Node"
-# A claim's search terms (a list: the index holds each element), and the claims still
-# waiting for their vector (see store/vectors.py), are among them.
-NODE_RANGE_INDEXED = ("statement_key", "key", "terms", "vector_pending")
+# A claim's search terms (a list: the index holds each element), the claims still waiting
+# for their vector (see store/vectors.py), and the status a list of claims and its count
+# start from (store/claims.list_claims), are among them.
+NODE_RANGE_INDEXED = ("statement_key", "key", "terms", "vector_pending", "status")
 NODE_FULLTEXT = "statement"
 
 

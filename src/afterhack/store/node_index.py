@@ -25,15 +25,9 @@ async def create_node_index(store: Store, name: str) -> None:
     on the server, and FalkorDB replays such failures from its append-only file at every
     load (store/workspaces.ensure_registry)."""
     g = store.graph(name)
-    if not any(c["label"] == NODE and c["type"] == "UNIQUE" and c["entitytype"] == "NODE"
-               and c["properties"] == ["id"] for c in await store.list_constraints(name)):
+    if not await _has_unique_id(store, name):
         await store.create_unique_constraint(name, NODE, "id")
-    rows = await g.read("CALL db.indexes() YIELD label, properties, types "
-                        "RETURN label AS label, properties AS props, types AS types")
-    kinds: dict[str, list[str]] = {}
-    for r in rows:
-        if r["label"] == NODE:
-            kinds = {p: list(k) for p, k in (r["types"] or {}).items()}
+    kinds = await _node_kinds(store, name)
     # Names are constants of names.py, never user input.
     missing = [p for p in NODE_RANGE_INDEXED if "RANGE" not in kinds.get(p, [])]
     if missing:
@@ -42,6 +36,29 @@ async def create_node_index(store: Store, name: str) -> None:
     if "FULLTEXT" not in kinds.get(NODE_FULLTEXT, []):
         await _tolerate_existing(g.write(
             f"CALL db.idx.fulltext.createNodeIndex('{NODE}', '{NODE_FULLTEXT}')"))
+
+
+async def _has_unique_id(store: Store, name: str) -> bool:
+    return any(c["label"] == NODE and c["type"] == "UNIQUE" and c["entitytype"] == "NODE"
+               and c["properties"] == ["id"] for c in await store.list_constraints(name))
+
+
+async def _node_kinds(store: Store, name: str) -> dict[str, list[str]]:
+    """The kinds of index (RANGE, FULLTEXT) each field of NODE's index has."""
+    rows = await store.graph(name).read("CALL db.indexes() YIELD label, properties, types "
+                                        "RETURN label AS label, properties AS props, "
+                                        "types AS types")
+    for r in rows:
+        if r["label"] == NODE:
+            return {p: list(k) for p, k in (r["types"] or {}).items()}
+    return {}
+
+
+async def _node_index_complete(store: Store, name: str) -> bool:
+    kinds = await _node_kinds(store, name)
+    return (all("RANGE" in kinds.get(p, []) for p in NODE_RANGE_INDEXED)
+            and "FULLTEXT" in kinds.get(NODE_FULLTEXT, [])
+            and await _has_unique_id(store, name))
 
 
 async def _tolerate_existing(write: Awaitable[Any]) -> None:
@@ -69,7 +86,8 @@ async def _old_layout(store: Store, name: str) -> tuple[list[Any], list[Any], in
 
 async def upgrade(store: Store, name: str, built: Callable[[], Awaitable[None]]) -> bool:
     """Give a graph made with an index per label the shared label and its index, then drop
-    the old indexes (their memory is the point); True if it needed it. Idempotent: a crash
+    the old indexes (their memory is the point), or a graph whose shared index lacks a field
+    added since that field; True if it needed it. Idempotent: a crash
     half-way is finished by the next start. Read-only when there is nothing to do.
 
     ``built`` waits until every index and constraint of the graph is operational: an index
@@ -78,7 +96,13 @@ async def upgrade(store: Store, name: str, built: Callable[[], Awaitable[None]])
     and the old ones go only once the new one serves."""
     constraints, indexes, unlabelled = await _old_layout(store, name)
     if not constraints and not indexes and not unlabelled:
-        return False
+        if await _node_index_complete(store, name):
+            return False
+        # Made with the shared index before a field joined it (names.NODE_RANGE_INDEXED).
+        log.info("adding the missing fields to the shared index of %s", name)
+        await create_node_index(store, name)
+        await built()
+        return True
     log.info("giving workspace graph %s one shared index", name)
     g = store.graph(name)
     await built()

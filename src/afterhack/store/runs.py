@@ -15,6 +15,7 @@ import json
 from typing import TypedDict, cast
 
 from afterhack.errors import RunNotFound
+from afterhack.model.pages import After
 from afterhack.model.runs import (
     HandoffRecord,
     OpenRunState,
@@ -29,6 +30,7 @@ from afterhack.store.client import Graph
 from afterhack.store.cypher import CURRENT, GOOD
 from afterhack.store.decisions import NewUse
 from afterhack.store.history import born
+from afterhack.store.keyset import after_params
 
 
 class RunFields(TypedDict):
@@ -179,15 +181,23 @@ async def get_run(g: Graph, run_id: str) -> StoredRun:
             "decision_ids": list(row["decision_ids"])}
 
 
-async def list_runs(g: Graph, *, limit: int, offset: int) -> list[RunSummary]:
+async def list_runs(g: Graph, *, limit: int, offset: int,
+                    after: After | None = None) -> list[RunSummary]:
+    """Runs newest first; with ``after``, those after that position (paging.py)."""
     rows = await g.read(
-        "MATCH (r:AgentRun) RETURN r.id AS id, r.task AS task, r.status AS status, "
+        "MATCH (r:AgentRun) WHERE $at_after IS NULL OR r.created_at < $at_after "
+        "OR (r.created_at = $at_after AND r.id > $id_after) "
+        "RETURN r.id AS id, r.task AS task, r.status AS status, "
         "r.model AS model, r.created_at AS created_at, "
         "[(r)-[:PRODUCED]->(d:Decision) | d.id] AS decision_ids "
         "ORDER BY r.created_at DESC, r.id SKIP $offset LIMIT $limit",
-        {"limit": limit, "offset": offset},
+        {"limit": limit, "offset": offset, **after_params(after)},
     )
     return cast(list[RunSummary], list(rows))
+
+
+async def count_runs(g: Graph) -> int:
+    return int((await g.read("MATCH (r:AgentRun) RETURN count(r) AS n")).scalar() or 0)
 
 
 _OPEN_FIELDS = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import NotRequired, TypedDict, cast
 
 from afterhack.errors import SourceNotFound
+from afterhack.model.pages import After
 from afterhack.model.sources import (
     CreatedClaim,
     FragmentRow,
@@ -24,6 +25,7 @@ from afterhack.store.conflicts import RAISE, ConflictRow
 from afterhack.store.cypher import CURRENT, PENDING, RETIRED
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, GuardParams, Repair
 from afterhack.store.history import born, change
+from afterhack.store.keyset import after_params
 
 
 class NewFragment(TypedDict):
@@ -301,16 +303,23 @@ async def get_source(g: Graph, source_id: str) -> SourceView:
     return {**src, "versions": views}
 
 
-async def list_sources(g: Graph, *, limit: int, offset: int) -> list[SourceRow]:
+async def list_sources(g: Graph, *, limit: int, offset: int,
+                       after: After | None = None) -> list[SourceRow]:
+    """Sources oldest first; with ``after``, those after that position (paging.py)."""
     rows = await g.read(
-        "MATCH (s:Source) "
+        "MATCH (s:Source) WHERE $at_after IS NULL OR s.created_at > $at_after "
+        "OR (s.created_at = $at_after AND s.id > $id_after) "
         "RETURN s.id AS id, s.title AS title, s.origin_type AS origin_type, "
         "s.origin_name AS origin_name, s.created_at AS created_at, s.revision AS revision, "
         "s.latest_version AS latest_version "
         "ORDER BY s.created_at, s.id SKIP $offset LIMIT $limit",
-        {"limit": limit, "offset": offset},
+        {"limit": limit, "offset": offset, **after_params(after)},
     )
     return cast(list[SourceRow], list(rows))
+
+
+async def count_sources(g: Graph) -> int:
+    return int((await g.read("MATCH (s:Source) RETURN count(s) AS n")).scalar() or 0)
 
 
 async def existing_claim_keys(g: Graph, source_id: str) -> set[str]:

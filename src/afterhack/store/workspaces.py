@@ -12,10 +12,12 @@ import functools
 import time
 
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
+from afterhack.model.pages import After, PageKey
 from afterhack.model.vocab import EDGE_TYPES
 from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
 from afterhack.store.client import Graph, GraphMissing, QueryFailed, Row, Store, concurrently
+from afterhack.store.keyset import after_params
 from afterhack.store.names import PROPERTY_KEYS, REGISTRY_GRAPH, graph_name, new_id
 from afterhack.store.node_index import create_node_index
 from afterhack.store.node_index import upgrade as upgrade_node_index
@@ -232,24 +234,42 @@ async def get_workspace(store: Store, ws_id: str) -> WorkspaceRow:
     return _row(row)
 
 
-async def list_workspaces(store: Store, *, limit: int, offset: int,
-                          ids: list[str] | None = None) -> list[WorkspaceRow]:
+async def workspace_entries(store: Store, *, limit: int, offset: int,
+                            ids: list[str] | None = None,
+                            after: After | None = None) -> list[PageKey]:
+    """The registry's entries oldest first (after ``after``: paging.py), ready or not."""
     rows = await store.graph(REGISTRY_GRAPH).read(
-        "MATCH (e:WorkspaceEntry) WHERE $ids IS NULL OR e.id IN $ids "
-        "RETURN e.id AS id ORDER BY e.created_at, e.id SKIP $offset LIMIT $limit",
-        {"limit": limit, "offset": offset, "ids": ids},
+        "MATCH (e:WorkspaceEntry) WHERE ($ids IS NULL OR e.id IN $ids) "
+        "AND ($at_after IS NULL OR e.created_at > $at_after "
+        "OR (e.created_at = $at_after AND e.id > $id_after)) "
+        "RETURN e.id AS id, e.created_at AS created_at "
+        "ORDER BY e.created_at, e.id SKIP $offset LIMIT $limit",
+        {"limit": limit, "offset": offset, "ids": ids, **after_params(after)},
     )
+    return [{"id": r["id"], "created_at": r["created_at"]} for r in rows]
+
+
+async def ready_workspaces(store: Store, ids: list[str]) -> list[WorkspaceRow]:
+    """Of these workspaces, in this order, those that are ready: one still being created,
+    or whose graph was lost, is left out."""
 
     async def ready(ws_id: str) -> WorkspaceRow | None:
         try:
             return await get_workspace(store, ws_id)
         except WorkspaceNotFound:
-            return None  # registered but not ready (still being created, or its graph was lost)
+            return None
 
     # Each workspace is its own graph, so each is read on its own; at once, not in a row
     # (the store's pool bounds how many are in flight).
-    found = await concurrently(*(ready(r["id"]) for r in rows))
+    found = await concurrently(*(ready(i) for i in ids))
     return [w for w in found if w is not None]
+
+
+async def count_workspaces(store: Store, ids: list[str] | None = None) -> int:
+    rows = await store.graph(REGISTRY_GRAPH).read(
+        "MATCH (e:WorkspaceEntry) WHERE $ids IS NULL OR e.id IN $ids RETURN count(e) AS n",
+        {"ids": ids})
+    return int(rows.scalar() or 0)
 
 
 async def delete_workspace(store: Store, ws_id: str) -> None:

@@ -1,4 +1,5 @@
 """The answers only the transports give: pages of records, and the service's own health.
+(The pages the domain builds, with a cursor, are records: model/pages.py.)
 
 Every other answer is a record of afterhack.model, sent as the domain returns it; these wrap
 records in a page or say how the service is. They are TypedDicts like the records, so a
@@ -13,10 +14,8 @@ from pydantic import Field
 from typing_extensions import TypeAliasType, TypedDict
 
 from afterhack.model.audit import AuditEntry
-from afterhack.model.decisions import ActionRecord, DecisionView
-from afterhack.model.runs import RunSummary
-from afterhack.model.sources import SourceRow
-from afterhack.model.workspaces import ApiKeyRow, WorkspaceRow
+from afterhack.model.decisions import ActionRecord
+from afterhack.model.workspaces import ApiKeyRow
 from afterhack.prov import ProvDocument
 
 
@@ -41,30 +40,12 @@ class Health(TypedDict):
     model: ModelHealth
 
 
-class WorkspaceList(TypedDict):
-    items: list[WorkspaceRow]
-    limit: int
-    offset: int
-
-
 class ApiKeyList(TypedDict):
     items: list[ApiKeyRow]  # never the keys themselves
 
 
 class AuditList(TypedDict):
     items: list[AuditEntry]  # newest first
-
-
-class SourceList(TypedDict):
-    items: list[SourceRow]
-
-
-class RunList(TypedDict):
-    items: list[RunSummary]
-
-
-class DecisionList(TypedDict):
-    items: list[DecisionView]
 
 
 class ActionList(TypedDict):

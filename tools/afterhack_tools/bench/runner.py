@@ -267,7 +267,9 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> dict[str, 
         sizes = []
         for n in cfg.sizes:
             sizes.append(await _measure_size(h, cfg, n, vocab, log))
-        retrieval = await measure_retrieval(h, cfg.retrieval_rows, log)
+        # A section run alone (conflicts, asof) leaves it out: it takes minutes.
+        retrieval = (await measure_retrieval(h, cfg.retrieval_rows, log)
+                     if cfg.only is None else None)
     # After the harness is gone: it starts its own FalkorDB and apps, kills one.
     restart = (await _restart(cfg, vocab, log)
                if cfg.restart_sizes and cfg.only is None and not cluster else None)
@@ -286,8 +288,9 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> dict[str, 
         "tenants": tenants,
         "conflict_quality": quality,
         "sizes": sizes,
-        "retrieval": retrieval,
     }
+    if retrieval is not None:
+        result["retrieval"] = retrieval
     if restart is not None:
         result["restart"] = restart
     if cfg.only is None:

@@ -2,7 +2,9 @@ import { useState, type FormEvent } from 'react'
 import { api } from '../api'
 import type { Decision } from '../apiTypes'
 import { isCurrentClaim } from '../claims'
-import { useAction, useAsync } from '../hooks'
+import { useAction } from '../hooks'
+import { MoreFooter } from '../MoreFooter'
+import { usePaged } from '../paging'
 import { ErrorNote } from './common'
 
 interface Props {
@@ -14,7 +16,7 @@ interface Props {
 // Re-confirm puts a decision back in good standing on claims the reviewer picks now; the
 // still-current claims it already used are pre-selected.
 export function ReconfirmForm({ ws, decision, onDone }: Props) {
-  const claims = useAsync(`${ws}:claims`, () => api.listClaims(ws))
+  const claims = usePaged(`${ws}:claims`, (cursor) => api.listClaims(ws, '', cursor))
   const [picked, setPicked] = useState<Set<string>>(
     () =>
       new Set(
@@ -45,7 +47,7 @@ export function ReconfirmForm({ ws, decision, onDone }: Props) {
       <p className="muted">Pick the current claims this decision rests on now:</p>
       <ErrorNote error={claims.error} />
       <ul className="claim-picker">
-        {(claims.data?.items ?? []).map((c) => (
+        {claims.items.map((c) => (
           <li key={c.id}>
             <label className="check">
               <input type="checkbox" checked={picked.has(c.id)} onChange={() => toggle(c.id)} />
@@ -54,6 +56,7 @@ export function ReconfirmForm({ ws, decision, onDone }: Props) {
           </li>
         ))}
       </ul>
+      <MoreFooter list={claims} testId="reconfirm-claims-more" noun="claims" />
       <button data-testid="reconfirm-submit" disabled={busy || picked.size === 0}>
         Re-confirm on {picked.size} claim{picked.size === 1 ? '' : 's'}
       </button>

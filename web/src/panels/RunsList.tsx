@@ -1,11 +1,13 @@
 import { api } from '../api'
 import type { RunView as RunViewData } from '../apiTypes'
-import { useAsync } from '../hooks'
+import { MoreFooter } from '../MoreFooter'
+import { usePaged } from '../paging'
 import { ErrorNote, StatusBadge } from './common'
 
-// Earlier runs of this workspace; picking one shows its handoff trail.
+// Earlier runs of this workspace, newest first, a page at a time; picking one shows its
+// handoff trail.
 export function RunsList({ ws, refreshKey, onOpen }: { ws: string; refreshKey: number; onOpen: (run: RunViewData) => void }) {
-  const runs = useAsync(`${ws}:${refreshKey}`, () => api.listRuns(ws))
+  const runs = usePaged(ws, (cursor) => api.listRuns(ws, cursor), refreshKey)
   async function open(id: string) {
     try {
       onOpen(await api.getRun(ws, id))
@@ -13,19 +15,22 @@ export function RunsList({ ws, refreshKey, onOpen }: { ws: string; refreshKey: n
       runs.reload()
     }
   }
-  if (runs.error) return <ErrorNote error={runs.error} />
-  const items = runs.data?.items ?? []
-  if (items.length === 0) return <p className="muted">No agent runs yet.</p>
+  if (runs.error && runs.items.length === 0) return <ErrorNote error={runs.error} />
+  if (runs.items.length === 0) return runs.loading ? null : <p className="muted">No agent runs yet.</p>
   return (
-    <ul className="runs" data-testid="runs-list">
-      {items.map((r) => (
-        <li key={r.id}>
-          <button type="button" className="link" onClick={() => void open(r.id)}>
-            {r.task}
-          </button>{' '}
-          <StatusBadge status={r.status} />
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="runs" data-testid="runs-list">
+        {runs.items.map((r) => (
+          <li key={r.id}>
+            <button type="button" className="link" onClick={() => void open(r.id)}>
+              {r.task}
+            </button>{' '}
+            <StatusBadge status={r.status} />
+          </li>
+        ))}
+      </ul>
+      {runs.error && <ErrorNote error={runs.error} />}
+      <MoreFooter list={runs} testId="runs-more" noun="runs" />
+    </>
   )
 }

@@ -4,13 +4,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from afterhack import lists
 from afterhack.agents.run import get_run_view, run_agent
-from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
+from afterhack.model.pages import RunList
 from afterhack.model.runs import RunView
 from afterhack.moments import parse_time
-from afterhack.store import runs
-from afterhack.wire.answers import RunList
 from afterhack.wire.inputs import AgentRunCreate
 
 router = APIRouter(tags=["agent runs"])
@@ -31,8 +31,9 @@ async def list_runs(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    cursor: Cursor = None,
 ) -> RunList:
-    return {"items": await runs.list_runs(ws.graph, limit=limit, offset=offset)}
+    return await lists.run_page(ws.graph, limit=limit, offset=offset, cursor=cursor)
 
 
 @router.get("/workspaces/{ws}/agent-runs/{run_id}", dependencies=[allow("read")])

@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from afterhack import claims
-from afterhack.api.deps import AsOf, ServicesDep, WorkspaceDep
+from afterhack.api.deps import AsOf, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.model.claims import ClaimSearch, ClaimView
 from afterhack.model.vocab import SearchMode
@@ -28,12 +28,14 @@ async def list_claims(
         description="Follow each of the first hits with the claims quoted just before and "
                     "after it in its source.")] = True,
     as_of: AsOf = None,
+    cursor: Cursor = None,
     *, services: ServicesDep,
 ) -> ClaimSearch:
     statuses = claims.parse_statuses(status)
     return await claims.search_claims(ws.graph, q, statuses, limit=limit, offset=offset,
                                       mode=mode, vectors=services.vectors,
-                                      neighbours=neighbours, as_of=parse_as_of(as_of))
+                                      neighbours=neighbours, as_of=parse_as_of(as_of),
+                                      cursor=cursor)
 
 
 @router.get("/workspaces/{ws}/claims/{claim_id}", dependencies=[allow("read")])

@@ -4,14 +4,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from afterhack import review, why
-from afterhack.api.deps import AsOf, CallerDep, ServicesDep, WorkspaceDep
+from afterhack import lists, review, why
+from afterhack.api.deps import AsOf, CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
+from afterhack.model.pages import DecisionList
 from afterhack.model.vocab import ActionStatus, DecisionStatus
 from afterhack.moments import parse_as_of
 from afterhack.store import asof_decisions, decisions
-from afterhack.wire.answers import ActionList, DecisionList
+from afterhack.wire.answers import ActionList
 from afterhack.wire.inputs import ActionChange, DecisionReview
 
 router = APIRouter(tags=["decisions and actions"])
@@ -22,10 +23,10 @@ async def list_decisions(
     status: Annotated[list[DecisionStatus] | None, Query(max_length=4)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    cursor: Cursor = None,
 ) -> DecisionList:
-    items = await decisions.list_decisions(ws.graph, list(status) if status else None,
-                                           limit=limit, offset=offset)
-    return {"items": items}
+    return await lists.decision_page(ws.graph, list(status) if status else None,
+                                     limit=limit, offset=offset, cursor=cursor)
 
 
 @router.get("/workspaces/{ws}/decisions/{decision_id}", dependencies=[allow("read")])

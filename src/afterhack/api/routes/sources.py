@@ -4,12 +4,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from afterhack import ingest
-from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep
+from afterhack import ingest, lists
+from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
+from afterhack.model.pages import SourceList
 from afterhack.model.sources import IngestResult, SameVersion, SourcePreview, SourceView
 from afterhack.store import sources
-from afterhack.wire.answers import SourceList
 from afterhack.wire.inputs import SourceCreate
 
 router = APIRouter(tags=["sources"])
@@ -40,8 +40,9 @@ async def list_sources(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    cursor: Cursor = None,
 ) -> SourceList:
-    return {"items": await sources.list_sources(ws.graph, limit=limit, offset=offset)}
+    return await lists.source_page(ws.graph, limit=limit, offset=offset, cursor=cursor)
 
 
 @router.get("/workspaces/{ws}/sources/{source_id}", dependencies=[allow("read")])

@@ -4,11 +4,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from afterhack.api.deps import CallerDep, StoreDep, WorkspaceDep
+from afterhack import lists
+from afterhack.api.deps import CallerDep, Cursor, StoreDep, WorkspaceDep
 from afterhack.api.security import allow
+from afterhack.model.pages import WorkspaceList
 from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store import audit, workspaces
-from afterhack.wire.answers import AuditList, WorkspaceList
+from afterhack.wire.answers import AuditList
 from afterhack.wire.inputs import WorkspaceCreate
 
 router = APIRouter(tags=["workspaces"])
@@ -26,11 +28,12 @@ async def list_workspaces(
     caller: CallerDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    cursor: Cursor = None,
 ) -> WorkspaceList:
     # A workspace key sees its own workspace only.
     ids = None if caller.workspace_id is None else [caller.workspace_id]
-    items = await workspaces.list_workspaces(store, limit=limit, offset=offset, ids=ids)
-    return {"items": items, "limit": limit, "offset": offset}
+    return await lists.workspace_page(store, limit=limit, offset=offset, cursor=cursor,
+                                      ids=ids)
 
 
 @router.get("/workspaces/{ws}", dependencies=[allow("read")])
