@@ -83,7 +83,8 @@ def test_one_shared_index_exists_when_created(client: TestClient, falkordb: str)
             assert idx[0]["status"] == "OPERATIONAL"
             assert idx[0]["types"] == {"id": ["RANGE"], "statement_key": ["RANGE"],
                                        "key": ["RANGE"], "terms": ["RANGE"],
-                                       "vector_pending": ["RANGE"], "statement": ["FULLTEXT"]}
+                                       "vector_pending": ["RANGE"], "status": ["RANGE"],
+                                       "statement": ["FULLTEXT"]}
         finally:
             await store.close()
 
