@@ -28,7 +28,12 @@ from afterhack.cluster.local import LocalCluster
 from afterhack.config import Settings
 from afterhack.store.client import PRIMARY_AFTER_WRITE_S, Store
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
-from afterhack.store.workspaces import create_workspace, delete_workspace, list_workspaces
+from afterhack.store.workspaces import (
+    create_workspace,
+    delete_workspace,
+    ready_workspaces,
+    workspace_entries,
+)
 from tests.conftest import EMBED_INLINE
 from tests.support import LOCAL, clusters
 from tests.support.graphs import violations, with_graph
@@ -250,7 +255,8 @@ def test_workspaces_land_on_every_master(falkordb_cluster: LocalCluster,
 
             made = list(await asyncio.gather(*(one(i) for i in range(n))))
             took = time.monotonic() - t0
-            listed = await list_workspaces(store, limit=n + 10_000, offset=0, ids=made)
+            entries = await workspace_entries(store, limit=n + 10_000, offset=0, ids=made)
+            listed = await ready_workspaces(store, [e["id"] for e in entries])
             assert {w["id"] for w in listed} == set(made)
             return made, took
         finally:
