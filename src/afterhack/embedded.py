@@ -120,13 +120,7 @@ class EmbeddedFalkorDB:
 
     def start(self) -> str:
         """Start FalkorDB and wait until it has loaded its data; return its URL."""
-        url = self.spawn()
-        try:
-            self.wait_ready()
-        except BaseException:
-            self.stop()
-            raise
-        return url
+        return self._ready(self.spawn())
 
     def spawn(self) -> str:
         """Start the server process and return its URL without waiting for it: the caller
@@ -266,7 +260,10 @@ class EmbeddedFalkorDB:
     def restart(self) -> str:
         """Start FalkorDB again on the same data dir and address after stop_server/kill,
         and wait for it."""
-        url = self.respawn()
+        return self._ready(self.respawn())
+
+    def _ready(self, url: str) -> str:
+        """Wait for the server just spawned; stop it if it never gets there."""
         try:
             self.wait_ready()
         except BaseException:

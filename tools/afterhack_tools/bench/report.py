@@ -375,32 +375,18 @@ def _asof_section(result: dict[str, Any]) -> list[str]:
 
 def asof_markdown(result: dict[str, Any]) -> str:
     """The report of a run of the as-of section alone (``--only asof``)."""
-    meta = result["meta"]
-    m, v = meta["machine"], meta["versions"]
     return "\n".join([
-        "# afterhack benchmarks: reads as of a time",
-        "",
-        f"`{meta['command']}` on {meta['started_at']}, took {meta['duration_s']} s.",
-        "",
-        f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['os']}, "
-        f"Python {m['python']}; FalkorDB {v['falkordb']}; afterhack at {m['commit']}.",
-        "",
-        "## Promises",
-        "",
-        *_table(["promise", "measured", "holds"],
-                [_row(p["promise"], [p["measured"], "yes" if p["holds"] else "**no**"])
-                 for p in result["promises"]]),
+        *_section_head(result, "reads as of a time"),
         *_asof_section(result),
     ])
 
 
-def conflicts_markdown(result: dict[str, Any]) -> str:
-    """The report of a run of the conflicts section alone (``--only conflicts``)."""
+def _section_head(result: dict[str, Any], title: str) -> list[str]:
+    """Title, command, machine and the promises table of a section run alone."""
     meta = result["meta"]
     m, v = meta["machine"], meta["versions"]
-    head = ["figure", *(f"{label(s['claims'])} claims" for s in result["sizes"])]
-    return "\n".join([
-        "# afterhack benchmarks: conflicts",
+    return [
+        f"# afterhack benchmarks: {title}",
         "",
         f"`{meta['command']}` on {meta['started_at']}, took {meta['duration_s']} s.",
         "",
@@ -412,6 +398,14 @@ def conflicts_markdown(result: dict[str, Any]) -> str:
         *_table(["promise", "measured", "holds"],
                 [_row(p["promise"], [p["measured"], "yes" if p["holds"] else "**no**"])
                  for p in result["promises"]]),
+    ]
+
+
+def conflicts_markdown(result: dict[str, Any]) -> str:
+    """The report of a run of the conflicts section alone (``--only conflicts``)."""
+    head = ["figure", *(f"{label(s['claims'])} claims" for s in result["sizes"])]
+    return "\n".join([
+        *_section_head(result, "conflicts"),
         *_conflict_section(result, head),
     ])
 
