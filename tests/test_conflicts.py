@@ -7,7 +7,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.support.graphs import statuses, violations
+from afterhack.store.client import Graph
+from afterhack.store.conflicts import OPEN_CONFLICT_IDS
+from tests.support.graphs import statuses, violations, with_graph
 
 MARCH = ("The product launch is planned for June 12. "
          "The launch venue is the Grand Hotel.")
@@ -278,3 +280,33 @@ def test_re_extraction_raises_conflicts_too(client: TestClient, ws: str) -> None
     body = r.json()
     assert [c["statement"] for c in body["claims"]] == [JUNE19]
     assert len(body["conflicts"]) == 1 and body["conflicts"][0]["kind"] == "date"
+
+
+def test_a_search_shows_each_claims_open_conflicts_twins_included(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    # The search reads the open conflicts once and matches them by statement key; the
+    # claim's own read walks from the claim. Both must say the same, for a claim in a
+    # conflict, its twin in another source, and claims of a dismissed conflict.
+    march = _add(client, ws, "March memo", MARCH)
+    april = _add(client, ws, "April memo", APRIL)
+    conflict = april["conflicts"][0]
+    twin = _claim(_add(client, ws, "March memo (copy)", MARCH), JUNE12)
+    _add(client, ws, "Berlin", "The launch offsite is in Berlin.")
+    dismissed = _add(client, ws, "Lisbon", "The launch offsite is in Lisbon.")["conflicts"][0]
+    _, r = _resolve(client, ws, dismissed["id"], dismiss=True)
+    assert r.status_code == 201, r.text
+    hits = client.get(f"/api/workspaces/{ws}/claims",
+                      params={"q": "launch", "limit": 50}).json()["items"]
+
+    async def walked(g: Graph) -> dict[str, list[str]]:
+        rows = await g.read(f"UNWIND $ids AS id MATCH (c:Claim {{id: id}}) "
+                            f"RETURN c.id AS id, {OPEN_CONFLICT_IDS} AS k",
+                            {"ids": [h["id"] for h in hits]})
+        return {r["id"]: sorted(r["k"]) for r in rows}
+
+    expected = with_graph(falkordb, ws, walked)
+    assert {h["id"]: sorted(h["open_conflict_ids"]) for h in hits} == expected
+    assert conflict["id"] in expected[twin["id"]]
+    assert conflict["id"] in expected[_claim(march, JUNE12)["id"]]
+    assert all(dismissed["id"] not in k for k in expected.values())
+    assert len(hits) >= 6

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from afterhack import paging, ranking, search
+from afterhack.model.calls import ModelCall
 from afterhack.model.claims import (
     ClaimRow,
     ClaimSearch,
@@ -62,13 +63,19 @@ async def _vector_ranking(g: Graph, q: str, statuses: Sequence[ClaimStatus], dep
     the query's embedding time (None when nothing was embedded)."""
     if vectors is None or not vectors.enabled:
         return [], {"state": "off", "pending": 0}, None
-    state, pending = await vectors.search_state(g)
+
+    async def embedded() -> tuple[tuple[list[list[float]], ModelCall] | None, float]:
+        t0 = time.perf_counter()
+        got = await vectors.embed([q], "query")
+        return got, round((time.perf_counter() - t0) * 1000, 3)
+
+    # The query is embedded while the space's state is read: a query embedded for a space
+    # that turns out not ready is model time spent for nothing, rarer than every search
+    # waiting for that read first.
+    (got, ms), (state, pending) = await concurrently(embedded(), vectors.search_state(g))
     about: VectorInfo = {"state": state, "pending": pending}
     if state != "ready":
-        return [], about, None
-    t0 = time.perf_counter()
-    got = await vectors.embed([q], "query")
-    ms = round((time.perf_counter() - t0) * 1000, 3)
+        return [], about, ms
     if got is None:
         about["state"] = "off"
         return [], about, ms
@@ -150,11 +157,12 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     if mode == "text":
         by_text = await text_ranking(g, terms, ranks, depth)
     else:
-        # The word ranking's reads run while the query is being embedded.
+        # The word ranking's reads run while the query is being embedded (started first:
+        # it takes longest).
         text_read = text_ranking(g, terms, ranks, depth) if mode == "hybrid" else None
         if text_read is not None:
-            by_text, meaning = await concurrently(
-                text_read, _vector_ranking(g, q, ranks, depth, vectors))
+            meaning, by_text = await concurrently(
+                _vector_ranking(g, q, ranks, depth, vectors), text_read)
         else:
             meaning = await _vector_ranking(g, q, ranks, depth, vectors)
         by_meaning, info["vectors"], info["embedding_ms"] = meaning
@@ -166,8 +174,17 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     distance = {r["id"]: r["distance"] for r in by_meaning}
     order = ranking.fuse([[r["id"] for r in by_text], [r["id"] for r in by_meaning]])
     near_of: dict[str, str] = {}
-    if neighbours and order:
-        found = await store_claims.neighbours(g, order[:_EXPAND_HITS], ranks)
+    hits = order[:_EXPAND_HITS] if neighbours else []
+    # The page's open conflicts are read with the neighbours (in the same read): the page
+    # is one of these claims or a neighbour, which comes with its own.
+    maybe_page = order[max(0, offset - 2 * _EXPAND_HITS) : offset + limit]
+    unknown = [i for i in maybe_page if "open_conflict_ids" not in rows[i]]
+    found: dict[str, list[ClaimRow]] = {}
+    if hits or unknown:
+        found, conflicts = await store_claims.neighbours(g, hits, ranks, unknown)
+        for i, ks in conflicts.items():
+            rows[i] = cast(ClaimRow, {**rows[i], "open_conflict_ids": ks})
+    if hits:
         if valid_at is not None:
             flat = [n for near in found.values() for n in near]
             admitted = {n["id"]: n for n in await at_moment(
@@ -177,7 +194,8 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
         order, near_of = _with_neighbours(order, found, rows)
     page = order[offset : offset + limit]
     # Open conflicts are looked up for the page only (neighbours and claims as of a time
-    # come with theirs): each ranking offers many more claims than a page shows.
+    # come with theirs): each ranking offers many more claims than a page shows. Read above
+    # with the neighbours; this is for a page the guess above missed.
     missing = [i for i in page if "open_conflict_ids" not in rows[i]]
     if missing:
         conflicts = await store_claims.open_conflicts(g, missing)

@@ -28,17 +28,18 @@ from afterhack.model.vocab import SpaceState
 from afterhack.store import vectors as store_vectors
 from afterhack.store.client import Graph, Store
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
+from afterhack.store.params import Floats
 from afterhack.store.sources import NewClaim
 
 log = logging.getLogger(__name__)
 
 BATCH = 32
-# float32 carries about 7 significant digits; more only lengthens the query text.
-_DIGITS = 7
 
 
-def compact(vec: list[float]) -> list[float]:
-    return [float(f"{x:.{_DIGITS}g}") for x in vec]
+def compact(vec: list[float]) -> Floats:
+    """A vector as the store sends it: seven significant digits, float32's precision (more
+    only lengthens the query text)."""
+    return Floats(vec)
 
 
 class Vectors:

@@ -17,6 +17,7 @@ from afterhack.store.audit import now_ms
 from afterhack.store.client import Graph
 from afterhack.store.history import born
 from afterhack.store.names import new_id
+from afterhack.store.params import Floats
 
 BATCH = 5000
 
@@ -67,7 +68,7 @@ async def bulk_load(
                                "status": c.get("status", "proposed"), "source_id": s["id"],
                                "version_id": vid, "fragment_id": fid, "start": pos,
                                "end": pos + len(st), "terms": claim_terms(st),
-                               "v": vectors[2](st) if vectors else None})
+                               "v": Floats(vectors[2](st)) if vectors else None})
             pos += len(st) + 1
     for rows in _batches(version_rows, batch):
         await g.write(

@@ -29,9 +29,6 @@ CLAIM_FIELDS = (
 )
 
 
-# What a search reads of each claim: its fields and the open conflicts it is in.
-SEARCH_FIELDS = f"{CLAIM_FIELDS}, {OPEN_CONFLICT_IDS} AS open_conflict_ids"
-
 # How many claims of one term are counted before the term is called common: a common term
 # still scores the claims found through rarer ones, but does not bring in claims of its own
 # (reading every claim that says "project" would make a search scale with the workspace).
@@ -90,37 +87,56 @@ async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, flo
     return cast(list[ClaimRow], list(rows))
 
 
+# The workspace's open conflicts as [statement key, conflict id] pairs, read once per query
+# and matched to claims by key (a conflict of a twin counts, as in ``OPEN_CONFLICT_IDS``):
+# a traversal from each claim cost a matrix operation per claim even with none open.
+_OPEN_PAIRS = ("OPTIONAL MATCH (k:Node {status: 'open'})-[:BETWEEN]->(t) WHERE k:Conflict "
+               "WITH collect([t.statement_key, k.id]) AS open ")
+_PAIRED_CONFLICTS = "[p IN open WHERE p[0] = c.statement_key | p[1]] AS open_conflict_ids"
+
+
 async def open_conflicts(g: Graph, ids: list[str]) -> dict[str, list[str]]:
     """The open conflicts each claim is in."""
     rows = await g.read(
-        f"UNWIND $ids AS id MATCH (c:Node {{id: id}}) WHERE c:Claim RETURN c.id AS id, "
-        f"{OPEN_CONFLICT_IDS} AS open_conflict_ids", {"ids": ids})
+        f"{_OPEN_PAIRS} UNWIND $ids AS id MATCH (c:Node {{id: id}}) WHERE c:Claim "
+        f"RETURN c.id AS id, {_PAIRED_CONFLICTS}", {"ids": ids})
     return {r["id"]: list(r["open_conflict_ids"]) for r in rows}
 
 
-async def neighbours(g: Graph, ids: list[str],
-                     statuses: Sequence[ClaimStatus]) -> dict[str, list[ClaimRow]]:
-    """For each claim, the claims quoted just before and just after it in its fragment."""
+async def neighbours(g: Graph, hits: list[str], statuses: Sequence[ClaimStatus],
+                     conflicts_of: list[str] | None = None
+                     ) -> tuple[dict[str, list[ClaimRow]], dict[str, list[str]]]:
+    """For each of ``hits``, the claims quoted just before and just after it in its
+    fragment (with their open conflicts); and in the same read, the open conflicts of each
+    claim of ``conflicts_of`` (a search's page)."""
     # The claims are found first, then their fragments: in one pattern FalkorDB starts from
     # every claim of a wanted status (the status index) and walks to the few asked for.
     rows = await g.read(
-        "UNWIND $ids AS id MATCH (c:Node {id: id}) WHERE c:Claim WITH c "
+        f"{_OPEN_PAIRS} UNWIND $hits AS id MATCH (c:Node {{id: id}}) WHERE c:Claim "
+        "WITH open, c "
         "MATCH (c)-[:SUPPORTED_BY]->(:SourceFragment)<-[:SUPPORTED_BY]-(n:Claim) "
         "WHERE n <> c AND n.status IN $statuses "
-        "WITH c, n ORDER BY n.quote_start "
-        "WITH c, collect(n) AS ns "
-        "WITH c, [x IN ns WHERE x.quote_start < c.quote_start] AS before, "
+        "WITH open, c, n ORDER BY n.quote_start "
+        "WITH open, c, collect(n) AS ns "
+        "WITH open, c, [x IN ns WHERE x.quote_start < c.quote_start] AS before, "
         "  [x IN ns WHERE x.quote_start > c.quote_start] AS after "
-        "WITH c.id AS of, before[-1..] + after[..1] AS near "
+        "WITH open, c.id AS of, before[-1..] + after[..1] AS near "
         "UNWIND near AS c "
-        f"RETURN of, {SEARCH_FIELDS}",
-        {"ids": ids, "statuses": statuses},
+        f"RETURN of, {CLAIM_FIELDS}, {_PAIRED_CONFLICTS} "
+        f"UNION ALL {_OPEN_PAIRS} UNWIND $ids AS id MATCH (c:Node {{id: id}}) WHERE c:Claim "
+        f"RETURN null AS of, {CLAIM_FIELDS}, {_PAIRED_CONFLICTS}",
+        {"hits": hits, "ids": conflicts_of or [], "statuses": statuses},
     )
-    out: dict[str, list[ClaimRow]] = {}
+    near: dict[str, list[ClaimRow]] = {}
+    conflicts: dict[str, list[str]] = {}
     for r in rows:
         row = dict(r)
-        out.setdefault(row.pop("of"), []).append(cast(ClaimRow, row))
-    return out
+        of = row.pop("of")
+        if of is None:
+            conflicts[row["id"]] = list(row["open_conflict_ids"])
+        else:
+            near.setdefault(of, []).append(cast(ClaimRow, row))
+    return near, conflicts
 
 
 async def fulltext(g: Graph, query: str, statuses: Sequence[ClaimStatus], limit: int,

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import hiredis
-from falkordb.helpers import stringify_param_value
 
 from afterhack.errors import AfterhackError, NotReplicated, StoreUnavailable
+from afterhack.store.params import params_header
 from afterhack.store.reply import NeedsSchema, QueryReply, Redirect, Schema, is_transient
 from afterhack.store.resp import Command, Endpoint, Pool, ReplyError
 from afterhack.store.routing import Nodes
@@ -161,7 +161,7 @@ class Store:
         """One query on ``graph``; ``primary`` keeps a read off the replicas."""
         if cypher not in self._texts:
             self._new_text(cypher)
-        query = (_params_header(params) if params else "") + cypher
+        query = (params_header(params) if params else "") + cypher
         if read_only:
             cmd: Command = ("GRAPH.RO_QUERY", graph, query, "--compact",
                             "timeout", self.query_timeout_ms)
@@ -458,12 +458,6 @@ class Store:
 
     async def close(self) -> None:
         self._nodes.close()
-
-
-def _params_header(params: Mapping[str, Any]) -> str:
-    # As the client library writes it: values in its own encoding (strings quoted and
-    # escaped); names are this package's constants, backquoted.
-    return "CYPHER " + "".join(f"`{k}`={stringify_param_value(v)} " for k, v in params.items())
 
 
 async def concurrently(*reads: Awaitable[Any]) -> list[Any]:

@@ -17,6 +17,7 @@ from typing import TypedDict, cast
 from afterhack.model.claims import NearClaim
 from afterhack.model.vocab import ClaimStatus
 from afterhack.store.client import Graph, QueryFailed
+from afterhack.store.params import Floats
 
 # Candidates the HNSW search visits per query: recall at the default (10) is poor.
 EF_RUNTIME = 100
@@ -146,7 +147,7 @@ async def nearest(g: Graph, vector: list[float], k: int, statuses: Sequence[Clai
             "CALL db.idx.vector.queryNodes('Claim', 'embedding', $k, vecf32($v)) "
             "YIELD node AS c, score WHERE c.status IN $statuses "
             f"RETURN {fields}, score AS distance ORDER BY distance, c.id",
-            {"k": k, "v": vector, "statuses": statuses})
+            {"k": k, "v": Floats(vector), "statuses": statuses})
     except QueryFailed:
         # The space was recorded a moment before its index was made, or dropped by a
         # re-embed meanwhile: nothing is near yet.
