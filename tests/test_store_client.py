@@ -202,3 +202,31 @@ def test_concurrently_returns_in_order_and_raises_only_after_all_finished() -> N
         assert finished == ["b", "a", "c"]  # c was not left running
 
     _run(go())
+
+
+def test_parameters_come_back_as_they_were_sent(falkordb: str) -> None:
+    # The store writes parameter text itself (store/params.py): every common type, strings
+    # that need escaping, and a vector sent with seven significant digits.
+    from afterhack.store.params import Floats
+
+    sent = {"s": ["", "plain", 'it\'s "quoted"', "back\\slash\\", "line\nbreak\ttab",
+                  "ünï 🎉 中文"],
+            "n": [0, -5, 2**53, 1.5, -0.25, 1e-07, 3.0e20], "z": None, "b": [True, False],
+            "m": {"k": ["x", {"deep": [1, None]}]}, "t": (1, "two")}
+    vec = Floats([0.123456789, -1e-05, 0.5, 1 / 3])
+
+    async def go() -> tuple[dict[str, Any], list[float]]:
+        store = Store(falkordb)
+        g = store.graph("params_" + uuid.uuid4().hex)
+        try:
+            await g.write("CREATE (:X {id: 1})")
+            row = (await g.read("RETURN $s AS s, $n AS n, $z AS z, $b AS b, $m AS m, "
+                                "$t AS t", sent)).first()
+            back = (await g.read("RETURN vecf32($v) AS v", {"v": vec})).scalar()
+            return dict(row or {}), list(back)
+        finally:
+            await store.close()
+
+    row, back = _run(go())
+    assert row == {**sent, "t": [1, "two"]}
+    assert back == pytest.approx(list(vec), rel=1e-6)

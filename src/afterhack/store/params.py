@@ -20,8 +20,22 @@ class Floats(list[float]):
     """A vector: sent with seven significant digits (what FalkorDB's vecf32 keeps anyway)."""
 
 
+def _quoted(v: str) -> str:
+    # As the client library quotes a string: backslashes and double quotes escaped.
+    return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def param_text(value: Any) -> str:
-    if isinstance(value, Floats):
+    # The common types first, by exact type: an ingest's parameters are tens of thousands
+    # of strings and numbers, and the library's per-value dispatch was a visible part of it.
+    t = type(value)
+    if t is str:
+        return _quoted(value)
+    if t is int or t is float:
+        return str(value)
+    if value is None:
+        return "null"
+    if t is Floats:
         return "[" + ",".join(map(_DIGITS, value)) + "]"
     if isinstance(value, dict):
         parts = []
@@ -31,6 +45,8 @@ def param_text(value: Any) -> str:
                 raise ValueError(f"not a Cypher map key: {key!r}")
             parts.append(f"`{key}`:{param_text(v)}")
         return "{" + ",".join(parts) + "}"
+    if isinstance(value, Floats):
+        return "[" + ",".join(map(_DIGITS, value)) + "]"
     if isinstance(value, list | tuple):
         return "[" + ",".join(map(param_text, value)) + "]"
     return str(stringify_param_value(value))
