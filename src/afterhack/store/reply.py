@@ -153,7 +153,7 @@ def parse_stats(raw: list[str]) -> dict[str, float]:
 def decode(cell: list[Any], schema: Schema | None = None) -> Any:
     """One ``[type, value]`` of a compact reply as a Python value."""
     t, v = cell
-    if t == _STRING or t == _INTEGER:
+    if t in _AS_IS:
         return v
     if t == _NULL:
         return None
