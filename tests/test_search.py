@@ -8,7 +8,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from afterhack import ranking, search
+from afterhack.store.client import Graph
 from tests.support.fakellm import FakeLLM, Reply
+from tests.support.graphs import with_graph
 
 JUNE = "The product launch is planned for June 12."
 PLAN = (JUNE + " The venue is Hall 7 in Berlin. Catering is booked for 200 guests. "
@@ -76,6 +78,33 @@ def test_paraphrase_is_found_by_meaning(client: TestClient, ws: str) -> None:
         assert body["items"][0]["found_by"]["text"] is False
         assert body["search"]["vectors"] == {"state": "ready", "pending": 0}
         assert body["search"]["embedding_ms"] > 0
+
+
+def test_a_query_is_embedded_only_for_a_space_that_is_ready(client: TestClient, ws: str,
+                                                            falkordb: str) -> None:
+    # A search embeds its query beside the space's read only where the space was ready at
+    # the last search; a workspace whose vectors are another model's has its queries left
+    # alone (they would wait on the model for nothing).
+    _add(client, ws, PLAN)
+    for _ in range(2):
+        body = _search(client, ws, "When do we ship?")
+        assert body["search"]["vectors"]["state"] == "ready"
+        assert body["search"]["embedding_ms"] > 0
+        assert body["items"][0]["statement"] == JUNE
+
+    async def other_model(g: Graph) -> None:
+        await g.write("MATCH (w:Workspace) SET w.embedding_model = 'another-model'")
+
+    with_graph(falkordb, ws, other_model)
+    # The search that finds the space changed had already embedded its query (counted);
+    # the next ones do not embed at all.
+    first = _search(client, ws, "When do we ship?")["search"]
+    assert first["vectors"]["state"] == "stale" and first["embedding_ms"] > 0
+    for _ in range(2):
+        after = _search(client, ws, "When do we ship?")
+        assert after["search"]["vectors"]["state"] == "stale"
+        assert after["search"]["embedding_ms"] is None
+        assert after["items"] == []  # no word of the question is in a claim
 
 
 def test_far_questions_find_nothing_by_meaning(client: TestClient, ws: str) -> None:

@@ -69,10 +69,18 @@ async def _vector_ranking(g: Graph, q: str, statuses: Sequence[ClaimStatus], dep
         got = await vectors.embed([q], "query")
         return got, round((time.perf_counter() - t0) * 1000, 3)
 
-    # The query is embedded while the space's state is read: a query embedded for a space
-    # that turns out not ready is model time spent for nothing, rarer than every search
-    # waiting for that read first.
-    (got, ms), (state, pending) = await concurrently(embedded(), vectors.search_state(g))
+    # Where the space was ready at the last search, the query is embedded while its state
+    # is read; elsewhere the state comes first, so a workspace without vectors (whose
+    # claims may be queued for the same model) never has its queries embedded for nothing.
+    got: tuple[list[list[float]], ModelCall] | None = None
+    ms: float | None = None
+    if vectors.was_ready(g):
+        (got, ms), (state, pending) = await concurrently(embedded(), vectors.search_state(g))
+    else:
+        state, pending = await vectors.search_state(g)
+        if state == "ready":
+            got, ms = await embedded()
+    vectors.saw(g, state)
     about: VectorInfo = {"state": state, "pending": pending}
     if state != "ready":
         return [], about, ms

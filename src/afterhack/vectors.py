@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from typing import Literal
 
 from afterhack.errors import GatewayError
@@ -34,6 +35,7 @@ from afterhack.store.sources import NewClaim
 log = logging.getLogger(__name__)
 
 BATCH = 32
+_READY_REMEMBERED = 4096
 
 
 def compact(vec: list[float]) -> Floats:
@@ -51,6 +53,22 @@ class Vectors:
         self.inline = inline
         self.worker: Worker | None = None
         self.broken: str | None = None  # why the offline model could not load, if it failed
+        # The graphs whose space was ready at their last search (this process's memory, a
+        # bounded few): only for those is a query embedded before the state is read.
+        self._ready: OrderedDict[str, None] = OrderedDict()
+
+    def was_ready(self, g: Graph) -> bool:
+        """Whether this graph's space was ready when this process last searched it."""
+        return g.name in self._ready
+
+    def saw(self, g: Graph, state: SpaceState) -> None:
+        if state == "ready":
+            self._ready[g.name] = None
+            self._ready.move_to_end(g.name)
+            if len(self._ready) > _READY_REMEMBERED:
+                self._ready.popitem(last=False)
+        else:
+            self._ready.pop(g.name, None)
 
     def notify(self, g: Graph) -> None:
         """New claims are waiting in this graph: wake the worker for it."""
