@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import uuid
 from typing import Any
 
@@ -207,6 +208,12 @@ def test_export_delete_restore_gives_back_the_same_graph(
     assert r.status_code == 201, r.text
     assert r.json() == doc["workspace"]
     assert _canon(snapshot(falkordb, ws)) == _canon(exported["before"])
+    # The vector index comes back with the first vectors the worker writes (an export
+    # carries none), a moment after the restore answers: wait for it, bounded.
+    deadline = time.monotonic() + 120
+    while (_indexes(falkordb, ws) != exported["indexes"]
+           and time.monotonic() < deadline):
+        time.sleep(0.2)
     assert _indexes(falkordb, ws) == exported["indexes"]
     assert ws in [w["id"] for w in client.get("/api/workspaces",
                                               params={"limit": 1000}).json()["items"]]
