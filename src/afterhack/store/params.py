@@ -45,8 +45,6 @@ def param_text(value: Any) -> str:
                 raise ValueError(f"not a Cypher map key: {key!r}")
             parts.append(f"`{key}`:{param_text(v)}")
         return "{" + ",".join(parts) + "}"
-    if isinstance(value, Floats):
-        return "[" + ",".join(map(_DIGITS, value)) + "]"
     if isinstance(value, list | tuple):
         return "[" + ",".join(map(param_text, value)) + "]"
     return str(stringify_param_value(value))

@@ -103,11 +103,9 @@ class QueryReply:
         cols = self.columns
         out: list[dict[str, Any]] = []
         for r in self.raw_rows:
-            if len(r) != len(cols):
-                raise ValueError(f"a row of {len(r)} values for {len(cols)} columns")
             row: dict[str, Any] = {}
             # Strings, integers and nulls are most cells: kept inline (a reply of a page of
-            # claims is read in a quarter of the time a call per cell took).
+            # claims is read much faster than with a call per cell).
             for col, cell in zip(cols, r, strict=True):
                 t = cell[0]
                 if t in _AS_IS:
@@ -120,8 +118,6 @@ class QueryReply:
         return out
 
 
-_AS_IS = frozenset((int(ValueType.STRING), int(ValueType.INTEGER)))
-_NULL = int(ValueType.NULL)
 # The tags as plain ints: comparing an int with an IntEnum member costs a lookup per test.
 _ARRAY = int(ValueType.ARRAY)
 _BOOLEAN = int(ValueType.BOOLEAN)
@@ -138,6 +134,8 @@ _POINT = int(ValueType.POINT)
 _STRING = int(ValueType.STRING)
 _TIME = int(ValueType.TIME)
 _VECTORF32 = int(ValueType.VECTORF32)
+_NULL = int(ValueType.NULL)
+_AS_IS = frozenset((_STRING, _INTEGER))
 
 
 def parse_stats(raw: list[str]) -> dict[str, float]:
