@@ -46,7 +46,11 @@ def test_unknown_and_malformed_ids_are_404_and_create_nothing(
     missing = str(uuid.uuid4())
     for ws in (missing, "not-a-uuid", "ws_" + uuid.uuid4().hex, "../registry",
                missing.upper(), "afterhack_registry"):
-        for path in ("", "/sources", "/audit", f"/sources/{uuid.uuid4()}"):
+        # The claim search checks its workspace beside its own reads, and before its
+        # arguments: an unknown workspace is 404 there too, whatever else is wrong.
+        for path in ("", "/sources", "/audit", f"/sources/{uuid.uuid4()}", "/claims",
+                     "/claims?q=sky", "/claims?q=sky&mode=vector", "/claims?status=bogus",
+                     "/claims?q=sky&as_of=yesterday"):
             r = client.get(f"/api/workspaces/{ws}{path}")
             assert r.status_code == 404, (ws, path, r.text)
             err = r.json()["error"]
@@ -97,3 +101,29 @@ def test_audit_records_creation(client: TestClient, ws: str) -> None:
     kinds = [e["kind"] for e in items]
     assert kinds[0] == "source.created" and kinds[-1] == "workspace.created"
     assert all(e["actor"] == "local" for e in items)
+
+
+def test_a_search_answers_404_once_its_workspace_is_gone_or_not_ready(
+    client: TestClient, falkordb: str
+) -> None:
+    # The claim search reads without a lookup first (its workspace check runs beside it).
+    from tests.support.graphs import with_graph
+
+    for gone in ("deleted", "not ready"):
+        ws = client.post("/api/workspaces", json={"name": f"search-{gone}"}).json()["id"]
+        r = client.post(f"/api/workspaces/{ws}/sources", json={"text": "The sky is blue today."})
+        assert r.status_code == 201, r.text
+        for q in ("?q=sky", "?q=sky&mode=text", ""):
+            r = client.get(f"/api/workspaces/{ws}/claims{q}")
+            assert r.status_code == 200 and r.json()["items"], (q, r.text)
+        if gone == "deleted":
+            assert client.delete(f"/api/workspaces/{ws}").status_code in (200, 204)
+        else:
+            async def unready(g: object) -> None:
+                await g.write("MATCH (w:Workspace) SET w.ready = false")  # type: ignore[attr-defined]
+
+            with_graph(falkordb, ws, unready)
+        for q in ("?q=sky", "?q=sky&mode=text", "?q=sky&mode=vector", ""):
+            r = client.get(f"/api/workspaces/{ws}/claims{q}")
+            assert r.status_code == 404, (gone, q, r.text)
+            assert r.json()["error"]["code"] == "workspace_not_found"

@@ -24,6 +24,7 @@ from afterhack.model.vocab import ClaimStatus, SearchMode
 from afterhack.store import asof as store_asof
 from afterhack.store import claims as store_claims
 from afterhack.store import vectors as store_vectors
+from afterhack.store.claims import KeyedClaim
 from afterhack.store.client import Graph, concurrently
 from afterhack.timefilter import at_moment, ranked_statuses
 from afterhack.vectors import Vectors
@@ -39,7 +40,7 @@ _EXPAND_HITS = 3
 
 
 async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatus],
-                       depth: int) -> list[ClaimRow]:
+                       depth: int) -> list[KeyedClaim]:
     """BM25 over the claims' terms: the rarest terms bring claims in, every term scores."""
     if not terms:
         return []
@@ -88,7 +89,7 @@ async def _vector_ranking(g: Graph, q: str, statuses: Sequence[ClaimStatus], dep
         about["state"] = "off"
         return [], about, ms
     found = await store_vectors.nearest(g, got[0][0], depth, statuses,
-                                        store_claims.CLAIM_FIELDS)
+                                        store_claims.SEARCH_FIELDS)
     limit = vectors.max_distance
     if limit is not None:
         found = [r for r in found if r["distance"] <= limit]
@@ -100,12 +101,21 @@ def _holds_every_word(statement: str, words: list[str]) -> bool:
     return all(w in have for w in words)
 
 
-def _public(row: ClaimRow) -> ClaimRow:
-    return cast(ClaimRow, {k: v for k, v in row.items() if k not in ("score", "distance")})
+_PRIVATE = frozenset(("score", "distance", "statement_key"))
 
 
-def _with_neighbours(order: list[str], found: dict[str, list[ClaimRow]],
-                     rows: dict[str, ClaimRow]) -> tuple[list[str], dict[str, str]]:
+def _public(row: KeyedClaim, open_by_key: dict[str, list[str]]) -> ClaimRow:
+    """The row as a search answers it, with its open conflicts: those it came with (a claim
+    as of a time), else those of its statement key."""
+    out = cast(ClaimRow, {k: v for k, v in row.items() if k not in _PRIVATE})
+    if "open_conflict_ids" not in out:
+        key = row.get("statement_key")
+        out["open_conflict_ids"] = list(open_by_key.get(key, ())) if key is not None else []
+    return out
+
+
+def _with_neighbours(order: list[str], found: dict[str, list[KeyedClaim]],
+                     rows: dict[str, KeyedClaim]) -> tuple[list[str], dict[str, str]]:
     """The ranking with each of the first hits followed by its neighbours (moved up if
     they rank lower); returns it and, for each claim brought up, the hit it follows."""
     out: list[str] = []
@@ -160,39 +170,36 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     if valid_at is not None:
         info["valid_at"] = valid_at
     ranks = ranked_statuses(statuses, as_of)
-    by_text: list[ClaimRow] = []
+    by_text: list[KeyedClaim] = []
     by_meaning: list[NearClaim] = []
+    # The workspace's open conflicts are read beside the rankings, and matched to the page
+    # by statement key. The word ranking's reads run while the query is being embedded
+    # (started first: it takes longest).
+    conflicts_read = store_claims.open_by_key(g)
     if mode == "text":
-        by_text = await text_ranking(g, terms, ranks, depth)
+        by_text, open_by_key = await concurrently(
+            text_ranking(g, terms, ranks, depth), conflicts_read)
+    elif mode == "hybrid":
+        meaning, open_by_key, by_text = await concurrently(
+            _vector_ranking(g, q, ranks, depth, vectors), conflicts_read,
+            text_ranking(g, terms, ranks, depth))
     else:
-        # The word ranking's reads run while the query is being embedded (started first:
-        # it takes longest).
-        text_read = text_ranking(g, terms, ranks, depth) if mode == "hybrid" else None
-        if text_read is not None:
-            meaning, by_text = await concurrently(
-                _vector_ranking(g, q, ranks, depth, vectors), text_read)
-        else:
-            meaning = await _vector_ranking(g, q, ranks, depth, vectors)
+        meaning, open_by_key = await concurrently(
+            _vector_ranking(g, q, ranks, depth, vectors), conflicts_read)
+    if mode != "text":
         by_meaning, info["vectors"], info["embedding_ms"] = meaning
     if valid_at is not None:
         by_text = await at_moment(g, by_text, statuses, as_of=as_of, valid_at=valid_at)
         by_meaning = await at_moment(g, by_meaning, statuses, as_of=as_of, valid_at=valid_at)
-    rows: dict[str, ClaimRow] = {r["id"]: r for r in (*by_meaning, *by_text)}
+    rows: dict[str, KeyedClaim] = {r["id"]: cast(KeyedClaim, r)
+                                   for r in (*by_meaning, *by_text)}
     text_ids = {r["id"] for r in by_text}
     distance = {r["id"]: r["distance"] for r in by_meaning}
     order = ranking.fuse([[r["id"] for r in by_text], [r["id"] for r in by_meaning]])
     near_of: dict[str, str] = {}
     hits = order[:_EXPAND_HITS] if neighbours else []
-    # The page's open conflicts are read with the neighbours (in the same read): the page
-    # is one of these claims or a neighbour, which comes with its own.
-    maybe_page = order[max(0, offset - 2 * _EXPAND_HITS) : offset + limit]
-    unknown = [i for i in maybe_page if "open_conflict_ids" not in rows[i]]
-    found: dict[str, list[ClaimRow]] = {}
-    if hits or unknown:
-        found, conflicts = await store_claims.neighbours(g, hits, ranks, unknown)
-        for i, ks in conflicts.items():
-            rows[i] = cast(ClaimRow, {**rows[i], "open_conflict_ids": ks})
     if hits:
+        found = await store_claims.neighbours(g, hits, ranks)
         if valid_at is not None:
             flat = [n for near in found.values() for n in near]
             admitted = {n["id"]: n for n in await at_moment(
@@ -201,21 +208,13 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
                      for k, near in found.items()}
         order, near_of = _with_neighbours(order, found, rows)
     page = order[offset : offset + limit]
-    # Open conflicts are looked up for the page only (neighbours and claims as of a time
-    # come with theirs): each ranking offers many more claims than a page shows. Read above
-    # with the neighbours; this is for a page the guess above missed.
-    missing = [i for i in page if "open_conflict_ids" not in rows[i]]
-    if missing:
-        conflicts = await store_claims.open_conflicts(g, missing)
-        for i in missing:
-            rows[i] = cast(ClaimRow, {**rows[i], "open_conflict_ids": conflicts.get(i, [])})
     items: list[FoundClaim] = []
     for i in page:
         d = distance.get(i)
         how: FoundBy = {"text": i in text_ids,
                         "vector_distance": None if d is None else round(float(d), 4),
                         "neighbour_of": near_of.get(i)}
-        items.append(cast(FoundClaim, {**_public(rows[i]), "found_by": how}))
+        items.append(cast(FoundClaim, {**_public(rows[i], open_by_key), "found_by": how}))
     words = search.tokens(q)
     info["backed_off"] = bool(items) and not any(
         _holds_every_word(c["statement"], words) for c in items)

@@ -28,6 +28,17 @@ CLAIM_FIELDS = (
     "c.created_at AS created_at"
 )
 
+# A search's rows carry their statement key, which matches them to the workspace's open
+# conflicts (``open_by_key``): that one read runs beside the rankings, where a conflict
+# lookup inside each read cost a search most of a millisecond after its kNN.
+SEARCH_FIELDS = CLAIM_FIELDS + ", c.statement_key AS statement_key"
+
+
+class KeyedClaim(ClaimRow):
+    """A claim as a search reads it: with its statement key (not part of the answer)."""
+
+    statement_key: str | None
+
 
 # How many claims of one term are counted before the term is called common: a common term
 # still scores the claims found through rarer ones, but does not bring in claims of its own
@@ -58,7 +69,7 @@ async def count_claims(g: Graph) -> int:
 
 async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, float]],
                statuses: Sequence[ClaimStatus], limit: int, *, k1: float, b: float,
-               budget: int) -> list[ClaimRow]:
+               budget: int) -> list[KeyedClaim]:
     """Claims holding any term of ``via``, scored by BM25 over every weighted term.
 
     ``via`` and ``rest`` pair each of the query's terms with its idf (rarest first): the
@@ -67,8 +78,8 @@ async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, flo
     sentence, so each term counts once (its frequency is 1); its length is its number of
     distinct terms, against the mean length of the claims found. At most ``budget`` claims
     are read: when only a common term is held, that many of its claims stand for all of
-    them. Rows come without their open conflicts (``open_conflicts``: a search looks up
-    only the page it answers)."""
+    them. Rows come without their open conflicts (a search matches its page's to
+    ``open_by_key``)."""
     rows = await g.read(
         "UNWIND $via AS w MATCH (c:Node) WHERE c:Claim AND w[0] IN c.terms "
         "AND c.status IN $statuses "
@@ -80,63 +91,52 @@ async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, flo
         "UNWIND found AS f "
         "WITH f[0] AS c, f[1] * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * f[2] / mean)) AS score "
         "ORDER BY score DESC, c.created_at, c.id LIMIT $limit "
-        f"RETURN {CLAIM_FIELDS}, score ORDER BY score DESC, c.created_at, c.id",
+        f"RETURN {SEARCH_FIELDS}, score ORDER BY score DESC, c.created_at, c.id",
         {"via": [[t, w] for t, w in via], "rest": [[t, w] for t, w in rest],
          "statuses": statuses, "limit": limit, "k1": k1, "b": b, "budget": budget},
     )
-    return cast(list[ClaimRow], list(rows))
+    return cast(list[KeyedClaim], list(rows))
 
 
-# The workspace's open conflicts as [statement key, conflict id] pairs, read once per query
-# and matched to claims by key (a conflict of a twin counts, as in ``OPEN_CONFLICT_IDS``):
-# a traversal from each claim cost a matrix operation per claim even with none open.
-_OPEN_PAIRS = ("OPTIONAL MATCH (k:Node {status: 'open'})-[:BETWEEN]->(t) WHERE k:Conflict "
-               "WITH collect([t.statement_key, k.id]) AS open ")
-_PAIRED_CONFLICTS = "[p IN open WHERE p[0] = c.statement_key | p[1]] AS open_conflict_ids"
+async def open_by_key(g: Graph) -> dict[str, list[str]]:
+    """The workspace's open conflicts, by the statement key of each claim they hold: every
+    claim with that key is in them (a conflict of a twin counts, as in
+    ``OPEN_CONFLICT_IDS``). A traversal from each claim would cost a matrix operation per
+    claim even with none open."""
+    rows = await g.read("OPTIONAL MATCH (k:Node {status: 'open'})-[:BETWEEN]->(t) "
+                        "WHERE k:Conflict RETURN t.statement_key AS key, k.id AS id")
+    out: dict[str, list[str]] = {}
+    for r in rows:
+        if r["key"] is not None and r["id"] is not None:
+            out.setdefault(r["key"], []).append(r["id"])
+    return out
 
 
-async def open_conflicts(g: Graph, ids: list[str]) -> dict[str, list[str]]:
-    """The open conflicts each claim is in."""
-    rows = await g.read(
-        f"{_OPEN_PAIRS} UNWIND $ids AS id MATCH (c:Node {{id: id}}) WHERE c:Claim "
-        f"RETURN c.id AS id, {_PAIRED_CONFLICTS}", {"ids": ids})
-    return {r["id"]: list(r["open_conflict_ids"]) for r in rows}
-
-
-async def neighbours(g: Graph, hits: list[str], statuses: Sequence[ClaimStatus],
-                     conflicts_of: list[str] | None = None
-                     ) -> tuple[dict[str, list[ClaimRow]], dict[str, list[str]]]:
+async def neighbours(g: Graph, hits: list[str], statuses: Sequence[ClaimStatus]
+                     ) -> dict[str, list[KeyedClaim]]:
     """For each of ``hits``, the claims quoted just before and just after it in its
-    fragment (with their open conflicts); and in the same read, the open conflicts of each
-    claim of ``conflicts_of`` (a search's page)."""
+    fragment."""
     # The claims are found first, then their fragments: in one pattern FalkorDB starts from
     # every claim of a wanted status (the status index) and walks to the few asked for.
     rows = await g.read(
-        f"{_OPEN_PAIRS} UNWIND $hits AS id MATCH (c:Node {{id: id}}) WHERE c:Claim "
-        "WITH open, c "
+        "UNWIND $hits AS id MATCH (c:Node {id: id}) WHERE c:Claim "
+        "WITH c "
         "MATCH (c)-[:SUPPORTED_BY]->(:SourceFragment)<-[:SUPPORTED_BY]-(n:Claim) "
         "WHERE n <> c AND n.status IN $statuses "
-        "WITH open, c, n ORDER BY n.quote_start "
-        "WITH open, c, collect(n) AS ns "
-        "WITH open, c, [x IN ns WHERE x.quote_start < c.quote_start] AS before, "
+        "WITH c, n ORDER BY n.quote_start "
+        "WITH c, collect(n) AS ns "
+        "WITH c, [x IN ns WHERE x.quote_start < c.quote_start] AS before, "
         "  [x IN ns WHERE x.quote_start > c.quote_start] AS after "
-        "WITH open, c.id AS of, before[-1..] + after[..1] AS near "
+        "WITH c.id AS of, before[-1..] + after[..1] AS near "
         "UNWIND near AS c "
-        f"RETURN of, {CLAIM_FIELDS}, {_PAIRED_CONFLICTS} "
-        f"UNION ALL {_OPEN_PAIRS} UNWIND $ids AS id MATCH (c:Node {{id: id}}) WHERE c:Claim "
-        f"RETURN null AS of, {CLAIM_FIELDS}, {_PAIRED_CONFLICTS}",
-        {"hits": hits, "ids": conflicts_of or [], "statuses": statuses},
+        f"RETURN of, {SEARCH_FIELDS}",
+        {"hits": hits, "statuses": statuses},
     )
-    near: dict[str, list[ClaimRow]] = {}
-    conflicts: dict[str, list[str]] = {}
+    near: dict[str, list[KeyedClaim]] = {}
     for r in rows:
         row = dict(r)
-        of = row.pop("of")
-        if of is None:
-            conflicts[row["id"]] = list(row["open_conflict_ids"])
-        else:
-            near.setdefault(of, []).append(cast(ClaimRow, row))
-    return near, conflicts
+        near.setdefault(row.pop("of"), []).append(cast(KeyedClaim, row))
+    return near
 
 
 async def fulltext(g: Graph, query: str, statuses: Sequence[ClaimStatus], limit: int,
