@@ -8,7 +8,7 @@ from typing import Any
 from afterhack.store.names import graph_name
 from afterhack_tools.bench.harness import Harness
 from afterhack_tools.bench.synth import Workspace
-from afterhack_tools.bench.synthvec import offline_stand_in
+from afterhack_tools.bench.synthvec import named_vectors, offline_stand_in
 from afterhack_tools.bulk import bulk_load
 
 
@@ -27,8 +27,8 @@ async def load_workspace(h: Harness, ws: Workspace, name: str) -> tuple[str, dic
     # Every claim with its vector (a stand-in, see synthvec.py, made before the clock
     # starts): the memory figures below are per claim with its vector, and searches run
     # the vector path.
-    model, dim, embed = offline_stand_in()
-    made = {c["statement"]: embed(c["statement"]) for c in ws.claims}
+    model, dim, _ = offline_stand_in()
+    made = await named_vectors(ws.claims, ws.words)
     used_before = await h.used_memory()
     t0 = time.perf_counter()
     await bulk_load(g, sources=ws.sources, claims=ws.claims, decisions=ws.decisions,

@@ -8,7 +8,8 @@ claims share):
 * ``api_hybrid``: the same with ``mode=hybrid`` (the default: words and meaning fused), its
   wall time; ``api_hybrid_without_embedding`` is each request's wall time less the query's
   embedding time the response reports (``search.embedding_ms``, the model's part), and
-  ``query_embedding`` that time alone;
+  ``query_embedding`` that time alone; ``mean_vector_hits`` says how many of a page's claims
+  the vector ranking found (load.py gives the claims vectors a real query can be near);
 * ``api_fulltext_broad``: the text search with the project word alone, which one claim in 400
   carries (250 matches at 100k claims, ranked, the top 20 returned);
 * ``store_fulltext``: the word ranking the API runs (term counts, then BM25 over the claims
@@ -45,6 +46,7 @@ async def measure_search(h: Harness, ws_id: str, queries: list[list[str]], n: in
     hits: dict[str, list[int]] = {"api_fulltext": [], "api_fulltext_broad": [],
                                   "store_fulltext": [], "store_contains": [], "api_hybrid": []}
     embedding_ms: list[float] = []
+    vector_hits: list[int] = []
 
     def cycle() -> itertools.cycle[list[str]]:
         return itertools.cycle(queries)
@@ -63,6 +65,8 @@ async def measure_search(h: Harness, ws_id: str, queries: list[list[str]], n: in
         r.raise_for_status()
         body = r.json()
         hits["api_hybrid"].append(len(body["items"]))
+        vector_hits.append(sum(1 for c in body["items"]
+                               if c["found_by"]["vector_distance"] is not None))
         embedding_ms.append(float(body["search"].get("embedding_ms") or 0.0))
 
     async def api_broad() -> None:
@@ -92,6 +96,7 @@ async def measure_search(h: Harness, ws_id: str, queries: list[list[str]], n: in
         out[name]["empty_results"] = sum(1 for x in found if x == 0)
     # The last loop was the hybrid one: its walls pair with the embedding times it reported.
     model = embedding_ms[-n:]
+    out["api_hybrid"]["mean_vector_hits"] = round(sum(vector_hits[-n:]) / n, 1)
     out["query_embedding"] = summary(model)
     out["api_hybrid_without_embedding"] = summary(
         [w - m for w, m in zip(walls, model, strict=True)])

@@ -2,11 +2,18 @@
 
 Embedding 100,000 statements with the offline model would take the better part of an hour
 on two cores, and a latency or memory figure does not depend on what the vectors mean: it
-depends on their number, their dimension and the index. Each word gets a fixed random
-direction and a statement is the normalised sum of its words', so statements that share
-words are near each other, as real ones are. The workspace is marked as embedded by the
-app's own model, so its searches run the vector path as they would on real vectors (the
-query itself is embedded by the real model: its time is reported separately).
+depends on their number, their dimension, the index, and how many of the nearest claims a
+search keeps. The workspace is marked as embedded by the app's own model, so its searches
+run the vector path as they would on real vectors (the query itself is embedded by the real
+model: its time is reported separately).
+
+``named_vectors``: a synthetic claim's vector is the sum of the offline model's own vectors
+of the names it holds (its project, component and person; a thousand short phrases, embedded
+once), plus a small part from its other words so that no two claims are the same. A query
+naming a claim's project and person, embedded by the real model, then finds that claim
+first and the claims sharing its names next, within the model's cut-off, as on real claims.
+``word_vectors`` (each word a fixed random direction) is in no model's space: a real query
+is far from all of them, and the cut-off keeps none.
 """
 
 from __future__ import annotations
@@ -14,10 +21,14 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from afterhack.llm.embeddings import OFFLINE_DIM, OFFLINE_NAME
+from afterhack.llm.embeddings import OFFLINE_DIM, OFFLINE_NAME, OfflineEmbedder
+
+# The weight of a claim's other words beside its names (each name's vector has length one).
+_REST = 0.25
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -45,3 +56,29 @@ def word_vectors(dim: int = OFFLINE_DIM) -> Callable[[str], list[float]]:
 def offline_stand_in() -> tuple[str, int, Callable[[str], list[float]]]:
     """(model name, dimension, statement -> vector) for tools/afterhack_tools/bulk.py."""
     return OFFLINE_NAME, OFFLINE_DIM, word_vectors()
+
+
+async def named_vectors(claims: list[dict[str, Any]], words: dict[str, dict[str, str]]
+                        ) -> dict[str, list[float]]:
+    """Statement -> stand-in vector near the offline model's vectors of its names (see the
+    module); a claim without names gets its ``word_vectors`` one."""
+    phrases = sorted({p for w in words.values() for p in _phrases(w)})
+    made, _ = await OfflineEmbedder().embed(phrases, "passage")
+    of = {p: np.asarray(v, dtype=np.float32) for p, v in zip(phrases, made, strict=True)}
+    rest = word_vectors()
+    out: dict[str, list[float]] = {}
+    for c in claims:
+        w = words.get(c["id"])
+        if w is None:
+            out[c["statement"]] = rest(c["statement"])
+            continue
+        v = np.sum([of[p] for p in _phrases(w)], axis=0)
+        v += _REST * np.asarray(rest(c["statement"]), dtype=np.float32)
+        v /= np.linalg.norm(v)
+        out[c["statement"]] = [float(f"{x:.7g}") for x in v]
+    return out
+
+
+def _phrases(names: dict[str, str]) -> tuple[str, str, str]:
+    return (f"Project {names['project']}", f"the {names['component']} module",
+            f"with {names['person']}")
