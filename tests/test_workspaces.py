@@ -50,7 +50,7 @@ def test_unknown_and_malformed_ids_are_404_and_create_nothing(
         # arguments: an unknown workspace is 404 there too, whatever else is wrong.
         for path in ("", "/sources", "/audit", f"/sources/{uuid.uuid4()}", "/claims",
                      "/claims?q=sky", "/claims?q=sky&mode=vector", "/claims?status=bogus",
-                     "/claims?q=sky&as_of=yesterday"):
+                     "/claims?q=sky&as_of=yesterday", "/claims?q=sky&cursor=nonsense"):
             r = client.get(f"/api/workspaces/{ws}{path}")
             assert r.status_code == 404, (ws, path, r.text)
             err = r.json()["error"]

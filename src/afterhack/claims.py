@@ -46,13 +46,16 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
                         limit: int = 20, offset: int = 0, mode: SearchMode = "hybrid",
                         vectors: Vectors | None = None, neighbours: bool = True,
                         as_of: int | None = None, valid_at: int | None = None,
-                        cursor: str | None = None) -> ClaimSearch:
+                        cursor: str | None = None,
+                        workspace_id: str | None = None) -> ClaimSearch:
     """Claims by words and meaning (hybrid.py), each naming its open conflicts once; with
     ``as_of``, as they were then; a search at a time (``valid_at``, by default ``as_of``)
-    finds only the claims valid then."""
+    finds only the claims valid then. With ``workspace_id``, the search checks that the
+    workspace is ready in one of its own reads."""
     found = await hybrid.search_claims(g, q, statuses, limit=limit, offset=offset, mode=mode,
                                        vectors=vectors, neighbours=neighbours, as_of=as_of,
-                                       valid_at=valid_at, cursor=cursor)
+                                       valid_at=valid_at, cursor=cursor,
+                                       workspace_id=workspace_id)
     for it in found["items"]:
         it["open_conflict_ids"] = sorted(set(it.get("open_conflict_ids") or []))
     return found

@@ -5,6 +5,7 @@ the claims quoted next to them. ``claims.search_claims`` is this module's ``sear
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Sequence
 from typing import cast
@@ -24,6 +25,7 @@ from afterhack.model.vocab import ClaimStatus, SearchMode
 from afterhack.store import asof as store_asof
 from afterhack.store import claims as store_claims
 from afterhack.store import vectors as store_vectors
+from afterhack.store import workspaces
 from afterhack.store.claims import KeyedClaim
 from afterhack.store.client import Graph, concurrently
 from afterhack.timefilter import at_moment, ranked_statuses
@@ -57,30 +59,43 @@ async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatu
                                    budget=ranking.CANDIDATE_BUDGET)
 
 
+Embedded = tuple[tuple[list[list[float]], ModelCall] | None, float]
+
+
+async def _embedded(vectors: Vectors, q: str) -> Embedded:
+    """The query's vector (None if the model failed) and the time it took."""
+    t0 = time.perf_counter()
+    got = await vectors.embed([q], "query")
+    return got, round((time.perf_counter() - t0) * 1000, 3)
+
+
+def _embedding_first(g: Graph, q: str, mode: SearchMode,
+                     vectors: Vectors | None) -> asyncio.Task[Embedded] | None:
+    """The query's embedding, started before anything else of the search where the space
+    was ready at this process's last search of the graph: it takes longest, and the rest
+    runs while it does. Elsewhere the space's state is read first (_vector_ranking), so a
+    workspace without vectors (whose claims may be queued for the same model) never has its
+    queries embedded for nothing."""
+    if mode == "text" or vectors is None or not vectors.enabled or not vectors.was_ready(g):
+        return None
+    return asyncio.ensure_future(_embedded(vectors, q))
+
+
 async def _vector_ranking(g: Graph, q: str, statuses: Sequence[ClaimStatus], depth: int,
-                          vectors: Vectors | None
+                          vectors: Vectors | None, early: asyncio.Task[Embedded] | None
                           ) -> tuple[list[NearClaim], VectorInfo, float | None]:
     """The claims near the query in meaning, what the search says about its vectors, and
     the query's embedding time (None when nothing was embedded)."""
     if vectors is None or not vectors.enabled:
         return [], {"state": "off", "pending": 0}, None
-
-    async def embedded() -> tuple[tuple[list[list[float]], ModelCall] | None, float]:
-        t0 = time.perf_counter()
-        got = await vectors.embed([q], "query")
-        return got, round((time.perf_counter() - t0) * 1000, 3)
-
-    # Where the space was ready at the last search, the query is embedded while its state
-    # is read; elsewhere the state comes first, so a workspace without vectors (whose
-    # claims may be queued for the same model) never has its queries embedded for nothing.
     got: tuple[list[list[float]], ModelCall] | None = None
     ms: float | None = None
-    if vectors.was_ready(g):
-        (got, ms), (state, pending) = await concurrently(embedded(), vectors.search_state(g))
+    if early is not None:
+        (got, ms), (state, pending) = await concurrently(early, vectors.search_state(g))
     else:
         state, pending = await vectors.search_state(g)
         if state == "ready":
-            got, ms = await embedded()
+            got, ms = await _embedded(vectors, q)
     vectors.saw(g, state)
     about: VectorInfo = {"state": state, "pending": pending}
     if state != "ready":
@@ -140,8 +155,13 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
                         limit: int = 20, offset: int = 0, mode: SearchMode = "hybrid",
                         vectors: Vectors | None = None, neighbours: bool = True,
                         as_of: int | None = None, valid_at: int | None = None,
-                        cursor: str | None = None) -> ClaimSearch:
+                        cursor: str | None = None,
+                        workspace_id: str | None = None) -> ClaimSearch:
     """Without a query, the claims in order of creation; with one, ranked (see module).
+
+    With ``workspace_id`` (the workspace whose graph ``g`` is), one of the search's reads
+    also checks that the workspace is ready (WorkspaceNotFound if not): a route needs no
+    lookup before it.
 
     With ``as_of``, as the memory held them then; a search (with ``q``) at a time finds only
     the claims valid then (``valid_at``, by default the ``as_of``): the rankings offer
@@ -152,7 +172,7 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     ``MAX_DEPTH``th claim: a search is a top, its ``total`` is None."""
     if q is None or not q.strip():
         return await _listed(g, statuses, limit=limit, offset=offset, mode=mode, q=q,
-                             as_of=as_of, cursor=cursor)
+                             as_of=as_of, cursor=cursor, workspace_id=workspace_id)
     if valid_at is None:
         valid_at = as_of
     offset = paging.parse_rank(cursor, paging.query_key(q, mode, statuses, as_of, valid_at,
@@ -172,20 +192,21 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     ranks = ranked_statuses(statuses, as_of)
     by_text: list[KeyedClaim] = []
     by_meaning: list[NearClaim] = []
-    # The workspace's open conflicts are read beside the rankings, and matched to the page
-    # by statement key. The word ranking's reads run while the query is being embedded
-    # (started first: it takes longest).
-    conflicts_read = store_claims.open_by_key(g)
+    # The workspace's open conflicts are read beside the rankings (with the workspace's
+    # check), and matched to the page by statement key. The word ranking's reads run while
+    # the query is being embedded.
+    early = _embedding_first(g, q, mode, vectors)
+    conflicts_read = store_claims.open_by_key(g, workspace_id)
     if mode == "text":
         by_text, open_by_key = await concurrently(
             text_ranking(g, terms, ranks, depth), conflicts_read)
     elif mode == "hybrid":
         meaning, open_by_key, by_text = await concurrently(
-            _vector_ranking(g, q, ranks, depth, vectors), conflicts_read,
+            _vector_ranking(g, q, ranks, depth, vectors, early), conflicts_read,
             text_ranking(g, terms, ranks, depth))
     else:
         meaning, open_by_key = await concurrently(
-            _vector_ranking(g, q, ranks, depth, vectors), conflicts_read)
+            _vector_ranking(g, q, ranks, depth, vectors, early), conflicts_read)
     if mode != "text":
         by_meaning, info["vectors"], info["embedding_ms"] = meaning
     if valid_at is not None:
@@ -225,9 +246,14 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
                 q, mode, statuses, as_of, valid_at, neighbours), end) if more else None}
 
 
+async def _checked(g: Graph, workspace_id: str | None) -> None:
+    if workspace_id is not None:
+        await workspaces.check_ready(g, workspace_id)
+
+
 async def _listed(g: Graph, statuses: Sequence[ClaimStatus], *, limit: int, offset: int,
                   mode: SearchMode, q: str | None, as_of: int | None,
-                  cursor: str | None) -> ClaimSearch:
+                  cursor: str | None, workspace_id: str | None) -> ClaimSearch:
     """The claims in order of creation, a page after the cursor's position; with ``as_of``,
     what the memory held then, valid then or not."""
     after = paging.parse_after("claims", cursor, offset)
@@ -235,10 +261,12 @@ async def _listed(g: Graph, statuses: Sequence[ClaimStatus], *, limit: int, offs
     total: int | None = None
     if as_of is not None:
         info["as_of"] = as_of
-        listed = await store_asof.list_claims_at(g, statuses, as_of, limit + 1, offset, after)
+        listed, _ = await concurrently(
+            store_asof.list_claims_at(g, statuses, as_of, limit + 1, offset, after),
+            _checked(g, workspace_id))
     else:
-        listed, total = await concurrently(
+        listed, total, _ = await concurrently(
             store_claims.list_claims(g, statuses, limit + 1, offset, after),
-            store_claims.count_claims_in(g, statuses))
+            store_claims.count_claims_in(g, statuses), _checked(g, workspace_id))
     return {"items": cast(list[FoundClaim], listed[:limit]), "search": info, "total": total,
             "next_cursor": paging.next_after("claims", listed, limit)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from afterhack.errors import ClaimNotFound
+from afterhack.errors import ClaimNotFound, WorkspaceNotFound
 from afterhack.model.claims import (
     ClaimDetailRow,
     ClaimLinks,
@@ -17,7 +17,7 @@ from afterhack.model.claims import (
 )
 from afterhack.model.pages import After
 from afterhack.model.vocab import ClaimStatus
-from afterhack.store.client import Graph
+from afterhack.store.client import Graph, GraphMissing
 from afterhack.store.conflicts import OPEN_CONFLICT_IDS
 from afterhack.store.cypher import CURRENT
 from afterhack.store.keyset import after_params
@@ -98,13 +98,26 @@ async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, flo
     return cast(list[KeyedClaim], list(rows))
 
 
-async def open_by_key(g: Graph) -> dict[str, list[str]]:
+async def open_by_key(g: Graph, workspace_id: str | None = None) -> dict[str, list[str]]:
     """The workspace's open conflicts, by the statement key of each claim they hold: every
     claim with that key is in them (a conflict of a twin counts, as in
     ``OPEN_CONFLICT_IDS``). A traversal from each claim would cost a matrix operation per
-    claim even with none open."""
-    rows = await g.read("OPTIONAL MATCH (k:Node {status: 'open'})-[:BETWEEN]->(t) "
-                        "WHERE k:Conflict RETURN t.statement_key AS key, k.id AS id")
+    claim even with none open.
+
+    With ``workspace_id`` (the workspace whose graph ``g`` is), the same read checks that
+    the workspace is ready, and raises WorkspaceNotFound if it is not."""
+    conflicts = ("OPTIONAL MATCH (k:Node {status: 'open'})-[:BETWEEN]->(t) WHERE k:Conflict "
+                 "RETURN t.statement_key AS key, k.id AS id")
+    if workspace_id is None:
+        rows = await g.read(conflicts)
+    else:
+        try:
+            rows = await g.read("MATCH (w:Node {id: $ws, ready: true}) WHERE w:Workspace "
+                                + conflicts, {"ws": workspace_id})
+        except GraphMissing:
+            raise WorkspaceNotFound(workspace_id) from None
+        if not rows:
+            raise WorkspaceNotFound(workspace_id)
     out: dict[str, list[str]] = {}
     for r in rows:
         if r["key"] is not None and r["id"] is not None:

@@ -13,7 +13,7 @@ from afterhack.model.claims import ClaimSearch, ClaimView
 from afterhack.model.vocab import SearchMode
 from afterhack.moments import parse_as_of
 from afterhack.store import workspaces
-from afterhack.store.client import GraphMissing, concurrently
+from afterhack.store.client import GraphMissing
 
 router = APIRouter(tags=["claims"])
 
@@ -37,23 +37,21 @@ async def list_claims(
     as_of: AsOf = None,
     cursor: Cursor = None,
 ) -> Response:
-    # The hot read of the memory: the workspace is checked beside the search's own reads
-    # (most of them wait on the query's embedding) rather than before them, and the answer,
-    # typed by the domain, is encoded once by its schema rather than validated again.
+    # The hot read of the memory: the workspace is checked in one of the search's own reads
+    # (no lookup before the query's embedding starts), and the answer, typed by the domain,
+    # is encoded once by its schema rather than validated again.
     try:
-        statuses = claims.parse_statuses(status)
-        moment = parse_as_of(as_of)
+        found = await claims.search_claims(
+            ws.graph, q, claims.parse_statuses(status), limit=limit, offset=offset, mode=mode,
+            vectors=ws.services.vectors, neighbours=neighbours, as_of=parse_as_of(as_of),
+            cursor=cursor, workspace_id=ws.id)
+    except GraphMissing:  # no such graph: a read failed before the check could answer
+        raise WorkspaceNotFound(ws.id) from None
+    except WorkspaceNotFound:
+        raise
     except AfterhackError:
         await workspaces.check_ready(ws.graph, ws.id)  # an unknown workspace answers 404 first
         raise
-    try:
-        _, found = await concurrently(
-            workspaces.check_ready(ws.graph, ws.id),
-            claims.search_claims(ws.graph, q, statuses, limit=limit, offset=offset, mode=mode,
-                                 vectors=ws.services.vectors, neighbours=neighbours,
-                                 as_of=moment, cursor=cursor))
-    except GraphMissing:  # deleted between the two reads
-        raise WorkspaceNotFound(ws.id) from None
     return Response(SEARCH.dump_json(found), media_type="application/json")
 
 
