@@ -29,6 +29,8 @@ from afterhack.llm.embeddings import OFFLINE_DIM, OFFLINE_NAME, OfflineEmbedder
 
 # The weight of a claim's other words beside its names (each name's vector has length one).
 _REST = 0.25
+# A bench run loads several workspaces of the same names: each phrase is embedded once.
+_PHRASES: dict[str, np.ndarray] = {}
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -62,9 +64,12 @@ async def named_vectors(claims: list[dict[str, Any]], words: dict[str, dict[str,
                         ) -> dict[str, list[float]]:
     """Statement -> stand-in vector near the offline model's vectors of its names (see the
     module); a claim without names gets its ``word_vectors`` one."""
-    phrases = sorted({p for w in words.values() for p in _phrases(w)})
-    made, _ = await OfflineEmbedder().embed(phrases, "passage")
-    of = {p: np.asarray(v, dtype=np.float32) for p, v in zip(phrases, made, strict=True)}
+    phrases = sorted({p for w in words.values() for p in _phrases(w)} - _PHRASES.keys())
+    if phrases:
+        made, _ = await OfflineEmbedder().embed(phrases, "passage")
+        _PHRASES.update((p, np.asarray(v, dtype=np.float32))
+                        for p, v in zip(phrases, made, strict=True))
+    of = _PHRASES
     rest = word_vectors()
     out: dict[str, list[float]] = {}
     for c in claims:
