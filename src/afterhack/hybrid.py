@@ -86,7 +86,9 @@ async def _vector_ranking(g: Graph, q: str, statuses: Sequence[ClaimStatus], dep
                           ) -> tuple[list[NearClaim], VectorInfo, float | None]:
     """The claims near the query in meaning, what the search says about its vectors, and
     the query's embedding time (None when nothing was embedded)."""
-    if vectors is None or not vectors.enabled:
+    # An embedding already started is always awaited (the model may have been turned off
+    # by a failure meanwhile: its state read then says so).
+    if vectors is None or (early is None and not vectors.enabled):
         return [], {"state": "off", "pending": 0}, None
     got: tuple[list[list[float]], ModelCall] | None = None
     ms: float | None = None
