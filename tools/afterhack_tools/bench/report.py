@@ -190,7 +190,9 @@ def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
         {"id": "hybrid_search",
          "promise": f"hybrid search p50 at {label(big['claims'])} claims through the API within "
                     f"{HYBRID_SEARCH_MAX_MS:g} ms, less the query's embedding time",
-         "measured": f"{hybrid} ms (the query's embedding: {embed} ms more)",
+         "measured": f"{hybrid} ms (the query's embedding: {embed} ms more; "
+                     f"{big['search']['api_hybrid'].get('mean_vector_hits', 'n/a')} claims "
+                     "of a page found by their vectors)",
          "value": hybrid, "holds": hybrid <= HYBRID_SEARCH_MAX_MS},
         {"id": "apply_scales",
          "promise": f"apply p50 at {label(big['claims'])} claims within {APPLY_SCALE_MAX}x "
