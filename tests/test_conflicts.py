@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
 from afterhack.store.conflicts import OPEN_CONFLICT_IDS
 from tests.support.graphs import statuses, violations, with_graph
@@ -282,11 +284,17 @@ def test_re_extraction_raises_conflicts_too(client: TestClient, ws: str) -> None
     assert len(body["conflicts"]) == 1 and body["conflicts"][0]["kind"] == "date"
 
 
+@pytest.mark.parametrize("cap", [None, 1])
 def test_a_search_shows_each_claims_open_conflicts_twins_included(
-        client: TestClient, ws: str, falkordb: str) -> None:
+        client: TestClient, ws: str, falkordb: str, cap: int | None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # The search reads the open conflicts once and matches them by statement key; the
     # claim's own read walks from the claim. Both must say the same, for a claim in a
-    # conflict, its twin in another source, and claims of a dismissed conflict.
+    # conflict, its twin in another source, and claims of a dismissed conflict. With more
+    # pairs than the search reads beside its rankings (cap 1; the open conflict holds two
+    # claims), the page's are looked up by key.
+    if cap is not None:
+        monkeypatch.setattr(store_claims, "OPEN_PAIRS_CAP", cap)
     march = _add(client, ws, "March memo", MARCH)
     april = _add(client, ws, "April memo", APRIL)
     conflict = april["conflicts"][0]

@@ -195,19 +195,20 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     by_text: list[KeyedClaim] = []
     by_meaning: list[NearClaim] = []
     # The workspace's open conflicts are read beside the rankings (with the workspace's
-    # check), and matched to the page by statement key. The word ranking's reads run while
-    # the query is being embedded.
+    # check), and matched to the page by statement key (looked up for the page's keys when
+    # there are too many to read). The word ranking's reads run while the query is being
+    # embedded.
     early = _embedding_first(g, q, mode, vectors)
     conflicts_read = store_claims.open_by_key(g, workspace_id)
     if mode == "text":
-        by_text, open_by_key = await concurrently(
+        by_text, open_conflicts = await concurrently(
             text_ranking(g, terms, ranks, depth), conflicts_read)
     elif mode == "hybrid":
-        meaning, open_by_key, by_text = await concurrently(
+        meaning, open_conflicts, by_text = await concurrently(
             _vector_ranking(g, q, ranks, depth, vectors, early), conflicts_read,
             text_ranking(g, terms, ranks, depth))
     else:
-        meaning, open_by_key = await concurrently(
+        meaning, open_conflicts = await concurrently(
             _vector_ranking(g, q, ranks, depth, vectors, early), conflicts_read)
     if mode != "text":
         by_meaning, info["vectors"], info["embedding_ms"] = meaning
@@ -231,13 +232,18 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
                      for k, near in found.items()}
         order, near_of = _with_neighbours(order, found, rows)
     page = order[offset : offset + limit]
+    by_key = open_conflicts.by_key
+    if not open_conflicts.complete:
+        keys = sorted({k for i in page if "open_conflict_ids" not in rows[i]
+                       and (k := rows[i].get("statement_key")) is not None})
+        by_key = await store_claims.open_conflicts_of_keys(g, keys) if keys else {}
     items: list[FoundClaim] = []
     for i in page:
         d = distance.get(i)
         how: FoundBy = {"text": i in text_ids,
                         "vector_distance": None if d is None else round(float(d), 4),
                         "neighbour_of": near_of.get(i)}
-        items.append(cast(FoundClaim, {**_public(rows[i], open_by_key), "found_by": how}))
+        items.append(cast(FoundClaim, {**_public(rows[i], by_key), "found_by": how}))
     words = search.tokens(q)
     info["backed_off"] = bool(items) and not any(
         _holds_every_word(c["statement"], words) for c in items)

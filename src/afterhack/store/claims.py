@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import NamedTuple, cast
 
 from afterhack.errors import ClaimNotFound, WorkspaceNotFound
 from afterhack.model.claims import (
@@ -17,7 +17,7 @@ from afterhack.model.claims import (
 )
 from afterhack.model.pages import After
 from afterhack.model.vocab import ClaimStatus
-from afterhack.store.client import Graph, GraphMissing
+from afterhack.store.client import Graph, GraphMissing, Rows
 from afterhack.store.conflicts import OPEN_CONFLICT_IDS
 from afterhack.store.cypher import CURRENT
 from afterhack.store.keyset import after_params
@@ -98,31 +98,57 @@ async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, flo
     return cast(list[KeyedClaim], list(rows))
 
 
-async def open_by_key(g: Graph, workspace_id: str | None = None) -> dict[str, list[str]]:
-    """The workspace's open conflicts, by the statement key of each claim they hold: every
-    claim with that key is in them (a conflict of a twin counts, as in
-    ``OPEN_CONFLICT_IDS``). A traversal from each claim would cost a matrix operation per
-    claim even with none open.
+# A search reads at most this many (statement key, conflict) pairs beside its rankings; in a
+# workspace with more open conflicts, the page's are looked up by key once it is known.
+OPEN_PAIRS_CAP = 500
 
-    With ``workspace_id`` (the workspace whose graph ``g`` is), the same read checks that
-    the workspace is ready, and raises WorkspaceNotFound if it is not."""
-    conflicts = ("OPTIONAL MATCH (k:Node {status: 'open'})-[:BETWEEN]->(t) WHERE k:Conflict "
-                 "RETURN t.statement_key AS key, k.id AS id")
-    if workspace_id is None:
-        rows = await g.read(conflicts)
-    else:
-        try:
-            rows = await g.read("MATCH (w:Node {id: $ws, ready: true}) WHERE w:Workspace "
-                                + conflicts, {"ws": workspace_id})
-        except GraphMissing:
-            raise WorkspaceNotFound(workspace_id) from None
-        if not rows:
-            raise WorkspaceNotFound(workspace_id)
+
+class OpenConflicts(NamedTuple):
+    """Open conflicts by the statement key of each claim they hold (every claim with that
+    key is in them: a conflict of a twin counts, as in ``OPEN_CONFLICT_IDS``); ``complete``
+    is False when there were more than ``OPEN_PAIRS_CAP`` pairs to read."""
+
+    by_key: dict[str, list[str]]
+    complete: bool
+
+
+def _by_key(rows: Rows) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for r in rows:
         if r["key"] is not None and r["id"] is not None:
             out.setdefault(r["key"], []).append(r["id"])
     return out
+
+
+async def open_by_key(g: Graph, workspace_id: str | None = None) -> OpenConflicts:
+    """The workspace's open conflicts by statement key, up to the cap. A traversal from
+    each claim would cost a matrix operation per claim even with none open.
+
+    With ``workspace_id`` (the workspace whose graph ``g`` is), the same read checks that
+    the workspace is ready, and raises WorkspaceNotFound if it is not."""
+    conflicts = ("OPTIONAL MATCH (k:Node {status: 'open'})-[:BETWEEN]->(t) WHERE k:Conflict "
+                 "RETURN t.statement_key AS key, k.id AS id LIMIT $cap")
+    params = {"cap": OPEN_PAIRS_CAP + 1}
+    if workspace_id is None:
+        rows = await g.read(conflicts, params)
+    else:
+        try:
+            rows = await g.read("MATCH (w:Node {id: $ws, ready: true}) WHERE w:Workspace "
+                                + conflicts, {**params, "ws": workspace_id})
+        except GraphMissing:
+            raise WorkspaceNotFound(workspace_id) from None
+        if not rows:
+            raise WorkspaceNotFound(workspace_id)
+    return OpenConflicts(_by_key(rows), complete=len(rows) <= OPEN_PAIRS_CAP)
+
+
+async def open_conflicts_of_keys(g: Graph, keys: list[str]) -> dict[str, list[str]]:
+    """The open conflicts of the claims with these statement keys, by key."""
+    rows = await g.read(
+        "UNWIND $keys AS key MATCH (t:Node {statement_key: key})<-[:BETWEEN]-(k:Node) "
+        "WHERE k:Conflict AND k.status = 'open' RETURN DISTINCT key, k.id AS id",
+        {"keys": keys})
+    return _by_key(rows)
 
 
 async def neighbours(g: Graph, hits: list[str], statuses: Sequence[ClaimStatus]
