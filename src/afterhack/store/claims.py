@@ -144,9 +144,12 @@ async def open_by_key(g: Graph, workspace_id: str | None = None) -> OpenConflict
 
 async def open_conflicts_of_keys(g: Graph, keys: list[str]) -> dict[str, list[str]]:
     """The open conflicts of the claims with these statement keys, by key."""
+    # The claims first (the WITH): in one pattern FalkorDB starts from every open node (the
+    # status index) and walks to the keys asked for, a hundred times slower at 100k claims.
     rows = await g.read(
-        "UNWIND $keys AS key MATCH (t:Node {statement_key: key})<-[:BETWEEN]-(k:Node) "
-        "WHERE k:Conflict AND k.status = 'open' RETURN DISTINCT key, k.id AS id",
+        "UNWIND $keys AS key MATCH (t:Node {statement_key: key}) WITH key, t "
+        "MATCH (t)<-[:BETWEEN]-(k:Node) WHERE k:Conflict AND k.status = 'open' "
+        "RETURN DISTINCT key, k.id AS id",
         {"keys": keys})
     return _by_key(rows)
 
