@@ -3,18 +3,16 @@ of a source, through the API on the real FalkorDB."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from falkordb.helpers import stringify_param_value
 from fastapi.testclient import TestClient
 
 from afterhack.store import claims as store_claims
-from afterhack.store.client import Graph, Rows
+from afterhack.store.client import Graph
 from afterhack.store.conflicts import OPEN_CONFLICT_IDS
-from tests.support.graphs import statuses, violations, with_graph
+from afterhack.store.names import graph_name
+from tests.support.graphs import RecordingGraph, explain, statuses, violations, with_graph
 
 MARCH = ("The product launch is planned for June 12. "
          "The launch venue is the Grand Hotel.")
@@ -329,29 +327,18 @@ def test_the_page_conflicts_lookup_starts_from_the_claims(
     # and took a hundred times longer at 100k claims: the plan must start from the keys.
     _add(client, ws, "March memo", MARCH)
     _add(client, ws, "April memo", APRIL)
+    seen: list[tuple[str, dict[str, Any]]] = []
 
-    async def lookup_and_plan(g: Graph) -> tuple[dict[str, list[str]], str]:
+    async def lookup(g: Graph) -> dict[str, list[str]]:
         key = (await g.read("MATCH (c:Claim {statement: $s}) RETURN c.statement_key AS k",
                             {"s": JUNE12})).first()
         assert key is not None
-        seen: list[tuple[str, dict[str, Any]]] = []
+        return await store_claims.open_conflicts_of_keys(
+            RecordingGraph(g.store, g.name, seen), [key["k"]])
 
-        @dataclass(frozen=True)
-        class Recording(Graph):
-            async def read(self, cypher: str, params: Mapping[str, Any] | None = None) -> Rows:
-                seen.append((cypher, dict(params or {})))
-                return await super().read(cypher, params)
-
-        found = await store_claims.open_conflicts_of_keys(Recording(g.store, g.name),
-                                                          [key["k"]])
-        [(cypher, params)] = seen
-        header = "CYPHER " + "".join(f"{k}={stringify_param_value(v)} "
-                                     for k, v in params.items())
-        plan = await g.store.command(g.name, "GRAPH.EXPLAIN", g.name, header + cypher,
-                                     read=True)
-        return found, "\n".join(x if isinstance(x, str) else x.decode() for x in plan)
-
-    found, plan = with_graph(falkordb, ws, lookup_and_plan)
+    found = with_graph(falkordb, ws, lookup)
     assert [len(ids) for ids in found.values()] == [1]  # the one open conflict, by its key
+    [(cypher, params)] = seen
+    plan = explain(falkordb, graph_name(ws), cypher, params)
     assert "Node By Index Scan | (t:Node)" in plan, plan
     assert "Node By Index Scan | (k:Node)" not in plan, plan

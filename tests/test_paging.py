@@ -7,13 +7,10 @@ import asyncio
 import base64
 import json
 import shlex
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-import redis
-from falkordb.helpers import stringify_param_value
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -24,9 +21,9 @@ from afterhack.client import AsyncClient, Client
 from afterhack.model.pages import After
 from afterhack.model.vocab import ClaimStatus
 from afterhack.store import claims as store_claims
-from afterhack.store.client import Graph, Rows, Store
+from afterhack.store.client import Store
 from afterhack.store.names import graph_name, new_id
-from tests.support.graphs import load
+from tests.support.graphs import RecordingGraph, explain, load
 from tests.support.procs import AppProcess
 from tests.test_error_shape import assert_canonical_error
 
@@ -323,16 +320,10 @@ def test_a_claims_page_and_its_count_read_through_the_status_index(falkordb: str
          claims=claims_of(30, "s1", "theta"))
     seen: list[tuple[str, dict[str, Any]]] = []
 
-    @dataclass(frozen=True)
-    class Recording(Graph):
-        async def read(self, cypher: str, params: Mapping[str, Any] | None = None) -> Rows:
-            seen.append((cypher, dict(params or {})))
-            return await super().read(cypher, params)
-
-    async def go() -> list[str]:
+    async def go() -> None:
         store = Store(falkordb)
         try:
-            g = Recording(store, graph_name(ws))
+            g = RecordingGraph(store, graph_name(ws), seen)
             current: list[ClaimStatus] = ["accepted", "proposed"]
             first = await store_claims.list_claims(g, current, 11, 0)
             after = After(first[9]["created_at"], first[9]["id"])
@@ -340,19 +331,9 @@ def test_a_claims_page_and_its_count_read_through_the_status_index(falkordb: str
             assert await store_claims.count_claims_in(g, current) == 30
         finally:
             await store.close()
-        r = redis.Redis.from_url(falkordb, decode_responses=True)
-        try:
-            plans = []
-            for cypher, params in seen:
-                header = "CYPHER " + "".join(f"{k}={stringify_param_value(v)} "
-                                             for k, v in params.items())
-                plan = r.execute_command("GRAPH.EXPLAIN", graph_name(ws), header + cypher)
-                plans.append("\n".join(plan))
-            return plans
-        finally:
-            r.close()
 
-    plans = asyncio.run(go())
+    asyncio.run(go())
+    plans = [explain(falkordb, graph_name(ws), cypher, params) for cypher, params in seen]
     assert len(plans) == 3
     for plan in plans:
         assert "Node By Index Scan | (c:Node)" in plan, plan

@@ -3,17 +3,40 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import redis
+from falkordb.helpers import stringify_param_value
 
-from afterhack.store.client import Graph, Store
+from afterhack.store.client import Graph, Rows, Store
 from afterhack.store.invariants import check_workspace
 from afterhack.store.workspaces import workspace_graph
 from afterhack_tools.bulk import bulk_load
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RecordingGraph(Graph):
+    """A graph handle that keeps each read's query and parameters, to read their plans."""
+
+    seen: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    async def read(self, cypher: str, params: Mapping[str, Any] | None = None) -> Rows:
+        self.seen.append((cypher, dict(params or {})))
+        return await super().read(cypher, params)
+
+
+def explain(url: str, graph: str, cypher: str, params: Mapping[str, Any]) -> str:
+    """FalkorDB's plan for the query with these parameters (GRAPH.EXPLAIN)."""
+    header = "CYPHER " + "".join(f"{k}={stringify_param_value(v)} " for k, v in params.items())
+    r = redis.Redis.from_url(url, decode_responses=True)
+    try:
+        return "\n".join(r.execute_command("GRAPH.EXPLAIN", graph, header + cypher))
+    finally:
+        r.close()
 
 
 def with_graph(url: str, ws: str, fn: Callable[[Graph], Awaitable[T]]) -> T:
