@@ -21,6 +21,7 @@ from afterhack.store.client import Graph, GraphMissing, Rows
 from afterhack.store.conflicts import OPEN_CONFLICT_IDS
 from afterhack.store.cypher import CURRENT
 from afterhack.store.keyset import after_params
+from afterhack.store.workspaces import IN_READY_WORKSPACE
 
 CLAIM_FIELDS = (
     "c.id AS id, c.statement AS statement, c.status AS status, c.confidence AS confidence, "
@@ -133,8 +134,8 @@ async def open_by_key(g: Graph, workspace_id: str | None = None) -> OpenConflict
         rows = await g.read(conflicts, params)
     else:
         try:
-            rows = await g.read("MATCH (w:Node {id: $ws, ready: true}) WHERE w:Workspace "
-                                + conflicts, {**params, "ws": workspace_id})
+            rows = await g.read(IN_READY_WORKSPACE + conflicts,
+                                {**params, "ws": workspace_id})
         except GraphMissing:
             raise WorkspaceNotFound(workspace_id) from None
         if not rows:

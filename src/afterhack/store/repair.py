@@ -21,6 +21,7 @@ from afterhack.model.region import (
 )
 from afterhack.model.vocab import ActionStatus, ClaimStatus, EdgeType
 from afterhack.store.client import Graph, GraphMissing, Row
+from afterhack.store.workspaces import IN_READY_WORKSPACE, check_ready
 
 _MAX_DEPTH = 100_000
 
@@ -113,11 +114,8 @@ RETURN c.id AS claim_id, c.status AS claim_status, c.revision AS claim_revision,
   [t IN twins | [t.id, t.status, t.revision, t.source_id]] AS claim_twins,
   """ + _DECISION
 
-# Put before _CLAIM_AND_REGION, it makes the same query prove the workspace is ready, so a
-# request need not spend a round trip reading the workspace first.
-_IN_READY_WORKSPACE = "MATCH (rw:Node {id: $ws, ready: true}) WHERE rw:Workspace\n"
 # The first query of a preview through the API ($id, $ws); the benchmark times it too.
-CLAIM_REGION_IN_WORKSPACE = _IN_READY_WORKSPACE + _CLAIM_AND_REGION
+CLAIM_REGION_IN_WORKSPACE = IN_READY_WORKSPACE + _CLAIM_AND_REGION
 
 
 async def claim_region(g: Graph, claim_id: str, *, workspace_id: str | None = None
@@ -137,9 +135,8 @@ async def claim_region(g: Graph, claim_id: str, *, workspace_id: str | None = No
                                 {"id": claim_id, "ws": workspace_id})
         except GraphMissing:
             raise WorkspaceNotFound(workspace_id) from None
-        if not rows and not await g.read(_IN_READY_WORKSPACE + "RETURN 1 AS ready",
-                                         {"ws": workspace_id}):
-            raise WorkspaceNotFound(workspace_id)
+        if not rows:  # no such claim, or no such workspace
+            await check_ready(g, workspace_id)
     if not rows:
         return None, Snapshot(decisions={}, actions={})
     first = rows[0]
