@@ -6,7 +6,7 @@ import uuid
 from fastapi.testclient import TestClient
 
 from afterhack.store.names import graph_name
-from tests.support.graphs import graph_names
+from tests.support.graphs import graph_names, with_graph
 
 
 def test_health_reports_falkordb_reachable(client: TestClient) -> None:
@@ -107,8 +107,6 @@ def test_a_search_answers_404_once_its_workspace_is_gone_or_not_ready(
     client: TestClient, falkordb: str
 ) -> None:
     # The claim search reads without a lookup first (its workspace check runs beside it).
-    from tests.support.graphs import with_graph
-
     for gone in ("deleted", "not ready"):
         ws = client.post("/api/workspaces", json={"name": f"search-{gone}"}).json()["id"]
         r = client.post(f"/api/workspaces/{ws}/sources", json={"text": "The sky is blue today."})

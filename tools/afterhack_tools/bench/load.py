@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from afterhack.llm.embeddings import OFFLINE_DIM, OFFLINE_NAME
 from afterhack.store.names import graph_name
 from afterhack_tools.bench.harness import Harness
 from afterhack_tools.bench.synth import Workspace
-from afterhack_tools.bench.synthvec import named_vectors, offline_stand_in
+from afterhack_tools.bench.synthvec import named_vectors
 from afterhack_tools.bulk import bulk_load
 
 
@@ -27,12 +28,12 @@ async def load_workspace(h: Harness, ws: Workspace, name: str) -> tuple[str, dic
     # Every claim with its vector (a stand-in, see synthvec.py, made before the clock
     # starts): the memory figures below are per claim with its vector, and searches run
     # the vector path.
-    model, dim, _ = offline_stand_in()
     made = await named_vectors(ws.claims, ws.words)
     used_before = await h.used_memory()
     t0 = time.perf_counter()
     await bulk_load(g, sources=ws.sources, claims=ws.claims, decisions=ws.decisions,
-                    actions=ws.actions, vectors=(model, dim, made.__getitem__))
+                    actions=ws.actions,
+                    vectors=(OFFLINE_NAME, OFFLINE_DIM, made.__getitem__))
     seconds = time.perf_counter() - t0
     used_after = await h.used_memory()
     graph_bytes = await h.store.memory_usage(graph_name(ws_id))

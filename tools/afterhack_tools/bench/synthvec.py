@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from afterhack.llm.embeddings import OFFLINE_DIM, OFFLINE_NAME, OfflineEmbedder
+from afterhack.llm.embeddings import OFFLINE_DIM, OfflineEmbedder
 
 # The weight of a claim's other words beside its names (each name's vector has length one).
 _REST = 0.25
@@ -55,11 +55,6 @@ def word_vectors(dim: int = OFFLINE_DIM) -> Callable[[str], list[float]]:
     return embed
 
 
-def offline_stand_in() -> tuple[str, int, Callable[[str], list[float]]]:
-    """(model name, dimension, statement -> vector) for tools/afterhack_tools/bulk.py."""
-    return OFFLINE_NAME, OFFLINE_DIM, word_vectors()
-
-
 async def named_vectors(claims: list[dict[str, Any]], words: dict[str, dict[str, str]]
                         ) -> dict[str, list[float]]:
     """Statement -> stand-in vector near the offline model's vectors of its names (see the
@@ -69,7 +64,6 @@ async def named_vectors(claims: list[dict[str, Any]], words: dict[str, dict[str,
         made, _ = await OfflineEmbedder().embed(phrases, "passage")
         _PHRASES.update((p, np.asarray(v, dtype=np.float32))
                         for p, v in zip(phrases, made, strict=True))
-    of = _PHRASES
     rest = word_vectors()
     out: dict[str, list[float]] = {}
     for c in claims:
@@ -77,7 +71,7 @@ async def named_vectors(claims: list[dict[str, Any]], words: dict[str, dict[str,
         if w is None:
             out[c["statement"]] = rest(c["statement"])
             continue
-        v = np.sum([of[p] for p in _phrases(w)], axis=0)
+        v = np.sum([_PHRASES[p] for p in _phrases(w)], axis=0)
         v += _REST * np.asarray(rest(c["statement"]), dtype=np.float32)
         v /= np.linalg.norm(v)
         out[c["statement"]] = [float(f"{x:.7g}") for x in v]
