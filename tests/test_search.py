@@ -4,13 +4,18 @@ a claim found by meaning alone."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from fastapi.testclient import TestClient
 
-from afterhack import ranking, search
+from afterhack import hybrid, ranking, search
+from afterhack.llm.embeddings import OfflineEmbedder
+from afterhack.model.claims import ClaimSearch
 from afterhack.store.client import Graph
+from afterhack.vectors import Vectors
 from tests.support.fakellm import FakeLLM, Reply
-from tests.support.graphs import with_graph
+from tests.support.graphs import RecordingGraph, with_graph
 
 JUNE = "The product launch is planned for June 12."
 PLAN = (JUNE + " The venue is Hall 7 in Berlin. Catering is booked for 200 guests. "
@@ -188,3 +193,47 @@ def test_a_claim_found_by_meaning_alone_must_be_retrieved_before_it_is_cited(
         assert d["premises"] == []
         assert view["handoffs"][0]["dropped"] == [{"claim_id": launch["id"],
                                                    "reason": "not_retrieved"}]
+
+
+def _recorded_search(falkordb: str, ws: str, q: str, early: int | None = None
+                     ) -> tuple[ClaimSearch, list[list[str]]]:
+    """A hybrid search in process, and the hits of each of its neighbour reads; ``early``
+    overrides how many word hits have their neighbours read early."""
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    async def go(g: Graph) -> ClaimSearch:
+        return await hybrid.search_claims(RecordingGraph(g.store, g.name, seen), q,
+                                          ["proposed", "accepted"], mode="hybrid",
+                                          vectors=Vectors(OfflineEmbedder()))
+
+    with pytest.MonkeyPatch.context() as mp:
+        if early is not None:
+            mp.setattr(hybrid, "_EARLY_NEIGHBOURS", early)
+        found = with_graph(falkordb, ws, go)
+    return found, [p["hits"] for cypher, p in seen if "$hits" in cypher]
+
+
+def test_first_hits_neighbours_are_read_while_the_query_is_embedded(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    # The word ranking's hits have their neighbours read before the kNN returns: when the
+    # fused first hits are among them (here, found by words and meaning alike), no read of
+    # neighbours follows, and the answer is the one a late read gives.
+    claims = _add(client, ws, JUNE + " Catering is booked for 200 guests. The launch venue is "
+                  "Hall 7. Anna Schmidt leads the marketing team. The launch party is on June "
+                  "13. The weather in Berlin is mild. The launch budget is ten thousand euros.")
+    ids = {c["statement"]: c["id"] for c in claims}
+    early, reads = _recorded_search(falkordb, ws, "product launch")
+    late, late_reads = _recorded_search(falkordb, ws, "product launch", early=0)
+    assert early["items"] == late["items"]
+    assert early["items"][0]["statement"] == JUNE
+    assert any(i["found_by"]["neighbour_of"] for i in early["items"])
+    # Early: one read, for every word hit. Late: one read, for the three first hits.
+    [first_hits] = late_reads
+    [word_hits] = reads
+    assert len(first_hits) == 3 and set(first_hits) < set(word_hits)
+    # A first hit found by meaning alone has its neighbours read after the kNN.
+    meaning, reads = _recorded_search(falkordb, ws, "When do we ship?")
+    assert meaning["items"][0]["statement"] == JUNE
+    assert meaning["items"][0]["found_by"]["text"] is False
+    assert [ids[JUNE] in hits for hits in reads] == [True]
+    assert meaning["items"][1]["found_by"]["neighbour_of"] == ids[JUNE]

@@ -39,6 +39,11 @@ MAX_DEPTH = 2000
 # (a sentence's neighbours are its context: the answer to "who founded the company that
 # owns X" is often the sentence after the one that names X).
 _EXPAND_HITS = 3
+# In a hybrid search, the neighbours of the word ranking's hits (up to this many) are read as
+# soon as it is known, while the query is still being embedded: the fused first hits are
+# nearly always among them, and then no read follows the kNN. Vectors reorder the words'
+# ranking, so its first few are not enough (bench-results/NOTES.md).
+_EARLY_NEIGHBOURS = _FUSION_DEPTH
 
 
 async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatus],
@@ -57,6 +62,19 @@ async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatu
                                    [w for w in weights if w[0] not in chosen], statuses, depth,
                                    k1=ranking.K1, b=ranking.B,
                                    budget=ranking.CANDIDATE_BUDGET)
+
+
+Near = dict[str, list[KeyedClaim]]
+
+
+async def _text_ranked(g: Graph, terms: list[str], statuses: Sequence[ClaimStatus],
+                       depth: int, early: int) -> tuple[list[KeyedClaim], Near, set[str]]:
+    """The word ranking, and the neighbours of its first ``early`` hits (with the hits
+    whose neighbours were read: a hit without any is not in the map)."""
+    by_text = await text_ranking(g, terms, statuses, depth)
+    asked = [r["id"] for r in by_text[:early]]
+    near = await store_claims.neighbours(g, asked, statuses) if asked else {}
+    return by_text, near, set(asked)
 
 
 Embedded = tuple[tuple[list[list[float]], ModelCall] | None, float]
@@ -193,6 +211,10 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
         info["valid_at"] = valid_at
     ranks = ranked_statuses(statuses, as_of)
     by_text: list[KeyedClaim] = []
+    near: Near = {}
+    asked: set[str] = set()
+    # A word search's first hits are its ranking's: exactly those are read early.
+    early_hits = 0 if not neighbours else _EXPAND_HITS if mode == "text" else _EARLY_NEIGHBOURS
     by_meaning: list[NearClaim] = []
     # The workspace's open conflicts are read beside the rankings (with the workspace's
     # check), and matched to the page by statement key (looked up for the page's keys when
@@ -201,12 +223,12 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     early = _embedding_first(g, q, mode, vectors)
     conflicts_read = store_claims.open_by_key(g, workspace_id)
     if mode == "text":
-        by_text, open_conflicts = await concurrently(
-            text_ranking(g, terms, ranks, depth), conflicts_read)
+        (by_text, near, asked), open_conflicts = await concurrently(
+            _text_ranked(g, terms, ranks, depth, early_hits), conflicts_read)
     elif mode == "hybrid":
-        meaning, open_conflicts, by_text = await concurrently(
+        meaning, open_conflicts, (by_text, near, asked) = await concurrently(
             _vector_ranking(g, q, ranks, depth, vectors, early), conflicts_read,
-            text_ranking(g, terms, ranks, depth))
+            _text_ranked(g, terms, ranks, depth, early_hits))
     else:
         meaning, open_conflicts = await concurrently(
             _vector_ranking(g, q, ranks, depth, vectors, early), conflicts_read)
@@ -223,13 +245,16 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     near_of: dict[str, str] = {}
     hits = order[:_EXPAND_HITS] if neighbours else []
     if hits:
-        found = await store_claims.neighbours(g, hits, ranks)
+        late = [h for h in hits if h not in asked]
+        found = {h: near[h] for h in hits if h in near}
+        if late:
+            found.update(await store_claims.neighbours(g, late, ranks))
         if valid_at is not None:
-            flat = [n for near in found.values() for n in near]
+            flat = [n for ns in found.values() for n in ns]
             admitted = {n["id"]: n for n in await at_moment(
                 g, flat, statuses, as_of=as_of, valid_at=valid_at)}
-            found = {k: [admitted[n["id"]] for n in near if n["id"] in admitted]
-                     for k, near in found.items()}
+            found = {k: [admitted[n["id"]] for n in ns if n["id"] in admitted]
+                     for k, ns in found.items()}
         order, near_of = _with_neighbours(order, found, rows)
     page = order[offset : offset + limit]
     by_key = open_conflicts.by_key
