@@ -63,6 +63,10 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
     for path in ("api_hybrid_without_embedding", "query_embedding"):
         _positive_latency(size["search"][path], f"search.{path}")
     assert size["search"]["query_embedding"]["p50"] < size["search"]["api_hybrid"]["p50"]
+    idle = size["search"]["after_idle"]
+    assert idle["gap_ms"] == size["search"]["query_embedding"]["p50"]
+    for path in ("ping", "ping_after_gap", "return_one", "return_one_after_gap"):
+        _positive_latency(idle[path], f"search.after_idle.{path}")
     corr = size["corrections"]
     _positive_latency(corr["preview"], "preview")
     _positive_latency(corr["preview_loop"], "preview back to back")

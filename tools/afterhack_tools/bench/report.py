@@ -186,13 +186,18 @@ def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
     slowest = min(x for _, x in ingest)
     hybrid = big["search"]["api_hybrid_without_embedding"]["p50"]
     embed = big["search"]["query_embedding"]["p50"]
+    idle = big["search"].get("after_idle")
+    after_idle = "" if idle is None else (
+        f"; after an idle wait as long as the embedding, ping takes "
+        f"{idle['ping_after_gap']['p50']} ms and RETURN 1 {idle['return_one_after_gap']['p50']} "
+        f"ms, against {idle['ping']['p50']} and {idle['return_one']['p50']} ms back to back")
     return [
         {"id": "hybrid_search",
          "promise": f"hybrid search p50 at {label(big['claims'])} claims through the API within "
                     f"{HYBRID_SEARCH_MAX_MS:g} ms, less the query's embedding time",
          "measured": f"{hybrid} ms (the query's embedding: {embed} ms more; "
                      f"{big['search']['api_hybrid'].get('mean_vector_hits', 'n/a')} claims "
-                     "of a page found by their vectors)",
+                     f"of a page found by their vectors{after_idle})",
          "value": hybrid, "holds": hybrid <= HYBRID_SEARCH_MAX_MS},
         {"id": "apply_scales",
          "promise": f"apply p50 at {label(big['claims'])} claims within {APPLY_SCALE_MAX}x "

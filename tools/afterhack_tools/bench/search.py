@@ -15,13 +15,18 @@ claims share):
 * ``store_fulltext``: the word ranking the API runs (term counts, then BM25 over the claims
   the rarest terms bring in) straight through the store;
 * ``store_contains``: the store's ``contains_scan`` directly (any word, as a substring;
-  it reads every claim whatever it finds).
+  it reads every claim whatever it finds);
+* ``after_idle``: the floors (``GET /api/ping``, ``RETURN 1``) back to back and after an idle
+  wait as long as the query's median embedding. A hybrid search's reads after the embedding
+  follow such a wait, and on a host whose idle CPUs sleep (a VM's halted vCPUs) the first
+  round trip after it costs more than a back-to-back one.
 
 The store rows compare the two query plans without HTTP; the API row is what clients get.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from typing import Any
 
@@ -100,4 +105,17 @@ async def measure_search(h: Harness, ws_id: str, queries: list[list[str]], n: in
     out["query_embedding"] = summary(model)
     out["api_hybrid_without_embedding"] = summary(
         [w - m for w, m in zip(walls, model, strict=True)])
+    out["after_idle"] = await _after_idle(floors, out["query_embedding"]["p50"], n)
+    return out
+
+
+async def _after_idle(floors: Floors, gap_ms: float, n: int) -> dict[str, Any]:
+    """Each floor back to back, and after ``gap_ms`` of doing nothing."""
+    async def idle() -> None:
+        await asyncio.sleep(gap_ms / 1000)
+
+    out: dict[str, Any] = {"gap_ms": gap_ms}
+    for name, fn in (("ping", floors.ping_app), ("return_one", floors.return_one)):
+        out[name] = summary(await sample(fn, n, warmup=5))
+        out[f"{name}_after_gap"] = summary(await sample(fn, n, warmup=5, before=idle))
     return out
