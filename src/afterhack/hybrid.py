@@ -68,13 +68,11 @@ Near = dict[str, list[KeyedClaim]]
 
 
 async def _text_ranked(g: Graph, terms: list[str], statuses: Sequence[ClaimStatus],
-                       depth: int, early: int) -> tuple[list[KeyedClaim], Near, set[str]]:
-    """The word ranking, and the neighbours of its first ``early`` hits (with the hits
-    whose neighbours were read: a hit without any is not in the map)."""
+                       depth: int, early: int) -> tuple[list[KeyedClaim], Near]:
+    """The word ranking, and the neighbours of its first ``early`` hits, by hit."""
     by_text = await text_ranking(g, terms, statuses, depth)
     asked = [r["id"] for r in by_text[:early]]
-    near = await store_claims.neighbours(g, asked, statuses) if asked else {}
-    return by_text, near, set(asked)
+    return by_text, await store_claims.neighbours(g, asked, statuses) if asked else {}
 
 
 Embedded = tuple[tuple[list[list[float]], ModelCall] | None, float]
@@ -212,7 +210,6 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     ranks = ranked_statuses(statuses, as_of)
     by_text: list[KeyedClaim] = []
     near: Near = {}
-    asked: set[str] = set()
     # A word search's first hits are its ranking's: exactly those are read early.
     early_hits = 0 if not neighbours else _EXPAND_HITS if mode == "text" else _EARLY_NEIGHBOURS
     by_meaning: list[NearClaim] = []
@@ -223,10 +220,10 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     early = _embedding_first(g, q, mode, vectors)
     conflicts_read = store_claims.open_by_key(g, workspace_id)
     if mode == "text":
-        (by_text, near, asked), open_conflicts = await concurrently(
+        (by_text, near), open_conflicts = await concurrently(
             _text_ranked(g, terms, ranks, depth, early_hits), conflicts_read)
     elif mode == "hybrid":
-        meaning, open_conflicts, (by_text, near, asked) = await concurrently(
+        meaning, open_conflicts, (by_text, near) = await concurrently(
             _vector_ranking(g, q, ranks, depth, vectors, early), conflicts_read,
             _text_ranked(g, terms, ranks, depth, early_hits))
     else:
@@ -245,7 +242,7 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     near_of: dict[str, str] = {}
     hits = order[:_EXPAND_HITS] if neighbours else []
     if hits:
-        late = [h for h in hits if h not in asked]
+        late = [h for h in hits if h not in near]
         found = {h: near[h] for h in hits if h in near}
         if late:
             found.update(await store_claims.neighbours(g, late, ranks))

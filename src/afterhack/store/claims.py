@@ -158,7 +158,7 @@ async def open_conflicts_of_keys(g: Graph, keys: list[str]) -> dict[str, list[st
 async def neighbours(g: Graph, hits: list[str], statuses: Sequence[ClaimStatus]
                      ) -> dict[str, list[KeyedClaim]]:
     """For each of ``hits``, the claims quoted just before and just after it in its
-    fragment."""
+    fragment (an empty list for a hit without any)."""
     # The claims are found first, then their fragments: in one pattern FalkorDB starts from
     # every claim of a wanted status (the status index) and walks to the few asked for.
     rows = await g.read(
@@ -175,10 +175,10 @@ async def neighbours(g: Graph, hits: list[str], statuses: Sequence[ClaimStatus]
         f"RETURN of, {SEARCH_FIELDS}",
         {"hits": hits, "statuses": statuses},
     )
-    near: dict[str, list[KeyedClaim]] = {}
+    near: dict[str, list[KeyedClaim]] = {h: [] for h in hits}
     for r in rows:
         row = dict(r)
-        near.setdefault(row.pop("of"), []).append(cast(KeyedClaim, row))
+        near[row.pop("of")].append(cast(KeyedClaim, row))
     return near
 
 
