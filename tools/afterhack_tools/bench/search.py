@@ -114,8 +114,9 @@ async def _after_idle(floors: Floors, gap_ms: float, n: int) -> dict[str, Any]:
     async def idle() -> None:
         await asyncio.sleep(gap_ms / 1000)
 
-    out: dict[str, Any] = {"gap_ms": gap_ms}
+    tight = await floors.tight(n)
+    out: dict[str, Any] = {"gap_ms": gap_ms, "ping": tight["http"],
+                           "return_one": tight["falkordb"]}
     for name, fn in (("ping", floors.ping_app), ("return_one", floors.return_one)):
-        out[name] = summary(await sample(fn, n, warmup=5))
         out[f"{name}_after_gap"] = summary(await sample(fn, n, warmup=5, before=idle))
     return out
