@@ -60,7 +60,8 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
                  "api_hybrid"):
         _positive_latency(size["search"][path], f"search.{path}")
         assert size["search"][path]["mean_hits"] > 0, path
-    for path in ("api_hybrid_without_embedding", "query_embedding"):
+    for path in ("api_hybrid_without_embedding", "query_embedding",
+                 "api_hybrid_plain_without_embedding", "plain_ping"):
         _positive_latency(size["search"][path], f"search.{path}")
     assert size["search"]["query_embedding"]["p50"] < size["search"]["api_hybrid"]["p50"]
     idle = size["search"]["after_idle"]
@@ -157,6 +158,12 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
         assert heading in md
     assert "| correction apply |" in md
     assert "200 claims" in md
+    # The search promise is judged through the plain client, and says so beside httpx's.
+    (hybrid,) = [p for p in result["promises"] if p["id"] == "hybrid_search"]
+    assert hybrid["value"] == size["search"]["api_hybrid_plain_without_embedding"]["p50"]
+    assert "through a plain HTTP/1.1 client" in hybrid["measured"]
+    assert "through httpx" in hybrid["measured"]
+    assert "| search, hybrid via API through a plain HTTP/1.1 client" in md
     # The suite stopped what it started: nothing answers on the app's port any more.
     port = meta["app_port"]
     try:

@@ -10,6 +10,9 @@ claims share):
   embedding time the response reports (``search.embedding_ms``, the model's part), and
   ``query_embedding`` that time alone; ``mean_vector_hits`` says how many of a page's claims
   the vector ranking found (load.py gives the claims vectors a real query can be near);
+* ``api_hybrid_plain``: the same hybrid requests through a plain HTTP/1.1 client
+  (plainhttp.py), less their embedding time, and ``plain_ping``, ``GET /api/ping`` through
+  it back to back: httpx's own cost per request is a large part of a few milliseconds;
 * ``api_fulltext_broad``: the text search with the project word alone, which one claim in 400
   carries (250 matches at 100k claims, ranked, the top 20 returned);
 * ``store_fulltext``: the word ranking the API runs (term counts, then BM25 over the claims
@@ -28,6 +31,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
+import time
 from typing import Any
 
 from afterhack import hybrid
@@ -37,6 +42,7 @@ from afterhack.store import claims as store_claims
 from afterhack.store.names import graph_name
 from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.plainhttp import PlainHttp
 from afterhack_tools.bench.stats import sample, summary
 
 LIMIT = 20
@@ -105,8 +111,36 @@ async def measure_search(h: Harness, ws_id: str, queries: list[list[str]], n: in
     out["query_embedding"] = summary(model)
     out["api_hybrid_without_embedding"] = summary(
         [w - m for w, m in zip(walls, model, strict=True)])
+    out.update(await _plain(h, ws_id, queries, n, floors))
     out["after_idle"] = await _after_idle(floors, out["query_embedding"]["p50"], n)
     return out
+
+
+async def _plain(h: Harness, ws_id: str, queries: list[list[str]], n: int,
+                 floors: Floors) -> dict[str, Any]:
+    """The hybrid search (less its embedding) and the ping through the plain client."""
+    plain = PlainHttp(h.base_url)
+    qs = itertools.cycle(queries)
+    less: list[float] = []
+
+    async def hybrid_search() -> None:
+        # Timed like the httpx loop: the request and the decoding of its answer.
+        t0 = time.perf_counter_ns()
+        body = json.loads(plain.get(f"/api/workspaces/{ws_id}/claims",
+                                    {"q": " ".join(next(qs)), "limit": LIMIT}))
+        wall = (time.perf_counter_ns() - t0) / 1e6
+        less.append(wall - float(body["search"].get("embedding_ms") or 0.0))
+
+    async def ping() -> None:
+        plain.get("/api/ping")
+
+    try:
+        await sample(hybrid_search, n, warmup=5, before=floors.tick)
+        pings = await sample(ping, n, warmup=20)
+    finally:
+        plain.close()
+    return {"api_hybrid_plain_without_embedding": summary(less[-n:]),
+            "plain_ping": summary(pings)}
 
 
 async def _after_idle(floors: Floors, gap_ms: float, n: int) -> dict[str, Any]:
