@@ -17,11 +17,21 @@ from afterhack.cluster.local import LocalCluster
 from afterhack.config import Settings
 from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.store.export import snapshot_graph
-from tests.support import LOCAL
+from tests.support import LOCAL, dbwatch
 from tests.support.fakellm import FakeLLM
 from tests.support.procs import AppProcess
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """A test's own FalkorDB that crashed and was restarted (support/dbwatch.py) is listed
+    with its crash report, though the test passed."""
+    if not dbwatch.RESTARTS:
+        return
+    terminalreporter.section(f"FalkorDB restarted {len(dbwatch.RESTARTS)} time(s) in tests")
+    for report in dbwatch.RESTARTS:
+        terminalreporter.write_line("\n".join(report.splitlines()[:80]))
 
 
 @pytest.fixture(scope="session")
