@@ -64,9 +64,10 @@ def free_loopback_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _die_with_parent() -> None:
-    # If the app is killed with -9, the kernel sends SIGTERM to FalkorDB, which then
-    # fsyncs its AOF and exits instead of lingering as an orphan.
+def exit_with_parent() -> None:
+    """A ``preexec_fn``: the child gets SIGTERM when the thread that spawned it dies. If
+    the app is killed with -9, FalkorDB then fsyncs its AOF and exits instead of lingering
+    as an orphan; so does an app a killed bench or test had started."""
     with contextlib.suppress(Exception):
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
@@ -125,7 +126,7 @@ class EmbeddedFalkorDB:
     def spawn(self) -> str:
         """Start the server process and return its URL without waiting for it: the caller
         waits with ``wait_ready`` (from any thread; the process must be spawned on a thread
-        that lives as long as the server, see _die_with_parent)."""
+        that lives as long as the server, see exit_with_parent)."""
 
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self._take_lock()
@@ -167,7 +168,7 @@ class EmbeddedFalkorDB:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
-                preexec_fn=_die_with_parent if self.die_with_parent else None,
+                preexec_fn=exit_with_parent if self.die_with_parent else None,
                 start_new_session=not self.die_with_parent,
             )
             self.url = url

