@@ -43,6 +43,13 @@ from afterhack.services import open_services
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
+# The collector's thresholds while the app serves. At Python's default (a young collection
+# every 700 net allocations, an old one every 100 young) an ingest of a large source ran
+# several collections of the whole heap, each walking what all earlier requests left
+# alive. A young generation this size is collected a few times per large ingest, and the
+# old one rarely (bench-results/NOTES.md, "Ingest and the garbage collector").
+GC_THRESHOLDS = (50_000, 20, 20)
+
 # Routes are matched in order, one pattern at a time: the review's hot routes (corrections,
 # then claims) come right after the health checks. No route shadows another whatever the
 # order (tests/test_request_overhead.py checks).
@@ -70,7 +77,12 @@ def create_api(settings: Settings | None = None, *, running: Running | None = No
                 # as long as the app: out of the collector's sight, a collection walks
                 # only what requests allocate.
                 gc.freeze()
-                yield
+                before = gc.get_threshold()
+                gc.set_threshold(*GC_THRESHOLDS)
+                try:
+                    yield
+                finally:
+                    gc.set_threshold(*before)
 
     app = FastAPI(
         title="afterhack",
