@@ -38,6 +38,10 @@ _RANGE = re.compile(rf"\bfrom\s+{_date('a')}\s+(?:to|until|till|through|-|–)\s
 _BEGIN = re.compile(rf"\b(?:from|since|starting(?:\s+on)?|effective|as\s+of)\s+{_date('a')}",
                     re.IGNORECASE)
 _END = re.compile(rf"\b(?P<kind>until|till|through)\s+{_date('b')}", re.IGNORECASE)
+# Every form above starts with one of these words: a statement without any states no valid
+# time, and most statements are read with this one search instead of all three.
+_CUE = re.compile(r"\b(?:from|since|starting|effective|as\s+of|until|till|through)\s",
+                  re.IGNORECASE)
 
 
 def _day(m: re.Match[str], p: str, year: int) -> date | None:
@@ -60,6 +64,8 @@ def _ms(d: date) -> int:
 def valid_time(statement: str, reference_ms: int) -> tuple[int | None, int | None]:
     """(valid_from, valid_until) in epoch ms that the statement states; None where it
     states none. An interval that would end before it begins is not read."""
+    if _CUE.search(statement) is None:
+        return None, None
     year = datetime.fromtimestamp(reference_ms / 1000, tz=UTC).year
     begin: date | None = None
     end: date | None = None
