@@ -41,21 +41,17 @@ class WatchedServer:
     test: str
     # A frozen server still running is stopped after it has not answered for this long.
     frozen_s: float = 20.0
-    restarts: list[str] = field(default_factory=list)
-    # Where the session's restarts are listed (a test of this class passes its own).
-    session_log: list[str] = field(default_factory=lambda: RESTARTS)
+    # Where its restarts are listed: the session's (a test of this class passes its own).
+    restarts: list[str] = field(default_factory=lambda: RESTARTS)
 
     def ensure_serving(self) -> None:
         """Restart the server if it exited or stopped answering; no-op while it serves."""
         proc = self.server.process
-        url = self.server.url or ""
-        if proc is not None and proc.poll() is None and answers(url, self.frozen_s):
+        code = proc.poll() if proc is not None else None
+        if proc is not None and code is None and answers(self.server.url or "", self.frozen_s):
             return
-        if proc is not None and proc.poll() is not None:
-            what = f"exited with {proc.returncode}"
-        else:
-            what = f"did not answer PING for {self.frozen_s:.0f} s"
-        report = f"{self.test}: FalkorDB {what}; restarted.\n{self.server.crash_report()}"
-        self.restarts.append(report)
-        self.session_log.append(report)
+        what = (f"exited with {code}" if code is not None
+                else f"did not answer PING for {self.frozen_s:.0f} s")
+        self.restarts.append(f"{self.test}: FalkorDB {what}; restarted.\n"
+                             f"{self.server.crash_report()}")
         self.server.restart()
