@@ -211,7 +211,10 @@ async function story(browser, size) {
       await page.locator(`${tid('tab-conflicts')}[aria-selected="true"]`).waitFor()
       const card = panel.locator(`${tid('conflict')}[data-id="${conflictId}"]`)
       await card.waitFor()
-      check(/is-focused/.test(await card.getAttribute('class')), 'the conflict asked for is not singled out')
+      // The panel marks it in the render after the one that shows the list, so wait for it.
+      const singled = await panel.locator(`${tid('conflict')}.is-focused[data-id="${conflictId}"]`)
+        .waitFor({ timeout: 5000 }).then(() => true, () => false)
+      check(singled, 'the conflict asked for is not singled out')
       const quotes = await card.locator(tid('conflict-quote')).allInnerTexts()
       check(quotes.length === 2, `${quotes.length} quotes shown`)
       check(quotes.some((q) => q.includes(JUNE_12)) && quotes.some((q) => q.includes(JUNE_19)), `quotes: ${quotes.join(' | ')}`)
