@@ -44,7 +44,7 @@ from afterhack.store import sources as store_sources
 from afterhack.store.audit import audit_params, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.guard import Flag, guard_params
-from afterhack.store.names import new_id
+from afterhack.store.names import new_id, new_ids
 from afterhack.store.sources import (
     ClaimsWrite,
     NewClaim,
@@ -115,7 +115,8 @@ def check_candidates(
     max_claims: int,
 ) -> None:
     """Apply the quote rules to one fragment's raw output, appending kept claims to ex."""
-    for item in raw:
+    ids = new_ids(len(raw))
+    for n, item in enumerate(raw):
         statement = item.get("statement") if isinstance(item, dict) else None
         quote = item.get("evidence_quote") if isinstance(item, dict) else None
         if not isinstance(statement, str) or not isinstance(quote, str) or not statement.strip():
@@ -145,7 +146,7 @@ def check_candidates(
         start = frag.span.start + at
         valid_from, valid_until = valid_time(statement, now_ms())
         ex.kept.append({
-            "id": new_id(),
+            "id": ids[n],
             "fragment_id": frag.id,
             "statement": statement,
             "key": key,
@@ -197,9 +198,11 @@ async def run_extraction(
 
 
 def plan_fragments(text: str, max_chars: int) -> list[FragmentPlan]:
+    spans = split_fragments(text, max_chars)
+    ids = new_ids(len(spans))
     return [
-        FragmentPlan(id=new_id(), seq=i, span=s, text=text[s.start : s.end])
-        for i, s in enumerate(split_fragments(text, max_chars))
+        FragmentPlan(id=ids[i], seq=i, span=s, text=text[s.start : s.end])
+        for i, s in enumerate(spans)
     ]
 
 
