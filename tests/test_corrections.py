@@ -251,6 +251,26 @@ def test_reingest_does_not_resurrect_a_corrected_mistake(client: TestClient, ws:
     assert cited == [rep["id"]]
 
 
+def test_reingest_of_a_retracted_mistake_is_born_rejected(client: TestClient, ws: str,
+                                                          falkordb: str) -> None:
+    claim = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": "t", "text": JUNE}).json()["claims"][0]
+    preview = _preview(client, ws, claim["id"], statement="", kind="retract")
+    r = _apply(client, ws, claim["id"], preview, statement="", kind="retract",
+               reason="No launch date was ever agreed.")
+    assert r.status_code == 201, r.text
+    # In one source: the mistake again, and a sentence no correction touched.
+    again = client.post(f"/api/workspaces/{ws}/sources", json={
+        "title": "copy", "text": "Doors open at 9. " + JUNE + " The venue is Hall B."}).json()
+    status = {c["statement"]: c["status"] for c in again["claims"]}
+    assert status == {JUNE: "rejected", "Doors open at 9.": "proposed",
+                      "The venue is Hall B.": "proposed"}, status
+    back = next(c for c in again["claims"] if c["statement"] == JUNE)
+    detail = client.get(f"/api/workspaces/{ws}/claims/{back['id']}").json()
+    assert detail["status"] == "rejected" and detail["superseded_by"] is None
+    assert violations(falkordb, ws) == []
+
+
 def test_reviewer_way_back(client: TestClient, ws: str, falkordb: str) -> None:
     claim = client.post(f"/api/workspaces/{ws}/sources",
                         json={"title": "t", "text": JUNE}).json()["claims"][0]

@@ -135,7 +135,7 @@ _VERSION_FIELDS = (
     "v.created_at AS created_at, v.length AS length"
 )
 
-# Claims are created in a subquery so a version without claims still returns its row.
+# Claims are created in subqueries so a version without claims still returns its row.
 # Each is searchable by its words (``terms``) at once; its vector comes with it when ingest
 # embedded it (``v``), or later from the vector worker (``vector_pending``).
 # A claim whose statement was already corrected somewhere in the workspace comes back
@@ -143,29 +143,47 @@ _VERSION_FIELDS = (
 # re-ingested mistake must not become current evidence again. Only those claims come back
 # in `created` (every other one is 'proposed'): a map per claim in the reply cost more to
 # parse on the client than writing the claims did.
-_CREATE_CLAIMS = """
-WITH s, v
-CALL {
-  WITH v
-  UNWIND $claims AS c
-  MATCH (f:Node {id: c.fragment_id}) WHERE f:SourceFragment
-  OPTIONAL MATCH (dead:Node {statement_key: c.key})
-  WHERE dead:Claim AND dead.status IN """ + RETIRED + """
-    AND (dead)<-[:CORRECTS]-(:Correction)
-  OPTIONAL MATCH (dead)<-[:SUPERSEDES]-(rep:Claim)
-  WITH c, f, collect(dead.id) AS dead_ids, collect(rep.id) AS rep_ids
-  OPTIONAL MATCH (r:Node {id: rep_ids[0]}) WHERE r:Claim
-  CREATE (cl:Claim:Node {id: c.id, statement: c.statement, statement_key: c.key,
+_CLAIM_PROPS = """id: c.id, statement: c.statement, statement_key: c.key,
       evidence_quote: c.quote, quote_start: c.quote_start, quote_end: c.quote_end,
-      """ + born("CASE WHEN size(dead_ids) = 0 THEN 'proposed' "
-                 "WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END") + """,
       confidence: c.confidence, confidence_kind: 'quote_match', revision: 1,
       source_id: $source_id, version_id: $version_id, fragment_id: f.id,
       extracted_by: c.extracted_by, created_at: $now, valid_from: c.valid_from,
       valid_until: c.valid_until,
       terms: CASE c.terms WHEN '' THEN [] ELSE split(c.terms, ' ') END,
       vector_pending: c.v IS NULL,
-      embedding: CASE WHEN c.v IS NULL THEN null ELSE vecf32(c.v) END})
+      embedding: CASE WHEN c.v IS NULL THEN null ELSE vecf32(c.v) END"""
+
+# The keys of re-ingested mistakes (a retired claim with that key, a Correction pointing at
+# it) are looked up first, so the claims that match none (nearly all) are created in one pass
+# without a lookup or an aggregation each; only the few that match go the long way.
+_REINGESTED = born("CASE WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END")
+_CREATE_CLAIMS = """
+WITH s, v
+CALL {
+  UNWIND $claims AS c
+  MATCH (dead:Node {statement_key: c.key})
+  WHERE dead:Claim AND dead.status IN """ + RETIRED + """
+    AND (dead)<-[:CORRECTS]-(:Correction)
+  OPTIONAL MATCH (dead)<-[:SUPERSEDES]-(rep:Claim)
+  WITH c.key AS key, collect(rep.id) AS rep_ids
+  RETURN collect({key: key, rep_id: rep_ids[0]}) AS fates
+}
+WITH s, v, fates, [x IN fates | x.key] AS fate_keys
+CALL {
+  WITH v, fate_keys
+  UNWIND [c IN $claims WHERE NOT c.key IN fate_keys] AS c
+  MATCH (f:Node {id: c.fragment_id}) WHERE f:SourceFragment
+  CREATE (cl:Claim:Node {""" + born("'proposed'") + """, """ + _CLAIM_PROPS + """})
+  CREATE (cl)-[:SUPPORTED_BY {role: 'evidence'}]->(f)
+  RETURN count(cl) AS n_fresh
+}
+CALL {
+  WITH v, fates, fate_keys
+  UNWIND [c IN $claims WHERE c.key IN fate_keys] AS c
+  MATCH (f:Node {id: c.fragment_id}) WHERE f:SourceFragment
+  WITH c, f, [x IN fates WHERE x.key = c.key | x.rep_id] AS rep_ids
+  OPTIONAL MATCH (r:Node {id: rep_ids[0]}) WHERE r:Claim
+  CREATE (cl:Claim:Node {""" + _REINGESTED + """, """ + _CLAIM_PROPS + """})
   CREATE (cl)-[:SUPPORTED_BY {role: 'evidence'}]->(f)
   WITH cl, r
   CALL {
@@ -174,8 +192,7 @@ CALL {
     CREATE (r)-[:SUPERSEDES {reason: 'reingested'}]->(cl)
     RETURN count(*) AS linked
   }
-  WITH collect({id: cl.id, status: cl.status}) AS made
-  RETURN [x IN made WHERE x.status <> 'proposed'] AS created
+  RETURN collect({id: cl.id, status: cl.status}) AS created
 }
 """
 
