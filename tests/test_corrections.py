@@ -211,15 +211,20 @@ def test_cycle_does_not_hold_itself_up(client: TestClient, ws: str, falkordb: st
     assert s[d1] == s[d2] == "needs_review"
 
 
-def test_retract_rejects_the_claim_and_keeps_the_reason(client: TestClient, ws: str,
-                                                        falkordb: str) -> None:
+def _retract_june(client: TestClient, ws: str) -> Any:
+    """Add the June claim and retract it; the correction's answer."""
     claim = client.post(f"/api/workspaces/{ws}/sources",
                         json={"title": "t", "text": JUNE}).json()["claims"][0]
     preview = _preview(client, ws, claim["id"], statement="", kind="retract")
     r = _apply(client, ws, claim["id"], preview, statement="", kind="retract",
                reason="No launch date was ever agreed.")
     assert r.status_code == 201, r.text
-    out = r.json()
+    return r.json()
+
+
+def test_retract_rejects_the_claim_and_keeps_the_reason(client: TestClient, ws: str,
+                                                        falkordb: str) -> None:
+    out = _retract_june(client, ws)
     assert out["replacement"] is None
     assert out["old_claim"]["status"] == "rejected"
     assert out["correction"]["fragment"]["text"] == "No launch date was ever agreed."
@@ -253,12 +258,7 @@ def test_reingest_does_not_resurrect_a_corrected_mistake(client: TestClient, ws:
 
 def test_reingest_of_a_retracted_mistake_is_born_rejected(client: TestClient, ws: str,
                                                           falkordb: str) -> None:
-    claim = client.post(f"/api/workspaces/{ws}/sources",
-                        json={"title": "t", "text": JUNE}).json()["claims"][0]
-    preview = _preview(client, ws, claim["id"], statement="", kind="retract")
-    r = _apply(client, ws, claim["id"], preview, statement="", kind="retract",
-               reason="No launch date was ever agreed.")
-    assert r.status_code == 201, r.text
+    _retract_june(client, ws)
     # In one source: the mistake again, and a sentence no correction touched.
     again = client.post(f"/api/workspaces/{ws}/sources", json={
         "title": "copy", "text": "Doors open at 9. " + JUNE + " The venue is Hall B."}).json()
