@@ -124,7 +124,6 @@ def test_valid_times_only_with_dismiss(client: TestClient, ws: str) -> None:
     assert r.status_code == 422 and "dismiss" in r.json()["error"]["message"], r.text
 
 
-
 _CUES = ["from", "since", "starting", "starting on", "effective", "as of", "until", "till",
          "through"]
 _DATES = ["March 3", "3rd Mar.", "Sept 9, 2027", "2026-03-03", "9 june 2026"]
@@ -134,11 +133,11 @@ _GAPS = [" ", "  ", "\t", "\n", "\u00a0"]
 def test_every_form_valid_time_reads_holds_a_cue_word() -> None:
     # valid_time reads only statements its one cue search finds: exact only if every
     # form it reads contains a cue word, in any case and spacing.
+    readers = (validity._RANGE, validity._BEGIN, validity._END)
     for cue, day, gap in itertools.product(_CUES, _DATES, _GAPS):
         for form in (cue, cue.upper(), cue.title()):
             form = form.replace(" ", gap)
             for statement in (f"The fair runs {form}{gap}{day}.",
                               f"Open from{gap}{day} {form}{gap}{day}"):
-                readers = (validity._RANGE, validity._BEGIN, validity._END)
                 assert any(rx.search(statement) for rx in readers), statement
                 assert validity._CUE.search(statement) is not None, statement
