@@ -170,7 +170,7 @@ CALL {
 }
 WITH s, v, fates, [x IN fates | x.key] AS fate_keys
 CALL {
-  WITH v, fate_keys
+  WITH fate_keys
   UNWIND [c IN $claims WHERE NOT c.key IN fate_keys] AS c
   MATCH (f:Node {id: c.fragment_id}) WHERE f:SourceFragment
   CREATE (cl:Claim:Node {""" + born("'proposed'") + """, """ + _CLAIM_PROPS + """})
@@ -178,7 +178,7 @@ CALL {
   RETURN count(cl) AS n_fresh
 }
 CALL {
-  WITH v, fates, fate_keys
+  WITH fates, fate_keys
   UNWIND [c IN $claims WHERE c.key IN fate_keys] AS c
   MATCH (f:Node {id: c.fragment_id}) WHERE f:SourceFragment
   WITH c, f, [x IN fates WHERE x.key = c.key | x.rep_id] AS rep_ids
