@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from afterhack.model.vocab import NODE_LABELS
 from afterhack.store.client import Store
-from afterhack.store.names import NODE_FULLTEXT, NODE_RANGE_INDEXED, graph_name
+from afterhack.store.names import NODE_RANGE_INDEXED, graph_name
 from afterhack.store.workspaces import register_schema_everywhere
 from tests.support.graphs import violations
 
@@ -24,7 +24,6 @@ async def _make_it_old(store: Store, name: str) -> None:
     g = store.graph(name)
     await store.command(name, "GRAPH.CONSTRAINT", "DROP", name, "UNIQUE", "NODE", "Node",
                         "PROPERTIES", 1, "id")
-    await g.write("CALL db.idx.fulltext.drop('Node')")
     for prop in ("id", *NODE_RANGE_INDEXED):
         await g.write(f"DROP INDEX FOR (n:Node) ON (n.{prop})")
     await g.write("MATCH (n) REMOVE n:Node")
@@ -86,7 +85,7 @@ def test_an_old_workspace_is_upgraded_at_start(client: TestClient, falkordb: str
     before, after = asyncio.run(go())
     assert len(before[0]) == len(NODE_LABELS) and before[2] > 0  # old: 11 label indexes
     idx, cons, bare = after
-    assert idx == [("Node", sorted(["id", NODE_FULLTEXT, *NODE_RANGE_INDEXED]))]
+    assert idx == [("Node", sorted(["id", *NODE_RANGE_INDEXED]))]
     assert cons == [("Node", ["id"])] and bare == 0
     assert client.get(f"/api/workspaces/{ws}/claims/{claim}").status_code == 200
     hits = client.get(f"/api/workspaces/{ws}/claims", params={"q": "launch"}).json()["items"]
@@ -124,7 +123,40 @@ def test_a_shared_index_missing_a_field_gets_it_at_start(client: TestClient,
 
     before, after, again = asyncio.run(go())
     assert "status" not in before[0][0][1]
-    assert after[0] == [("Node", sorted(["id", NODE_FULLTEXT, *NODE_RANGE_INDEXED]))]
+    assert after[0] == [("Node", sorted(["id", *NODE_RANGE_INDEXED]))]
     assert after == again and after[1] == before[1] and after[2] == 0
     items = client.get(f"/api/workspaces/{ws}/claims").json()["items"]
     assert len(items) == 1 and items[0]["statement"] == JUNE
+
+
+def test_the_full_text_field_of_the_shared_index_is_dropped_at_start(client: TestClient,
+                                                                      falkordb: str) -> None:
+    # A graph made while the shared index had a full-text field on `statement`: the field
+    # goes, nothing else changes, and a conflict check (which found neighbours through it)
+    # still finds the claim it contradicts.
+    ws = client.post("/api/workspaces", json={"name": "full-text"}).json()["id"]
+    client.post(f"/api/workspaces/{ws}/sources", json={"title": "plan", "text": JUNE})
+    name = graph_name(ws)
+
+    async def go() -> tuple[Any, Any, Any]:
+        store = Store(falkordb)
+        try:
+            await store.graph(name).write(
+                "CALL db.idx.fulltext.createNodeIndex('Node', 'statement')")
+            await _built(store, name)
+            before = await _indexes(store, name)
+            await register_schema_everywhere(store)
+            after = await _indexes(store, name)
+            await register_schema_everywhere(store)
+            return before, after, await _indexes(store, name)
+        finally:
+            await store.close()
+
+    before, after, again = asyncio.run(go())
+    assert before[0] == [("Node", sorted(["id", "statement", *NODE_RANGE_INDEXED]))]
+    assert after[0] == [("Node", sorted(["id", *NODE_RANGE_INDEXED]))]
+    assert after == again and after[1] == before[1] and after[2] == 0
+    r = client.post(f"/api/workspaces/{ws}/sources",
+                    json={"title": "memo", "text": "The product launch is planned for July 1."})
+    assert r.status_code == 201, r.text
+    assert [c["kind"] for c in r.json()["conflicts"]] == ["date"]

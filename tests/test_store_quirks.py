@@ -185,3 +185,25 @@ def test_udf_neighbours_keep_only_the_last_type_and_both_means_outgoing(falkordb
     # A FalkorDB that fixes these fails here: [c, d] and [b, c, d] are the right answers.
     assert got["two"] == ["d"], "getNeighbors now follows every type it is given"
     assert got["both"] == ["b"], "getNeighbors now follows both directions"
+
+
+def test_a_list_bound_before_a_match_is_not_quantified_in_its_where(falkordb: str) -> None:
+    """The server bug behind the form of store/claims.holding_all: ``all(t IN rest WHERE t IN
+    c.terms)`` in a MATCH's WHERE, ``rest`` bound before the MATCH, holds for no node; the
+    same predicate projected by a WITH, then filtered, holds as it should."""
+
+    async def go(g: Graph) -> tuple[int, int, int]:
+        await g.write("CREATE (:C {terms: ['launch', 'june']}), (:C {terms: ['launch']})")
+        in_where = await g.read(
+            "WITH ['june'] AS rest MATCH (c:C) WHERE all(t IN rest WHERE t IN c.terms) "
+            "RETURN count(c) AS n")
+        projected = await g.read(
+            "WITH ['june'] AS rest MATCH (c:C) "
+            "WITH c, all(t IN rest WHERE t IN c.terms) AS held WHERE held "
+            "RETURN count(c) AS n")
+        from_parameter = await g.read(
+            "MATCH (c:C) WHERE all(t IN $rest WHERE t IN c.terms) RETURN count(c) AS n",
+            {"rest": ["june"]})
+        return in_where.scalar(), projected.scalar(), from_parameter.scalar()
+
+    assert _on_scratch_graph(falkordb, go) == (0, 1, 1)

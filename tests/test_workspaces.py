@@ -68,8 +68,8 @@ def test_unknown_source_is_404(client: TestClient, ws: str) -> None:
 
 
 def test_one_shared_index_exists_when_created(client: TestClient, falkordb: str) -> None:
-    """A workspace graph has one label index, on Node: unique id, the range fields and the
-    full-text field (an index per label cost about 100 KiB each, even when empty)."""
+    """A workspace graph has one label index, on Node: unique id and the range fields (an
+    index per label cost about 100 KiB each, even when empty), and no full-text field."""
     from afterhack.store.client import Store
 
     ws = client.post("/api/workspaces", json={"name": "idx"}).json()["id"]
@@ -87,8 +87,7 @@ def test_one_shared_index_exists_when_created(client: TestClient, falkordb: str)
             assert idx[0]["status"] == "OPERATIONAL"
             assert idx[0]["types"] == {"id": ["RANGE"], "statement_key": ["RANGE"],
                                        "key": ["RANGE"], "terms": ["RANGE"],
-                                       "vector_pending": ["RANGE"], "status": ["RANGE"],
-                                       "statement": ["FULLTEXT"]}
+                                       "vector_pending": ["RANGE"], "status": ["RANGE"]}
         finally:
             await store.close()
 

@@ -47,15 +47,16 @@ class KeyedClaim(ClaimRow):
 TERM_COUNT_CAP = 1000
 
 
-async def term_counts(g: Graph, terms: list[str]) -> dict[str, int]:
-    """For each term, how many claims hold it (at most the cap: an index entry is read per
+async def term_counts(g: Graph, terms: list[str],
+                      cap: int = TERM_COUNT_CAP) -> dict[str, int]:
+    """For each term, how many claims hold it (at most ``cap``: an index entry is read per
     claim counted)."""
     rows = await g.read(
         "UNWIND $terms AS t "
         "CALL { WITH t MATCH (c:Node) WHERE c:Claim AND t IN c.terms WITH c LIMIT $cap "
         "  RETURN count(c) AS df } "
         "RETURN t, df",
-        {"terms": terms, "cap": TERM_COUNT_CAP},
+        {"terms": terms, "cap": cap},
     )
     return {str(r["t"]): int(r["df"]) for r in rows}
 
@@ -182,54 +183,36 @@ async def neighbours(g: Graph, hits: list[str], statuses: Sequence[ClaimStatus]
     return near
 
 
-async def fulltext(g: Graph, query: str, statuses: Sequence[ClaimStatus], limit: int,
-                   offset: int) -> list[ClaimRow]:
-    """Claims matching a RediSearch query (built by search.plan, never raw user text)."""
-    rows = await g.read(
-        "CALL db.idx.fulltext.queryNodes('Node', $q) YIELD node AS c, score "
-        "WHERE c:Claim AND c.status IN $statuses "
-        f"WITH c, score ORDER BY score DESC, c.created_at, c.id SKIP $offset LIMIT $limit "
-        f"RETURN {CLAIM_FIELDS}, score, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
-        "ORDER BY score DESC, c.created_at, c.id",
-        {"q": query, "statuses": statuses, "limit": limit, "offset": offset},
-    )
-    return cast(list[ClaimRow], list(rows))
-
-
-async def fulltext_top(g: Graph, queries: list[str], k: int) -> list[list[NeighbourRow]]:
-    """The best ``k`` current claims for each RediSearch query (built by search.py, never raw
-    text), all in one read. Every hit of a query is ranked, so give it queries that select
-    (several words, all required); ``fulltext_capped`` bounds a query that may not."""
+async def holding_all(g: Graph, queries: list[tuple[str, list[str]]], k: int,
+                      scan: int) -> list[list[NeighbourRow]]:
+    """For each query (a term that brings claims in, and terms they must also hold), the
+    best ``k`` current claims holding all its terms, fewest terms first (a claim that is
+    little more than the query), all in one read. At most ``scan`` claims holding the first
+    term are read per query, so put its rarest term first."""
     if not queries:
         return []
-    # One row per query, by index: FalkorDB 4.16 resumes the previous row's procedure call
-    # when a CALL {} subquery with a LIMIT wraps it, so the ranking is done outside.
+    # The check on the other terms is projected, then filtered: FalkorDB 4.16 finds nothing
+    # when a list bound before a MATCH is quantified in that MATCH's WHERE
+    # (tests/test_store_quirks.py).
     rows = await g.read(
         "UNWIND range(0, size($qs) - 1) AS i "
-        "CALL db.idx.fulltext.queryNodes('Node', $qs[i]) YIELD node AS c, score "
-        f"WHERE c:Claim AND c.status IN {CURRENT} "
-        "WITH i, c, score ORDER BY score DESC, c.id "
-        "WITH i, collect({id: c.id, statement: c.statement, statement_key: c.statement_key, "
-        "  source_id: c.source_id})[..$k] AS hits "
+        "WITH i, $qs[i][0] AS via, $qs[i][1] AS rest "
+        "CALL { WITH via, rest "
+        "  MATCH (c:Node) WHERE c:Claim AND via IN c.terms "
+        f"  AND c.status IN {CURRENT} "
+        "  WITH c, rest LIMIT $scan "
+        "  WITH c, all(t IN rest WHERE t IN c.terms) AS held WHERE held "
+        "  RETURN c } "
+        "WITH i, c ORDER BY size(c.terms), c.id "
+        # Lists, not maps: thousands of hits come back, and a map costs more to decode.
+        "WITH i, collect([c.id, c.statement, c.statement_key, c.source_id])[..$k] AS hits "
         "RETURN i, hits",
-        {"qs": queries, "k": k})
+        {"qs": [[via, rest] for via, rest in queries], "k": k, "scan": scan})
     out: list[list[NeighbourRow]] = [[] for _ in queries]
     for r in rows:
-        out[r["i"]] = [cast(NeighbourRow, dict(h)) for h in r["hits"]]
+        out[r["i"]] = [{"id": h[0], "statement": h[1], "statement_key": h[2],
+                        "source_id": h[3]} for h in r["hits"]]
     return out
-
-
-async def fulltext_capped(g: Graph, query: str, k: int, cap: int) -> list[NeighbourRow]:
-    """The best ``k`` of the first ``cap`` current claims a query matches: bounded however
-    common its word (the procedure stops after ``cap`` hits)."""
-    rows = await g.read(
-        "CALL db.idx.fulltext.queryNodes('Node', $q) YIELD node AS c, score "
-        f"WHERE c:Claim AND c.status IN {CURRENT} "
-        "WITH c, score LIMIT $cap "
-        "RETURN c.id AS id, c.statement AS statement, c.statement_key AS statement_key, "
-        "c.source_id AS source_id ORDER BY score DESC, c.id LIMIT $k",
-        {"q": query, "k": k, "cap": cap})
-    return [cast(NeighbourRow, dict(r)) for r in rows]
 
 
 async def statement_keys(g: Graph, ids: list[str]) -> dict[str, tuple[str, str]]:

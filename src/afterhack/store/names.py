@@ -36,8 +36,8 @@ PROPERTY_KEYS = (
 )
 
 # Every node of a workspace graph carries this label beside its own (vocab.NodeLabel), and
-# the graph's one index is on it: `id` (unique), the properties below, and the full-text
-# index on `statement`. An index per label costs FalkorDB about 100 KiB even when empty, so
+# the graph's one index is on it: `id` (unique) and the properties below. An index per
+# label costs FalkorDB about 100 KiB even when empty, so
 # one for all of them is what keeps an empty workspace small. A lookup by id is written
 # `(c:Node {id: $id}) WHERE c:Claim`: an index scan, then a filter on the label, as fast as
 # an index on Claim itself; `(c:Claim:Node {id: $id})` would check the label with a matrix
@@ -47,7 +47,6 @@ NODE = "Node"
 # for their vector (see store/vectors.py), and the status a list of claims and its count
 # start from (store/claims.list_claims), are among them.
 NODE_RANGE_INDEXED = ("statement_key", "key", "terms", "vector_pending", "status")
-NODE_FULLTEXT = "statement"
 
 
 def new_id() -> str:

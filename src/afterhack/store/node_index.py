@@ -1,9 +1,11 @@
 """The one index of a workspace graph, on the label every node carries (names.NODE), and the
-upgrade of graphs made before it, which had an index per label.
+upgrade of graphs made before it, which had an index per label, or a full-text field.
 
-An empty workspace costs FalkorDB its bare graph plus one label index (unique ``id``, the
-range fields of names.NODE_RANGE_INDEXED and the full-text field), where it used to cost a
-label index for each of eleven labels plus the full-text one.
+An empty workspace costs FalkorDB its bare graph plus one label index (unique ``id`` and the
+range fields of names.NODE_RANGE_INDEXED), where it used to cost a label index for each of
+eleven labels plus a full-text one. Claims are found by their terms (search.py), conflict
+checks included (neighbours.py); a full-text index of their statements was kept up to date
+by every write for no reader, and was most of an ingest's write (bench-results/NOTES.md).
 """
 
 from __future__ import annotations
@@ -13,13 +15,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from afterhack.store.client import QueryFailed, Store
-from afterhack.store.names import NODE, NODE_FULLTEXT, NODE_RANGE_INDEXED
+from afterhack.store.names import NODE, NODE_RANGE_INDEXED
 
 log = logging.getLogger(__name__)
 
 
 async def create_node_index(store: Store, name: str) -> None:
-    """The unique ``id``, range and full-text fields on NODE, each created only if missing.
+    """The unique ``id`` and range fields on NODE, each created only if missing.
 
     Asked first, so a start-up that finds it all there only reads: a repeated creation fails
     on the server, and FalkorDB replays such failures from its append-only file at every
@@ -33,9 +35,6 @@ async def create_node_index(store: Store, name: str) -> None:
     if missing:
         fields = ", ".join(f"n.{p}" for p in missing)
         await _tolerate_existing(g.write(f"CREATE INDEX FOR (n:{NODE}) ON ({fields})"))
-    if "FULLTEXT" not in kinds.get(NODE_FULLTEXT, []):
-        await _tolerate_existing(g.write(
-            f"CALL db.idx.fulltext.createNodeIndex('{NODE}', '{NODE_FULLTEXT}')"))
 
 
 async def _has_unique_id(store: Store, name: str) -> bool:
@@ -44,7 +43,7 @@ async def _has_unique_id(store: Store, name: str) -> bool:
 
 
 async def _node_kinds(store: Store, name: str) -> dict[str, list[str]]:
-    """The kinds of index (RANGE, FULLTEXT) each field of NODE's index has."""
+    """The kinds of index (RANGE, FULLTEXT, VECTOR) each field of NODE's index has."""
     rows = await store.graph(name).read("CALL db.indexes() YIELD label, properties, types "
                                         "RETURN label AS label, properties AS props, "
                                         "types AS types")
@@ -54,11 +53,14 @@ async def _node_kinds(store: Store, name: str) -> dict[str, list[str]]:
     return {}
 
 
+def _has_fulltext(kinds: dict[str, list[str]]) -> bool:
+    return any("FULLTEXT" in k for k in kinds.values())
+
+
 async def _node_index_complete(store: Store, name: str) -> bool:
     kinds = await _node_kinds(store, name)
     return (all("RANGE" in kinds.get(p, []) for p in NODE_RANGE_INDEXED)
-            and "FULLTEXT" in kinds.get(NODE_FULLTEXT, [])
-            and await _has_unique_id(store, name))
+            and not _has_fulltext(kinds) and await _has_unique_id(store, name))
 
 
 async def _tolerate_existing(write: Awaitable[Any]) -> None:
@@ -86,9 +88,10 @@ async def _old_layout(store: Store, name: str) -> tuple[list[Any], list[Any], in
 
 async def upgrade(store: Store, name: str, built: Callable[[], Awaitable[None]]) -> bool:
     """Give a graph made with an index per label the shared label and its index, then drop
-    the old indexes (their memory is the point), or a graph whose shared index lacks a field
-    added since that field; True if it needed it. Idempotent: a crash
-    half-way is finished by the next start. Read-only when there is nothing to do.
+    the old indexes (their memory is the point); give a graph whose shared index lacks a
+    field added since that field, and drop the full-text field it no longer has; True if it
+    needed any of it. Idempotent: a crash half-way is finished by the next start. Read-only
+    when there is nothing to do.
 
     ``built`` waits until every index and constraint of the graph is operational: an index
     is dropped only once built (FalkorDB 4.16 loses a drop sent while the index still
@@ -98,10 +101,14 @@ async def upgrade(store: Store, name: str, built: Callable[[], Awaitable[None]])
     if not constraints and not indexes and not unlabelled:
         if await _node_index_complete(store, name):
             return False
-        # Made with the shared index before a field joined it (names.NODE_RANGE_INDEXED).
-        log.info("adding the missing fields to the shared index of %s", name)
+        # Made with the shared index before a field joined it (names.NODE_RANGE_INDEXED), or
+        # while it had a full-text field.
+        log.info("bringing the shared index of %s up to date", name)
         await create_node_index(store, name)
         await built()
+        if _has_fulltext(await _node_kinds(store, name)):
+            await _tolerate_missing(store.graph(name).write(
+                f"CALL db.idx.fulltext.drop('{NODE}')"))
         return True
     log.info("giving workspace graph %s one shared index", name)
     g = store.graph(name)
