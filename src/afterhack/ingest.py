@@ -116,6 +116,7 @@ def check_candidates(
 ) -> None:
     """Apply the quote rules to one fragment's raw output, appending kept claims to ex."""
     ids = new_ids(len(raw))
+    now = now_ms()
     for n, item in enumerate(raw):
         statement = item.get("statement") if isinstance(item, dict) else None
         quote = item.get("evidence_quote") if isinstance(item, dict) else None
@@ -144,7 +145,7 @@ def check_candidates(
             continue
         seen_keys.add(key)
         start = frag.span.start + at
-        valid_from, valid_until = valid_time(statement, now_ms())
+        valid_from, valid_until = valid_time(statement, now)
         ex.kept.append({
             "id": ids[n],
             "fragment_id": frag.id,

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 # Han, kana, Hangul syllables are spaced in Korean and stay words; Thai and Lao are unspaced.
@@ -52,8 +51,22 @@ class Plan:
     terms: tuple[str, ...]
 
 
-@lru_cache(maxsize=65536)
+# Words already folded: an ingest folds tens of thousands, nearly all seen before, and a
+# dict read inline costs less than a call through a cache. Emptied when full.
+_STEMS: dict[str, str] = {}
+_STEMS_MAX = 65536
+
+
 def _stem(word: str) -> str:
+    stem = _STEMS.get(word)
+    if stem is None:
+        if len(_STEMS) >= _STEMS_MAX:
+            _STEMS.clear()
+        stem = _STEMS[word] = _fold(word)
+    return stem
+
+
+def _fold(word: str) -> str:
     """Plural and third-person -s folded on plain lowercase words; nothing else is touched
     (a wrong fold merges two words, a missed one only loses a match)."""
     if not word.isascii() or not word.isalpha() or len(word) <= 3:
@@ -70,7 +83,8 @@ def _stem(word: str) -> str:
 def _terms(text: str) -> list[str]:
     tokens = _TOKEN.findall(text.casefold())
     if not _UNSPACED.search(text):
-        return [_stem(t) for t in tokens if t not in STOPWORDS]
+        known = _STEMS.get
+        return [known(t) or _stem(t) for t in tokens if t not in STOPWORDS]
     out: list[str] = []
     for token in tokens:
         for i, part in enumerate(_UNSPACED.split(token)):

@@ -47,16 +47,15 @@ class KeyedClaim(ClaimRow):
 TERM_COUNT_CAP = 1000
 
 
-async def term_counts(g: Graph, terms: list[str],
-                      cap: int = TERM_COUNT_CAP) -> dict[str, int]:
-    """For each term, how many claims hold it (at most ``cap``: an index entry is read per
-    claim counted)."""
+async def term_counts(g: Graph, terms: list[str], cap: int | None = None) -> dict[str, int]:
+    """For each term, how many claims hold it (at most ``cap``, TERM_COUNT_CAP by default:
+    an index entry is read per claim counted)."""
     rows = await g.read(
         "UNWIND $terms AS t "
         "CALL { WITH t MATCH (c:Node) WHERE c:Claim AND t IN c.terms WITH c LIMIT $cap "
         "  RETURN count(c) AS df } "
         "RETURN t, df",
-        {"terms": terms, "cap": cap},
+        {"terms": terms, "cap": TERM_COUNT_CAP if cap is None else cap},
     )
     return {str(r["t"]): int(r["df"]) for r in rows}
 
