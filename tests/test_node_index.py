@@ -5,6 +5,7 @@ workspace reads, searches and corrects as before."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -64,6 +65,25 @@ async def _indexes(store: Store, name: str) -> tuple[list[Any], list[Any], int]:
     return idx, cons, bare
 
 
+def _started_twice(falkordb: str, name: str, change: Callable[[Store], Awaitable[None]]
+                   ) -> tuple[Any, Any, Any]:
+    """The graph's indexes after ``change``, after a start-up, and after a second one."""
+
+    async def go() -> tuple[Any, Any, Any]:
+        store = Store(falkordb)
+        try:
+            await change(store)
+            before = await _indexes(store, name)
+            await register_schema_everywhere(store)
+            after = await _indexes(store, name)
+            await register_schema_everywhere(store)
+            return before, after, await _indexes(store, name)
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
 def test_an_old_workspace_is_upgraded_at_start(client: TestClient, falkordb: str) -> None:
     ws = client.post("/api/workspaces", json={"name": "old"}).json()["id"]
     claim = client.post(f"/api/workspaces/{ws}/sources",
@@ -109,19 +129,10 @@ def test_a_shared_index_missing_a_field_gets_it_at_start(client: TestClient,
     client.post(f"/api/workspaces/{ws}/sources", json={"title": "plan", "text": JUNE})
     name = graph_name(ws)
 
-    async def go() -> tuple[Any, Any, Any]:
-        store = Store(falkordb)
-        try:
-            await store.graph(name).write("DROP INDEX FOR (n:Node) ON (n.status)")
-            before = await _indexes(store, name)
-            await register_schema_everywhere(store)
-            after = await _indexes(store, name)
-            await register_schema_everywhere(store)
-            return before, after, await _indexes(store, name)
-        finally:
-            await store.close()
+    async def drop_status(store: Store) -> None:
+        await store.graph(name).write("DROP INDEX FOR (n:Node) ON (n.status)")
 
-    before, after, again = asyncio.run(go())
+    before, after, again = _started_twice(falkordb, name, drop_status)
     assert "status" not in before[0][0][1]
     assert after[0] == [("Node", sorted(["id", *NODE_RANGE_INDEXED]))]
     assert after == again and after[1] == before[1] and after[2] == 0
@@ -138,21 +149,12 @@ def test_the_full_text_field_of_the_shared_index_is_dropped_at_start(client: Tes
     client.post(f"/api/workspaces/{ws}/sources", json={"title": "plan", "text": JUNE})
     name = graph_name(ws)
 
-    async def go() -> tuple[Any, Any, Any]:
-        store = Store(falkordb)
-        try:
-            await store.graph(name).write(
-                "CALL db.idx.fulltext.createNodeIndex('Node', 'statement')")
-            await _built(store, name)
-            before = await _indexes(store, name)
-            await register_schema_everywhere(store)
-            after = await _indexes(store, name)
-            await register_schema_everywhere(store)
-            return before, after, await _indexes(store, name)
-        finally:
-            await store.close()
+    async def add_full_text(store: Store) -> None:
+        await store.graph(name).write(
+            "CALL db.idx.fulltext.createNodeIndex('Node', 'statement')")
+        await _built(store, name)
 
-    before, after, again = asyncio.run(go())
+    before, after, again = _started_twice(falkordb, name, add_full_text)
     assert before[0] == [("Node", sorted(["id", "statement", *NODE_RANGE_INDEXED]))]
     assert after[0] == [("Node", sorted(["id", *NODE_RANGE_INDEXED]))]
     assert after == again and after[1] == before[1] and after[2] == 0
