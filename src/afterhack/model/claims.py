@@ -26,7 +26,7 @@ class ClaimRow(TypedDict):
     source_id: str  # its source, or for a reviewer's claim its correction
     revision: int
     created_at: int
-    score: NotRequired[float]  # a full-text search's
+    score: NotRequired[float]  # a word search's (BM25)
     open_conflict_ids: NotRequired[list[str]]  # a search's or a list's: its open conflicts
 
 
