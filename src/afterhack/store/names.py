@@ -37,8 +37,8 @@ PROPERTY_KEYS = (
 
 # Every node of a workspace graph carries this label beside its own (vocab.NodeLabel), and
 # the graph's one index is on it: `id` (unique) and the properties below. An index per
-# label costs FalkorDB about 100 KiB even when empty, so
-# one for all of them is what keeps an empty workspace small. A lookup by id is written
+# label costs FalkorDB about 100 KiB even when empty, so one for all of them is what keeps
+# an empty workspace small. A lookup by id is written
 # `(c:Node {id: $id}) WHERE c:Claim`: an index scan, then a filter on the label, as fast as
 # an index on Claim itself; `(c:Claim:Node {id: $id})` would check the label with a matrix
 # traversal instead, a little slower (tools/afterhack_tools/bench/idlookup.py).

@@ -5,7 +5,8 @@ An empty workspace costs FalkorDB its bare graph plus one label index (unique ``
 range fields of names.NODE_RANGE_INDEXED), where it used to cost a label index for each of
 eleven labels plus a full-text one. Claims are found by their terms (search.py), conflict
 checks included (neighbours.py); a full-text index of their statements was kept up to date
-by every write for no reader, and was most of an ingest's write (bench-results/NOTES.md).
+by every write for no reader, and was the largest single part of an ingest's write
+(bench-results/NOTES.md).
 """
 
 from __future__ import annotations
