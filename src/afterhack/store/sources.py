@@ -6,6 +6,7 @@ event, so a crash leaves the source either whole or absent.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NotRequired, TypedDict, cast
 
 from afterhack.errors import SourceNotFound
@@ -135,6 +136,53 @@ _VERSION_FIELDS = (
     "v.created_at AS created_at, v.length AS length"
 )
 
+# A claim crosses to the store as a list of its fields in this order, not as a map, inside
+# its fragment's row: map keys were about a quarter of an ingest's parameter text, which the
+# server parses before it runs anything, and a claim inside its fragment's row needs no
+# lookup of that fragment by id.
+_CELLS = ("id", "statement", "key", "terms", "quote", "quote_start", "quote_end",
+          "confidence", "extracted_by", "valid_from", "valid_until", "v")
+_C = {name: f"c[{i}]" for i, name in enumerate(_CELLS)}
+ClaimCells = tuple[str, str, str, str, str, int, int, float, str, int | None, int | None,
+                   list[float] | None]
+
+
+def claim_cells(c: NewClaim) -> ClaimCells:
+    """A claim's fields in the order of ``_CELLS``."""
+    return (c["id"], c["statement"], c["key"], c["terms"], c["quote"], c["quote_start"],
+            c["quote_end"], c["confidence"], c["extracted_by"], c["valid_from"],
+            c["valid_until"], c.get("v"))
+
+
+class ClaimsOf(TypedDict):
+    """A fragment's id with the claims written with it."""
+
+    id: str
+    claims: list[ClaimCells]
+
+
+class FragmentCells(NewFragment):
+    """A new fragment with the claims written with it."""
+
+    claims: list[ClaimCells]
+
+
+def _by_fragment(claims: list[NewClaim]) -> dict[str, list[ClaimCells]]:
+    out: dict[str, list[ClaimCells]] = {}
+    for c in claims:
+        out.setdefault(c["fragment_id"], []).append(claim_cells(c))
+    return out
+
+
+def fragment_cells(fragments: list[NewFragment], claims: list[NewClaim]) -> list[FragmentCells]:
+    by = _by_fragment(claims)
+    return [{**f, "claims": by.get(f["id"], [])} for f in fragments]
+
+
+def claims_of(claims: list[NewClaim]) -> list[ClaimsOf]:
+    return [{"id": fid, "claims": cs} for fid, cs in _by_fragment(claims).items()]
+
+
 # Claims are created in subqueries so a version without claims still returns its row.
 # Each is searchable by its words (``terms``) at once; its vector comes with it when ingest
 # embedded it (``v``), or later from the vector worker (``vector_pending``).
@@ -143,45 +191,55 @@ _VERSION_FIELDS = (
 # re-ingested mistake must not become current evidence again. Only those claims come back
 # in `created` (every other one is 'proposed'): a map per claim in the reply cost more to
 # parse on the client than writing the claims did.
-_CLAIM_PROPS = """id: c.id, statement: c.statement, statement_key: c.key,
-      evidence_quote: c.quote, quote_start: c.quote_start, quote_end: c.quote_end,
-      confidence: c.confidence, confidence_kind: 'quote_match', revision: 1,
+_CLAIM_PROPS = f"""id: {_C['id']}, statement: {_C['statement']}, statement_key: {_C['key']},
+      evidence_quote: {_C['quote']}, quote_start: {_C['quote_start']},
+      quote_end: {_C['quote_end']}, confidence: {_C['confidence']},
+      confidence_kind: 'quote_match', revision: 1,
       source_id: $source_id, version_id: $version_id, fragment_id: f.id,
-      extracted_by: c.extracted_by, created_at: $now, valid_from: c.valid_from,
-      valid_until: c.valid_until,
-      terms: CASE c.terms WHEN '' THEN [] ELSE split(c.terms, ' ') END,
-      vector_pending: c.v IS NULL,
-      embedding: CASE WHEN c.v IS NULL THEN null ELSE vecf32(c.v) END"""
+      extracted_by: {_C['extracted_by']}, created_at: $now, valid_from: {_C['valid_from']},
+      valid_until: {_C['valid_until']},
+      terms: CASE {_C['terms']} WHEN '' THEN [] ELSE split({_C['terms']}, ' ') END,
+      vector_pending: {_C['v']} IS NULL,
+      embedding: CASE WHEN {_C['v']} IS NULL THEN null ELSE vecf32({_C['v']}) END"""
 
 # The keys of re-ingested mistakes (a retired claim with that key, a Correction pointing at
 # it) are looked up first, so the claims that match none (nearly all) are created in one pass
 # without a lookup or an aggregation each; only the few that match go the long way.
 _REINGESTED = born("CASE WHEN r IS NULL THEN 'rejected' ELSE 'superseded' END")
-_CREATE_CLAIMS = """
+
+
+def _create_claims(bind_fragment: str) -> str:
+    """Creates the claims of $fragments (rows with an ``id`` and ``claims``); each row's
+    fragment is bound as ``f`` by ``bind_fragment`` (which may create it)."""
+    return """
 WITH s, v
 CALL {
-  UNWIND $claims AS c
-  MATCH (dead:Node {statement_key: c.key})
+  UNWIND $fragments AS fr
+  UNWIND fr.claims AS c
+  MATCH (dead:Node {statement_key: """ + _C["key"] + """})
   WHERE dead:Claim AND dead.status IN """ + RETIRED + """
     AND (dead)<-[:CORRECTS]-(:Correction)
   OPTIONAL MATCH (dead)<-[:SUPERSEDES]-(rep:Claim)
-  WITH c.key AS key, collect(rep.id) AS rep_ids
+  WITH """ + _C["key"] + """ AS key, collect(rep.id) AS rep_ids
   RETURN collect({key: key, rep_id: rep_ids[0]}) AS fates
 }
 WITH s, v, fates, [x IN fates | x.key] AS fate_keys
 CALL {
-  WITH fate_keys
-  UNWIND [c IN $claims WHERE NOT c.key IN fate_keys] AS c
-  MATCH (f:Node {id: c.fragment_id}) WHERE f:SourceFragment
+  WITH s, v, fate_keys
+  UNWIND $fragments AS fr
+  """ + bind_fragment + """
+  WITH f, fr, fate_keys
+  UNWIND [c IN fr.claims WHERE NOT """ + _C["key"] + """ IN fate_keys] AS c
   CREATE (cl:Claim:Node {""" + born("'proposed'") + """, """ + _CLAIM_PROPS + """})
   CREATE (cl)-[:SUPPORTED_BY {role: 'evidence'}]->(f)
   RETURN count(cl) AS n_fresh
 }
 CALL {
   WITH fates, fate_keys
-  UNWIND [c IN $claims WHERE c.key IN fate_keys] AS c
-  MATCH (f:Node {id: c.fragment_id}) WHERE f:SourceFragment
-  WITH c, f, [x IN fates WHERE x.key = c.key | x.rep_id] AS rep_ids
+  UNWIND $fragments AS fr
+  UNWIND [c IN fr.claims WHERE """ + _C["key"] + """ IN fate_keys] AS c
+  MATCH (f:Node {id: fr.id}) WHERE f:SourceFragment
+  WITH c, f, [x IN fates WHERE x.key = """ + _C["key"] + """ | x.rep_id] AS rep_ids
   OPTIONAL MATCH (r:Node {id: rep_ids[0]}) WHERE r:Claim
   CREATE (cl:Claim:Node {""" + _REINGESTED + """, """ + _CLAIM_PROPS + """})
   CREATE (cl)-[:SUPPORTED_BY {role: 'evidence'}]->(f)
@@ -196,20 +254,22 @@ CALL {
 }
 """
 
+
 # Conflicts found for the new claims (conflicts.py) are raised in the same query: $raised.
 _RAISE = "WITH s, v, created " + RAISE
 
-_CREATE_FRAGMENTS = """
-WITH s, v
-CALL {
-  WITH s, v
-  UNWIND $fragments AS fr
-  CREATE (v)-[:HAS_FRAGMENT]->(:SourceFragment:Node {id: fr.id, seq: fr.seq, text: fr.text,
-      start: fr.start, end: fr.end, origin_type: s.origin_type, origin_name: s.origin_name,
-      source_id: s.id, version_id: v.id, extraction: fr.extraction, created_at: $now})
-  RETURN count(*) AS n_fragments
-}
-"""
+# The version's fragments, each with its claims ($fragments: FragmentCells).
+_CREATE_FRAGMENTS_AND_CLAIMS = _create_claims(
+    "CREATE (v)-[:HAS_FRAGMENT]->(f:SourceFragment:Node {id: fr.id, seq: fr.seq, "
+    "text: fr.text, start: fr.start, end: fr.end, origin_type: s.origin_type, "
+    "origin_name: s.origin_name, source_id: s.id, version_id: v.id, "
+    "extraction: fr.extraction, created_at: $now})")
+
+
+def _sent(p: Mapping[str, object], fragments: list[FragmentCells] | list[ClaimsOf],
+          ) -> dict[str, object]:
+    """The write's parameters: its claims go inside ``fragments``, not beside them."""
+    return {**{k: val for k, val in p.items() if k != "claims"}, "fragments": fragments}
 
 
 async def create_source(g: Graph, p: VersionWrite) -> VersionWritten:
@@ -220,10 +280,10 @@ async def create_source(g: Graph, p: VersionWrite) -> VersionWritten:
         "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion:Node {id:$version_id, version:1, "
         "text:$text, "
         "content_hash:$content_hash, length:$length, model_calls:$model_calls, created_at:$now}) "
-        + _CREATE_FRAGMENTS + _CREATE_CLAIMS + _RAISE
+        + _CREATE_FRAGMENTS_AND_CLAIMS + _RAISE
         + "WITH s, v, created, raised " + CREATE_AUDIT
         + " RETURN s.id AS source_id, v.version AS version, created, raised",
-        p,
+        _sent(p, fragment_cells(p["fragments"], p["claims"])),
     )
     return cast(VersionWritten, rows[0])
 
@@ -274,12 +334,12 @@ async def add_version(g: Graph, p: NewVersionWrite) -> VersionWritten | None:
         "version:s.latest_version, "
         "text:$text, content_hash:$content_hash, length:$length, model_calls:$model_calls, "
         "created_at:$now}) "
-        + _CREATE_FRAGMENTS + _CREATE_CLAIMS + _RETIRE
+        + _CREATE_FRAGMENTS_AND_CLAIMS + _RETIRE
         + "WITH s, v, created " + FLAG_AND_HOLD + _RAISE
         + "WITH s, v, created, raised " + CREATE_AUDIT + " WITH s, v, created, raised "
         + CREATE_AUDITS
         + " RETURN s.id AS source_id, v.version AS version, created, raised",
-        p,
+        _sent(p, fragment_cells(p["fragments"], p["claims"])),
     )
     return cast(VersionWritten | None, rows.first())
 
@@ -399,6 +459,10 @@ async def pending_fragments(g: Graph, source_id: str) -> PendingFragments | None
             "fragments": [f for f in row["fragments"] if f["id"] is not None]}
 
 
+# Claims extracted later, each row's fragment found by its id ($fragments: ClaimsOf).
+_ADD_CLAIMS = _create_claims("MATCH (f:Node {id: fr.id}) WHERE f:SourceFragment")
+
+
 async def add_claims(g: Graph, p: ClaimsWrite) -> ClaimsWritten | None:
     """Store claims extracted later; None if another extraction got to these fragments first."""
     rows = await g.write(
@@ -410,9 +474,9 @@ async def add_claims(g: Graph, p: ClaimsWrite) -> ClaimsWritten | None:
         "CALL { WITH v UNWIND $fragment_updates AS u "
         "  MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment {id:u.id}) SET f.extraction = u.extraction "
         "  RETURN count(*) AS n_updated } "
-        + _CREATE_CLAIMS + _RAISE
+        + _ADD_CLAIMS + _RAISE
         + "WITH s, v, created, raised " + CREATE_AUDIT
         + " RETURN s.id AS source_id, created, raised",
-        p,
+        _sent(p, claims_of(p["claims"])),
     )
     return cast(ClaimsWritten | None, rows.first())
