@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from afterhack import hybrid, ranking, search
 from afterhack.llm.embeddings import OfflineEmbedder
@@ -237,3 +239,19 @@ def test_first_hits_neighbours_are_read_while_the_query_is_embedded(
     assert meaning["items"][0]["found_by"]["text"] is False
     assert [ids[JUNE] in hits for hits in reads] == [True]
     assert meaning["items"][1]["found_by"]["neighbour_of"] == ids[JUNE]
+
+
+_ASCII_TEXT = st.text(alphabet=st.characters(max_codepoint=127), max_size=80)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_ASCII_TEXT)
+def test_the_ascii_shortcut_finds_the_words_the_pattern_finds(text: str) -> None:
+    folded = text.casefold()
+    assert search.words(folded) == search._TOKEN.findall(folded)
+
+
+def test_words_outside_ascii_still_come_from_the_pattern() -> None:
+    assert search.words("café über straße") == ["café", "über", "straße"]
+    assert search.claim_terms("Der Start ist am 12. Juni in Zürich") == [
+        "der", "start", "ist", "12", "juni", "zürich"]

@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from afterhack import validity
 from afterhack.store.audit import now_ms
@@ -141,3 +143,20 @@ def test_every_form_valid_time_reads_holds_a_cue_word() -> None:
                               f"Open from{gap}{day} {form}{gap}{day}"):
                 assert any(rx.search(statement) for rx in readers), statement
                 assert validity._CUE.search(statement) is not None, statement
+
+
+_CUES = ["from", "since", "starting", "effective", "as of", "as\tof", "until", "till",
+         "through", "FROM", "Since", "As  Of", "UNTIL", "tHrough", "ſince", "AS\nOF"]
+
+
+_PIECES = st.lists(st.sampled_from([" ", "x", "ab", "3", "March 3", ".", "é", "\n", "of"]),
+                   max_size=6).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_PIECES, st.sampled_from(_CUES), st.sampled_from([" ", "\t", "\n"]), _PIECES)
+def test_the_cue_prefilter_never_hides_what_the_search_finds(
+        before: str, cue: str, space: str, after: str) -> None:
+    statement = before + cue + space + after
+    if validity._CUE.search(statement) is not None:
+        assert validity.may_cue(statement)

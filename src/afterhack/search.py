@@ -23,6 +23,9 @@ _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 # Han, kana, Hangul syllables are spaced in Korean and stay words; Thai and Lao are unspaced.
 _UNSPACED = re.compile(
     r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff]+)")
+# Every ASCII byte that is not a letter or a digit becomes a space (``_TOKEN`` on ASCII);
+# translate wants a table of all 256 bytes, and only ASCII text is translated.
+_ASCII_SPACED = bytes(b if chr(b).isalnum() else 32 for b in range(128)) + bytes(128)
 MAX_QUERY_TERMS = 24
 # A claim is one sentence: more distinct terms than this are a pasted paragraph.
 MAX_CLAIM_TERMS = 64
@@ -80,13 +83,24 @@ def _fold(word: str) -> str:
     return word
 
 
+def words(folded: str) -> list[str]:
+    """``_TOKEN``'s matches. An ASCII text's are its runs of letters and digits: a byte
+    translation and a split find them several times faster than the pattern, and an
+    ingest finds every claim's."""
+    if folded.isascii():
+        return folded.encode("ascii").translate(_ASCII_SPACED).decode("ascii").split()
+    return _TOKEN.findall(folded)
+
+
 def _terms(text: str) -> list[str]:
-    tokens = _TOKEN.findall(text.casefold())
-    if not _UNSPACED.search(text):
+    folded = text.casefold()
+    found = words(folded)
+    # An ASCII text has no unspaced script.
+    if folded.isascii() or not _UNSPACED.search(text):
         known = _STEMS.get
-        return [known(t) or _stem(t) for t in tokens if t not in STOPWORDS]
+        return [known(t) or _stem(t) for t in found if t not in STOPWORDS]
     out: list[str] = []
-    for token in tokens:
+    for token in found:
         for i, part in enumerate(_UNSPACED.split(token)):
             if not part:
                 continue

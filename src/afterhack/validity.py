@@ -44,6 +44,18 @@ _CUE = re.compile(r"\b(?:from|since|starting|effective|as\s+of|until|till|throug
                   re.IGNORECASE)
 
 
+def may_cue(statement: str) -> bool:
+    """False only when the statement holds none of the cue words in any case: a few
+    substring tests on its lowercase, much cheaper than the case-blind search, which
+    ingest would otherwise run on every claim. Not ASCII: left to the search, whose case
+    folding is Unicode's."""
+    if not statement.isascii():
+        return True
+    low = statement.lower()
+    return ("from" in low or "since" in low or "starting" in low or "effective" in low
+            or "til" in low or "through" in low or ("as" in low and "of" in low))
+
+
 def _day(m: re.Match[str], p: str, year: int) -> date | None:
     g = m.groupdict()
     try:
@@ -64,7 +76,7 @@ def _ms(d: date) -> int:
 def valid_time(statement: str, reference_ms: int) -> tuple[int | None, int | None]:
     """(valid_from, valid_until) in epoch ms that the statement states; None where it
     states none. An interval that would end before it begins is not read."""
-    if _CUE.search(statement) is None:
+    if not may_cue(statement) or _CUE.search(statement) is None:
         return None, None
     year = datetime.fromtimestamp(reference_ms / 1000, tz=UTC).year
     begin: date | None = None
