@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 import random
+import re
 
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from afterhack.chunking import sentence_spans, split_fragments
+from afterhack.chunking import _SENTENCE_END, sentence_spans, split_fragments
 
 # Letters, punctuation that ends sentences, whitespace, emoji (incl. ZWJ sequences and
 # skin tones), combining marks and flags: everything that makes offsets go wrong.
@@ -118,3 +119,22 @@ def test_chinese_with_emoji_keeps_its_sentences_with_exact_offsets(
         local = evidence["text"][evidence["quote_start"] - evidence["start"]:
                                  evidence["quote_end"] - evidence["start"]]
         assert local == c["evidence_quote"]
+
+
+# The sentence-end pattern as it was written first, one alternative per form: the pattern
+# in use is the same forms behind one leading set of marks, and must find what this finds.
+_ALTERNATIVES = re.compile(
+    r"""[.!?…]+['"’”)\]]*\s+"""
+    r"""|[。！？]+['"’”)\]」』）》]*\s*"""
+    r"""|\n\s*\n\s*"""
+    r"""|[.!?](?<=[^\W\d_]{2}[.!?])(?=[^\W\d_]{2})""")
+_GLUE = st.sampled_from(["Word", "word", "ab", "USA", "e.g", ".", "..", "?!", "’", '"', ")",
+                         "」", "）", "。", "！", "\n", " \n \n", "\t", " ", "1", "…"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(_PIECES, _GLUE), max_size=200))
+def test_the_sentence_end_pattern_matches_as_its_alternatives_did(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert ([m.span() for m in _SENTENCE_END.finditer(text)]
+            == [m.span() for m in _ALTERNATIVES.finditer(text)])

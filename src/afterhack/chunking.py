@@ -17,12 +17,14 @@ from dataclasses import dataclass
 # pasted from lists often is) ends one too, when a lowercase word ends before it and a
 # capitalised word starts after it; "Ph.D", "e.g.The" and "U.S.Army" are left alone.
 _SENTENCE_END = re.compile(
-    r"""[.!?…]+['"’”)\]]*\s+"""
-    r"""|[。！？]+['"’”)\]」』）》]*\s*"""
-    r"""|\n\s*\n\s*"""
-    # (the mark first, then the look back: a look-behind leading an alternative would be
-    # tried at every position of the text)
-    r"""|[.!?](?<=[^\W\d_]{2}[.!?])(?=[^\W\d_]{2})""")
+    # Every form starts with one of these marks, matched first and the form told by a look
+    # back at it: a pattern that starts with one set of characters is scanned for that set
+    # by the regex engine's fast loop, where alternatives are tried at every position.
+    r"""[.!?…。！？\n]"""
+    r"""(?:(?<=[.!?…])[.!?…]*['"’”)\]]*\s+"""
+    r"""|(?<=[。！？])[。！？]*['"’”)\]」』）》]*\s*"""
+    r"""|(?<=\n)\s*\n\s*"""
+    r"""|(?<=[^\W\d_]{2}[.!?])(?=[^\W\d_]{2}))""")
 
 _ZWJ = "\u200d"
 
@@ -63,6 +65,8 @@ def _is_safe_cut(text: str, i: int) -> bool:
     if i <= 0 or i >= len(text):
         return True
     ch, prev = text[i], text[i - 1]
+    if ch < "\x80" and prev < "\x80":  # nothing ASCII joins or combines
+        return True
     if prev == _ZWJ or ch == _ZWJ:
         return False
     if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Mc"):
