@@ -205,22 +205,7 @@ class EmbeddedFalkorDB:
         self._lock_fd = fd
 
     def _stop_orphan(self) -> None:
-        pidfile = self.data_dir / "falkordb.pid"
-        try:
-            pid = int(pidfile.read_text().strip())
-        except (OSError, ValueError):
-            return
-        try:
-            address = (self.data_dir / "falkordb.url").read_text().split("://", 1)[1]
-        except (OSError, IndexError):
-            address = str(self.data_dir / "falkordb.sock")
-        # Only a redis-server that serves this very data dir's address is ours to stop
-        # (redis rewrites its process title to that address).
-        cmd = _cmdline(pid)
-        if pid_alive(pid) and "redis-server" in cmd and address in cmd:
-            _terminate(pid, timeout_s=30)
-        with contextlib.suppress(FileNotFoundError):
-            pidfile.unlink()
+        stop_orphan(self.data_dir)
 
     @staticmethod
     def aof_rewrite_settings() -> tuple[str, ...]:
@@ -308,6 +293,27 @@ class EmbeddedFalkorDB:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def stop_orphan(data_dir: Path) -> None:
+    """Stop the FalkorDB that an owner of ``data_dir`` started and left behind, found by its
+    pid file (a crashed app's, or one killed while it was still starting)."""
+    pidfile = data_dir / "falkordb.pid"
+    try:
+        pid = int(pidfile.read_text().strip())
+    except (OSError, ValueError):
+        return
+    try:
+        address = (data_dir / "falkordb.url").read_text().split("://", 1)[1]
+    except (OSError, IndexError):
+        address = str(data_dir / "falkordb.sock")
+    # Only a redis-server that serves this very data dir's address is ours to stop
+    # (redis rewrites its process title to that address).
+    cmd = _cmdline(pid)
+    if pid_alive(pid) and "redis-server" in cmd and address in cmd:
+        _terminate(pid, timeout_s=30)
+    with contextlib.suppress(FileNotFoundError):
+        pidfile.unlink()
 
 
 def _terminate(pid: int, *, timeout_s: float, proc: subprocess.Popen[bytes] | None = None) -> None:

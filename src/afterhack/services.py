@@ -10,7 +10,9 @@ import asyncio
 import contextlib
 import logging
 import subprocess
-from collections.abc import AsyncIterator, Awaitable
+import threading
+import time
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -40,6 +42,27 @@ log = logging.getLogger("afterhack")
 
 # How long one step of shutting down (a worker, a client, the pool) may take.
 SHUTDOWN_STEP_S = 10.0
+# A start-up step still running after this long is named in the log, and again each time
+# as long again passes: a start that stalls says where, at the default log level.
+SLOW_START_STEP_S = 10.0
+
+
+@contextlib.contextmanager
+def start_step(what: str) -> Iterator[None]:
+    """Log a WARNING while ``what`` runs past SLOW_START_STEP_S. The reports come from a
+    thread of their own, so a step that blocks the event loop is named too."""
+    done = threading.Event()
+    t0 = time.monotonic()
+
+    def report() -> None:
+        while not done.wait(SLOW_START_STEP_S):
+            log.warning("start-up: %s has taken %.0f s so far", what, time.monotonic() - t0)
+
+    threading.Thread(target=report, name="afterhack-start-step", daemon=True).start()
+    try:
+        yield
+    finally:
+        done.set()
 
 
 @dataclass
@@ -171,15 +194,18 @@ async def _open_store(settings: Settings, embedded: EmbeddedFalkorDB | None, url
         try:
             # After a crash FalkorDB replays its data before it answers: wait for as long as
             # that makes progress (on a worker thread; the spawning thread stays this one).
-            if embedded is not None:
-                await asyncio.to_thread(embedded.wait_ready)
-            elif can_wait(url):
-                await asyncio.to_thread(wait_until_loaded, Target(url),
-                                        stall_s=settings.falkordb_load_stall_s)
-            store = open_store(settings, url)
-            await ensure_registry(store)
-            await store.learn_plan_cache_size()
-            await register_schema_everywhere(store)
+            with start_step("waiting for FalkorDB to load and answer"):
+                if embedded is not None:
+                    await asyncio.to_thread(embedded.wait_ready)
+                elif can_wait(url):
+                    await asyncio.to_thread(wait_until_loaded, Target(url),
+                                            stall_s=settings.falkordb_load_stall_s)
+            with start_step("opening the store and the registry"):
+                store = open_store(settings, url)
+                await ensure_registry(store)
+                await store.learn_plan_cache_size()
+            with start_step("checking every workspace's schema"):
+                await register_schema_everywhere(store)
             return store
         except Exception:
             if store is not None:
@@ -236,7 +262,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         try:
             if embedded is not None:
                 rewrites.append(asyncio.create_task(enable_aof_rewrites(store, embedded)))
-            services = build_services(settings, store)
+            with start_step("building the services"):
+                services = build_services(settings, store)
             services.embedded = embedded
             if services.vectors.enabled:
                 services.vectors.worker = Worker(

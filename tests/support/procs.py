@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from afterhack.embedded import free_loopback_port
+from afterhack.embedded import free_loopback_port, stop_orphan
 
 
 class AppProcess:
@@ -20,6 +20,7 @@ class AppProcess:
         self.port = free_loopback_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **env, "AFTERHACK_DATA_DIR": str(data_dir)}
+        self.data_dir = data_dir
         self.log_path = log_path
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -61,6 +62,10 @@ class AppProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=30)
+        if not self.env.get("AFTERHACK_FALKORDB_URL"):
+            # An app stopped while it was still starting once left its embedded FalkorDB
+            # running, with parent 1: stopped by its pid here, so no test leaves one behind.
+            stop_orphan(self.data_dir)
 
     def __enter__(self) -> AppProcess:
         return self.start()
