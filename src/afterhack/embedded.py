@@ -140,7 +140,7 @@ class EmbeddedFalkorDB:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self._take_lock()
         try:
-            self._stop_orphan()
+            stop_orphan(self.data_dir)
             socket_path = self.data_dir / "falkordb.sock"
             args = [
                 str(get_redis_server()),
@@ -203,9 +203,6 @@ class EmbeddedFalkorDB:
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._lock_fd = fd
-
-    def _stop_orphan(self) -> None:
-        stop_orphan(self.data_dir)
 
     @staticmethod
     def aof_rewrite_settings() -> tuple[str, ...]:
