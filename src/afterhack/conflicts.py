@@ -307,7 +307,16 @@ async def resolve(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool
         return "already_applied", repeat
     if conflict["status"] != "open":
         raise ConflictClosed(conflict_id=conflict_id, status=conflict["status"])
-    p = await _picture(g, conflict, keep, policy)
+    try:
+        p = await _picture(g, conflict, keep, policy)
+    except ClaimSuperseded:
+        # A racing resolution that closed the conflict after it was read here superseded
+        # the claim this one keeps: the closing is the reason to give.
+        now_conflict = await store_conflicts.get_conflict(g, conflict_id)
+        if now_conflict["status"] != "open":
+            raise ConflictClosed(conflict_id=conflict_id,
+                                 status=now_conflict["status"]) from None
+        raise
     stamps = p.snap.stamps()
     token = _token(p, stamps)
     if conflict["revision"] != conflict_revision or token != impact_token_seen:
