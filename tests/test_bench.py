@@ -109,6 +109,7 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
     assert runs["tool_calls_per_run"] > 0
     ingest = size["ingest"]
     assert ingest["claims"] > 0 and ingest["claims_per_s"] > 0 and ingest["dropped"] == {}
+    assert ingest["own_vs_model"] > 0  # the offline model ran in every ingest
     assert size["load"]["claims_per_s"] > 0
     assert size["load"]["memory"]["used_memory_delta_bytes"] > 0
 
