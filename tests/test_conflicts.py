@@ -342,3 +342,37 @@ def test_the_page_conflicts_lookup_starts_from_the_claims(
     plan = explain(falkordb, graph_name(ws), cypher, params)
     assert "Node By Index Scan | (t:Node)" in plan, plan
     assert "Node By Index Scan | (k:Node)" not in plan, plan
+
+
+def test_keeping_a_claim_corrected_meanwhile_is_refused(client: TestClient, ws: str,
+                                                       falkordb: str) -> None:
+    """A side corrected by hand after the preview: the conflict's state decides the answer.
+    Still open, the claim to keep is the reason (claim_superseded); closed by the
+    resolution that superseded it, the closing is (conflict_closed)."""
+    march = _add(client, ws, "March memo", MARCH)
+    april = _add(client, ws, "April memo", APRIL)
+    (k,) = april["conflicts"]
+    june12 = _claim(march, JUNE12)["id"]
+    base = f"/api/workspaces/{ws}/conflicts/{k['id']}"
+    preview = client.post(base + "/preview", json={"keep": june12}).json()
+    fix = client.post(f"/api/workspaces/{ws}/claims/{june12}/corrections/preview",
+                      json={"statement": "The product launch is planned for June 14.",
+                            "kind": "replace"}).json()
+    r = client.post(f"/api/workspaces/{ws}/claims/{june12}/corrections", json={
+        "statement": "The product launch is planned for June 14.", "kind": "replace",
+        "claim_revision": fix["revisions"]["claim_revision"],
+        "impact_token": fix["revisions"]["impact_token"]})
+    assert r.status_code == 201, r.text
+    assert client.get(base).json()["status"] == "open"
+    stale = {"keep": june12, "conflict_revision": preview["revisions"]["conflict_revision"],
+             "impact_token": preview["revisions"]["impact_token"]}
+    before = statuses(falkordb, ws)
+    r = client.post(base + "/resolve", json=stale)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "claim_superseded", r.text
+    assert statuses(falkordb, ws) == before
+    _, won = _resolve(client, ws, k["id"], keep=_claim(april, JUNE19)["id"])
+    assert won.status_code == 201, won.text
+    before = statuses(falkordb, ws)
+    r = client.post(base + "/resolve", json=stale)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "conflict_closed", r.text
+    assert statuses(falkordb, ws) == before
