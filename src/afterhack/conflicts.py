@@ -209,6 +209,11 @@ async def _picture(g: Graph, conflict: ConflictRecord, keep: str | None,
     if keep_key not in sides:
         raise ClaimNotInConflict(claim_id=keep, conflict_id=conflict["id"])
     if kept[keep]["status"] not in CURRENT_CLAIM:
+        # A resolution that closed the conflict since it was read may be what superseded
+        # the claim to keep: then the closing is the reason to give.
+        now = await store_conflicts.get_conflict(g, conflict["id"])
+        if now["status"] != "open":
+            raise ConflictClosed(conflict_id=conflict["id"], status=now["status"])
         raise ClaimSuperseded(f"The claim to keep is {kept[keep]['status']}.", claim_id=keep,
                               status=kept[keep]["status"])
     loser_anchor = next(i for k, i in sides.items() if k != keep_key)
@@ -307,16 +312,7 @@ async def resolve(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool
         return "already_applied", repeat
     if conflict["status"] != "open":
         raise ConflictClosed(conflict_id=conflict_id, status=conflict["status"])
-    try:
-        p = await _picture(g, conflict, keep, policy)
-    except ClaimSuperseded:
-        # A racing resolution that closed the conflict after it was read here superseded
-        # the claim this one keeps: the closing is the reason to give.
-        now_conflict = await store_conflicts.get_conflict(g, conflict_id)
-        if now_conflict["status"] != "open":
-            raise ConflictClosed(conflict_id=conflict_id,
-                                 status=now_conflict["status"]) from None
-        raise
+    p = await _picture(g, conflict, keep, policy)
     stamps = p.snap.stamps()
     token = _token(p, stamps)
     if conflict["revision"] != conflict_revision or token != impact_token_seen:
