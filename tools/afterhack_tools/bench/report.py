@@ -182,7 +182,7 @@ def promises(result: dict[str, Any]) -> list[dict[str, Any]]:
     preview = [(s["claims"], s["ratios"]["correction_preview_loop"]["adjacent"],
                 s["ratios"]["correction_preview"]["interleaved"]) for s in sizes]
     worst = max(max(loop, mixed) for _, loop, mixed in preview)
-    ingest = [(s["claims"], s["ingest"]["claims_per_s"], s["ingest"].get("own_vs_model"))
+    ingest = [(s["claims"], s["ingest"]["claims_per_s"], s["ingest"]["own_vs_model"])
               for s in sizes]
     slowest = min(x for _, x, _ in ingest)
     found = big["search"]
