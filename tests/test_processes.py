@@ -28,7 +28,8 @@ def test_embedded_data_survives_restart(tmp_path: Path) -> None:
     env = {"AFTERHACK_FALKORDB_URL": ""}
     with AppProcess(env, data_dir=data, log_path=tmp_path / "app.log") as app:
         health = httpx.get(app.base_url + "/api/health").json()
-        assert health["falkordb"] == {"reachable": True, "mode": "embedded"}
+        assert health["falkordb"] == {"reachable": True, "mode": "embedded", "reason": None,
+                                      "restarts": 0, "stuck_restarts": 0}
         ws = httpx.post(app.base_url + "/api/workspaces", json={"name": "keep"}).json()["id"]
         r = httpx.post(f"{app.base_url}/api/workspaces/{ws}/sources",
                        json={"title": "Plan", "text": "The launch is planned for June 12."})
@@ -107,6 +108,7 @@ def test_falkordb_down_is_503_and_app_recovers(tmp_path: Path) -> None:
             assert r.status_code == 503
             health = httpx.get(app.base_url + "/api/health", timeout=30).json()
             assert health["falkordb"]["reachable"] is False
+            assert health["falkordb"]["reason"] == "unreachable"
             server.restart()
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
@@ -141,7 +143,8 @@ def test_readme_run_command_serves_api_and_ui(tmp_path: Path) -> None:
             except httpx.HTTPError:
                 time.sleep(0.2)
         assert health is not None, (tmp_path / "run.log").read_text()[-3000:]
-        assert health["falkordb"] == {"reachable": True, "mode": "embedded"}
+        assert health["falkordb"] == {"reachable": True, "mode": "embedded", "reason": None,
+                                      "restarts": 0, "stuck_restarts": 0}
         assert health["model"]["mode"] == "offline"
         page = httpx.get(base + "/")
         assert page.status_code == 200 and '<div id="root">' in page.text

@@ -36,6 +36,15 @@ class Settings(BaseSettings):
     # the timeout, the request answers 503 write_not_replicated (the write stands).
     write_replicas: int = Field(default=0, ge=0, le=8)
     write_replicas_timeout_ms: int = Field(default=1000, ge=10, le=60_000)
+    # The longest a request waits for any one answer from FalkorDB. Unset: past the server's
+    # own caps (the query timeout for reads, twice it for writes), plus a margin.
+    falkordb_deadline_s: float | None = Field(default=None, gt=0, le=3600)
+    # FalkorDB silent to pings this long: calls waiting on it give up (503) and new ones are
+    # refused at once until it answers again.
+    falkordb_unresponsive_s: float = Field(default=5.0, gt=0, le=3600)
+    # The embedded FalkorDB silent this long while its process lives (frozen): it is
+    # stopped by its pid and started again on the same data dir.
+    falkordb_stuck_restart_s: float = Field(default=30.0, gt=0, le=3600)
     # At start-up the app waits while FalkorDB loads its data after a crash, however long
     # that takes; it gives up only when the load makes no progress for this long.
     falkordb_load_stall_s: float = Field(default=300.0, gt=0)

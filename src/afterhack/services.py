@@ -30,7 +30,7 @@ from afterhack.llm.judge import ConflictJudge, GatewayJudge, OfflineJudge
 from afterhack.llm.offline import OfflineExtractor
 from afterhack.loading import Target, can_wait, wait_until_loaded
 from afterhack.model.vocab import SupportPolicy
-from afterhack.store.client import Store
+from afterhack.store.client import NOT_ANSWERING, Store
 from afterhack.store.workspaces import (
     ensure_registry,
     register_schema_everywhere,
@@ -66,6 +66,19 @@ def start_step(what: str) -> Iterator[None]:
 
 
 @dataclass
+class StoreWatch:
+    """What the app knows of FalkorDB between requests: why it is not answering (None while
+    it is), since when it has been silent, and how often the app restarted a stuck one."""
+
+    reason: str | None = None
+    silent_since: float | None = None
+    stuck_restarts: int = 0
+
+    def silent_for(self, now: float) -> float:
+        return 0.0 if self.silent_since is None else now - self.silent_since
+
+
+@dataclass
 class Services:
     settings: Settings
     store: Store
@@ -78,6 +91,8 @@ class Services:
     gateway: Gateway | None = None
     # The FalkorDB this process started, if any (None with AFTERHACK_FALKORDB_URL).
     embedded: EmbeddedFalkorDB | None = None
+    # What the app knows of FalkorDB between requests (health reads it).
+    watch: StoreWatch = field(default_factory=StoreWatch)
     # Claim embeddings (search by meaning); embeddings off is Vectors(None).
     vectors: Vectors = field(default_factory=lambda: Vectors(None))
 
@@ -141,37 +156,95 @@ async def enable_aof_rewrites(store: Store, embedded: EmbeddedFalkorDB,
             await asyncio.sleep(retry_s)
 
 
-async def supervise(embedded: EmbeddedFalkorDB, store: Store, rewrites: list[asyncio.Task[None]],
-                    interval_s: float = 0.5) -> None:
-    """Restart the embedded FalkorDB on its own data dir if it dies; requests meanwhile get
-    503 and the store reconnects by itself. Its append-only file keeps what was acknowledged."""
+# How often the watch checks on FalkorDB, and how long one ping may take to be answered.
+WATCH_EVERY_S = 1.0
+PROBE_TIMEOUT_S = 1.0
+
+
+async def _restart_exited(embedded: EmbeddedFalkorDB, store: Store, watch: StoreWatch,
+                          rewrites: list[asyncio.Task[None]]) -> None:
+    """Start the embedded FalkorDB again on its own data dir after it exited (or was
+    stopped for not answering); its append-only file keeps what was acknowledged."""
+    proc = embedded.process
+    log.error("embedded FalkorDB exited with %s; restarting it. Its log ends:\n%s",
+              proc.returncode if proc is not None else None, embedded.log_tail())
+    watch.reason = "restarting"
+    try:
+        # Spawned on this thread, not a worker: FalkorDB is told to exit with the thread
+        # that started it (PR_SET_PDEATHSIG). Its load is waited for on a worker, so the
+        # app keeps answering (503 from the store) while it replays its file.
+        embedded.respawn()
+        try:
+            await asyncio.to_thread(embedded.wait_ready)
+        except BaseException:
+            embedded.kill()
+            raise
+        embedded.restarts += 1
+        log.warning("embedded FalkorDB restarted (pid %s)", embedded.pid)
+        rewrites.append(asyncio.create_task(enable_aof_rewrites(store, embedded)))
+    except Exception:
+        log.exception("restarting the embedded FalkorDB failed; retrying")
+
+
+async def _check_answers(store: Store, settings: Settings, watch: StoreWatch,
+                         embedded: EmbeddedFalkorDB | None) -> None:
+    """One ping. Silent past falkordb_unresponsive_s: calls stop waiting on it. An embedded
+    one silent past falkordb_stuck_restart_s while its process lives is stopped by its pid,
+    to be started again by the exit check."""
+    probe = await store.probe(PROBE_TIMEOUT_S)
+    now = time.monotonic()
+    if probe.answering:
+        if watch.reason is not None:
+            log.warning("FalkorDB answers again (it was %s for %.1f s)", watch.reason,
+                        watch.silent_for(now))
+        watch.reason, watch.silent_since = None, None
+        store.declare_answering()
+        return
+    watch.reason = probe.reason
+    if probe.reason != NOT_ANSWERING:
+        # Refused or loading: calls fail at once by themselves.
+        watch.silent_since = None
+        store.declare_answering()
+        return
+    if watch.silent_since is None:
+        watch.silent_since = now
+    silent = now - watch.silent_since
+    if silent >= settings.falkordb_unresponsive_s and store.unresponsive is None:
+        log.error("FalkorDB has not answered a ping for %.1f s; requests answer 503 "
+                  "graph_store_unavailable until it does", silent)
+        store.declare_unresponsive()
+    proc = embedded.process if embedded is not None else None
+    if (embedded is not None and proc is not None and proc.poll() is None
+            and silent >= settings.falkordb_stuck_restart_s):
+        log.error("embedded FalkorDB (pid %s) has not answered for %.1f s while its process "
+                  "lives; stopping it by its pid to start it again on the same data dir",
+                  proc.pid, silent)
+        embedded.kill()
+        watch.stuck_restarts += 1
+        watch.silent_since = None
+
+
+async def watch_store(store: Store, settings: Settings, watch: StoreWatch,
+                      embedded: EmbeddedFalkorDB | None, rewrites: list[asyncio.Task[None]],
+                      interval_s: float = 0.5) -> None:
+    """Keep an eye on FalkorDB for as long as the app runs: restart an embedded one that
+    exits or freezes, and stop requests from waiting on one that does not answer."""
+    last_check = 0.0
     while True:
         await asyncio.sleep(interval_s)
-        proc = embedded.process
-        if proc is None or proc.poll() is None:
+        proc = embedded.process if embedded is not None else None
+        if embedded is not None and proc is not None and proc.poll() is not None:
+            await _restart_exited(embedded, store, watch, rewrites)
             continue
-        log.error("embedded FalkorDB exited with %s; restarting it. Its log ends:\n%s",
-                  proc.returncode, embedded.log_tail())
-        try:
-            # Spawned on this thread, not a worker: FalkorDB is told to exit with the thread
-            # that started it (PR_SET_PDEATHSIG). Its load is waited for on a worker, so the
-            # app keeps answering (503 from the store) while it replays its file.
-            embedded.respawn()
-            try:
-                await asyncio.to_thread(embedded.wait_ready)
-            except BaseException:
-                embedded.kill()
-                raise
-            embedded.restarts += 1
-            log.warning("embedded FalkorDB restarted (pid %s)", embedded.pid)
-            rewrites.append(asyncio.create_task(enable_aof_rewrites(store, embedded)))
-        except Exception:
-            log.exception("restarting the embedded FalkorDB failed; retrying")
+        if time.monotonic() - last_check >= WATCH_EVERY_S:
+            last_check = time.monotonic()
+            await _check_answers(store, settings, watch, embedded)
 
 
 def open_store(settings: Settings, url: str) -> Store:
     return Store(url, pool_size=settings.falkordb_pool_size,
                  query_timeout_ms=settings.falkordb_query_timeout_ms,
+                 deadline_s=settings.falkordb_deadline_s,
                  read_from_replicas=settings.read_from_replicas,
                  write_replicas=settings.write_replicas,
                  write_replicas_timeout_ms=settings.write_replicas_timeout_ms,
@@ -257,14 +330,16 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         store = await _open_store(settings, embedded, url)
         services = None
         rewrites: list[asyncio.Task[None]] = []
-        watchdog = (asyncio.create_task(supervise(embedded, store, rewrites))
-                    if embedded is not None else None)
+        watch = StoreWatch()
+        watchdog = asyncio.create_task(watch_store(store, settings, watch, embedded, rewrites),
+                                       name="watching FalkorDB")
         try:
             if embedded is not None:
                 rewrites.append(asyncio.create_task(enable_aof_rewrites(store, embedded)))
             with start_step("building the services"):
                 services = build_services(settings, store)
             services.embedded = embedded
+            services.watch = watch
             if services.vectors.enabled:
                 services.vectors.worker = Worker(
                     store, services.vectors,
@@ -272,7 +347,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                 services.vectors.worker.start()
             yield services
         finally:
-            for task in [*rewrites, *([watchdog] if watchdog is not None else [])]:
+            for task in [*rewrites, watchdog]:
                 task.cancel()
                 await _bounded(f"stopping {task.get_name()}", task)
             if services is not None:

@@ -1377,6 +1377,12 @@ export interface components {
             mode: "embedded" | "external";
             /** Reachable */
             reachable: boolean;
+            /** Reason */
+            reason: string | null;
+            /** Restarts */
+            restarts: number;
+            /** Stuck Restarts */
+            stuck_restarts: number;
         };
         /**
          * Fall

@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 
 from afterhack.access import keys_required
 from afterhack.api import errors, security
+from afterhack.api.deadlines import StoreBudget
 from afterhack.api.headers import HeaderLimit
 from afterhack.api.hosts import HostGuard, HostPolicy
 from afterhack.api.limits import BodyLimit
@@ -102,6 +103,8 @@ def create_api(settings: Settings | None = None, *, running: Running | None = No
     # route the app serves, those the composition adds (MCP) included.
     app.add_middleware(security.Authenticate, settings=settings,
                        guarded=(security.API_PREFIX + "/", *guarded))
+    # Around the key check too: it may read the store.
+    app.add_middleware(StoreBudget)
     app.add_middleware(HostGuard, policy=HostPolicy(
         settings.host, settings.allowed_hosts, settings.allowed_origins,
         keys_on=keys_required(settings)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Iterator, Mapping, Sequence
@@ -40,6 +41,34 @@ class GraphMissing(AfterhackError):
 
 class QueryFailed(AfterhackError):
     """Raised when FalkorDB rejects or aborts a query; the query has been rolled back."""
+
+
+@dataclass
+class WaitBudget:
+    """How long one request may wait on the store in all, over however many calls it makes
+    (a failed call followed by a check, or several reads in a row): a request stuck behind
+    a frozen server answers within its deadline, not within a deadline per call."""
+
+    seconds: float
+    spent: float = 0.0
+
+    @property
+    def left(self) -> float:
+        return self.seconds - self.spent
+
+
+# The budget of the request being served, if its transport set one (see request_budget).
+_BUDGET: contextvars.ContextVar[WaitBudget | None] = contextvars.ContextVar(
+    "afterhack_store_budget", default=None)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """How the server answered one PING: ``reason`` says why not (not_answering: connected
+    but silent, e.g. frozen; unreachable; loading; error)."""
+
+    answering: bool
+    reason: str | None
 
 
 class Rows(Sequence[Row]):
@@ -76,6 +105,12 @@ _UNAVAILABLE = (
     TimeoutError,
 )
 
+# What a store call that got no answer in time was doing (StoreUnavailable's reason).
+NOT_ANSWERING = "not_answering"
+WRITE_OUTCOME_UNKNOWN = "write_outcome_unknown"
+# Beyond the server's own cap on a query, the time a large reply may take to arrive.
+DEADLINE_MARGIN_S = 2.0
+
 # Redirections followed for one command before giving up (a slot moving twice at once).
 _MAX_REDIRECTS = 5
 # With replica reads on, how long this process reads a graph it wrote from the primary.
@@ -110,20 +145,30 @@ class Store:
 
     def __init__(self, url: str, *, pool_size: int = 16, query_timeout_ms: int = 60_000,
                  read_from_replicas: bool = False, write_replicas: int = 0,
-                 write_replicas_timeout_ms: int = 1000, failover_wait_s: float = 10.0) -> None:
+                 write_replicas_timeout_ms: int = 1000, failover_wait_s: float = 10.0,
+                 deadline_s: float | None = None) -> None:
         self.url = url
         self.query_timeout_ms = query_timeout_ms
         self.write_replicas = write_replicas
         self.write_replicas_timeout_ms = write_replicas_timeout_ms
         self.failover_wait_s = failover_wait_s
-        # A socket gives up after the server's own cap on a query (TIMEOUT_MAX is twice the
-        # default) plus the time to read a large reply: a write given up on earlier would
-        # still commit on the server while the app answered 503.
-        read_timeout_s = 2 * query_timeout_ms / 1000 + 30
-        if write_replicas:
-            read_timeout_s += write_replicas_timeout_ms / 1000
+        # The longest one call waits for its answer. By default, past the server's own caps:
+        # it aborts a read at the query timeout and a write at twice it (TIMEOUT_MAX), so a
+        # call given up on is one the server is not going to answer (a frozen server), not a
+        # slow one. A write given up on after it was sent answers write_outcome_unknown.
+        query_s = query_timeout_ms / 1000
+        self.read_deadline_s = deadline_s or query_s + DEADLINE_MARGIN_S
+        self.write_deadline_s = deadline_s or 2 * query_s + DEADLINE_MARGIN_S + (
+            write_replicas_timeout_ms / 1000 if write_replicas else 0)
         self._nodes = Nodes(Endpoint.seeds_from_url(url), pool_size,
-                            read_timeout_s=read_timeout_s, replica_reads=read_from_replicas)
+                            read_timeout_s=max(self.read_deadline_s, self.write_deadline_s),
+                            replica_reads=read_from_replicas)
+        # Calls waiting for an answer, by their deadlines: cut short all at once when the
+        # server is found not answering (see declare_unresponsive).
+        self._waiting: set[asyncio.Timeout] = set()
+        # Why the server is taken as not answering (set by whoever watches it), or None:
+        # meanwhile calls are refused at once instead of each waiting out its deadline.
+        self.unresponsive: str | None = None
         self._schemas: dict[str, Schema] = {}
         # With replica reads: when this process last wrote each graph (see _on_primary).
         self._written: dict[str, float] = {}
@@ -173,7 +218,7 @@ class Store:
             commands.append(("WAIT", wait, self.write_replicas_timeout_ms))
         try:
             replica_ok = read_only and not primary and self._replica_ok(graph)
-            replies = await self._call(graph, commands, read=replica_ok)
+            replies = await self._call(graph, commands, write=not read_only, replica=replica_ok)
             if isinstance(replies[0], ReplyError):
                 raise replies[0]
             reply = QueryReply.parse(replies[0])
@@ -251,17 +296,26 @@ class Store:
             log.info("FalkorDB did not report its CACHE_SIZE", exc_info=True)
         return self.plan_cache_size
 
-    async def _call(self, key: str, commands: list[Command], *, read: bool) -> list[Any]:
+    async def _call(self, key: str, commands: list[Command], *, write: bool,
+                    replica: bool = False) -> list[Any]:
         """``commands`` in one round trip on one connection to the node that holds ``key``
-        (a replica when ``read`` and replica reads are on); returns their replies, error
+        (a replica when ``replica`` and replica reads are on); returns their replies, error
         replies among them.
 
-        A read whose connection fails is sent again; a write is not (the server may have run
-        it) and surfaces as unavailable. On a cluster, ``MOVED`` and ``ASK`` are followed, a
-        read that a replica does not have yet goes to the master, and a shard without a
-        reachable master (failing over) is waited for, up to ``failover_wait_s``, while the
-        slot map is read again.
+        Each attempt has a deadline (``read_deadline_s`` or ``write_deadline_s``), cut short
+        when the server is declared not answering. A read that fails or gets no answer is
+        sent again once; a write is not: one that was sent and got no answer, or lost its
+        connection, surfaces as write_outcome_unknown (the server may have run it), and
+        one that never left as plain unavailable. On a cluster, ``MOVED`` and ``ASK`` are
+        followed, a read that a replica does not have yet goes to the master, and a shard
+        without a reachable master (failing over) is waited for, up to ``failover_wait_s``,
+        while the slot map is read again.
         """
+        if self.unresponsive is not None:
+            raise self._not_answering()
+        budget = _BUDGET.get()
+        if budget is not None and budget.left <= 0:
+            raise self._not_answering()
         nodes = self._nodes
         if nodes.cluster is None:
             await self._discover()
@@ -270,8 +324,11 @@ class Store:
                 await nodes.refresh()
         redirects = attempts = 0
         asking: Pool | None = None
-        to_primary = not read
+        to_primary = not replica
         deadline: float | None = None
+        wait_s = self.write_deadline_s if write else self.read_deadline_s
+        if budget is not None:
+            wait_s = min(wait_s, budget.left)
         while True:
             attempts += 1
             if asking is not None:
@@ -280,14 +337,29 @@ class Store:
                 pool = nodes.primary(key) if to_primary else nodes.reader(key)
                 sent = commands
             conn = None
+            expired = False
+            started = time.monotonic()
             try:
-                conn = await pool.acquire()
-                replies = await conn.call_many(sent, pool.read_timeout_s)
+                async with asyncio.timeout(wait_s) as limit:
+                    self._waiting.add(limit)
+                    try:
+                        conn = await pool.acquire()
+                        replies = await conn.call_many(sent, pool.read_timeout_s)
+                    finally:
+                        self._waiting.discard(limit)
+                        expired = limit.expired()
+                        if budget is not None:
+                            budget.spent += time.monotonic() - started
             except _UNAVAILABLE as exc:
                 if conn is not None:
                     pool.release(conn, broken=True)
-                    if not read:
-                        raise StoreUnavailable(reason="write_outcome_unknown") from exc
+                    if write:
+                        raise StoreUnavailable(
+                            "The graph store did not confirm the write: it may or may not "
+                            "have been made. Read before sending it again.",
+                            reason=WRITE_OUTCOME_UNKNOWN) from exc
+                if expired:
+                    raise self._not_answering() from exc
                 failure: BaseException = exc
             except BaseException:
                 # Cancelled between the command and its reply: that reply would be read by
@@ -318,11 +390,37 @@ class Store:
                     return replies
                 failure = first  # refused for now (failing over): nothing ran
             if not nodes.cluster:
-                if read and attempts == 1:
+                if not write and attempts == 1:
                     continue  # once more, on a fresh connection
                 raise StoreUnavailable(retry_after_s=1) from failure
             await self._await_failover(pool, failure, attempts, deadline)
             deadline = deadline or time.monotonic() + self.failover_wait_s
+
+    @contextlib.contextmanager
+    def request_budget(self, *, write: bool) -> Iterator[WaitBudget]:
+        """Within this block (one request), calls to the store wait at most one deadline
+        in all: a write's when the request may write, else a read's."""
+        budget = WaitBudget(self.write_deadline_s if write else self.read_deadline_s)
+        token = _BUDGET.set(budget)
+        try:
+            yield budget
+        finally:
+            _BUDGET.reset(token)
+
+    def _not_answering(self) -> StoreUnavailable:
+        return StoreUnavailable("The graph store did not answer in time; retry shortly.",
+                                reason=NOT_ANSWERING, retry_after_s=2)
+
+    def declare_unresponsive(self, reason: str = NOT_ANSWERING) -> None:
+        """The server is not answering (its watcher says so): every call waiting for an
+        answer gives up now, and calls are refused at once until declare_answering."""
+        self.unresponsive = reason
+        now = asyncio.get_running_loop().time()
+        for limit in list(self._waiting):
+            limit.reschedule(now)
+
+    def declare_answering(self) -> None:
+        self.unresponsive = None
 
     async def _await_failover(self, pool: Pool, failure: BaseException, attempts: int,
                               deadline: float | None) -> None:
@@ -351,7 +449,7 @@ class Store:
         commands: list[Command] = [args]
         if wait:
             commands.append(("WAIT", wait, self.write_replicas_timeout_ms))
-        replies = await self._call(key, commands, read=read)
+        replies = await self._call(key, commands, write=not read, replica=read)
         reply = replies[0]
         if isinstance(reply, ReplyError):
             if is_transient(reply):
@@ -368,23 +466,30 @@ class Store:
     async def on_primaries(self, *args: Any) -> list[Any]:
         """A keyless command (INFO, GRAPH.CONFIG, ...) sent to every primary, on purpose;
         their replies in slot order (one reply on a single server)."""
+        if self.unresponsive is not None:
+            raise self._not_answering()
         if self._nodes.cluster is None:
             await self._discover()
         out = []
         for pool in self._nodes.primaries():
+            conn = None
             try:
-                conn = await pool.acquire()
-            except _UNAVAILABLE as exc:
-                raise StoreUnavailable() from exc
-            try:
-                reply = await conn.call(args, pool.read_timeout_s)
+                async with asyncio.timeout(self.read_deadline_s) as limit:
+                    self._waiting.add(limit)
+                    try:
+                        conn = await pool.acquire()
+                        reply = await conn.call(args, pool.read_timeout_s)
+                    finally:
+                        self._waiting.discard(limit)
             except ReplyError as exc:
-                pool.release(conn)
+                if conn is not None:
+                    pool.release(conn)
                 raise QueryFailed(str(exc)) from exc
             except BaseException as exc:
-                pool.release(conn, broken=True)
+                if conn is not None:
+                    pool.release(conn, broken=True)
                 if isinstance(exc, _UNAVAILABLE):
-                    raise StoreUnavailable() from exc
+                    raise StoreUnavailable(retry_after_s=1) from exc
                 raise
             pool.release(conn)
             out.append(reply)
@@ -398,7 +503,7 @@ class Store:
         """
         replies = await self._call(
             bucket, [("MULTI",), ("INCR", bucket), ("EXPIRE", bucket, window_s), ("EXEC",)],
-            read=False)
+            write=True)
         result = replies[-1]
         if isinstance(result, ReplyError) or not isinstance(result, list):
             raise StoreUnavailable() from (result if isinstance(result, ReplyError) else None)
@@ -411,6 +516,30 @@ class Store:
         except (AfterhackError, *_UNAVAILABLE):
             return False
         return all(r == "PONG" for r in replies)
+
+    async def probe(self, timeout_s: float) -> Probe:
+        """PING every primary (the URL's server before the first command) on a connection
+        of its own, never queued behind calls waiting in the pools, within ``timeout_s``
+        in all; what it says is how the server is now."""
+        nodes = self._nodes
+        endpoints = ([p.endpoint for p in nodes.primaries()] if nodes.cluster is not None
+                     else [nodes.seed])
+        try:
+            async with asyncio.timeout(timeout_s):
+                for endpoint in endpoints:
+                    conn = await endpoint.connect(timeout_s)
+                    try:
+                        await conn.call(("PING",), timeout_s)
+                    finally:
+                        conn.close()
+        except TimeoutError:
+            return Probe(answering=False, reason=NOT_ANSWERING)
+        except ReplyError as exc:
+            loading = str(exc).startswith("LOADING")
+            return Probe(answering=False, reason="loading" if loading else "error")
+        except (*_UNAVAILABLE, ConnectionError):
+            return Probe(answering=False, reason="unreachable")
+        return Probe(answering=True, reason=None)
 
     async def delete_graph(self, name: str) -> None:
         self._schemas.pop(name, None)

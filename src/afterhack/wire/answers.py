@@ -26,6 +26,13 @@ class Pong(TypedDict):
 class FalkorDBHealth(TypedDict):
     reachable: bool
     mode: Literal["embedded", "external"]
+    # Why not reachable: not_answering (connected but silent, e.g. frozen), unreachable,
+    # loading, restarting, error; None when reachable.
+    reason: str | None
+    # Times the app started its embedded FalkorDB again since it started: after an exit,
+    # and (stuck_restarts, counted in both) after it stopped answering while alive.
+    restarts: int
+    stuck_restarts: int
 
 
 class ModelHealth(TypedDict):

@@ -572,6 +572,48 @@ def restart_section(r: dict[str, Any]) -> list[str]:
         f"empty data dir, {r['floor_s']} s. AOF rewrite policy: {policy}.",
         "",
         *_table(head, rows),
+        *(freeze_section(r["freeze"]) if r.get("freeze") else []),
+    ]
+
+
+def freeze_section(f: dict[str, Any]) -> list[str]:
+    runs = [("SIGCONT after the freeze", f["sigcont"]),
+            ("frozen for good: the app restarts it", f["restart"])]
+
+    def answers(run: dict[str, Any], kind: str) -> str:
+        k = run[kind]
+        if not k["answers"]:
+            return "none"
+        statuses = ", ".join(f"{n}× {code}" for code, n in sorted(k["by_status"].items()))
+        return (f"{k['answers']}: p50 {k['seconds']['p50']} s, **max {k['max_s']} s** "
+                f"({statuses})")
+
+    rows = [
+        _row("health while frozen (limit 1 s)", [answers(r, "health") for _, r in runs]),
+        _row(f"reads while frozen (deadline {f['read_deadline_s']} s)",
+             [answers(r, "read") for _, r in runs]),
+        _row(f"writes while frozen (deadline {f['write_deadline_s']} s)",
+             [answers(r, "write") for _, r in runs]),
+        _row("**service back** (a write acknowledged) after the freeze began", [
+            f"**{r['back_after_freeze_s']} s**" + (
+                f" ({r['back_after_sigcont_s']} s after SIGCONT)"
+                if r["back_after_sigcont_s"] is not None else "") for _, r in runs]),
+        _row("FalkorDB restarts by the app (stuck)", [
+            f"{r['falkordb_restarts']} ({r['stuck_restarts']})" for _, r in runs]),
+        _row("acknowledged sources served afterwards", [
+            f"{r['acknowledged_served']}/{r['acknowledged']}" for _, r in runs]),
+    ]
+    return [
+        "",
+        "### A frozen FalkorDB (SIGSTOP)",
+        "",
+        f"FalkorDB frozen under writers, a reader and a health poller, with a query timeout "
+        f"of one second (deadlines {f['read_deadline_s']} s for a read and "
+        f"{f['write_deadline_s']} s for a write), calls cut short after "
+        f"{f['unresponsive_s']} s without a ping answered, and the stuck restart after "
+        f"{f['stuck_restart_s']} s in the second run.",
+        "",
+        *_table(["figure", *(name for name, _ in runs)], rows),
     ]
 
 

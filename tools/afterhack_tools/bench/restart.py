@@ -13,14 +13,10 @@ acknowledged source, and a sample of the acknowledged claims, are served again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import random
 import re
 import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -30,8 +26,8 @@ import httpx
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from afterhack.embedded import exit_with_parent, free_loopback_port
-from afterhack_tools.bench.harness import SCRUBBED_ENV
+from afterhack_tools.bench.freeze import measure_freeze
+from afterhack_tools.bench.serve import ServeProcess
 from afterhack_tools.bench.synth import Vocabulary, source_text
 
 # "redis-default" measures the file as FalkorDB kept it before afterhack set a rewrite
@@ -40,67 +36,6 @@ AofPolicy = Literal["afterhack", "redis-default"]
 
 _LOADED = re.compile(r"^(\d+):M .*DB loaded from (base file|incr file|append only file)"
                      r"(?: \S+)?: ([\d.]+) seconds")
-
-
-class ServeProcess:
-    """``afterhack serve`` with its embedded FalkorDB on one data dir, stopped by pid."""
-
-    def __init__(self, data_dir: Path, log_path: Path) -> None:
-        self.data_dir = data_dir
-        self.log_path = log_path
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.base_url = ""
-
-    def start(self) -> None:
-        port = free_loopback_port()
-        self.base_url = f"http://127.0.0.1:{port}"
-        env = {k: v for k, v in os.environ.items() if k not in SCRUBBED_ENV}
-        env.update(AFTERHACK_DATA_DIR=str(self.data_dir), PYTHONUNBUFFERED="1")
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "afterhack.cli", "serve", "--host", "127.0.0.1",
-                 "--port", str(port), "--log-level", "info"],
-                env=env, cwd=self.data_dir.parent, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, preexec_fn=exit_with_parent)
-
-    async def wait_healthy(self, http: httpx.AsyncClient, timeout_s: float) -> float:
-        """Seconds from the start until /api/health says FalkorDB is reachable."""
-        assert self.proc is not None
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < timeout_s:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"serve exited ({self.proc.returncode}):\n{self.log_tail()}")
-            with contextlib.suppress(httpx.HTTPError, ValueError):
-                r = await http.get(self.base_url + "/api/health", timeout=2)
-                if r.status_code == 200 and r.json()["falkordb"]["reachable"]:
-                    return time.perf_counter() - t0
-            await asyncio.sleep(0.05)
-        raise RuntimeError(f"serve did not come up in {timeout_s:.0f} s:\n{self.log_tail()}")
-
-    def falkordb_pid(self) -> int | None:
-        try:
-            return int((self.data_dir / "falkordb.pid").read_text().strip())
-        except (OSError, ValueError):
-            return None
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(timeout=60)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=120)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-    def log_tail(self, n: int = 30) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
-        except OSError:
-            return ""
 
 
 def aof_files(data_dir: Path) -> dict[str, int]:
@@ -307,7 +242,8 @@ async def _one_size(root: Path, http: httpx.AsyncClient, claims: int, *, per_sou
 
 async def measure_restart(sizes: tuple[int, ...], *, per_source: int = 5000,
                           claim_samples: int = 500, policy: AofPolicy = "afterhack",
-                          vocab: Vocabulary | None = None, log: Any = print) -> dict[str, Any]:
+                          vocab: Vocabulary | None = None, log: Any = print,
+                          with_freeze: bool = True) -> dict[str, Any]:
     vocab = vocab or Vocabulary()
     root = Path(tempfile.mkdtemp(prefix="afterhack-restart-"))
     try:
@@ -331,14 +267,20 @@ async def measure_restart(sizes: tuple[int, ...], *, per_source: int = 5000,
                                        vocab=vocab, log=log)
                 size["restart_ratio"] = round(size["restart_s"] / floor, 2)
                 out.append(size)
+            freeze = await measure_freeze(root, http, log=log) if with_freeze else None
     except BaseException:
         log(f"[restart] kept its data dirs and logs for a look: {root}")
         raise
-    if all(_whole(s) for s in out):
+    if all(_whole(s) for s in out) and (freeze is None or _whole_after_freeze(freeze)):
         await asyncio.to_thread(shutil.rmtree, root, True)
     else:
         log(f"[restart] something was not served or FalkorDB crashed; kept {root}")
-    return {"policy": policy, "floor_s": round(floor, 2), "sizes": out}
+    return {"policy": policy, "floor_s": round(floor, 2), "sizes": out, "freeze": freeze}
+
+
+def _whole_after_freeze(freeze: dict[str, Any]) -> bool:
+    return all(freeze[run]["acknowledged_served"] == freeze[run]["acknowledged"]
+               for run in ("sigcont", "restart"))
 
 
 def _whole(size: dict[str, Any]) -> bool:

@@ -14,14 +14,26 @@ async def ping() -> Pong:
     return {"pong": True}
 
 
+# Health answers within a second whatever FalkorDB is doing: its ping gets this long.
+HEALTH_PROBE_S = 0.5
+
+
 @router.get("/health")
 async def health(store: StoreDep, settings: SettingsDep, services: ServicesDep) -> Health:
-    reachable = await store.ping()
+    probe = await store.probe(HEALTH_PROBE_S)
+    watch = services.watch
+    reason = probe.reason
+    if watch.reason == "restarting" and not probe.answering:
+        reason = watch.reason
+    embedded = services.embedded
     # Never the gateway's address or key: only whether one is configured and the model name.
     return {
-        "status": "ok" if reachable else "degraded",
-        "falkordb": {"reachable": reachable,
-                     "mode": "external" if settings.falkordb_url else "embedded"},
+        "status": "ok" if probe.answering else "degraded",
+        "falkordb": {"reachable": probe.answering,
+                     "mode": "external" if settings.falkordb_url else "embedded",
+                     "reason": reason,
+                     "restarts": embedded.restarts if embedded is not None else 0,
+                     "stuck_restarts": watch.stuck_restarts},
         "model": {"mode": "offline" if settings.offline_model else "gateway",
                   "name": services.model_name},
     }
