@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import pathlib
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from fastapi.testclient import TestClient
 
-from afterhack.store.client import Graph, Store
+from afterhack.embedded import EmbeddedFalkorDB
+from afterhack.errors import StoreUnavailable
+from afterhack.store.client import Graph, GraphMissing, QueryFailed, Store
 from afterhack.store.names import graph_name
 
 T = TypeVar("T")
@@ -207,3 +211,271 @@ def test_a_list_bound_before_a_match_is_not_quantified_in_its_where(falkordb: st
         return in_where.scalar(), projected.scalar(), from_parameter.scalar()
 
     assert _on_scratch_graph(falkordb, go) == (0, 1, 1)
+
+
+# Facts of docs/falkordb.md that the store's query texts are written around. Each test fails
+# when the server changes its behaviour: the doc and the queries that avoid it then need a look.
+
+
+def _fails(fn: Callable[[Graph], Awaitable[Any]]) -> Callable[[Graph], Awaitable[str]]:
+    """The message of the QueryFailed that fn raises ("" if it raises none)."""
+
+    async def go(g: Graph) -> str:
+        try:
+            await fn(g)
+        except QueryFailed as exc:
+            return str(exc)
+        return ""
+
+    return go
+
+
+def test_exists_subqueries_do_not_parse_and_exists_on_a_pattern_says_true(falkordb: str) -> None:
+    """Why no query uses EXISTS: the subquery form is a parse error, and exists() on a
+    pattern answers true for a node with no edge at all."""
+
+    async def go(g: Graph) -> tuple[str, Any]:
+        await g.write("CREATE (:A {id: 'lonely'})")
+        parse = await _fails(lambda g: g.read(
+            "MATCH (a:A) WHERE NOT EXISTS { MATCH (a)-->() } RETURN a.id"))(g)
+        wrong = (await g.read("MATCH (a:A) RETURN exists((a)-[:R]->()) AS e")).scalar()
+        return parse, wrong
+
+    parse, wrong = _on_scratch_graph(falkordb, go)
+    assert "Invalid input" in parse
+    assert wrong is True, "exists() on a pattern now answers right"
+
+
+def test_a_call_subquery_after_an_update_needs_a_with(falkordb: str) -> None:
+    async def go(g: Graph) -> tuple[str, Any]:
+        await g.write("CREATE (:A {id: 'x'})")
+        bare = await _fails(lambda g: g.write(
+            "MATCH (a:A) SET a.v = 1 CALL { WITH a RETURN 1 AS one } RETURN one"))(g)
+        with_between = (await g.write(
+            "MATCH (a:A) SET a.v = 1 WITH a CALL { WITH a RETURN 1 AS one } RETURN one"))
+        return bare, with_between.scalar()
+
+    bare, with_between = _on_scratch_graph(falkordb, go)
+    assert "WITH clause is required" in bare
+    assert with_between == 1
+
+
+def test_a_comprehension_condition_on_outer_values_alone_drops_the_row(falkordb: str) -> None:
+    """A condition in a pattern comprehension's WHERE that names none of its own variables
+    filters the outer row: the row is gone instead of the list being empty. In a guarded
+    write that reads as "no row", a false 409, so such conditions are chosen in Python."""
+
+    async def go(g: Graph) -> tuple[int, list[Any]]:
+        await g.write("CREATE (:A {id: 'x'})-[:R]->(:A {id: 'y'})")
+        q = ("MATCH (a:A) RETURN a.id AS id, [(a)-[:R]->(b) WHERE b.id <> 'z' {} | b.id] AS l"
+             " ORDER BY id")
+        outer_only = await g.read(q.format("AND $policy = 'independent'"),
+                                  {"policy": "any"})
+        tied = await g.read(q.format("AND ($policy = 'independent' OR b.id = b.id)"),
+                            {"policy": "any"})
+        return len(outer_only), [r["l"] for r in tied]
+
+    outer_only, tied = _on_scratch_graph(falkordb, go)
+    assert tied == [["y"], []]
+    assert outer_only == 0, "an outer-only condition no longer drops the row"
+
+
+def test_comprehensions_nested_or_in_a_where_do_not_work(falkordb: str) -> None:
+    """A comprehension inside another comes back null (store/decisions.py reads the inner
+    list in a second query); one inside a WHERE fails (guards project it in a WITH first)."""
+
+    async def go(g: Graph) -> tuple[list[Any], str, int]:
+        await g.write("CREATE (:A {id: 'x'})-[:R]->(y:A {id: 'y'})-[:R]->(:A {id: 'z'})")
+        nested = (await g.read(
+            "MATCH (a:A {id: 'x'}) RETURN [(a)-[:R]->(b) | {id: b.id,"
+            " next: [(b)-[:R]->(c) | c.id]}] AS l")).scalar()
+        in_where = await _fails(lambda g: g.read(
+            "MATCH (a:A) WHERE size([(a)-[:R]->(b) | b]) > 0 RETURN a.id"))(g)
+        projected = (await g.read(
+            "MATCH (a:A) WITH a, size([(a)-[:R]->(b) | b]) AS n WHERE n > 0"
+            " RETURN count(a) AS k")).scalar()
+        return nested, in_where, projected
+
+    nested, in_where, projected = _on_scratch_graph(falkordb, go)
+    assert nested == [{"id": "y", "next": None}], "a nested comprehension now has a value"
+    assert "Unable to resolve filtered alias" in in_where
+    assert projected == 2
+
+
+def test_not_binds_before_list_concatenation(falkordb: str) -> None:
+    async def go(g: Graph) -> tuple[str, Any]:
+        await g.write("CREATE (:A)")  # reads need the graph to exist
+        bare = await _fails(lambda g: g.read("RETURN NOT 1 IN [2] + [3] AS v"))(g)
+        return bare, (await g.read("RETURN NOT (1 IN ([2] + [3])) AS v")).scalar()
+
+    bare, parenthesised = _on_scratch_graph(falkordb, go)
+    assert "expected Boolean or Null but was List" in bare
+    assert parenthesised is True
+
+
+def test_collected_nodes_and_unmatched_optional_projections(falkordb: str) -> None:
+    """A node taken out of a collected list cannot start a later pattern (the store
+    collects ids and matches them again); a map projection of an OPTIONAL MATCH that found
+    nothing is a map of nulls, which collect() keeps (callers drop entries without an id)."""
+
+    async def go(g: Graph) -> tuple[str, list[Any], list[Any]]:
+        await g.write("CREATE (:A {id: 'x'})-[:R]->(:A {id: 'y'}), (:A {id: 'lonely'})")
+        from_list = await _fails(lambda g: g.read(
+            "MATCH (a:A {id: 'x'}) WITH collect(a)[0] AS n MATCH (n)-[:R]->(b) RETURN b.id"))(g)
+        by_id = (await g.read(
+            "MATCH (a:A {id: 'x'}) WITH collect(a.id) AS ids"
+            " MATCH (n:A {id: ids[0]})-[:R]->(b) RETURN collect(b.id) AS l")).scalar()
+        nulls = (await g.read(
+            "MATCH (a:A {id: 'lonely'}) OPTIONAL MATCH (a)-[:R]->(b)"
+            " RETURN collect(b {.id}) AS l")).scalar()
+        return from_list, by_id, nulls
+
+    from_list, by_id, nulls = _on_scratch_graph(falkordb, go)
+    assert "expected Node" in from_list
+    assert by_id == ["y"]
+    assert nulls == [{"id": None}], "collect() now drops the projection of a missing node"
+
+
+def test_every_item_of_one_set_reads_the_node_as_it_was(falkordb: str) -> None:
+    """store/history.py appends a status to its history in the same SET that writes it, and
+    a held action's held_from reads the status it replaces in that SET."""
+
+    async def go(g: Graph) -> Any:
+        await g.write("CREATE (:A {id: 'x', status: 'proposed'})")
+        return (await g.write(
+            "MATCH (a:A) SET a.status = 'held', a.held_from = a.status"
+            " RETURN [a.status, a.held_from] AS s")).scalar()
+
+    assert _on_scratch_graph(falkordb, go) == ["held", "proposed"]
+
+
+def test_two_hops_may_match_one_edge_twice(falkordb: str) -> None:
+    """Cypher's rule that one pattern never uses an edge twice does not hold: the far end of
+    (d)<-[:R]-(a)-[:R]->(y) comes back as d itself."""
+
+    async def go(g: Graph) -> list[Any]:
+        await g.write("CREATE (w:A {id: 'w'}), (w)-[:R]->(:A {id: 'd'}),"
+                      " (w)-[:R]->(:A {id: 'e'})")
+        return sorted((await g.read(
+            "MATCH (d:A {id: 'd'})<-[:R]-(a)-[:R]->(y) RETURN y.id AS y")).column("y"))
+
+    assert _on_scratch_graph(falkordb, go) == ["d", "e"]
+
+
+def test_an_indexed_empty_string_is_not_found_by_equality(falkordb: str) -> None:
+    async def go(g: Graph) -> tuple[int, int]:
+        await g.write("CREATE (:T {key: ''}), (:T {key: 'a'})")
+        before = (await g.read("MATCH (t:T {key: ''}) RETURN count(t) AS n")).scalar()
+        await g.write("CREATE INDEX FOR (t:T) ON (t.key)")
+        for _ in range(100):  # index builds are asynchronous
+            rows = await g.read("CALL db.indexes() YIELD status RETURN collect(status) AS s")
+            if all(s == "OPERATIONAL" for s in rows.scalar()):
+                break
+            await asyncio.sleep(0.05)
+        after = (await g.read("MATCH (t:T {key: ''}) RETURN count(t) AS n")).scalar()
+        return before, after
+
+    assert _on_scratch_graph(falkordb, go) == (1, 0)
+
+
+def test_parameters_and_functions_the_store_does_without(falkordb: str) -> None:
+    """A NUL in a parameter breaks the query's parameter header (wire/inputs.py refuses it
+    first); datetime() does not exist and timestamp() is epoch milliseconds (the store keeps
+    times as epoch ms); CREATE INDEX has no IF NOT EXISTS (the store reads the schema first)."""
+
+    async def go(g: Graph) -> tuple[str, str, Any, str]:
+        await g.write("CREATE (:A)")  # reads need the graph to exist
+        nul = await _fails(lambda g: g.read("RETURN $s AS s", {"s": "a\x00b"}))(g)
+        dt = await _fails(lambda g: g.read("RETURN datetime() AS t"))(g)
+        ts = (await g.read("RETURN timestamp() AS t")).scalar()
+        ine = await _fails(lambda g: g.write("CREATE INDEX IF NOT EXISTS FOR (a:A) ON (a.id)"))(g)
+        return nul, dt, ts, ine
+
+    nul, dt, ts, ine = _on_scratch_graph(falkordb, go)
+    assert "Invalid input" in nul
+    assert "Unknown function 'datetime'" in dt
+    assert isinstance(ts, int) and abs(ts - time.time() * 1000) < 60_000
+    assert "Invalid input" in ine
+
+
+def test_a_query_is_one_transaction_and_a_guard_that_leaves_no_row_writes_nothing(
+        falkordb: str) -> None:
+    """Rule 8 rests on this: a query that fails at run time after writing leaves none of its
+    writes, and a WHERE that leaves no row before the first write makes the query write
+    nothing (a stale revision: no row back, answered 409)."""
+
+    async def go(g: Graph) -> tuple[str, int, int, float, int]:
+        await g.write("CREATE (:W {id: 'w', revision: 3})")
+        failed = await _fails(lambda g: g.write(
+            "CREATE (:B {id: 'b'}) WITH 1 AS one RETURN 1 / 0 AS boom"))(g)
+        left = (await g.read("MATCH (b:B) RETURN count(b) AS n")).scalar()
+        stale = await g.write(
+            "MATCH (w:W {id: 'w'}) WHERE w.revision = $rev"
+            " SET w.revision = w.revision + 1 CREATE (:B {id: 'c'}) RETURN w.revision",
+            {"rev": 2})
+        fresh = await g.write(
+            "MATCH (w:W {id: 'w'}) WHERE w.revision = $rev"
+            " SET w.revision = w.revision + 1 RETURN w.revision AS r", {"rev": 3})
+        return (failed, left, len(stale), stale.stats.get("properties_set", 0.0),
+                fresh.scalar())
+
+    failed, left, stale_rows, stale_set, fresh = _on_scratch_graph(falkordb, go)
+    assert "Division by zero" in failed and left == 0
+    assert stale_rows == 0 and stale_set == 0
+    assert fresh == 4
+
+
+def test_a_read_of_a_missing_graph_creates_it_unless_read_only(falkordb: str) -> None:
+    """Why every read goes through GRAPH.RO_QUERY: GRAPH.QUERY on a missing graph makes an
+    empty one, RO_QUERY refuses it, and RO_QUERY refuses any write."""
+
+    async def go() -> tuple[bool, int, int, str]:
+        store = Store(falkordb)
+        name = "quirk_missing_" + uuid.uuid4().hex
+        try:
+            try:
+                await store.graph(name).read("MATCH (n) RETURN count(n)")
+                refused = False
+            except GraphMissing:
+                refused = True
+            after_ro = await store.command(name, "EXISTS", name)
+            await store.command(name, "GRAPH.QUERY", name, "MATCH (n) RETURN count(n)")
+            after_query = await store.command(name, "EXISTS", name)
+            g = store.graph(name)
+            write = await _fails(lambda g: g.read("CREATE (:X)"))(g)
+            return refused, after_ro, after_query, write
+        finally:
+            await store.delete_graph(name)
+            await store.close()
+
+    refused, after_ro, after_query, write = asyncio.run(go())
+    assert refused and after_ro == 0
+    assert after_query == 1, "GRAPH.QUERY no longer creates a missing graph"
+    assert "read-only" in write
+
+
+def test_a_write_past_the_servers_timeout_is_stopped_and_rolled_back(
+        tmp_path: pathlib.Path) -> None:
+    """A write ignores the per-query timeout; the server's TIMEOUT_DEFAULT, which the
+    embedded server sets, stops it and rolls it back."""
+    server = EmbeddedFalkorDB(tmp_path, die_with_parent=True, query_timeout_ms=100)
+    url = server.start()
+
+    async def go() -> tuple[bool, int]:
+        store = Store(url, query_timeout_ms=100)
+        g = store.graph("quirk_timeout")
+        try:
+            try:
+                await g.write("UNWIND range(1, 5000000) AS i CREATE (:T {i: i})")
+                stopped = False
+            except StoreUnavailable:
+                stopped = True
+            return stopped, (await g.read("MATCH (t:T) RETURN count(t) AS n")).scalar()
+        finally:
+            await store.close()
+
+    try:
+        stopped, left = asyncio.run(go())
+    finally:
+        server.stop()
+    assert stopped and left == 0
