@@ -1,4 +1,4 @@
-"""Memory remembers when (SPEC rule 10): every read as of a moment of the two-memo story
+"""Memory remembers when (docs/rules.md, rule 10): every read as of a moment of the two-memo story
 (before the second memo, between, after a correction and a resolved conflict) answers what
 the same read answered at that moment, on the real FalkorDB."""
 

@@ -1,4 +1,4 @@
-"""``as_of`` everywhere a reader asks (SPEC rule 10): the CLI's ``graph --as-of`` and
+"""``as_of`` everywhere a reader asks (docs/rules.md, rule 10): the CLI's ``graph --as-of`` and
 ``ask --as-of``, the Python client, and MCP's search_claims and get_claim."""
 
 from __future__ import annotations

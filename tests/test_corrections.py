@@ -1,5 +1,5 @@
 """Corrections through the API on the real FalkorDB: the journey, the support rules of
-SPEC §3 rule 5 (worked examples), stale previews, repeats, retractions, and the way back."""
+docs/rules.md, rule 5 (its worked examples), stale previews, repeats, retractions, and the way back."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_the_journey(client: TestClient, ws: str, falkordb: str) -> None:
     decision, action = run["decision"], run["actions"][0]
     preview = _preview(client, ws, claim["id"])
     assert [f["decision_id"] for f in preview["flag"]] == [decision["id"]]
-    # One premise per distinct fact, named by its statement (SPEC rule 5).
+    # One premise per distinct fact, named by its statement (docs/rules.md, rule 5).
     assert preview["flag"][0]["reasons"] == [
         {"type": "premise_lost", "premise": JUNE, "claim_ids": [claim["id"]]}]
     assert [h["action_id"] for h in preview["hold"]] == [action["id"]]

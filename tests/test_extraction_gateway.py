@@ -1,4 +1,4 @@
-"""Issue acceptance: a misbehaving model never gets a claim stored (SPEC §3 rule 1, §6).
+"""A misbehaving model never gets a claim stored (docs/rules.md, rules 1 and 14).
 
 The app runs on the real FalkorDB and reaches a scripted model over real HTTP. Whatever
 the model does (paraphrase, invent, mismatch, garbage, 429, silence), the source is stored

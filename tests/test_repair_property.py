@@ -1,7 +1,7 @@
 """Random dependency graphs, random corrections: what apply flags and holds equals a
 from-scratch oracle, and the preview always equals what apply did.
 
-The oracle is written from the definition in SPEC §3 rules 4 and 5, in a different form
+The oracle is written from the definition in docs/rules.md (rules 4 and 5), in a different form
 from support.py: a correction refutes the corrected claim and every current claim stating
 the same (its twins); a decision of the affected region stays in good standing exactly when
 every decision it (transitively) builds on inside the region is eligible, none of them lies

@@ -1,4 +1,4 @@
-"""Search by words and by meaning (SPEC rule 3): the terms a claim is found by, the BM25
+"""Search by words and by meaning (docs/rules.md, rule 3): the terms a claim is found by, the BM25
 ranking, reciprocal-rank fusion, paraphrases, text without spaces, and the evidence gate for
 a claim found by meaning alone."""
 

@@ -1,4 +1,4 @@
-"""Valid time (SPEC rule 10): when what a claim says holds, where its statement says so or a
+"""Valid time (docs/rules.md, rule 10): when what a claim says holds, where its statement says so or a
 reviewer dismissed a conflict as "both hold, at different times"; searches and agent runs
 at a time use the claims valid then."""
 

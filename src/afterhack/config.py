@@ -85,11 +85,11 @@ class Settings(BaseSettings):
 
     # "independent": a claim from the corrected claim's own source is no alternative support.
     support_policy: SupportPolicy = "independent"
-    # Compare each new claim with its nearest current claims and raise conflicts (SPEC rule
-    # 9). Off only to measure what the checks cost (afterhack bench).
+    # Compare each new claim with its nearest current claims and raise conflicts
+    # (docs/rules.md, rule 9). Off only to measure what the checks cost (afterhack bench).
     conflict_checks: bool = True
 
-    # Search by meaning (SPEC §6): the gateway's /embeddings with this model when a gateway
+    # Search by meaning (docs/rules.md, rules 3 and 16): the gateway's /embeddings with this model when a gateway
     # is set, else the offline model that ships with the app. "off" searches by words only.
     embedding_model: str | None = None
     # With a gateway model: the cosine distance past which a claim is not near a query.

@@ -1,4 +1,4 @@
-"""Sources that disagree are a conflict, not two facts (SPEC rule 9).
+"""Sources that disagree are a conflict, not two facts (docs/rules.md, rule 9).
 
 Detection: when claims are added, each new claim that could contradict anything (it has a
 value and a subject) is compared with its top neighbours by search (neighbours.py), never

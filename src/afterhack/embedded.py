@@ -40,19 +40,19 @@ PLAN_CACHE_SIZE = 512
 
 # FalkorDB runs this many queries at once. In 4.16.3 two queries on one graph at the same
 # time can segfault the server: one reads a label matrix (a `WHERE n:Claim` check) while the
-# other rebuilds GraphBLAS state on it (FALKORDB.md §11: crashes under concurrent
-# connections). With its default of one thread per core, a writer adding labelled nodes beside
-# readers checking the label crashes it almost at once, and the app's load test crashed it
-# in some runs; with one thread neither ever did (tests/test_query_threads.py, NOTES.md "One
-# query thread"). Writes to a graph are serial anyway, and the load test's throughput held.
+# other rebuilds GraphBLAS state on it (docs/falkordb.md, "Two queries on one graph at
+# once"). With its default of one thread per core, a writer adding labelled nodes beside
+# readers checking the label crashes it almost at once, and so did the app's load test; with
+# one thread neither does (tests/test_query_threads.py). Writes to a graph are serial anyway,
+# and the load test's throughput held (docs/decisions/0007-one-query-thread.md).
 QUERY_THREADS = 1
 
 # When FalkorDB rewrites its append-only file into a snapshot: once the commands appended
 # since the last rewrite reach this share of the snapshot's size, and at least this many
 # bytes. Replaying a command (re-running its query, updating every index) costs far more per
-# byte than loading the same data from a snapshot, so Redis's defaults (100 %, 64 MB) let the
-# replay grow to minutes while the snapshot loads in seconds. The values are fitted to the
-# measured rates in bench-results/NOTES.md ("Restart after a crash"). Redis applies the rule
+# byte than loading the same data from a snapshot, so Redis's defaults let the replay grow to
+# minutes while the snapshot loads in seconds. The values are fitted to the measured rates
+# (docs/decisions/0011-restart-after-a-crash.md). Redis applies the rule
 # right after a load too (once it is on, see defer_aof_rewrites), so a restart that had to
 # replay a long tail compacts it at once.
 AOF_REWRITE_PERCENTAGE = 25

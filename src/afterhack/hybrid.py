@@ -1,4 +1,4 @@
-"""Search (SPEC rule 3): claims ranked by their words (BM25 over their terms), by their
+"""Search (docs/rules.md, rule 3): claims ranked by their words (BM25 over their terms), by their
 meaning (the nearest vectors), or both fused by reciprocal rank, the first hits followed by
 the claims quoted next to them. ``claims.search_claims`` is this module's ``search_claims``.
 """
@@ -42,7 +42,7 @@ _EXPAND_HITS = 3
 # In a hybrid search, the neighbours of the word ranking's hits (up to this many) are read as
 # soon as it is known, while the query is still being embedded: the fused first hits are
 # nearly always among them, and then no read follows the kNN. Vectors reorder the words'
-# ranking, so its first few are not enough (bench-results/NOTES.md).
+# ranking, so its first few are not enough (docs/decisions/0010-hybrid-search-path.md).
 _EARLY_NEIGHBOURS = _FUSION_DEPTH
 
 

@@ -1,4 +1,4 @@
-"""The one step a search at a time applies to its candidates (SPEC rule 10).
+"""The one step a search at a time applies to its candidates (docs/rules.md, rule 10).
 
 A search as of a time ranks candidates of every status (a claim retired since may have been
 current then) by whatever rankings it uses (hybrid.py: words, meaning, neighbours), then

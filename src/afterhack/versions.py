@@ -1,4 +1,4 @@
-"""A new version of a source speaks for that source (SPEC rule 9).
+"""A new version of a source speaks for that source (docs/rules.md, rule 9).
 
 A claim of the source whose quote is no longer in the new version's text, and whose
 statement no other current source supports, is retired in the same write as the new

@@ -1,7 +1,7 @@
 """A test's own FalkorDB, brought back when it crashed or froze.
 
 The FalkorDB we ship (4.16.3) has known crashes under many concurrent connections, fixed
-upstream later (FALKORDB.md §11). Tests that hammer it on purpose, and are about something
+upstream later (docs/falkordb.md, "Two queries on one graph at once"). Tests that hammer it on purpose, and are about something
 else (the app's own kill -9), restart it from its append-only file as an operator would,
 instead of failing on a crash that is not theirs. That is a crash of the database in the
 middle of the test's writes, so the test's checks (every acknowledged write is there, whole)

@@ -1,4 +1,4 @@
-"""Reads of a workspace reduced to what a read as of a time must reproduce (SPEC rule 10):
+"""Reads of a workspace reduced to what a read as of a time must reproduce (docs/rules.md, rule 10):
 which nodes exist, their statuses and the links between them. Revisions are left out: a
 read as of a time shows the statuses of then, not the revisions."""
 

@@ -24,8 +24,9 @@ class AppProcess:
         self.log_path = log_path
         self.proc: subprocess.Popen[bytes] | None = None
 
-    # A start on a busy host is mostly imports and took most of a minute in the restart
-    # bench's floor (bench-results/NOTES.md); a start that stalls names its step in the log.
+    # A start on a busy host is mostly imports and can take most of a minute
+    # (docs/decisions/0011-restart-after-a-crash.md); a start that stalls names its step in
+    # the log.
     def start(self, timeout_s: float = 180.0) -> AppProcess:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(

@@ -97,7 +97,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
 
 const enc = encodeURIComponent
 const wsPath = (ws: string) => `/workspaces/${enc(ws)}`
-/** A read as the memory held it at `asOf` (epoch ms), or now when null (SPEC rule 10). */
+/** A read as the memory held it at `asOf` (epoch ms), or now when null (docs/rules.md, rule 10). */
 const at = (asOf: number | null, sep: '?' | '&') => (asOf === null ? '' : `${sep}as_of=${asOf}`)
 /** The next page of a list: the cursor its previous page answered (null: the first page). */
 const after = (cursor: string | null) => (cursor === null ? '' : `&cursor=${enc(cursor)}`)

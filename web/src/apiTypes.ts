@@ -1188,7 +1188,7 @@ export interface components {
         };
         /**
          * DecisionSupport
-         * @description Why then, why now (SPEC rule 10).
+         * @description Why then, why now (docs/rules.md, rule 10).
          */
         DecisionSupport: {
             /** At */

@@ -77,7 +77,7 @@ Statements = Mapping[str, tuple[str, str]]
 
 
 def default_premises(cited: list[str], statements: Statements) -> list[Premise]:
-    """One premise per distinct fact (SPEC rule 5): claims with the same statement key are
+    """One premise per distinct fact (docs/rules.md, rule 5): claims with the same statement key are
     alternatives within one premise, named by its statement; every other claim is a premise
     of its own, so a decision rests on all the distinct facts it cites."""
     groups: dict[str, Premise] = {}

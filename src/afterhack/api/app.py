@@ -48,7 +48,7 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 # every 700 net allocations, an old one every 100 young) an ingest of a large source ran
 # several collections of the whole heap, each walking what all earlier requests left
 # alive. A young generation this size is collected a few times per large ingest, and the
-# old one rarely (bench-results/NOTES.md, "Ingest and the garbage collector").
+# old one rarely (docs/decisions/0015-collector-thresholds.md).
 GC_THRESHOLDS = (50_000, 20, 20)
 
 # Routes are matched in order, one pattern at a time: the review's hot routes (corrections,

@@ -35,7 +35,8 @@ async def get_services(request: Request) -> Services:
     return services
 
 
-# Every read takes ``?as_of=``: the read as the memory held it then (SPEC rule 10). A plain
+# Every read takes ``?as_of=``: the read as the memory held it then (docs/rules.md,
+# rule 10). A plain
 # query parameter, parsed by the route (moments.parse_as_of): no dependency for reads without.
 AsOf = Annotated[str | None, Query(
     max_length=64, description="An ISO 8601 time or epoch milliseconds: the read as the "

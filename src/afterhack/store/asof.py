@@ -1,4 +1,5 @@
-"""Claims as the memory held them at an earlier time (SPEC rule 10): their own query texts,
+"""Claims as the memory held them at an earlier time (docs/rules.md, rule 10): their own
+query texts,
 so reads without ``as_of`` are the ones they always were.
 
 A node created after the time asked for did not exist then; a status is the one its history

@@ -1,4 +1,4 @@
-"""Decisions and actions as they were at an earlier time (SPEC rule 10; store/asof.py says
+"""Decisions and actions as they were at an earlier time (docs/rules.md, rule 10; store/asof.py says
 how a read as of a time sees nodes and edges).
 
 A decision re-confirmed after that time rested on other claims then: the premises it had

@@ -1,5 +1,5 @@
 """The graph views, the conflicts and the workspace's timeline as of an earlier time
-(SPEC rule 10; store/asof.py says how a read as of a time sees nodes and edges).
+(docs/rules.md, rule 10; store/asof.py says how a read as of a time sees nodes and edges).
 
 The internal view as of a time shows the nodes and edges that existed then with the status
 each had then (and its history up to then); its other properties are shown as stored now.

@@ -6,7 +6,7 @@ range fields of names.NODE_RANGE_INDEXED), where it used to cost a label index f
 eleven labels plus a full-text one. Claims are found by their terms (search.py), conflict
 checks included (neighbours.py); a full-text index of their statements was kept up to date
 by every write for no reader, and was the largest single part of an ingest's write
-(bench-results/NOTES.md).
+(docs/decisions/0014-no-full-text-index.md).
 """
 
 from __future__ import annotations

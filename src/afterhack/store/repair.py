@@ -98,8 +98,8 @@ _TWO_LEVELS = ("MATCH (s:Node) WHERE s:Decision AND s.id IN $ids\n"
 # regions whole in this one round trip; more hops enumerate every path through a diamond
 # (exponential in a lattice), so deeper levels are read by _walk, two levels a query. The
 # claim's number of users is not read here: it is the count of the region's uses of the
-# claim (claim_region). A correction refutes the statement, not one copy of it (SPEC rule
-# 4): the current claims with the claim's statement key (its twins, found through that
+# claim (claim_region). A correction refutes the statement, not one copy of it (docs/rules.md,
+# rule 4): the current claims with the claim's statement key (its twins, found through that
 # key's range index) are read with it, and the region is every twin's too.
 _CLAIM_AND_REGION = """MATCH (c:Node {id: $id}) WHERE c:Claim
 OPTIONAL MATCH (t:Node {statement_key: c.statement_key})

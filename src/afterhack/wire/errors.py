@@ -1,5 +1,5 @@
 """One canonical error body for every error, over HTTP and MCP alike:
-``{"error": {"code", "message", "details"}}`` (SPEC §4).
+``{"error": {"code", "message", "details"}}`` (docs/rules.md, rule 12).
 
 Callers may add keys to ``details`` but never remove these three.
 """

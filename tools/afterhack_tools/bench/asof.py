@@ -1,4 +1,5 @@
-"""Reads as of a time against reads now, and what status histories cost (SPEC rule 10).
+"""Reads as of a time against reads now, and what status histories cost (docs/rules.md,
+rule 10).
 
 The same synthetic workspace is loaded twice: ``A`` as the app writes it now (every claim,
 decision and action with its status history) and ``B`` in the shape of a graph written

@@ -13,15 +13,15 @@ from typing import Any
 from afterhack_tools.bench import embedingest, retrieval
 
 APPLY_SCALE_MAX = 1.5
-# 2.0 held with LeanRoute, which read FastAPI internals; with public APIs only the promise
-# is 2.5 (issue #18; bench-results/NOTES.md has both).
+# The preview's promise with FastAPI's public APIs only
+# (docs/decisions/0005-preview-on-public-fastapi.md).
 PREVIEW_FLOOR_MAX = 2.5
 INGEST_MIN = 10_000
 CONFLICT_CHECKS_MAX = 1.5
 DETECTOR_PRECISION_MIN = 0.95
 DETECTOR_RECALL_MIN = 0.85
 HYBRID_SEARCH_MAX_MS = 5.0
-# Rule 10: reads as of a time within this of reads now; reads now no slower with histories
+# docs/rules.md, rule 10: reads as of a time within this of reads now; reads now no slower with histories
 # than without (within the noise a paired sample leaves); a status change costs at most
 # this many bytes.
 ASOF_MAX = 2.0

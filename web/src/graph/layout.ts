@@ -7,7 +7,7 @@
 // its neighbours (a few sweeps each way), then places every column as close as it can to
 // the nodes it is joined to without overlaps (least squares under a minimum gap, solved
 // exactly by pooling adjacent violators). Linear per sweep, so thousands of nodes lay out
-// while a frame is drawn; figures in bench-results/ui-layout.md.
+// while a frame is drawn (docs/decisions/0017-ui-column-layout.md).
 
 export const NODE_WIDTH = 220
 export const NODE_HEIGHT = 76

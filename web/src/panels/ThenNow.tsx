@@ -1,4 +1,4 @@
-// Why then, why now (SPEC rule 10): each premise of a decision as it stood when the decision
+// Why then, why now (docs/rules.md, rule 10): each premise of a decision as it stood when the decision
 // was made, beside how it stands at the moment shown (now, or the time control's moment),
 // with what retired each claim that fell in between.
 import { Fragment } from 'react'

@@ -1,4 +1,4 @@
-"""Conflicts: list them, preview a resolution, resolve (SPEC §4, rule 9)."""
+"""Conflicts: list them, preview a resolution, resolve (docs/rules.md, rule 9; docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """A workspace's claim vectors: how far they are (pending, model, dimension), and moving
-them to the configured model (SPEC §6: changing the model re-embeds, never mixes spaces)."""
+them to the configured model (docs/rules.md, rule 16: changing the model re-embeds, never
+mixes spaces)."""
 
 from __future__ import annotations
 
