@@ -2,10 +2,10 @@
 upgrade of graphs made before it, which had an index per label, or a full-text field.
 
 An empty workspace costs FalkorDB its bare graph plus one label index (unique ``id`` and the
-range fields of names.NODE_RANGE_INDEXED), where it used to cost a label index for each of
-eleven labels plus a full-text one. Claims are found by their terms (search.py), conflict
-checks included (neighbours.py); a full-text index of their statements was kept up to date
-by every write for no reader, and was the largest single part of an ingest's write
+range fields of names.NODE_RANGE_INDEXED), not a label index for each of eleven labels
+plus a full-text one. Claims are found by their terms (search.py), conflict checks included
+(neighbours.py); a full-text index of their statements would be kept up to date by every
+write for no reader, and was measured as the largest single part of an ingest's write
 (docs/decisions/0014-no-full-text-index.md).
 """
 
