@@ -1,7 +1,7 @@
 """Random sequences of ingests, new versions, agent runs, corrections, conflict resolutions
 and reviews: after each step every read is taken as a snapshot, and at the end every read
-as of each step's moment equals that snapshot (docs/rules.md, rule 10). Bounded by count and steps so
-the suite stays fast."""
+as of each step's moment equals that snapshot (docs/rules.md, rule 10). Bounded by count and
+steps so the suite stays fast."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The time control in Debian's Chromium (headless, via playwright-core) against the real
-app on the embedded FalkorDB (docs/rules.md, rule 10): moving it to just before a correction shows the
-old claim current and the decision in good standing, at 1280×800, 800×1000 and 390×844.
+app on the embedded FalkorDB (docs/rules.md, rule 10): moving it to just before a correction
+shows the old claim current and the decision in good standing, at 1280×800, 800×1000 and 390×844.
 
 web/e2e/time.mjs drives the page; the story is made through the API here: a memo, a plan
 resting on it, a correction of one of its claims. Screenshots land in test-artifacts/time/."""

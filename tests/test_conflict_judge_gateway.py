@@ -1,7 +1,7 @@
-"""The conflict judge through a gateway (docs/rules.md, rules 9 and 14): one call per candidate pair, reasoning
-before the verdict, only ``contradicts`` raises, counted in model_calls; a judge that fails
-or answers garbage raises nothing and the source is stored anyway. The model is scripted
-over real HTTP; the store is the real FalkorDB."""
+"""The conflict judge through a gateway (docs/rules.md, rules 9 and 14): one call per
+candidate pair, reasoning before the verdict, only ``contradicts`` raises, counted in
+model_calls; a judge that fails or answers garbage raises nothing and the source is stored
+anyway. The model is scripted over real HTTP; the store is the real FalkorDB."""
 
 from __future__ import annotations
 

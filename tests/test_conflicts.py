@@ -1,5 +1,5 @@
-"""Sources that disagree (docs/rules.md, rule 9), corrections of a statement (rule 4) and new versions
-of a source, through the API on the real FalkorDB."""
+"""Sources that disagree (docs/rules.md, rule 9), corrections of a statement (rule 4) and new
+versions of a source, through the API on the real FalkorDB."""
 
 from __future__ import annotations
 

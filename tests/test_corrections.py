@@ -1,5 +1,6 @@
 """Corrections through the API on the real FalkorDB: the journey, the support rules of
-docs/rules.md, rule 5 (its worked examples), stale previews, repeats, retractions, and the way back."""
+docs/rules.md, rule 5 (its worked examples), stale previews, repeats, retractions, and the
+way back."""
 
 from __future__ import annotations
 

@@ -170,7 +170,8 @@ falkor.register('both_ways', n => ids(n.getNeighbors({direction: 'both'})));
 
 def test_udf_neighbours_keep_only_the_last_type_and_both_means_outgoing(falkordb: str) -> None:
     """Why the region is not walked by a JavaScript UDF (besides its cost, see
-    docs/decisions/0004-correction-region-read.md): getNeighbors is right for one type and one direction only."""
+    docs/decisions/0004-correction-region-read.md): getNeighbors is right for one type and
+    one direction only."""
     lib = "quirk_" + uuid.uuid4().hex[:12]
 
     async def go(g: Graph) -> dict[str, Any]:

@@ -1,6 +1,6 @@
-"""Valid time (docs/rules.md, rule 10): when what a claim says holds, where its statement says so or a
-reviewer dismissed a conflict as "both hold, at different times"; searches and agent runs
-at a time use the claims valid then."""
+"""Valid time (docs/rules.md, rule 10): when what a claim says holds, where its statement says
+so or a reviewer dismissed a conflict as "both hold, at different times"; searches and agent
+runs at a time use the claims valid then."""
 
 from __future__ import annotations
 

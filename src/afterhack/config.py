@@ -89,8 +89,9 @@ class Settings(BaseSettings):
     # (docs/rules.md, rule 9). Off only to measure what the checks cost (afterhack bench).
     conflict_checks: bool = True
 
-    # Search by meaning (docs/rules.md, rules 3 and 16): the gateway's /embeddings with this model when a gateway
-    # is set, else the offline model that ships with the app. "off" searches by words only.
+    # Search by meaning (docs/rules.md, rules 3 and 16): the gateway's /embeddings with this
+    # model when a gateway is set, else the offline model that ships with the app. "off"
+    # searches by words only.
     embedding_model: str | None = None
     # With a gateway model: the cosine distance past which a claim is not near a query.
     embedding_max_distance: float | None = Field(default=None, gt=0, le=2)

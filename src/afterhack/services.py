@@ -253,9 +253,9 @@ def open_store(settings: Settings, url: str) -> Store:
 
 # FalkorDB 4.16.3 can crash right after a load that replayed the creation of its unique
 # constraints (a segfault in their enforcement over the loaded data; not every load, see
-# docs/falkordb.md, "Persistence and loading"). Such a file is one this app never rewrote, so it is tried again
-# (the app's own restart of a crashed FalkorDB) this many times in all; the first load that
-# survives is compacted, and the next start loads a snapshot instead.
+# docs/falkordb.md, "Persistence and loading"). Such a file is one this app never rewrote,
+# so it is tried again (the app's own restart of a crashed FalkorDB) this many times in all;
+# the first load that survives is compacted, and the next start loads a snapshot instead.
 _START_ATTEMPTS = 5
 
 

@@ -1,8 +1,9 @@
 """A test's own FalkorDB, brought back when it crashed or froze.
 
 The FalkorDB we ship (4.16.3) has known crashes under many concurrent connections, fixed
-upstream later (docs/falkordb.md, "Two queries on one graph at once"). Tests that hammer it on purpose, and are about something
-else (the app's own kill -9), restart it from its append-only file as an operator would,
+upstream later (docs/falkordb.md, "Two queries on one graph at once"). Tests that hammer it
+on purpose, and are about something else (the app's own kill -9), restart it from its
+append-only file as an operator would,
 instead of failing on a crash that is not theirs. That is a crash of the database in the
 middle of the test's writes, so the test's checks (every acknowledged write is there, whole)
 then cover it too. Each restart is kept with the server's crash report and listed at the end

@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-// Model keys and the gateway address are the server's alone (docs/rules.md, rule 15): nothing in the
-// browser bundle may name them, and no build-time env var may be baked in.
+// Model keys and the gateway address are the server's alone (docs/rules.md, rule 15):
+// nothing in the browser bundle may name them, and no build-time env var may be baked in.
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)

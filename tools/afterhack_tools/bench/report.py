@@ -21,9 +21,9 @@ CONFLICT_CHECKS_MAX = 1.5
 DETECTOR_PRECISION_MIN = 0.95
 DETECTOR_RECALL_MIN = 0.85
 HYBRID_SEARCH_MAX_MS = 5.0
-# docs/rules.md, rule 10: reads as of a time within this of reads now; reads now no slower with histories
-# than without (within the noise a paired sample leaves); a status change costs at most
-# this many bytes.
+# docs/rules.md, rule 10: reads as of a time within this of reads now; reads now no slower
+# with histories than without (within the noise a paired sample leaves); a status change
+# costs at most this many bytes.
 ASOF_MAX = 2.0
 NOW_WITH_HISTORY_MAX = 1.1
 HISTORY_BYTES_MAX = 512

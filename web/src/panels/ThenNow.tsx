@@ -1,6 +1,6 @@
-// Why then, why now (docs/rules.md, rule 10): each premise of a decision as it stood when the decision
-// was made, beside how it stands at the moment shown (now, or the time control's moment),
-// with what retired each claim that fell in between.
+// Why then, why now (docs/rules.md, rule 10): each premise of a decision as it stood when
+// the decision was made, beside how it stands at the moment shown (now, or the time
+// control's moment), with what retired each claim that fell in between.
 import { Fragment } from 'react'
 import { when } from '../time/when'
 import type { DecisionSupport, Fall, SupportClaim } from '../apiTypes'

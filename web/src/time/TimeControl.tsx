@@ -1,6 +1,7 @@
-// A time control over the graph (docs/rules.md, rule 10): a slider over the workspace's history with
-// its events marked (sources added, runs, corrections, conflicts raised and resolved). Each
-// stop shows the graph as the memory held it right after that event; the last stop is now.
+// A time control over the graph (docs/rules.md, rule 10): a slider over the workspace's
+// history with its events marked (sources added, runs, corrections, conflicts raised and
+// resolved). Each stop shows the graph as the memory held it right after that event; the
+// last stop is now.
 import { useState } from 'react'
 import { api } from '../api'
 import { useAsync } from '../hooks'

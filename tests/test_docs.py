@@ -1,0 +1,228 @@
+"""The repository explains itself: what it cites, it holds.
+
+Code, tests and docs cite docs/rules.md by rule number, docs/falkordb.md by section and
+docs/decisions/ by record. These checks fail when a tracked file cites a document the
+repository does not hold (the product contract and notes that live outside it, or a path
+that is gone), a rule number docs/rules.md does not define, a decision record that does not
+exist, or a module, test file or test name the docs name but the repository lacks.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+RULES = DOCS / "rules.md"
+DECISIONS = DOCS / "decisions"
+
+# What is scanned: the product, its tools, tests and docs, and the files that configure them.
+SCANNED_DIRS = ("src/", "tools/", "tests/", "docs/", "scripts/", "web/src/", ".ci/")
+SCANNED_FILES = ("README.md", "pyproject.toml", "web/README.md", "docker-compose.yml",
+                 "Dockerfile")
+# This file names the forbidden citations in order to find them.
+SELF = Path(__file__).resolve().relative_to(ROOT).as_posix()
+
+# Documents that live outside the repository, or that it no longer holds.
+OUTSIDE = re.compile(r"\bSPEC\b|FALKORDB\.md|\bNOTES\.md\b|seed-story|STYLE\.md|falkordb-notes")
+# "rule 9", "rules 4 and 5", "rules 4 to 8", "Rule 10"; an invariant's number is no rule.
+RULE_CITE = re.compile(r"\brules? (\d+(?:(?:, | and | to |, and )\d+)*)", re.IGNORECASE)
+RULE_HEADING = re.compile(r"^## (\d+)\. ", re.MULTILINE)
+# A path to a Markdown document, as code and docs write it (``docs/api.md``, ``../rules.md``).
+MD_PATH = re.compile(r"(?<![\w/.-])((?:\.\.?/)*[\w.-]+(?:/[\w.-]+)*/[\w.-]+\.md)\b")
+MD_LINK = re.compile(r"\]\(([^)\s]+)\)")
+RECORD = re.compile(r"\b(\d{4}-[a-z0-9-]+\.md)\b")
+BACKTICKED = re.compile(r"`([^`\s]+)`")
+TEST_DEF = re.compile(r"^(?:async )?def (test_\w+)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Text:
+    path: str  # relative to the repository, POSIX
+    body: str
+
+
+def tracked() -> list[str]:
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                             check=True).stdout.decode()
+        return [p for p in out.split("\0") if p]
+    except (OSError, subprocess.CalledProcessError):
+        # Not a git checkout: every file under the scanned places.
+        return [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*") if p.is_file()]
+
+
+def scanned(paths: Iterable[str]) -> list[Text]:
+    texts = []
+    for p in paths:
+        if p == SELF or not (p.startswith(SCANNED_DIRS) or p in SCANNED_FILES):
+            continue
+        if p.startswith("web/src/") and p.endswith("apiTypes.ts"):
+            continue  # generated from the API's docstrings, which are scanned
+        try:
+            body = (ROOT / p).read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError, IsADirectoryError):
+            continue
+        texts.append(Text(p, body))
+    return texts
+
+
+def where(t: Text, start: int) -> str:
+    return f"{t.path}:{t.body.count(chr(10), 0, start) + 1}"
+
+
+def numbered_rules(body: str) -> set[int]:
+    return {int(n) for n in RULE_HEADING.findall(body)}
+
+
+def cited_rules(t: Text) -> list[tuple[str, int]]:
+    found = []
+    for m in RULE_CITE.finditer(t.body):
+        numbers = [int(n) for n in re.findall(r"\d+", m.group(1))]
+        if " to " in m.group(1) and len(numbers) == 2:
+            numbers = list(range(numbers[0], numbers[1] + 1))
+        found += [(where(t, m.start()), n) for n in numbers]
+    return found
+
+
+def outside_citations(t: Text) -> list[str]:
+    return [f"{where(t, m.start())}: {m.group(0)}" for m in OUTSIDE.finditer(t.body)]
+
+
+def _exists(t: Text, target: str) -> bool:
+    target = target.split("#", 1)[0]
+    if not target:
+        return True
+    return any((base / target).exists() for base in (ROOT, (ROOT / t.path).parent))
+
+
+def missing_docs(t: Text) -> list[str]:
+    """Paths to Markdown documents, and the targets of Markdown links, that do not exist
+    (relative to the repository or to the citing file)."""
+    bad = []
+    for m in MD_PATH.finditer(t.body):
+        if not _exists(t, m.group(1)):
+            bad.append(f"{where(t, m.start())}: {m.group(1)}")
+    if t.path.endswith(".md"):
+        for m in MD_LINK.finditer(t.body):
+            target = m.group(1)
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
+                continue  # a URL or an anchor on the same page
+            if not _exists(t, target):
+                bad.append(f"{where(t, m.start())}: {target}")
+    return bad
+
+
+def missing_records(t: Text, records: set[str]) -> list[str]:
+    bad = []
+    for m in RECORD.finditer(t.body):
+        before = t.body[max(0, m.start() - 20):m.start()]
+        a_record = "decisions/" in before or t.path.startswith("docs/decisions/")
+        if a_record and m.group(1) not in records:
+            bad.append(f"{where(t, m.start())}: {m.group(1)}")
+    return bad
+
+
+def defined_tests() -> dict[str, set[str]]:
+    return {p.relative_to(ROOT).as_posix(): set(TEST_DEF.findall(p.read_text(encoding="utf-8")))
+            for p in (ROOT / "tests").glob("test_*.py")}
+
+
+def missing_code(t: Text, tests: dict[str, set[str]]) -> list[str]:
+    """Backticked paths (``src/…``, ``tests/…::test_name``), test files and test names in a
+    doc that the repository does not hold."""
+    names = set().union(*tests.values())
+    files = {Path(p).name for p in tests}
+    bad = []
+    for m in BACKTICKED.finditer(t.body):
+        token = m.group(1)
+        path, _, name = token.partition("::")
+        if re.match(r"^(src|tests|tools|web|scripts)/[\w./-]+$", path):
+            if not (ROOT / path).exists():
+                bad.append(f"{where(t, m.start())}: {path}")
+            elif name and name not in tests.get(path, set()):
+                bad.append(f"{where(t, m.start())}: {token}")
+        elif (re.match(r"^test_\w+\.py$", token) and token not in files) or (
+                re.match(r"^test_\w+$", token) and token not in names):
+            bad.append(f"{where(t, m.start())}: {token}")
+    return bad
+
+
+# The checks run over the repository as it is.
+
+
+def _texts() -> list[Text]:
+    return scanned(tracked())
+
+
+def _records() -> set[str]:
+    return {p.name for p in DECISIONS.glob("[0-9][0-9][0-9][0-9]-*.md")}
+
+
+def test_nothing_cites_a_document_the_repository_does_not_hold() -> None:
+    bad = [b for t in _texts() for b in outside_citations(t) + missing_docs(t)]
+    assert bad == [], "cited but not in the repository:\n" + "\n".join(bad)
+
+
+def test_every_rule_cited_is_numbered_in_the_rules() -> None:
+    rules = numbered_rules(RULES.read_text(encoding="utf-8"))
+    assert rules == set(range(1, max(rules) + 1)), "rules are numbered 1, 2, 3, ... in order"
+    bad = [f"{at}: rule {n}" for t in _texts() for at, n in cited_rules(t) if n not in rules]
+    assert bad == [], "rules cited that docs/rules.md does not number:\n" + "\n".join(bad)
+
+
+def test_every_decision_record_cited_exists_and_is_listed() -> None:
+    records = _records()
+    bad = [b for t in _texts() for b in missing_records(t, records)]
+    assert bad == [], "decision records cited that do not exist:\n" + "\n".join(bad)
+    index = (DECISIONS / "README.md").read_text(encoding="utf-8")
+    assert [r for r in sorted(records) if r not in index] == []
+    numbers = [r[:4] for r in records]
+    assert len(numbers) == len(set(numbers)), "two records share a number"
+
+
+def test_the_docs_name_only_code_and_tests_that_exist() -> None:
+    tests = defined_tests()
+    bad = [b for t in _texts() if t.path.startswith("docs/") for b in missing_code(t, tests)]
+    assert bad == [], "named in docs/ but not in the repository:\n" + "\n".join(bad)
+
+
+def test_each_rule_says_why_and_where_it_is_enforced_and_shown() -> None:
+    body = RULES.read_text(encoding="utf-8")
+    sections = re.split(r"^## (?=\d+\. )", body, flags=re.MULTILINE)[1:]
+    assert sections
+    for section in sections:
+        title = section.splitlines()[0]
+        assert "**Why.**" in section, title
+        built = "Enforced by:" in section and "Shown by:" in section
+        assert built or "Not built yet" in section, title
+
+
+# The checks catch what they are for: each is fed a text with one bad citation.
+
+
+def test_the_checks_catch_bad_citations() -> None:
+    def t(body: str, path: str = "src/afterhack/x.py") -> Text:
+        return Text(path, body)
+
+    assert outside_citations(t("# see " + "SP" + "EC rule 9")) != []
+    assert outside_citations(t("# " + "FALKORDB" + ".md §11")) != []
+    assert outside_citations(t("TOOL_SPECS = []")) == []
+    assert missing_docs(t("# bench-results/" + "gone.md")) != []
+    assert missing_docs(t("# docs/rules.md, rule 3")) == []
+    assert missing_docs(t("[x](nowhere.md)", "docs/x.md")) != []
+    assert missing_docs(t("[rules](rules.md)", "docs/x.md")) == []
+    assert [n for _, n in cited_rules(t("(rules 4 to 6; rule 10)"))] == [4, 5, 6, 10]
+    assert cited_rules(t("invariant 9 of store/invariants.py")) == []
+    records = _records()
+    assert missing_records(t("docs/decisions/0999-nothing.md"), records) != []
+    assert missing_records(t("docs/decisions/0007-one-query-thread.md"), records) == []
+    tests = defined_tests()
+    assert missing_code(t("`tests/test_docs.py::test_no_such_test`", "docs/x.md"), tests) != []
+    assert missing_code(t("`src/afterhack/nowhere.py`", "docs/x.md"), tests) != []
+    assert missing_code(t("`tests/test_docs.py::test_the_checks_catch_bad_citations`",
+                          "docs/x.md"), tests) == []
