@@ -3,8 +3,9 @@
 The app runs as a real process (keys on, the admin key sent) on the test FalkorDB. Each
 operation gets valid-looking and invalid requests, with real ids of a seeded workspace in
 its path (and, for the invalid ones, whatever Schemathesis makes of the other ids), then
-valid-looking requests under foreign, loopback and odd ``Host`` and ``Origin`` headers, and
-invalid ones where every id, the workspace's included, is Schemathesis's own. No
+valid-looking requests under foreign, loopback, odd and malformed ``Host`` values (each
+foreign or malformed one must be answered 421) and ``Origin`` headers, and invalid ones
+where every id, the workspace's included, is Schemathesis's own. No
 answer may be a 5xx, use an undocumented status or content type, or break the response
 schema the OpenAPI document gives. The budget is bounded: a fixed number of examples per
 operation and mode, no example database, and a time budget for the whole run: every
@@ -36,6 +37,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.support.procs import AppProcess
+from tests.test_hardening import MALFORMED_HOSTS
 
 pytestmark = pytest.mark.slow
 
@@ -103,7 +105,9 @@ def _fuzz(schema: Any, base: str, ids: dict[str, str]) -> list[str]:
                 {"Host": f"127.0.0.1:{port}", "Origin": "http://evil.example"},
                 {"Host": f"localhost:{port}", "Origin": "null"},
                 {"Host": f"[::1]:{port}"}, {"Host": "127.0.0.1.nip.io"},
-                {"Origin": base}, {"Host": f"LOCALHOST.:{port}"}, None]
+                {"Origin": base}, {"Host": f"LOCALHOST.:{port}"}, None,
+                *({"Host": host} for host in MALFORMED_HOSTS)]
+    refused = {f"evil.example:{port}", "127.0.0.1.nip.io", *MALFORMED_HOSTS}
 
     def fixed_ids(op: Any) -> dict[str, str]:
         fixed = {p.name: ids[p.name] for p in op.path_parameters if p.name in ids}
@@ -144,8 +148,8 @@ def _fuzz(schema: Any, base: str, ids: dict[str, str]) -> list[str]:
                                      headers=extra)
                 case.validate_response(response, checks=CHECKS,
                                        headers={**session.headers, **(extra or {})})
-                if extra and "evil.example" in extra.get("Host", ""):
-                    assert response.status_code == 421, response.text[:300]
+                if extra and extra.get("Host") in refused:
+                    assert response.status_code == 421, (extra, response.text[:300])
 
             try:
                 run()

@@ -19,7 +19,9 @@ from urllib.parse import quote
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import ValidationError
 
+from afterhack.config import Settings
 from tests.support.procs import AppProcess
 from tests.test_error_shape import assert_canonical_error
 
@@ -74,9 +76,14 @@ def test_a_rebound_name_is_refused_on_every_route(app_proc: AppProcess) -> None:
 
 def test_loopback_names_and_listed_hosts_are_answered(app_proc: AppProcess) -> None:
     for host in (f"127.0.0.1:{app_proc.port}", f"localhost:{app_proc.port}",
-                 f"[::1]:{app_proc.port}", "memory.example", f"MEMORY.example:{app_proc.port}"):
+                 f"[::1]:{app_proc.port}", "memory.example", f"MEMORY.example:{app_proc.port}",
+                 "localhost", "localhost.", "127.0.0.1", "[::1]", "[0:0:0:0:0:0:0:1]",
+                 "127.0.0.2", f"memory.example.:{app_proc.port}"):
         r = httpx.get(app_proc.base_url + "/api/workspaces", headers={"Host": host})
         assert r.status_code == 200, (host, r.text)
+        for method, target, body in _routes(app_proc):
+            reply = _raw(app_proc, _request(method, target, [host], body))
+            assert _status(reply) in (200, 201), (host, target, reply[:300])
 
 
 def test_a_cross_site_origin_with_a_loopback_host_is_refused(app_proc: AppProcess) -> None:
@@ -123,6 +130,137 @@ def test_the_trailing_slash_redirect_stays_on_the_requests_own_host(
             assert httpx.URL(r.headers["location"]).netloc.decode() == host
     r = httpx.get(app_proc.base_url + "/mcp/", headers={"Host": "evil.example"})
     assert r.status_code == 421 and "location" not in r.headers
+
+
+# What an outside probe sent (issue 33): each is no host[:port] by RFC 3986, though a
+# lenient reading finds a loopback name in it.
+MALFORMED_HOSTS = ["[::1].evil.example", "[::1]evil.example", "localhost:evil.example",
+                   "127.0.0.1:80@evil.example", "[127.0.0.1]"]
+# And more of the same kind: a second port, a non-ASCII port, an open bracket, a space, a
+# zone id, an empty Host, a name that is the loopback name percent-escaped.
+ODD_HOSTS = ["localhost:1:2", "localhost:\uff18\uff10", "[::1", "127.0.0.1 evil.example",
+             "[fe80::1%eth0]", "", "%6cocalhost"]
+INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                              "clientInfo": {"name": "t", "version": "1"}}}).encode()
+
+
+def _request(method: str, target: str, hosts: list[str], body: bytes = b"") -> bytes:
+    """A request as raw bytes: any target and any Host lines, as no HTTP client sends them."""
+    head = f"{method} {target} HTTP/1.1\r\n".encode()
+    for host in hosts:
+        head += b"Host: " + host.encode() + b"\r\n"
+    head += b"Connection: close\r\nAccept: application/json, text/event-stream\r\n"
+    if body:
+        head += b"Content-Type: application/json\r\nContent-Length: %d\r\n" % len(body)
+    return head + b"\r\n" + body
+
+
+def _routes(app: AppProcess, authority: str = "") -> list[tuple[str, str, bytes]]:
+    """One request per kind of route (API read, API write, MCP, UI), targets prefixed with
+    ``authority`` (an absolute-form target) when given."""
+    name = json.dumps({"name": "misdirected-" + uuid.uuid4().hex}).encode()
+    return [("GET", authority + "/api/workspaces", b""),
+            ("POST", authority + "/api/workspaces", name),
+            ("POST", authority + "/mcp", INIT),
+            ("GET", authority + "/", b"")]
+
+
+def _status(reply: bytes) -> int:
+    return int(reply.split(b" ", 2)[1]) if reply.startswith(b"HTTP/1.1 ") else 0
+
+
+def _assert_misdirected(reply: bytes, what: object) -> None:
+    assert reply.startswith(b"HTTP/1.1 421 "), (what, reply[:300])
+    body = json.loads(reply.split(b"\r\n\r\n", 1)[1])
+    assert body["error"]["code"] == "host_not_allowed", (what, body)
+
+
+def test_a_malformed_host_is_refused_on_every_kind_of_route(app_proc: AppProcess) -> None:
+    before = _workspace_names(app_proc)
+    for host in [*MALFORMED_HOSTS, *ODD_HOSTS]:
+        for method, target, body in _routes(app_proc):
+            _assert_misdirected(_raw(app_proc, _request(method, target, [host], body)),
+                                (host, method, target))
+    assert _workspace_names(app_proc) == before
+
+
+def test_two_host_headers_are_refused(app_proc: AppProcess) -> None:
+    own = f"127.0.0.1:{app_proc.port}"
+    before = _workspace_names(app_proc)
+    for hosts in ([own, "evil.example"], ["evil.example", own], [own, own],
+                  [own, f"localhost:{app_proc.port}"]):
+        for method, target, body in _routes(app_proc):
+            _assert_misdirected(_raw(app_proc, _request(method, target, hosts, body)),
+                                (hosts, method, target))
+    assert _workspace_names(app_proc) == before
+
+
+def test_an_absolute_target_naming_another_host_is_refused(app_proc: AppProcess) -> None:
+    own = f"127.0.0.1:{app_proc.port}"
+    before = _workspace_names(app_proc)
+    for authority in ("http://evil.example", f"http://evil.example:{app_proc.port}",
+                      "HTTP://EVIL.EXAMPLE", f"https://{own}@evil.example",
+                      f"http://user@{own}", "http://[::1].evil.example",
+                      "ftp://127.0.0.1"):
+        for method, target, body in _routes(app_proc, authority):
+            _assert_misdirected(_raw(app_proc, _request(method, target, [own], body)),
+                                (method, target))
+    assert _workspace_names(app_proc) == before
+
+
+def test_a_refused_target_ends_the_connection_and_what_was_pipelined_after_it(
+        app_proc: AppProcess) -> None:
+    own = f"127.0.0.1:{app_proc.port}"
+    name = "pipelined-" + uuid.uuid4().hex
+    refused = _request("POST", "http://evil.example/api/workspaces", [own],
+                       json.dumps({"name": name + "-first"}).encode())
+    after = _request("POST", "/api/workspaces", [own], json.dumps({"name": name}).encode())
+    reply = _raw(app_proc, refused.replace(b"Connection: close\r\n", b"") + after)
+    _assert_misdirected(reply, "pipelined")
+    assert reply.count(b"HTTP/1.1 ") == 1, reply
+    assert not [n for n in _workspace_names(app_proc) if n.startswith(name)]
+
+
+def test_an_absolute_target_naming_this_server_is_answered(app_proc: AppProcess) -> None:
+    own = f"127.0.0.1:{app_proc.port}"
+    for authority in (f"http://{own}", f"http://localhost:{app_proc.port}",
+                      "http://memory.example", f"http://[::1]:{app_proc.port}"):
+        for method, target, body in _routes(app_proc, authority):
+            reply = _raw(app_proc, _request(method, target, [own], body))
+            assert _status(reply) in (200, 201), (target, reply[:300])
+
+
+@pytest.mark.parametrize("http", ["h11", "httptools"])
+def test_under_plain_uvicorn_the_guard_reads_hosts_the_same_way(
+        falkordb: str, tmp_path: Path, http: str) -> None:
+    # An operator's own uvicorn: h11 keeps an absolute-form target whole in raw_path, where
+    # the guard reads it; httptools keeps only its path (so only `afterhack serve`, whose
+    # protocol reads the target as sent, refuses a foreign authority there).
+    env = {"AFTERHACK_FALKORDB_URL": falkordb}
+    with AppProcess(env, data_dir=tmp_path / "data", log_path=tmp_path / "app.log",
+                    http=http) as app:
+        own = f"127.0.0.1:{app.port}"
+        for host in [*MALFORMED_HOSTS, *ODD_HOSTS]:
+            for method, target, body in _routes(app):
+                _assert_misdirected(_raw(app, _request(method, target, [host], body)), host)
+        for method, target, body in _routes(app):
+            reply = _raw(app, _request(method, target, [own, "evil.example"], body))
+            # h11 refuses two Host headers itself, with its own 400.
+            assert _status(reply) == (400 if http == "h11" else 421), reply[:300]
+            reply = _raw(app, _request(method, target, [own], body))
+            assert _status(reply) in (200, 201), (target, reply[:300])
+        if http == "h11":
+            for method, target, body in _routes(app, "http://evil.example"):
+                _assert_misdirected(_raw(app, _request(method, target, [own], body)), target)
+
+
+def test_allowed_hosts_must_be_hosts() -> None:
+    assert Settings(allowed_hosts=["memory.example:8000", "[fd00::1]", "*"],
+                    _env_file=None).allowed_hosts  # type: ignore[call-arg]
+    for bad in ("[::1]evil.example", "http://memory.example", "memory.example:http"):
+        with pytest.raises(ValidationError, match="is not a host"):
+            Settings(allowed_hosts=[bad], _env_file=None)  # type: ignore[call-arg]
 
 
 def test_a_keyed_read_from_another_origin_passes_to_the_key_check(

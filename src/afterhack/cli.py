@@ -97,7 +97,7 @@ def serve(
     try:
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
                     proxy_headers=False,
-                    http=http_protocol(settings.max_header_bytes, settings.max_headers))
+                    http=http_protocol(settings))
     except DataDirInUse as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(3) from None

@@ -13,6 +13,7 @@ from typing import Annotated
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from afterhack.hostnames import host_name
 from afterhack.model.vocab import ResponseFormat, SupportPolicy
 
 
@@ -111,6 +112,15 @@ class Settings(BaseSettings):
     def _comma_separated(cls, value: object) -> object:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _hosts(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            if entry != "*" and host_name(entry) is None:
+                raise ValueError(f"{entry!r} is not a host or host:port (a name, an IPv4 "
+                                 "address or a bracketed IPv6 address)")
         return value
 
     @property

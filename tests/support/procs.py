@@ -16,24 +16,33 @@ from afterhack.embedded import free_loopback_port, stop_orphan
 
 
 class AppProcess:
-    def __init__(self, env: dict[str, str], *, data_dir: Path, log_path: Path) -> None:
+    """``afterhack serve``; with ``http``, the app under plain uvicorn with that HTTP parser
+    instead (``h11`` or ``httptools``), as an operator running their own uvicorn would."""
+
+    def __init__(self, env: dict[str, str], *, data_dir: Path, log_path: Path,
+                 http: str | None = None) -> None:
         self.port = free_loopback_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **env, "AFTERHACK_DATA_DIR": str(data_dir)}
         self.data_dir = data_dir
         self.log_path = log_path
+        self.http = http
         self.proc: subprocess.Popen[bytes] | None = None
+
+    def command(self) -> list[str]:
+        where = ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
+        if self.http is None:
+            return [sys.executable, "-m", "afterhack.cli", "serve", *where]
+        return [sys.executable, "-m", "uvicorn", "afterhack.app:create_app", "--factory",
+                "--http", self.http, *where]
 
     # A start on a busy host is mostly imports and can take most of a minute
     # (docs/decisions/0011-restart-after-a-crash.md); a start that stalls names its step in
     # the log.
     def start(self, timeout_s: float = 180.0) -> AppProcess:
         with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "afterhack.cli", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--log-level", "warning"],
-                env=self.env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            )
+            self.proc = subprocess.Popen(self.command(), env=self.env, stdout=log,
+                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -1,11 +1,15 @@
 """Limits on a request's head (its request line and headers), refused with 431 before
-anything else reads the request, authentication included.
+anything else reads the request, authentication included; and a request line that names
+another server, refused with 421.
 
 Two layers. ``HeadLimitedHttpTools`` is the HTTP protocol ``afterhack serve`` runs: it counts
 the bytes of a request head as they arrive and answers 431 as soon as they pass the limit,
 so a giant header is never buffered and parsed (the parser's work grows faster than the
-header). ``HeaderLimit`` is ASGI middleware that refuses too many headers, and too large a
-head under any other server (tests' in-process clients, an operator's own uvicorn).
+header). It also reads the request target as sent: httptools hands the app only the path of
+an absolute-form target (``GET http://evil.example/api/... HTTP/1.1``), so the authority it
+names can be checked only here. ``HeaderLimit`` is ASGI middleware that refuses too many
+headers, and too large a head under any other server (tests' in-process clients, an
+operator's own uvicorn).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from afterhack.api.hosts import HostPolicy, host_refusal
+from afterhack.config import Settings
 from afterhack.wire.errors import error_body
 
 _END_OF_HEAD = b"\r\n\r\n"
@@ -31,47 +37,77 @@ def refusal(max_bytes: int, max_count: int) -> tuple[bytes, bytes]:
 
 
 class HeadLimitedHttpTools(HttpToolsProtocol):
-    """uvicorn's httptools protocol, refusing a head over ``max_head_bytes`` with 431."""
+    """uvicorn's httptools protocol, refusing a head over ``max_head_bytes`` with 431 and a
+    request target naming a host ``hosts`` does not allow with 421."""
 
     max_head_bytes = 64 * 1024
     max_headers = 100
+    hosts: HostPolicy | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._reading_head = True
         self._head_bytes = 0
+        self._target = b""
+        # Once a request is refused the connection closes; what the parser still holds of
+        # it (its body, requests pipelined after it) is not for the app.
+        self._refused = False
 
     def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return
         if self._reading_head:
             end = data.find(_END_OF_HEAD)
             self._head_bytes += len(data) if end < 0 else end
             if self._head_bytes > self.max_head_bytes:
-                self._refuse()
+                ctype, body = refusal(self.max_head_bytes, self.max_headers)
+                self._refuse(b"431 Request Header Fields Too Large", ctype, body)
                 return
         super().data_received(data)
+
+    def on_message_begin(self) -> None:
+        self._target = b""
+        super().on_message_begin()
+
+    def on_url(self, url: bytes) -> None:
+        self._target += url
+        super().on_url(url)
 
     def on_headers_complete(self) -> None:
         self._reading_head = False
         self._head_bytes = 0
+        if self._refused:
+            return
+        if self.hosts is not None and not self.hosts.target_allowed(self._target):
+            self._refuse(b"421 Misdirected Request", b"application/json", host_refusal())
+            return
         super().on_headers_complete()
 
+    def on_body(self, body: bytes) -> None:
+        if not self._refused:
+            super().on_body(body)
+
     def on_message_complete(self) -> None:
-        super().on_message_complete()
+        if not self._refused:
+            super().on_message_complete()
         self._reading_head = True
 
-    def _refuse(self) -> None:
-        ctype, body = refusal(self.max_head_bytes, self.max_headers)
+    def _refuse(self, status: bytes, ctype: bytes, body: bytes) -> None:
+        self._refused = True
         self.transport.write(
-            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: " + ctype
+            b"HTTP/1.1 " + status + b"\r\ncontent-type: " + ctype
             + b"\r\ncontent-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
             + body)
         self.transport.close()
 
 
-def http_protocol(max_head_bytes: int, max_headers: int) -> type[HttpToolsProtocol]:
-    """The protocol class to give uvicorn (its ``http`` setting) for these limits."""
+def http_protocol(settings: Settings) -> type[HttpToolsProtocol]:
+    """The protocol class to give uvicorn (its ``http`` setting) for these settings' limits
+    and hosts."""
     return type("HeadLimitedHttpTools", (HeadLimitedHttpTools,),
-                {"max_head_bytes": max_head_bytes, "max_headers": max_headers})
+                {"max_head_bytes": settings.max_header_bytes,
+                 "max_headers": settings.max_headers,
+                 "hosts": HostPolicy(settings.host, settings.allowed_hosts)})
 
 
 class HeaderLimit:

@@ -18,34 +18,18 @@ cross-site requests from a browser and pass this check.
 
 from __future__ import annotations
 
-import ipaddress
 import json
+import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from afterhack.hostnames import host_name, loopback_ip
 from afterhack.wire.errors import error_body
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 _SAFE_METHODS = frozenset({"GET", "HEAD"})
-
-
-def split_host(value: str) -> str:
-    """The name in a ``Host`` value, lowercased, without port or IPv6 brackets ('' if none)."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        end = value.find("]")
-        return value[1:end] if end > 0 else ""
-    name, _, _ = value.partition(":")
-    return name.rstrip(".")
-
-
-def _is_loopback_ip(name: str) -> bool:
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
 
 
 class HostPolicy:
@@ -54,21 +38,52 @@ class HostPolicy:
     def __init__(self, bind_host: str, allowed_hosts: Iterable[str] = (),
                  allowed_origins: Iterable[str] = (), keys_on: bool = False) -> None:
         names = set(LOOPBACK_NAMES)
-        bind = split_host(bind_host)
+        bind = host_name(bind_host) or host_name(f"[{bind_host}]")
         if bind and bind not in ("0.0.0.0", "::"):
             names.add(bind)
-        extra = {split_host(h) if h.strip() != "*" else "*" for h in allowed_hosts if h.strip()}
+        extra = [h.strip() for h in allowed_hosts if h.strip()]
         self.any_host = "*" in extra
-        self.hosts = frozenset(names | (extra - {"*"}))
+        for entry in extra:
+            if entry != "*":
+                name = host_name(entry)
+                if name is None:
+                    raise ValueError(f"not a host[:port]: {entry!r}")
+                names.add(name)
+        self.hosts = frozenset(names)
         self.origins = frozenset(o.strip().rstrip("/").lower() for o in allowed_origins
                                  if o.strip())
         self.keys_on = keys_on
 
     def host_allowed(self, host: str | None) -> bool:
+        """Whether a ``Host`` value names this server: a host[:port] (hostnames.py) whose
+        name is one of ours exactly, or a loopback address."""
         if host is None:
             return True  # HTTP/1.0 without Host: no browser sends that
-        name = split_host(host)
-        return self.any_host or name in self.hosts or _is_loopback_ip(name)
+        if self.any_host:
+            return True
+        name = host_name(host)
+        return name is not None and (name in self.hosts or loopback_ip(name))
+
+    def target_allowed(self, target: bytes) -> bool:
+        """Whether a request target names this server: the origin form (``/path``) and
+        ``*`` name none; the absolute form (``http://host/path``) and the authority form
+        (``host:port``) must name an allowed host, as ``Host`` must (RFC 9112: the
+        target's authority, not ``Host``, is the one the request is for)."""
+        if target.startswith(b"/") or target == b"*":
+            return True
+        try:
+            text = target.decode("ascii")
+        except UnicodeDecodeError:
+            return False
+        scheme, sep, rest = text.partition("://")
+        if sep:
+            if scheme.lower() not in ("http", "https"):
+                return False
+            authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
+        else:
+            authority = text
+        # No userinfo: "127.0.0.1:80@evil.example" is no host[:port], and is refused there.
+        return self.host_allowed(authority)
 
     def origin_allowed(self, origin: str, host: str | None) -> bool:
         origin = origin.strip().rstrip("/").lower()
@@ -80,11 +95,14 @@ class HostPolicy:
         return host is not None and parts.netloc == host.strip().lower()
 
 
+def _headers(scope: Scope, name: bytes) -> list[str]:
+    return [value.decode("latin-1") for key, value in scope.get("headers") or ()
+            if key == name]
+
+
 def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers") or ():
-        if key == name:
-            return str(value.decode("latin-1"))
-    return None
+    found = _headers(scope, name)
+    return found[0] if found else None
 
 
 class HostGuard:
@@ -98,11 +116,14 @@ class HostGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        host = _header(scope, b"host")
-        if not self.policy.host_allowed(host):
-            await _refuse(send, 421, "host_not_allowed",
-                          f"This server does not answer to the host {split_host(host or '')!r}; "
-                          "add it to AFTERHACK_ALLOWED_HOSTS if it is really this server.")
+        hosts = _headers(scope, b"host")
+        host = hosts[0] if hosts else None
+        # Two Host headers are two answers to "which server?": the request names none.
+        # h11 keeps an absolute-form target whole in raw_path; httptools keeps only its
+        # path there, and afterhack serve's protocol checks the target itself (headers.py).
+        if (len(hosts) > 1 or not self.policy.host_allowed(host)
+                or not self.policy.target_allowed(scope.get("raw_path") or b"/")):
+            await refuse_host(send)
             return
         origin = _header(scope, b"origin")
         if origin is not None and not self.policy.origin_allowed(origin, host):
@@ -114,6 +135,19 @@ class HostGuard:
                               "origin in AFTERHACK_ALLOWED_ORIGINS if it is yours.")
                 return
         await self.app(scope, receive, send)
+
+
+HOST_REFUSAL = ("This server does not answer to the host this request names; add it to "
+                "AFTERHACK_ALLOWED_HOSTS if it is really this server.")
+
+
+def host_refusal() -> bytes:
+    """The 421 answer's body."""
+    return json.dumps(error_body("host_not_allowed", HOST_REFUSAL)).encode()
+
+
+async def refuse_host(send: Send) -> None:
+    await _refuse(send, 421, "host_not_allowed", HOST_REFUSAL)
 
 
 async def _refuse(send: Send, status: int, code: str, message: str) -> None:
