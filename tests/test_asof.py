@@ -5,6 +5,7 @@ the same read answered at that moment, on the real FalkorDB."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from fastapi.testclient import TestClient
 
@@ -68,6 +69,12 @@ def test_reads_as_of_each_moment_of_the_two_memos(client: TestClient, ws: str,
     assert june12 not in [h["id"] for h in now["items"]]
 
 
+# Digits that are not ASCII (fullwidth, Arabic-Indic: Python's int() reads both), an empty
+# value, and spaces around a time: each is refused, never read as a time or as "now".
+NOT_A_TIME = ("\uff11\uff12\uff13", "\u0663", "", " ", " 123", "123 ",
+              "\uff12\uff10\uff12\uff16-03-03", "2026-03-03T0\u0669:30:00Z")
+
+
 def test_as_of_takes_iso_times_and_epoch_ms(client: TestClient, ws: str) -> None:
     base = f"/api/workspaces/{ws}"
     march = _add(client, ws, "March memo", MARCH)
@@ -78,14 +85,23 @@ def test_as_of_takes_iso_times_and_epoch_ms(client: TestClient, ws: str) -> None
         assert r.status_code == 200 and len(r.json()["items"]) == 2, (when, r.text)
     assert client.get(f"{base}/claims", params={"as_of": "2001-01-01"}).json()["items"] == []
     for bad in ("yesterday", "2026-13-01", "1e9", "-5", "99999999999999999",
-                "2026-03-03T25:00"):
+                "2026-03-03T25:00", *NOT_A_TIME):
         r = client.get(f"{base}/claims", params={"as_of": bad})
         assert r.status_code == 422, (bad, r.text)
         assert r.json()["error"]["code"] == "invalid_request"
-    for path in ("/graph", "/conflicts", f"/decisions/{run['decision']['id']}",
-                 f"/actions/{run['actions'][0]['id']}", f"/claims/{march['claims'][0]['id']}"):
-        r = client.get(base + path, params={"as_of": "not a time"})
-        assert r.status_code == 422, (path, r.text)
+    conflict = _add(client, ws, "April memo", APRIL)["conflicts"][0]
+    for path in ("/claims", "/claims?q=launch", "/graph", "/graph?view=internal",
+                 "/conflicts", f"/conflicts/{conflict['id']}",
+                 f"/decisions/{run['decision']['id']}", f"/actions/{run['actions'][0]['id']}",
+                 f"/claims/{march['claims'][0]['id']}"):
+        for bad in ("not a time", *NOT_A_TIME):
+            sep = "&" if "?" in path else "?"
+            r = client.get(f"{base}{path}{sep}as_of={quote(bad)}")
+            assert r.status_code == 422, (path, bad, r.text)
+            assert r.json()["error"]["code"] == "invalid_request"
+    for bad in (*NOT_A_TIME, True, 1.5):
+        r = client.post(f"{base}/agent-runs", json={"task": "Plan the launch", "as_of": bad})
+        assert r.status_code == 422, (bad, r.text)
 
 
 def test_why_then_why_now(client: TestClient, ws: str) -> None:

@@ -12,6 +12,7 @@ from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
 from afterhack.store.conflicts import OPEN_CONFLICT_IDS
 from afterhack.store.names import graph_name
+from tests.conftest import snapshot
 from tests.support.graphs import RecordingGraph, explain, statuses, violations, with_graph
 
 MARCH = ("The product launch is planned for June 12. "
@@ -272,6 +273,44 @@ def test_bad_resolutions_change_nothing(client: TestClient, ws: str, falkordb: s
         "conflict_closed")
     assert statuses(falkordb, ws) == before
     assert violations(falkordb, ws) == []
+
+
+def test_booleans_and_integers_are_not_each_other_and_change_nothing(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    a = _add(client, ws, "A", JUNE12)["claims"][0]
+    k = _add(client, ws, "B", JUNE19)["conflicts"][0]
+    base = f"/api/workspaces/{ws}/conflicts/{k['id']}"
+
+    def revisions(choice: dict[str, Any]) -> dict[str, Any]:
+        seen = client.post(base + "/preview", json=choice).json()["revisions"]
+        return {k: seen[k] for k in ("conflict_revision", "impact_token")}
+
+    keep, dismiss = revisions({"keep": a["id"]}), revisions({"dismiss": True})
+    # JSON's true would read as this revision, and 0 as "do not dismiss", were they let pass.
+    assert keep["conflict_revision"] == dismiss["conflict_revision"] == 1
+    before = snapshot(falkordb, ws)
+    refused = [
+        ("/preview", {"dismiss": 1}), ("/preview", {"keep": a["id"], "dismiss": 0}),
+        ("/preview", {"dismiss": "true"}),
+        ("/resolve", {"keep": a["id"], "dismiss": 0, **keep}),
+        ("/resolve", {"dismiss": 1, **dismiss}),
+        ("/resolve", {"keep": a["id"], **keep, "conflict_revision": True}),
+        ("/resolve", {"dismiss": True, **dismiss, "conflict_revision": True}),
+        ("/resolve", {"dismiss": True, **dismiss, "conflict_revision": "1"}),
+        ("/resolve", {"dismiss": True, **dismiss, "valid_times": [
+            {"claim_id": a["id"], "valid_from": True}]}),
+    ]
+    for path, body in refused:
+        r = client.post(base + path, json=body)
+        assert r.status_code == 422, (path, body, r.text)
+        err = r.json()["error"]
+        # Refused for its type, not for anything else the body holds.
+        types = {e["type"] for e in err["details"]["errors"]}
+        assert err["code"] == "invalid_request"
+        assert types and types <= {"bool_type", "int_type", "string_type"}, err
+    assert snapshot(falkordb, ws) == before
+    r = client.post(base + "/resolve", json={"keep": a["id"], "dismiss": False, **keep})
+    assert r.status_code == 201, r.text
 
 
 def test_re_extraction_raises_conflicts_too(client: TestClient, ws: str) -> None:

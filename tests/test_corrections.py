@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.conftest import snapshot
 from tests.support.graphs import load, statuses, violations
 
 JUNE = "The product launch is planned for June 12."
@@ -115,6 +116,26 @@ def test_stale_preview_is_refused_but_unrelated_writes_are_not(client: TestClien
     fresh = _preview(client, ws, claim["id"])
     assert fresh["hold"][0]["status"] == "approved"
     assert _apply(client, ws, claim["id"], fresh).status_code == 201
+
+
+def test_a_revision_that_is_not_an_integer_is_refused_and_changes_nothing(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    claim = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": "t", "text": JUNE}).json()["claims"][0]
+    client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "Plan the launch event"})
+    preview = _preview(client, ws, claim["id"])
+    # JSON's true would read as this revision if booleans passed as integers.
+    assert preview["revisions"]["claim_revision"] == 1
+    before = snapshot(falkordb, ws)
+    for revision in (True, "1", 1.0, [1], None):
+        r = _apply(client, ws, claim["id"], {"revisions": {
+            **preview["revisions"], "claim_revision": revision}})
+        assert r.status_code == 422, (revision, r.text)
+        err = r.json()["error"]
+        assert err["code"] == "invalid_request"
+        assert err["details"]["errors"][0]["loc"] == ["body", "claim_revision"], err
+    assert snapshot(falkordb, ws) == before
+    assert _apply(client, ws, claim["id"], preview).status_code == 201
 
 
 def test_new_dependent_makes_preview_stale(client: TestClient, ws: str) -> None:

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import BaseModel, ValidationError
 
+from afterhack.wire import inputs
 from tests.conftest import snapshot
 
 INJECTIONS = [
@@ -173,3 +175,37 @@ def test_injection_like_text_is_stored_literally(client: TestClient, ws: str) ->
 def test_unknown_route_and_method_are_canonical(client: TestClient, ws: str) -> None:
     assert_canonical_error(client.get("/api/nope"), 404)
     assert_canonical_error(client.delete(f"/api/workspaces/{ws}/audit"), 405)
+
+
+def _models(root: type[BaseModel]) -> list[type[BaseModel]]:
+    found = [root]
+    for sub in root.__subclasses__():
+        found += _models(sub)
+    return found
+
+
+def _json_types(prop: dict[str, Any]) -> set[str]:
+    return {str(t) for t in [prop.get("type"), *(s.get("type") for s in prop.get("anyOf", []))]
+            if t is not None}
+
+
+def test_every_body_takes_exactly_the_json_types_it_documents() -> None:
+    # A boolean is no integer (a revision, a limit) and an integer no flag: pydantic's lax
+    # mode reads true as 1 and 0 as false, so one typo in a client became a real write.
+    checked = 0
+    for model in {*_models(inputs.Body), inputs.RestoreWorkspace}:
+        for name, prop in model.model_json_schema()["properties"].items():
+            types = _json_types(prop)
+            wrong: list[Any] = []
+            if "integer" in types and "boolean" not in types:
+                wrong += [True, False, *(["1"] if "string" not in types else [])]
+                wrong += [1.5] if "number" not in types else []
+            if "boolean" in types and "integer" not in types:
+                wrong += [0, 1, *(["true", "yes"] if "string" not in types else [])]
+            for value in wrong:
+                with pytest.raises(ValidationError) as refused:
+                    model.model_validate({name: value})
+                assert any(tuple(e["loc"][:1]) == (name,) and e["type"] != "missing"
+                           for e in refused.value.errors()), (model.__name__, name, value)
+                checked += 1
+    assert checked >= 40

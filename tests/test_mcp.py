@@ -224,6 +224,27 @@ async def test_errors_carry_the_canonical_code(services: Services) -> None:
         assert err["code"] == "stale_correction_preview"
         assert err["details"]["seen"]["impact_token"] == preview["revisions"]["impact_token"]
 
+        # Strict types, as over HTTP: true is no revision, 0 is no flag; nothing changes.
+        preview = await call(c, "preview_correction", workspace_id=ws, claim_id=claim["id"],
+                             statement="The product launch is planned for June 19.")
+        assert preview["revisions"]["claim_revision"] == 1
+        g = workspace_graph(services.store, ws)
+        before = await snapshot_graph(g)
+        err = await fail(c, "apply_correction", workspace_id=ws, claim_id=claim["id"],
+                         statement="The product launch is planned for June 19.",
+                         claim_revision=True, impact_token=preview["revisions"]["impact_token"])
+        assert err["code"] == "invalid_request"
+        assert err["details"]["errors"][0]["loc"] == ["claim_revision"]
+        revisions = {"conflict_revision": 1, "impact_token": "imp_x"}
+        for tool, extra in (("preview_conflict_resolution", {}), ("resolve_conflict", revisions)):
+            err = await fail(c, tool, workspace_id=ws, conflict_id=INVENTED, dismiss=0, **extra)
+            assert err["code"] == "invalid_request", err
+            assert err["details"]["errors"][0]["loc"] == ["dismiss"], err
+        err = await fail(c, "get_claim", workspace_id=ws, claim_id=claim["id"],
+                         as_of="\uff11\uff12\uff13")
+        assert err["code"] == "invalid_request"
+        assert await snapshot_graph(g) == before
+
 
 async def test_get_impact_is_the_preview_without_a_statement(services: Services) -> None:
     ws = await new_ws(services)

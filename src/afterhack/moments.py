@@ -1,9 +1,11 @@
 """A moment in the memory's past, as a reader names it (``as_of``), and what was true then.
 
-``as_of`` is an ISO 8601 time or epoch milliseconds. A time without an offset is UTC; a
-date alone ("2026-03-03") means the end of that day in UTC, so "what did we believe on
-March 3" includes everything recorded that day. Times are read to the millisecond, like
-the times the store writes.
+``as_of`` is an ISO 8601 time or epoch milliseconds (ASCII digits only). A time without an
+offset is UTC; a date alone ("2026-03-03") means the end of that day in UTC, so "what did we
+believe on March 3" includes everything recorded that day. Times are read to the
+millisecond, like the times the store writes. Anything else, an empty value or one with
+spaces around it included, is refused: a reader who named a time gets that time or a 422,
+never "now".
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from afterhack.errors import InvalidRequest
 
-_DIGITS = re.compile(r"-?\d{1,16}")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# [0-9], not \d: Python's \d and int() also read fullwidth and Arabic-Indic digits.
+_DIGITS = re.compile(r"-?[0-9]{1,16}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # Year 9999, the last one ISO 8601 writes in four digits.
 _MAX_MS = 253_402_300_799_999
 _ASKED = "as_of must be an ISO 8601 time (2026-03-03T09:30:00Z) or epoch milliseconds."
@@ -32,13 +35,14 @@ def parse_time(value: str | int | None, name: str, *, day_end: bool = False) -> 
     asked = _ASKED.replace("as_of", name)
     if value is None:
         return None
+    if isinstance(value, bool):
+        raise InvalidRequest(asked, value=str(value))
     if isinstance(value, int):
         ms = value
+    elif not value.isascii() or value != value.strip() or not value:
+        raise InvalidRequest(asked, value=value[:64])
     else:
-        text = value.strip()
-        if not text:
-            return None
-        ms = int(text) if _DIGITS.fullmatch(text) else _iso_ms(text, asked, day_end)
+        ms = int(value) if _DIGITS.fullmatch(value) else _iso_ms(value, asked, day_end)
     if not 0 <= ms <= _MAX_MS:
         raise InvalidRequest(asked, value=str(value)[:64])
     return ms

@@ -34,7 +34,7 @@ from afterhack.services import Services
 from afterhack.store import workspaces
 from afterhack.store.client import Graph
 from afterhack.wire.errors import error_of, issues
-from afterhack.wire.inputs import Id, NonBlank, PremiseIn, Revision, Text
+from afterhack.wire.inputs import Flag, Id, NonBlank, PremiseIn, Revision, Text
 
 log = logging.getLogger("afterhack.mcp")
 
@@ -259,7 +259,7 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
     @server.tool(annotations=_READ)
     async def preview_conflict_resolution(
         workspace_id: WorkspaceId, conflict_id: ConflictId, ctx: Context[Any, Any],
-        keep: ClaimId | None = None, dismiss: bool = False,
+        keep: ClaimId | None = None, dismiss: Flag = False,
     ) -> CallToolResult:
         """Preview resolving a conflict: keep one side (keep: its claim id; the other side
         and its copies are superseded by it) or dismiss (both hold). Shows the claims
@@ -274,7 +274,7 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
     async def resolve_conflict(
         workspace_id: WorkspaceId, conflict_id: ConflictId, conflict_revision: Revision,
         impact_token: Annotated[str, Field(min_length=1, max_length=200)],
-        ctx: Context[Any, Any], keep: ClaimId | None = None, dismiss: bool = False,
+        ctx: Context[Any, Any], keep: ClaimId | None = None, dismiss: Flag = False,
         reason: Annotated[Text, Field(max_length=4000)] | None = None,
     ) -> CallToolResult:
         """Apply a previewed resolution with the preview's conflict_revision and

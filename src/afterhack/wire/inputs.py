@@ -39,11 +39,17 @@ def _not_blank(value: str) -> str:
 Text = Annotated[str, AfterValidator(_clean_text)]
 NonBlank = Annotated[str, AfterValidator(_clean_text), AfterValidator(_not_blank)]
 Id = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_clean_text)]
-Revision = Annotated[int, Field(ge=0, le=2**53)]
+# Strict: JSON's true is not the revision 1 (pydantic's lax mode reads it so), and a
+# revision sent as "3" or 3.0 is a client's mistake, not a revision.
+Revision = Annotated[StrictInt, Field(ge=0, le=2**53)]
+Flag = StrictBool
 
 
 class Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+    """Every request body. Strict: each field takes exactly the JSON type it documents (a
+    flag true or false, never 0 or "yes"; an integer never true, "3" or 3.0)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, str_strip_whitespace=False)
 
 
 class Reembed(Body):
@@ -60,14 +66,15 @@ class SourceCreate(Body):
     origin_type: Annotated[NonBlank, Field(max_length=50)] = "document"
     origin_name: Annotated[NonBlank, Field(max_length=500)] | None = None
     source_id: Id | None = None
-    extract: bool = True
+    extract: Flag = True
     # Work out what adding it would do (claims, conflicts, what a new version retires,
     # flags and holds) and write nothing.
-    preview: bool = False
+    preview: Flag = False
 
 
 # A time as a request names it: ISO 8601 or epoch milliseconds (moments.parse_time).
-TimeIn = Annotated[str, Field(min_length=1, max_length=64)] | Annotated[int, Field(ge=0)]
+TimeIn = (Annotated[StrictStr, Field(min_length=1, max_length=64)]
+          | Annotated[StrictInt, Field(ge=0)])
 
 
 class AgentRunCreate(Body):
@@ -111,7 +118,7 @@ class CorrectionApply(Body):
 
 class ConflictPreview(Body):
     keep: Id | None = None
-    dismiss: bool = False
+    dismiss: Flag = False
 
 
 class ValidTimeIn(Body):
@@ -124,7 +131,7 @@ class ValidTimeIn(Body):
 
 class ConflictResolve(Body):
     keep: Id | None = None
-    dismiss: bool = False
+    dismiss: Flag = False
     # Only with dismiss: when each side holds (its statement's current claims take it).
     valid_times: Annotated[list[ValidTimeIn], Field(max_length=2)] | None = None
     reason: Annotated[Text, Field(max_length=4000)] | None = None
@@ -160,7 +167,7 @@ class RestoreEdge(Body):
 
 
 class RestoreWorkspace(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", strict=True)
     id: Id
     name: Annotated[Text, Field(max_length=200)] | None = None
 
