@@ -24,6 +24,7 @@ from afterhack.client import DEFAULT_URL, ApiError, Client
 from afterhack.cluster.cli import cluster_app
 from afterhack.config import Settings, SettingsError, load_settings
 from afterhack.model.vocab import ConflictStatusFilter, CorrectionKind
+from afterhack.wire.request_id import RequestIdFilter
 
 STATUSES_HELP = """afterhack: agent memory that keeps the chain of because.
 
@@ -89,7 +90,11 @@ def serve(
     if keys_required(settings) and settings.admin_key is None:
         typer.echo("Keys are on without AFTERHACK_ADMIN_KEY: only keys made earlier work, "
                    "and nobody can make new ones.", err=True)
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    # A line written while serving a request names it, as an internal error's answer does.
+    logging.basicConfig(level=log_level.upper(),
+                        format="%(levelname)s %(name)s%(request)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RequestIdFilter())
     # The HTTP clients log every request's full URL at INFO: the gateway's base URL (which
     # may carry credentials) stays out of the log.
     for name in ("httpx", "httpx2"):

@@ -110,6 +110,7 @@ def create_api(settings: Settings | None = None, *, running: Running | None = No
         keys_on=keys_required(settings)))
     app.add_middleware(HeaderLimit, max_bytes=settings.max_header_bytes,
                        max_count=settings.max_headers)
+    app.add_middleware(errors.RequestIds)
 
     # Refuses to build an app with an unguarded route.
     permissions = security.route_permissions(ROUTERS)

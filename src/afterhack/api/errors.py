@@ -1,7 +1,8 @@
 """Every error answered over HTTP with the canonical body (wire/errors.py).
 
 The status comes from the exception class; this module is the only place that maps
-exceptions to HTTP responses.
+exceptions to HTTP responses. An internal error (500) carries its request id in the body and
+in ``X-Request-Id``; its details are in the log only.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from afterhack.errors import AfterhackError
-from afterhack.wire.errors import error_body, error_of, issues
+from afterhack.wire import request_id
+from afterhack.wire.errors import error_body, error_of, issues, request_id_of
 
 log = logging.getLogger("afterhack.api")
 
@@ -32,19 +35,31 @@ _HTTP_CODES = {
 }
 
 
-def error_response(exc: AfterhackError, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse(error_of(exc), status_code=exc.status, headers=headers)
+def error_response(exc: BaseException, where: str,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    """The answer to ``exc``, met serving ``where`` (method and path)."""
+    body = error_of(exc, where)
+    request_id = request_id_of(body)
+    if request_id is not None:
+        return JSONResponse(body, status_code=500,
+                            headers={**(headers or {}), "X-Request-Id": request_id})
+    status = exc.status if isinstance(exc, AfterhackError) else 500
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
-async def _afterhack(_: Request, exc: Exception) -> JSONResponse:
+def where(request: Request) -> str:
+    return f"{request.method} {request.url.path}"
+
+
+async def _afterhack(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AfterhackError)
-    if exc.status >= 500:
+    if exc.status > 500:
         log.warning("%s: %s", exc.code, exc.message, exc_info=exc.__cause__ is not None)
     headers = None
     retry_after = exc.details.get("retry_after_s")
     if retry_after is not None:
         headers = {"Retry-After": str(retry_after)}
-    return error_response(exc, headers)
+    return error_response(exc, where(request), headers)
 
 
 async def _validation(_: Request, exc: Exception) -> JSONResponse:
@@ -73,9 +88,20 @@ async def _http(_: Request, exc: Exception) -> JSONResponse:
                         headers=getattr(exc, "headers", None))
 
 
-async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-    log.error("unhandled error", exc_info=exc)
-    return JSONResponse(error_body("internal_error", "Internal error."), status_code=500)
+async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    return error_response(exc, where(request))
+
+
+class RequestIds:
+    """The outermost layer: each request served gets its own request id (wire/request_id.py)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            request_id.begin()
+        await self.app(scope, receive, send)
 
 
 def install(app: FastAPI) -> None:

@@ -87,7 +87,8 @@ class Authenticate:
             retry = exc.details.get("retry_after_s")
             if retry is not None:
                 headers["Retry-After"] = str(retry)
-            await error_response(exc, headers or None)(scope, receive, send)
+            await error_response(exc, f"{scope.get('method')} {path}",
+                                 headers or None)(scope, receive, send)
             return
         scope.setdefault("state", {})["caller"] = caller
         await self.app(scope, receive, send)

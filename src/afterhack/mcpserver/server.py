@@ -11,7 +11,6 @@ whose content is the canonical error body, so the code (``stale_correction_previ
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
@@ -23,7 +22,7 @@ from pydantic import Field, JsonValue, ValidationError
 from afterhack import claims, conflicts, ingest, repair
 from afterhack.access import Caller
 from afterhack.agents import external
-from afterhack.errors import AfterhackError, InvalidRequest, WorkspaceNotFound
+from afterhack.errors import InvalidRequest, WorkspaceNotFound
 from afterhack.mcpserver.callers import CallerSource
 from afterhack.model.conflicts import AppliedResolution
 from afterhack.model.corrections import AppliedCorrection
@@ -35,8 +34,6 @@ from afterhack.store import workspaces
 from afterhack.store.client import Graph
 from afterhack.wire.errors import error_of, issues
 from afterhack.wire.inputs import Flag, Id, NonBlank, PremiseIn, Revision, Text
-
-log = logging.getLogger("afterhack.mcp")
 
 INSTRUCTIONS = """\
 afterhack is agent memory with proof. Claims come from sources with exact quotes.
@@ -73,8 +70,10 @@ def _ok(result: object) -> CallToolResult:
                           structured_content=structured)
 
 
-def error_result(exc: AfterhackError) -> CallToolResult:
-    text = json.dumps(error_of(exc), default=str)
+def error_result(exc: BaseException, where: str = "MCP") -> CallToolResult:
+    """The tool error for ``exc``: the canonical body, an internal error's details logged
+    under the request id it carries, as over HTTP."""
+    text = json.dumps(error_of(exc, where), default=str)
     return CallToolResult(content=[TextContent(type="text", text=text)],
                           structured_content=json.loads(text), is_error=True)
 
@@ -119,11 +118,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
             require(who.role, permission)
             g = workspaces.workspace_graph(svc.store, row["id"])
             return _ok(await work(g, who, svc))
-        except AfterhackError as exc:
-            return error_result(exc)
-        except Exception:
-            log.exception("MCP tool failed")
-            return error_result(AfterhackError())
+        except Exception as exc:
+            return error_result(exc, f"MCP tool on workspace {workspace_id!r}")
 
     @server.tool(annotations=_RUN)
     async def start_run(workspace_id: WorkspaceId,
