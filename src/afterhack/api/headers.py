@@ -7,9 +7,9 @@ the bytes of a request head as they arrive and answers 431 as soon as they pass 
 so a giant header is never buffered and parsed (the parser's work grows faster than the
 header). It also reads the request target as sent: httptools hands the app only the path of
 an absolute-form target (``GET http://evil.example/api/... HTTP/1.1``), so the authority it
-names can be checked only here. ``HeaderLimit`` is ASGI middleware that refuses too many
-headers, and too large a head under any other server (tests' in-process clients, an
-operator's own uvicorn).
+names can be checked only here (docs/decisions/0020-one-reading-of-host.md). ``HeaderLimit``
+is ASGI middleware that refuses too many headers, and too large a head under any other
+server (tests' in-process clients, an operator's own uvicorn).
 """
 
 from __future__ import annotations
