@@ -7,7 +7,7 @@
 Same as ``afterhack loadtest``. Exits 1 if any check failed (see the report's problems).
 """
 
-from afterhack.cli import main
+from afterhack.cli.main import main
 
 if __name__ == "__main__":
     import sys

@@ -15,7 +15,7 @@ from pydantic import SecretStr
 from afterhack.app import create_app
 from afterhack.cluster.local import LocalCluster
 from afterhack.config import Settings
-from afterhack.embedded import EmbeddedFalkorDB
+from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.store.export import snapshot_graph
 from tests.support import LOCAL, dbwatch
 from tests.support.fakellm import FakeLLM

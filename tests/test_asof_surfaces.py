@@ -8,9 +8,9 @@ from typing import Any
 from mcp import Client as McpClient
 from typer.testing import CliRunner
 
-from afterhack.cli import app as cli
+from afterhack.cli.main import app as cli
 from afterhack.client import Client
-from afterhack.services import Services
+from afterhack.runtime.services import Services
 from afterhack.store.audit import now_ms
 from tests.support.moments import moment
 from tests.support.procs import AppProcess

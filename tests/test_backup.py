@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from prov.model import ProvDocument
 
-from afterhack.prov import prov_time
+from afterhack.memory.prov import prov_time
 from afterhack.store.client import Graph
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from tests.conftest import snapshot

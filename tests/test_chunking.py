@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from afterhack.chunking import _SENTENCE_END, sentence_spans, split_fragments
+from afterhack.rules.chunking import _SENTENCE_END, sentence_spans, split_fragments
 
 # Letters, punctuation that ends sentences, whitespace, emoji (incl. ZWJ sequences and
 # skin tones), combining marks and flags: everything that makes offsets go wrong.

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from afterhack.cli import app as cli
+from afterhack.cli.main import app as cli
 from afterhack.client import (
     ApiConnectionError,
     ApiError,
@@ -23,7 +23,7 @@ from afterhack.client import (
     StaleCorrectionPreviewError,
     UnavailableError,
 )
-from afterhack.embedded import free_loopback_port
+from afterhack.runtime.embedded import free_loopback_port
 from tests.support.procs import AppProcess
 
 JUNE = "The product launch is planned for June 12."

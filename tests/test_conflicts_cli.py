@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from afterhack.cli import app as cli
+from afterhack.cli.main import app as cli
 from afterhack.client import Client
 from tests.support.procs import AppProcess
 

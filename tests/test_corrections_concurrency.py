@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from afterhack.embedded import EmbeddedFalkorDB
+from afterhack.runtime.embedded import EmbeddedFalkorDB
 from tests.support.graphs import violations, with_graph
 from tests.support.procs import AppProcess
 

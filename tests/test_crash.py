@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from afterhack.embedded import EmbeddedFalkorDB
+from afterhack.runtime.embedded import EmbeddedFalkorDB
 from tests.support.graphs import load, violations, with_graph
 from tests.support.procs import AppProcess
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import redis
 
-from afterhack.embedded import EmbeddedFalkorDB
+from afterhack.runtime.embedded import EmbeddedFalkorDB
 from tests.support.dbwatch import WatchedServer, answers
 
 

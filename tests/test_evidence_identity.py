@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from afterhack import evidence
+from afterhack.rules import evidence
 
 
 @given(st.text(max_size=300))

@@ -9,11 +9,11 @@ import subprocess
 import sys
 import time
 
-from afterhack.embedded import pid_alive
+from afterhack.runtime.embedded import pid_alive
 
 _PARENT = """
 import subprocess, sys, time
-from afterhack.embedded import exit_with_parent
+from afterhack.runtime.embedded import exit_with_parent
 kw = {"preexec_fn": exit_with_parent} if sys.argv[1] == "on" else {"start_new_session": True}
 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], **kw)
 print(child.pid, flush=True)

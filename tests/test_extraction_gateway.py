@@ -15,8 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from afterhack.chunking import split_fragments
 from afterhack.config import Settings
+from afterhack.rules.chunking import split_fragments
 from tests.conftest import snapshot
 from tests.support.fakellm import FakeLLM, Reply
 

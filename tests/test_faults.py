@@ -19,7 +19,7 @@ from pydantic import SecretStr
 
 from afterhack.app import create_app
 from afterhack.config import Settings
-from afterhack.embedded import free_loopback_port
+from afterhack.runtime.embedded import free_loopback_port
 from tests.conftest import snapshot
 from tests.support import LOCAL
 from tests.support.fakellm import FakeLLM, Reply

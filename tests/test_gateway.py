@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from afterhack.config import Settings
-from afterhack.embedded import free_loopback_port
 from afterhack.errors import (
     GatewayError,
     GatewayInvalidOutput,
@@ -21,6 +20,7 @@ from afterhack.errors import (
 )
 from afterhack.llm.gateway import AssistantTurn, Gateway, ToolCall, parse_json_object
 from afterhack.model.calls import ModelCall
+from afterhack.runtime.embedded import free_loopback_port
 from tests.support.fakellm import FakeLLM, Reply, ToolCallSpec
 
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"claims": {"type": "array"}}}

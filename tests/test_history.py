@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from afterhack.errors import InvalidRequest
-from afterhack.moments import parse_as_of, status_at, valid_at
 from afterhack.store.client import Graph
 from afterhack.store.history import held_from_at, status_at_in
 from afterhack.store.history import status_at as status_at_cypher
+from afterhack.temporal.moments import parse_as_of, status_at, valid_at
 from tests.support.graphs import violations, with_graph
 from tests.support.moments import moment
 from tests.test_asof import VENUE, _correct

@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
-from afterhack.embedded import EmbeddedFalkorDB
+from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.store.client import Graph
 from afterhack.store.invariants import check_sources, check_workspace
 from tests.support.dbwatch import WatchedServer

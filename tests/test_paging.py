@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from afterhack.cli import app as cli
+from afterhack.cli.main import app as cli
 from afterhack.client import AsyncClient, Client
 from afterhack.model.pages import After
 from afterhack.model.vocab import ClaimStatus

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from afterhack.embedded import PLAN_CACHE_SIZE, EmbeddedFalkorDB
+from afterhack.runtime.embedded import PLAN_CACHE_SIZE, EmbeddedFalkorDB
 from afterhack.store.client import Store
 
 OVERFLOW = "plan cache overflow"

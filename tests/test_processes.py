@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from afterhack.embedded import EmbeddedFalkorDB
+from afterhack.runtime.embedded import EmbeddedFalkorDB
 from tests.support.procs import AppProcess
 
 pytestmark = pytest.mark.slow
@@ -123,7 +123,7 @@ def test_falkordb_down_is_503_and_app_recovers(tmp_path: Path) -> None:
 
 def test_readme_run_command_serves_api_and_ui(tmp_path: Path) -> None:
     """scripts/run (the README's run command) on the embedded FalkorDB and offline model."""
-    from afterhack.embedded import free_loopback_port
+    from afterhack.runtime.embedded import free_loopback_port
 
     root = Path(__file__).resolve().parent.parent
     port = free_loopback_port()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import redis
 
-from afterhack.embedded import QUERY_THREADS, EmbeddedFalkorDB
+from afterhack.runtime.embedded import QUERY_THREADS, EmbeddedFalkorDB
 
 GRAPH = "race"
 READERS = 8

@@ -25,7 +25,7 @@ import httpx
 import pytest
 import redis
 
-from afterhack.embedded import EmbeddedError, EmbeddedFalkorDB
+from afterhack.runtime.embedded import EmbeddedError, EmbeddedFalkorDB
 from tests.support.procs import AppProcess
 
 pytestmark = pytest.mark.slow
@@ -197,7 +197,7 @@ def test_an_orphan_still_loading_is_stopped_and_its_data_dir_comes_back(
     # server is still replaying its file when the next owner starts on the data dir.
     owner = subprocess.run(
         [sys.executable, "-c",
-         "import os, sys; from afterhack.embedded import EmbeddedFalkorDB; "
+         "import os, sys; from afterhack.runtime.embedded import EmbeddedFalkorDB; "
          "e = EmbeddedFalkorDB(sys.argv[1], die_with_parent=False); e.spawn(); "
          "print(e.pid, flush=True); os._exit(0)", str(aof_dir)],
         capture_output=True, text=True, timeout=60, check=True)

@@ -11,11 +11,11 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from afterhack import hybrid, ranking, search
 from afterhack.llm.embeddings import OfflineEmbedder
 from afterhack.model.claims import ClaimSearch
+from afterhack.retrieval import hybrid, ranking, search
+from afterhack.retrieval.vectors import Vectors
 from afterhack.store.client import Graph
-from afterhack.vectors import Vectors
 from tests.support.fakellm import FakeLLM, Reply
 from tests.support.graphs import RecordingGraph, with_graph
 

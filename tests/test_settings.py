@@ -64,7 +64,7 @@ def test_no_path_to_the_app_turns_a_typo_into_a_default(monkeypatch: pytest.Monk
 def test_the_cli_refuses_to_start_and_says_why(tmp_path: Path, command: list[str]) -> None:
     # Accepted, either command would start serving (and this would time out).
     done = subprocess.run(
-        [sys.executable, "-c", "from afterhack.cli import main; main()", *command],
+        [sys.executable, "-c", "from afterhack.cli.main import main; main()", *command],
         env={"PATH": "/usr/bin:/bin", "AFTERHACK_SUPPORT_POLICY": "indepedent",
              "AFTERHACK_DATA_DIR": str(tmp_path / "data")},
         cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from afterhack.services import _bounded
+from afterhack.runtime.services import _bounded
 
 
 async def test_a_step_that_never_ends_is_left_behind(caplog: pytest.LogCaptureFixture) -> None:

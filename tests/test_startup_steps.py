@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from afterhack import services
+from afterhack.runtime import services
 
 
 def test_a_slow_step_is_named_while_it_runs_even_when_it_blocks_the_loop(

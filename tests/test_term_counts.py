@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from afterhack import hybrid, ranking, search
 from afterhack.model.vocab import CURRENT_CLAIM
+from afterhack.retrieval import hybrid, ranking, search
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
 from tests.support.graphs import with_graph

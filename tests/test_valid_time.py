@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from afterhack import validity
 from afterhack.store.audit import now_ms
-from afterhack.validity import valid_time
+from afterhack.temporal import validity
+from afterhack.temporal.validity import valid_time
 from tests.support.graphs import violations
 from tests.test_conflicts import _add
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from afterhack.llm.embeddings import OfflineEmbedder
+from afterhack.retrieval.vectors import Vectors, Worker
 from afterhack.store.client import Store
-from afterhack.vectors import Vectors, Worker
 
 
 async def test_a_stop_that_comes_as_work_arrives_ends_the_worker(falkordb: str) -> None:

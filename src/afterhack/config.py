@@ -13,8 +13,8 @@ from typing import Annotated
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from afterhack.hostnames import host_name
 from afterhack.model.vocab import ResponseFormat, SupportPolicy
+from afterhack.wire.hostnames import host_name
 
 
 class Settings(BaseSettings):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import redis
 
-from afterhack.embedded import EmbeddedFalkorDB
+from afterhack.runtime.embedded import EmbeddedFalkorDB
 
 # Restarts across the session, each with what the server's log said; conftest prints them.
 RESTARTS: list[str] = []

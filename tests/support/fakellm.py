@@ -26,7 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
-from afterhack.embedded import free_loopback_port
+from afterhack.runtime.embedded import free_loopback_port
 
 DEFAULT_USAGE = {"prompt_tokens": 21, "completion_tokens": 8, "total_tokens": 29}
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from afterhack.embedded import free_loopback_port, stop_orphan
+from afterhack.runtime.embedded import free_loopback_port, stop_orphan
 
 
 class AppProcess:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from afterhack.evidence import statement_key
-from afterhack.search import claim_terms
+from afterhack.retrieval.search import claim_terms
+from afterhack.rules.evidence import statement_key
 from afterhack.store import vectors as store_vectors
 from afterhack.store.audit import now_ms
 from afterhack.store.client import Graph

@@ -23,10 +23,10 @@ from afterhack.model.runs import (
     SearchHit,
     ToolCallLog,
 )
+from afterhack.retrieval.vectors import Vectors
 from afterhack.store import runs as store_runs
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
-from afterhack.vectors import Vectors
 
 # Who the Analyst was, as recorded on the run (the Coordinator's model is in model_calls).
 EXTERNAL_MODEL = "external-agent"

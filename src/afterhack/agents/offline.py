@@ -12,10 +12,10 @@ import time
 
 from afterhack.agents.gate import default_premises
 from afterhack.agents.tools import RunTools
-from afterhack.evidence import statement_key
 from afterhack.llm.offline import NAME
 from afterhack.model.calls import ModelCall
 from afterhack.model.runs import ClaimEvidence, ClaimSources, GatedProposal
+from afterhack.rules.evidence import statement_key
 
 # A claim found by meaning alone is proposed only when no claim was found by the task's
 # words, and only if it is about as near the task as the nearest claim: e5 puts related and

@@ -13,7 +13,6 @@ import time
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from afterhack import claims
 from afterhack.agents.gate import (
     NO_ANSWER_TITLE,
     Evidence,
@@ -24,7 +23,6 @@ from afterhack.agents.gate import (
     unique_premise_labels,
 )
 from afterhack.agents.tools import RunTools
-from afterhack.conflicts import Disagreement, disagreements
 from afterhack.errors import (
     DecisionNotFound,
     GatewayError,
@@ -32,6 +30,8 @@ from afterhack.errors import (
     RunClosed,
     WorkspaceBusy,
 )
+from afterhack.memory import claims
+from afterhack.memory.conflicts import Disagreement, disagreements
 from afterhack.model.calls import ModelCall, ModelCallRecord
 from afterhack.model.decisions import NoEvidenceReason, ReviewReason, SourcesDisagreeReason
 from afterhack.model.runs import (
@@ -43,6 +43,7 @@ from afterhack.model.runs import (
     ToolCallLog,
 )
 from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING, DecisionStatus
+from afterhack.retrieval.vectors import Vectors
 from afterhack.store import claims as store_claims
 from afterhack.store import decisions as store_decisions
 from afterhack.store import runs as store_runs
@@ -50,7 +51,6 @@ from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.names import new_id
 from afterhack.store.runs import DecisionWrite, HandoffWrite, NewAction, RunFields, RunWrite
-from afterhack.vectors import Vectors
 
 _MAX_BUILDS_ON = 20
 _SAVE_ATTEMPTS = 4

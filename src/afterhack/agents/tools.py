@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from afterhack import claims
 from afterhack.agents.gate import Evidence
+from afterhack.memory import claims
 from afterhack.model.chat import ToolSpec
 from afterhack.model.claims import FoundBy
 from afterhack.model.runs import ClaimSources, SearchHit, ToolCallLog
 from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM
+from afterhack.retrieval.vectors import Vectors
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
-from afterhack.vectors import Vectors
 
 SEARCH_LIMIT = 10
 _CURRENT = [s for s in CLAIM_STATUSES if s in CURRENT_CLAIM]

@@ -40,7 +40,7 @@ from afterhack.api.routes import (
     workspaces,
 )
 from afterhack.config import Settings
-from afterhack.services import open_services
+from afterhack.runtime.services import open_services
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 

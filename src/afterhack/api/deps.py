@@ -15,7 +15,7 @@ from afterhack.access import LOCAL_USER, Caller
 from afterhack.config import Settings
 from afterhack.errors import WorkspaceNotFound
 from afterhack.model.workspaces import WorkspaceRow
-from afterhack.services import Services
+from afterhack.runtime.services import Services
 from afterhack.store import workspaces
 from afterhack.store.client import Graph, Store
 

@@ -25,8 +25,8 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from afterhack.hostnames import host_name, loopback_ip
 from afterhack.wire.errors import error_body
+from afterhack.wire.hostnames import host_name, loopback_ip
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 _SAFE_METHODS = frozenset({"GET", "HEAD"})

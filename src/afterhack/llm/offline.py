@@ -11,8 +11,8 @@ import re
 import time
 from typing import TypedDict
 
-from afterhack.chunking import sentence_spans
 from afterhack.model.calls import ModelCall
+from afterhack.rules.chunking import sentence_spans
 
 NAME = "offline-rules-1"
 

@@ -19,19 +19,19 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, JsonValue, ValidationError
 
-from afterhack import claims, conflicts, ingest, repair
 from afterhack.access import Caller
 from afterhack.agents import external
 from afterhack.errors import InvalidRequest, WorkspaceNotFound
 from afterhack.mcpserver.callers import CallerSource
+from afterhack.memory import claims, conflicts, ingest, repair
 from afterhack.model.conflicts import AppliedResolution
 from afterhack.model.corrections import AppliedCorrection
 from afterhack.model.vocab import ConflictStatusFilter, CorrectionKind
-from afterhack.moments import parse_as_of
 from afterhack.roles import Permission, require
-from afterhack.services import Services
+from afterhack.runtime.services import Services
 from afterhack.store import workspaces
 from afterhack.store.client import Graph
+from afterhack.temporal.moments import parse_as_of
 from afterhack.wire.errors import error_of, issues
 from afterhack.wire.inputs import Flag, Id, NonBlank, PremiseIn, Revision, Text
 

@@ -13,7 +13,7 @@ from afterhack.access import key_resolver
 from afterhack.config import Settings
 from afterhack.mcpserver.callers import KeyResolver, fixed_key_caller
 from afterhack.mcpserver.server import create_mcp_server
-from afterhack.services import open_services
+from afterhack.runtime.services import open_services
 
 
 async def serve_stdio(settings: Settings, resolve_key: KeyResolver | None = None) -> None:

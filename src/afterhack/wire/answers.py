@@ -13,10 +13,10 @@ from typing import Annotated, Literal
 from pydantic import Field
 from typing_extensions import TypeAliasType, TypedDict
 
+from afterhack.memory.prov import ProvDocument
 from afterhack.model.audit import AuditEntry
 from afterhack.model.decisions import ActionRecord
 from afterhack.model.workspaces import ApiKeyRow
-from afterhack.prov import ProvDocument
 
 
 class Pong(TypedDict):

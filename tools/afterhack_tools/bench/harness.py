@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 
 from afterhack.cluster.local import LocalCluster
-from afterhack.embedded import EmbeddedFalkorDB, exit_with_parent, free_loopback_port
+from afterhack.runtime.embedded import EmbeddedFalkorDB, exit_with_parent, free_loopback_port
 from afterhack.store.client import Store
 from afterhack.store.reply import info_fields
 

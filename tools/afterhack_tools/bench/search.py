@@ -34,9 +34,9 @@ import itertools
 import json
 from typing import Any
 
-from afterhack import hybrid
-from afterhack import search as search_plan
 from afterhack.model.vocab import CURRENT_CLAIM
+from afterhack.retrieval import hybrid
+from afterhack.retrieval import search as search_plan
 from afterhack.store import claims as store_claims
 from afterhack.store.names import graph_name
 from afterhack_tools.bench.floors import Floors

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from afterhack.embedded import exit_with_parent, free_loopback_port
+from afterhack.runtime.embedded import exit_with_parent, free_loopback_port
 from afterhack_tools.bench.harness import SCRUBBED_ENV
 
 

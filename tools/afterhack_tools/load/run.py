@@ -32,7 +32,7 @@ import httpx
 
 from afterhack.access import is_loopback
 from afterhack.cluster.local import LocalCluster
-from afterhack.embedded import EmbeddedFalkorDB, free_loopback_port
+from afterhack.runtime.embedded import EmbeddedFalkorDB, free_loopback_port
 from afterhack_tools.load.verify import verify
 from afterhack_tools.load.workload import TOPICS, Log, Shared, run_clients
 

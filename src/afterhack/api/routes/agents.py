@@ -4,13 +4,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from afterhack import lists
 from afterhack.agents.run import get_run_view, run_agent
 from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
+from afterhack.memory import lists
 from afterhack.model.pages import RunList
 from afterhack.model.runs import RunView
-from afterhack.moments import parse_time
+from afterhack.temporal.moments import parse_time
 from afterhack.wire.inputs import AgentRunCreate
 
 router = APIRouter(tags=["agent runs"])

@@ -6,9 +6,9 @@ from typing import Literal
 
 from fastapi import APIRouter, Response
 
-from afterhack import backup, prov
 from afterhack.api.deps import ServicesDep, StoreDep
 from afterhack.api.security import allow
+from afterhack.memory import backup, prov
 from afterhack.model.workspaces import ExportDocument, WorkspaceRow
 from afterhack.store.workspaces import workspace_graph
 from afterhack.wire.answers import ProvExport

@@ -5,15 +5,15 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 from pydantic import TypeAdapter
 
-from afterhack import claims
 from afterhack.api.deps import AsOf, Cursor, WorkspaceDep, WorkspaceRefDep
 from afterhack.api.security import allow
 from afterhack.errors import AfterhackError, WorkspaceNotFound
+from afterhack.memory import claims
 from afterhack.model.claims import ClaimSearch, ClaimView
 from afterhack.model.vocab import SearchMode
-from afterhack.moments import parse_as_of
 from afterhack.store import workspaces
 from afterhack.store.client import GraphMissing
+from afterhack.temporal.moments import parse_as_of
 
 router = APIRouter(tags=["claims"])
 

@@ -6,16 +6,16 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from afterhack import conflicts
 from afterhack.api.deps import AsOf, CallerDep, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
+from afterhack.memory import conflicts
 from afterhack.model.conflicts import (
     AppliedResolution,
     ConflictList,
     ConflictRecord,
     ResolutionPreview,
 )
-from afterhack.moments import parse_as_of
+from afterhack.temporal.moments import parse_as_of
 from afterhack.wire.inputs import ConflictPreview, ConflictResolve
 
 router = APIRouter(tags=["conflicts"])

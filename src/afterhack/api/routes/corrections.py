@@ -3,9 +3,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 from pydantic import TypeAdapter
 
-from afterhack import repair
 from afterhack.api.deps import CallerDep, ServicesDep, WorkspaceDep, WorkspaceRefDep
 from afterhack.api.security import allow
+from afterhack.memory import repair
 from afterhack.model.corrections import AppliedCorrection, Correction, CorrectionPreview
 from afterhack.store import corrections
 from afterhack.wire.inputs import CorrectionApply, CorrectionPreviewIn

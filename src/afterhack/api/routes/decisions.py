@@ -4,14 +4,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from afterhack import lists, review, why
 from afterhack.api.deps import AsOf, CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
+from afterhack.memory import lists, review, why
 from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
 from afterhack.model.pages import DecisionList
 from afterhack.model.vocab import ActionStatus, DecisionStatus
-from afterhack.moments import parse_as_of
 from afterhack.store import asof_decisions, decisions
+from afterhack.temporal.moments import parse_as_of
 from afterhack.wire.answers import ActionList
 from afterhack.wire.inputs import ActionChange, DecisionReview
 

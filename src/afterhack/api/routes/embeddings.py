@@ -10,8 +10,8 @@ from afterhack.api.deps import ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.errors import InvalidRequest
 from afterhack.model.embeddings import EmbeddingProgress
+from afterhack.retrieval.vectors import Vectors
 from afterhack.store import vectors as store_vectors
-from afterhack.vectors import Vectors
 from afterhack.wire.inputs import Reembed
 
 router = APIRouter(tags=["embeddings"])

@@ -4,11 +4,11 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
-from afterhack import projection
 from afterhack.api.deps import AsOf, WorkspaceDep
 from afterhack.api.security import allow
+from afterhack.memory import projection
 from afterhack.model.graph import GraphView, Timeline
-from afterhack.moments import parse_as_of
+from afterhack.temporal.moments import parse_as_of
 
 router = APIRouter(tags=["graph"])
 

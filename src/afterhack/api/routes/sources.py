@@ -5,9 +5,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 from pydantic import TypeAdapter
 
-from afterhack import ingest, lists
 from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
+from afterhack.memory import ingest, lists
 from afterhack.model.pages import SourceList
 from afterhack.model.sources import (
     IngestResult,

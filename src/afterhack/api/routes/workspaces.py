@@ -4,9 +4,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from afterhack import lists
 from afterhack.api.deps import CallerDep, Cursor, StoreDep, WorkspaceDep
 from afterhack.api.security import allow
+from afterhack.memory import lists
 from afterhack.model.pages import WorkspaceList
 from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store import audit, workspaces

@@ -16,17 +16,17 @@ from dataclasses import dataclass, field
 
 from afterhack import contradictions
 from afterhack.llm.judge import Candidate, ConflictJudge
+from afterhack.memory.repair import describe
 from afterhack.model.calls import ModelCall
 from afterhack.model.conflicts import Retired
 from afterhack.model.corrections import Impact
 from afterhack.model.region import Snapshot
 from afterhack.model.vocab import SupportPolicy
-from afterhack.repair import describe
+from afterhack.rules.support import Outcome, relabel
 from afterhack.store import repair as store_repair
 from afterhack.store import sources as store_sources
 from afterhack.store.client import Graph
 from afterhack.store.sources import NewClaim, RetireRow, SourceClaim
-from afterhack.support import Outcome, relabel
 
 # How many of the new version's claims one retired claim is compared with.
 _CANDIDATES = 3

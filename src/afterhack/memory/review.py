@@ -33,13 +33,13 @@ from afterhack.model.vocab import (
     DecisionStatus,
     SupportPolicy,
 )
+from afterhack.rules.support import NOTHING_REFUTED, relabel
 from afterhack.store import claims as store_claims
 from afterhack.store import decisions as store_decisions
 from afterhack.store import repair as store_repair
 from afterhack.store.audit import AuditEvent, audit_event
 from afterhack.store.client import Graph
 from afterhack.store.guard import Flag
-from afterhack.support import NOTHING_REFUTED, relabel
 
 _ACTION_RULES: dict[ActionOp, tuple[list[ActionStatus], ActionStatus | Literal["released"],
                                     bool]] = {

@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import cast
 
-from afterhack import paging, ranking, search
+from afterhack.memory import paging
 from afterhack.model.calls import ModelCall
 from afterhack.model.claims import (
     ClaimRow,
@@ -22,14 +22,15 @@ from afterhack.model.claims import (
     VectorInfo,
 )
 from afterhack.model.vocab import ClaimStatus, SearchMode
+from afterhack.retrieval import ranking, search
+from afterhack.retrieval.vectors import Vectors
 from afterhack.store import asof as store_asof
 from afterhack.store import claims as store_claims
 from afterhack.store import vectors as store_vectors
 from afterhack.store import workspaces
 from afterhack.store.claims import KeyedClaim
 from afterhack.store.client import Graph, concurrently
-from afterhack.timefilter import at_moment, ranked_statuses
-from afterhack.vectors import Vectors
+from afterhack.temporal.timefilter import at_moment, ranked_statuses
 
 # Each ranking offers at least this many claims to the fusion, whatever the page size; a
 # search ranks at most MAX_DEPTH claims (pages past that are empty, as for any ranked list).

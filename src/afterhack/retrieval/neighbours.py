@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from afterhack import search
 from afterhack.model.claims import NeighbourRow
+from afterhack.retrieval import search
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
 

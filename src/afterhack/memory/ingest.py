@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from afterhack import conflicts, evidence, search, versions
-from afterhack.chunking import Span, split_fragments
 from afterhack.config import Settings
 from afterhack.errors import (
     GatewayError,
@@ -26,6 +24,7 @@ from afterhack.errors import (
     WorkspaceBusy,
 )
 from afterhack.llm.judge import ConflictJudge
+from afterhack.memory import conflicts, versions
 from afterhack.model.calls import ModelCall
 from afterhack.model.conflicts import PlannedConflict
 from afterhack.model.sources import (
@@ -38,6 +37,9 @@ from afterhack.model.sources import (
     SourcePreview,
 )
 from afterhack.model.vocab import DropReason, FragmentExtraction, SupportPolicy
+from afterhack.retrieval import search
+from afterhack.rules import evidence
+from afterhack.rules.chunking import Span, split_fragments
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store import sources as store_sources
@@ -53,10 +55,10 @@ from afterhack.store.sources import (
     VersionWrite,
     VersionWritten,
 )
-from afterhack.validity import valid_time
+from afterhack.temporal.validity import valid_time
 
 if TYPE_CHECKING:
-    from afterhack.vectors import Vectors
+    from afterhack.retrieval.vectors import Vectors
 
 
 class Extractor(Protocol):

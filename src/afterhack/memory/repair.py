@@ -13,9 +13,8 @@ import json
 
 from pydantic_core import to_json
 
-from afterhack import claims, search
 from afterhack.errors import ClaimNotFound, ClaimSuperseded, InvalidRequest, StaleCorrectionPreview
-from afterhack.evidence import statement_key
+from afterhack.memory import claims
 from afterhack.model.claims import ClaimView
 from afterhack.model.corrections import (
     AlsoStates,
@@ -29,6 +28,9 @@ from afterhack.model.corrections import (
 )
 from afterhack.model.region import RegionClaim, Snapshot, Stamps
 from afterhack.model.vocab import CURRENT_CLAIM, ApplyStatus, CorrectionKind, SupportPolicy
+from afterhack.retrieval import search
+from afterhack.rules.evidence import statement_key
+from afterhack.rules.support import Outcome, relabel
 from afterhack.store import corrections as store_corrections
 from afterhack.store import decisions as store_decisions
 from afterhack.store import repair as store_repair
@@ -37,7 +39,6 @@ from afterhack.store.client import Graph, concurrently
 from afterhack.store.corrections import CorrectionWrite
 from afterhack.store.guard import Flag, twin_rows
 from afterhack.store.names import new_id
-from afterhack.support import Outcome, relabel
 
 REVIEWER_ORIGIN = "Workspace reviewer correction"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from afterhack import paging
+from afterhack.memory import paging
 from afterhack.model.pages import DecisionList, RunList, SourceList, WorkspaceList
 from afterhack.model.vocab import DecisionStatus
 from afterhack.store import decisions, runs, sources, workspaces

@@ -15,9 +15,9 @@ from typing import TypeVar
 
 from afterhack.model.claims import ClaimRow
 from afterhack.model.vocab import CLAIM_STATUSES, ClaimStatus
-from afterhack.moments import valid_at as valid_at_time
 from afterhack.store import asof as store_asof
 from afterhack.store.client import Graph
+from afterhack.temporal.moments import valid_at as valid_at_time
 
 Row = TypeVar("Row", bound=ClaimRow)
 

@@ -20,23 +20,23 @@ from afterhack.agents.llm import GatewayAnalyst, GatewayCoordinator
 from afterhack.agents.offline import OfflineAnalyst, OfflineCoordinator
 from afterhack.agents.run import Analyst, Coordinator
 from afterhack.config import Settings
-from afterhack.embedded import EmbeddedFalkorDB
 from afterhack.errors import AfterhackError
-from afterhack.ingest import Extractor
 from afterhack.llm.embeddings import Embedder, GatewayEmbedder, OfflineEmbedder
 from afterhack.llm.extraction import GatewayExtractor
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.judge import ConflictJudge, GatewayJudge, OfflineJudge
 from afterhack.llm.offline import OfflineExtractor
-from afterhack.loading import Target, can_wait, wait_until_loaded
+from afterhack.memory.ingest import Extractor
 from afterhack.model.vocab import SupportPolicy
+from afterhack.retrieval.vectors import Vectors, Worker
+from afterhack.runtime.embedded import EmbeddedFalkorDB
+from afterhack.runtime.loading import Target, can_wait, wait_until_loaded
 from afterhack.store.client import NOT_ANSWERING, Store
 from afterhack.store.workspaces import (
     ensure_registry,
     register_schema_everywhere,
     wait_schema_built_everywhere,
 )
-from afterhack.vectors import Vectors, Worker
 
 log = logging.getLogger("afterhack")
 

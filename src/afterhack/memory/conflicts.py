@@ -18,7 +18,6 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from afterhack import claims, neighbours
 from afterhack.errors import (
     ClaimNotFound,
     ClaimNotInConflict,
@@ -28,6 +27,8 @@ from afterhack.errors import (
     StaleCorrectionPreview,
 )
 from afterhack.llm.judge import Candidate, ConflictJudge
+from afterhack.memory import claims
+from afterhack.memory.repair import describe, recheck_claim, refuted_by
 from afterhack.model.calls import ModelCall
 from afterhack.model.claims import NeighbourRow
 from afterhack.model.conflicts import (
@@ -49,8 +50,8 @@ from afterhack.model.vocab import (
     Resolution,
     SupportPolicy,
 )
-from afterhack.moments import parse_time
-from afterhack.repair import describe, recheck_claim, refuted_by
+from afterhack.retrieval import neighbours
+from afterhack.rules.support import Outcome, relabel
 from afterhack.store import asof_graph
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
@@ -62,7 +63,7 @@ from afterhack.store.conflicts import ConflictRow
 from afterhack.store.guard import Flag, guard_params, twin_rows
 from afterhack.store.names import new_id
 from afterhack.store.sources import NewClaim
-from afterhack.support import Outcome, relabel
+from afterhack.temporal.moments import parse_time
 
 
 def pair_key(key_a: str, key_b: str) -> str:

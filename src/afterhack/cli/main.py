@@ -19,7 +19,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-from afterhack import console as show
+from afterhack.cli import console as show
 from afterhack.client import DEFAULT_URL, ApiError, Client
 from afterhack.cluster.cli import cluster_app
 from afterhack.config import Settings, SettingsError, load_settings
@@ -81,7 +81,7 @@ def serve(
     from afterhack.access import keys_required, refuse_to_serve
     from afterhack.api.headers import http_protocol
     from afterhack.app import create_app
-    from afterhack.embedded import DataDirInUse
+    from afterhack.runtime.embedded import DataDirInUse
 
     refusal = refuse_to_serve(settings)
     if refusal:
@@ -452,8 +452,8 @@ def mcp(data_dir: DataDirOpt = None) -> None:
     """Serve the MCP tools over stdio (set AFTERHACK_FALKORDB_URL next to a running serve)."""
     settings = _settings(**({} if data_dir is None else {"data_dir": data_dir}))
 
-    from afterhack.embedded import DataDirInUse
     from afterhack.mcpserver.stdio import serve_stdio
+    from afterhack.runtime.embedded import DataDirInUse
 
     # stdout is the protocol: every log line goes to stderr.
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
@@ -473,7 +473,7 @@ def demo(data_dir: Annotated[Path | None, typer.Option(
          ) -> None:
     """Run the whole journey on a fresh workspace and print it: source, claim, decision,
     correction preview, before/after, flag and hold, and a fresh run citing the correction."""
-    from afterhack.demo import run_demo
+    from afterhack.cli.demo import run_demo
 
     raise typer.Exit(run_demo(data_dir))
 

@@ -20,11 +20,11 @@ from afterhack.model.decisions import (
     SupportRecord,
 )
 from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus
-from afterhack.moments import status_at
 from afterhack.store import asof_decisions as store_past
 from afterhack.store import decisions as store_decisions
 from afterhack.store.audit import now_ms
 from afterhack.store.client import Graph, concurrently
+from afterhack.temporal.moments import status_at
 
 
 def _support_at(record: SupportRecord, at: int) -> tuple[list[str], list[PremiseUse]]:

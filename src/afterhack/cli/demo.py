@@ -22,11 +22,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
 from rich.rule import Rule
 
-from afterhack import console as show
 from afterhack.app import create_app
+from afterhack.cli import console as show
 from afterhack.client import ApiError, Client
 from afterhack.config import Settings
-from afterhack.embedded import free_loopback_port
+from afterhack.runtime.embedded import free_loopback_port
 
 SOURCE_TITLE = "Launch plan"
 SOURCE_TEXT = ("The product launch is planned for June 12. "

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from afterhack import evidence, hybrid
 from afterhack.errors import InvalidRequest
 from afterhack.model.claims import (
     ClaimConflictView,
@@ -18,11 +17,13 @@ from afterhack.model.claims import (
     Origin,
 )
 from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus, SearchMode
+from afterhack.retrieval import hybrid
+from afterhack.retrieval.vectors import Vectors
+from afterhack.rules import evidence
 from afterhack.store import asof as store_asof
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store.client import Graph, concurrently
-from afterhack.vectors import Vectors
 
 _STATUS: dict[str, ClaimStatus] = {s: s for s in CLAIM_STATUSES}
 

@@ -1,0 +1,1 @@
+"""The terminal: the `afterhack` command, its output and the demo."""

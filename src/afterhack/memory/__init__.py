@@ -1,0 +1,1 @@
+"""The memory's use cases, one per module, taking the store (and the model) as arguments."""

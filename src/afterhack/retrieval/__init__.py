@@ -1,0 +1,3 @@
+"""Finding claims: search terms, BM25 and rank fusion, vectors, hybrid search and the neighbours
+conflict checks compare with.
+"""

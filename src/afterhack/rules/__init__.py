@@ -1,0 +1,1 @@
+"""The memory's pure rules: quotes, fragments, the support relabel."""
