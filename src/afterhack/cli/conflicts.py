@@ -1,0 +1,68 @@
+"""`afterhack conflicts`: sources that disagree, listed and resolved."""
+
+from __future__ import annotations
+
+from typing import Annotated, cast
+
+import typer
+
+from afterhack.cli import console as show
+from afterhack.cli.common import (
+    KeyOpt,
+    UrlOpt,
+    WorkspaceOpt,
+    api_errors,
+    client_for,
+    console,
+    one_claim,
+)
+from afterhack.client import DEFAULT_URL
+from afterhack.model.vocab import ConflictStatusFilter
+
+conflicts_app = typer.Typer(no_args_is_help=False, add_completion=False,
+                            help="Sources that disagree: list them, resolve one.")
+
+
+@conflicts_app.callback(invoke_without_command=True)
+def conflicts(
+    ctx: typer.Context,
+    status: Annotated[str, typer.Option(
+        help="open, resolved, dismissed or all.")] = "open",
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """List conflicts, both sides with their quotes, sources and dates."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if status not in ("open", "resolved", "dismissed", "all"):
+        raise typer.BadParameter("open, resolved, dismissed or all", param_hint="--status")
+    with api_errors(), client_for(url, key, workspace) as c:
+        listed = c.list_conflicts(status=cast(ConflictStatusFilter, status))
+    console().print(show.conflicts_view(listed))
+
+
+@conflicts_app.command("resolve")
+def resolve_conflict(
+    conflict_id: Annotated[str, typer.Argument(help="The conflict to resolve.")],
+    keep: Annotated[str | None, typer.Option(
+        help="The claim to keep (its id, or words that find exactly one current claim): the "
+             "other side (and its copies) is superseded by it.")] = None,
+    dismiss: Annotated[bool, typer.Option(
+        "--dismiss", help="Both sides hold (another scope); never raise this pair again.")
+    ] = False,
+    reason: Annotated[str | None, typer.Option(help="Why (kept on the resolution).")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """Preview a resolution, confirm, apply it with the preview's revisions."""
+    if (keep is None) == (not dismiss):
+        raise typer.BadParameter("give either --keep CLAIM_ID or --dismiss")
+    out = console()
+    with api_errors(), client_for(url, key, workspace) as c:
+        kept = one_claim(c, keep) if keep is not None else None
+        preview = c.preview_conflict_resolution(conflict_id, keep=kept, dismiss=dismiss)
+        out.print(show.resolution_preview_view(preview))
+        if not yes and not typer.confirm("Apply this resolution?", default=False):
+            typer.echo("Not applied.")
+            raise typer.Exit(1)
+        result = c.apply_resolution(preview, reason=reason)
+    out.print(show.resolution_view(result))
