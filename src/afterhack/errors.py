@@ -7,7 +7,9 @@
   + InvalidRequest (422 invalid_request)
     - ClaimNotInConflict (422 claim_not_in_conflict)
     - InvalidCursor (422 invalid_cursor)
+    - UnreadableFile (422 unreadable_file)
   + PayloadTooLarge (413 payload_too_large)
+  + UnsupportedMediaType (415 unsupported_media_type)
   + Unauthorized (401 unauthorized), Forbidden (403 forbidden)
   + Conflict (409)
     - StaleRevision, StaleCorrectionPreview, ClaimSuperseded, InvalidTransition,
@@ -127,6 +129,17 @@ class ClaimNotInConflict(InvalidRequest):
         return "That claim is not one of the two sides of this conflict."
 
 
+class UnreadableFile(InvalidRequest):
+    """Raised when a file is of a kind that is read but this one cannot be: empty, text that
+    is not UTF-8, a PDF with no text layer or behind a password, a damaged document. The
+    message says which, in words a person can act on."""
+
+    code = "unreadable_file"
+
+    def default_message(self) -> str:
+        return "The file could not be read."
+
+
 class PayloadTooLarge(AfterhackError):
     """Raised when a body or a field is over its configured limit."""
 
@@ -135,6 +148,18 @@ class PayloadTooLarge(AfterhackError):
 
     def default_message(self) -> str:
         return "The request is too large."
+
+
+class UnsupportedMediaType(AfterhackError):
+    """Raised when a file is of a kind that is not read at all (an image, an archive, an old
+    Word file, a binary under a borrowed name): its bytes decide, not its name."""
+
+    status = 415
+    code = "unsupported_media_type"
+
+    def default_message(self) -> str:
+        return ("This kind of file is not read; send plain text, Markdown, HTML, PDF or "
+                "DOCX.")
 
 
 class Unauthorized(AfterhackError):

@@ -1,0 +1,131 @@
+"""DOCX to text with python-docx: the body's paragraphs and tables, in document order.
+
+A paragraph whose style is a heading (``Title``, ``Heading 1`` to ``Heading 9``, or a style
+built on one of them) names the section of what follows it. A table row is one block, its
+cells joined by `` | `` (a cell spanning several columns once; a table inside a cell read
+into that cell). Headers, footers, footnotes and comments are not read: they are not the
+body a reader quotes from.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from collections.abc import Callable, Iterable, Iterator
+from typing import Protocol
+
+import docx
+from docx.document import Document as DocxDocument
+from docx.enum.style import WD_STYLE_TYPE
+from docx.styles.style import CharacterStyle
+from docx.table import Table
+from docx.text.paragraph import Paragraph
+
+from afterhack.errors import UnreadableFile
+from afterhack.files.document import Blocks, ReadDocument
+from afterhack.files.kinds import DOCX
+
+_HEADING_STYLE = re.compile(r"(?:heading [1-9]|title)", re.IGNORECASE)
+# How far up a style's "based on" chain a heading style is looked for.
+_STYLE_DEPTH = 8
+# The package's parts together, unpacked: past this a small upload would unpack into more
+# memory than any real document needs (a ZIP bomb).
+MAX_UNPACKED_BYTES = 256 << 20
+_CELL_SEPARATOR = " | "
+
+
+def read_docx(data: bytes) -> ReadDocument:
+    _check_unpacked_size(data)
+    try:
+        document = docx.Document(io.BytesIO(data))
+        is_heading = _heading_test(document)
+        blocks = Blocks()
+        section: str | None = None
+        for item in document.iter_inner_content():
+            if isinstance(item, Table):
+                for row in _rows(item):
+                    blocks.add(row, section=section)
+                continue
+            text = item.text
+            if is_heading(item) and text.strip():
+                section = " ".join(text.split())
+            blocks.add(text, section=section)
+    except Exception as exc:
+        # A damaged package fails inside python-docx or lxml in many ways (a missing part,
+        # bad XML, a broken relationship); to the sender all of them mean the same.
+        raise UnreadableFile(
+            "This Word document is damaged and cannot be read; try saving it again from "
+            "the program that made it.", media_type=DOCX) from exc
+    return blocks.document(DOCX, data)
+
+
+def _check_unpacked_size(data: bytes) -> None:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            unpacked = sum(info.file_size for info in z.infolist())
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError) as exc:
+        raise UnreadableFile("This Word document is damaged and cannot be opened.",
+                             media_type=DOCX) from exc
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise UnreadableFile(
+            f"This Word document unpacks to {unpacked >> 20} MiB, more than the "
+            f"{MAX_UNPACKED_BYTES >> 20} MiB that are read.", media_type=DOCX)
+
+
+def _heading_test(document: DocxDocument) -> Callable[[Paragraph], bool]:
+    """Whether a paragraph is a heading, told by the id of its style.
+
+    The id is read from the paragraph's element: ``Paragraph.style`` resolves a paragraph
+    without a style of its own by scanning every style of the document, once per paragraph,
+    which made that one lookup nine tenths of the time a document took to read.
+    """
+    styles = {s.style_id: s for s in document.styles if s.type == WD_STYLE_TYPE.PARAGRAPH}
+    headings = {i for i, s in styles.items() if _heading_style(s)}
+    default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)
+    default_is_heading = _heading_style(default)
+
+    def test(paragraph: Paragraph) -> bool:
+        style_id = paragraph._p.style
+        if style_id is None or style_id not in styles:
+            return default_is_heading  # as python-docx does: the document's default style
+        return style_id in headings
+    return test
+
+
+def _heading_style(style: CharacterStyle | None) -> bool:
+    for _ in range(_STYLE_DEPTH):
+        if style is None:
+            return False
+        if style.name and _HEADING_STYLE.fullmatch(style.name):
+            return True
+        style = style.base_style
+    return False
+
+
+class _Cell(Protocol):
+    def iter_inner_content(self) -> Iterator[Paragraph | Table]: ...
+
+
+def _rows(table: Table) -> Iterable[str]:
+    for row in table.rows:
+        cells: list[str] = []
+        previous: object = None
+        for cell in row.cells:
+            if cell is previous:  # one cell spanning several grid columns
+                continue
+            previous = cell
+            text = _cell_text(cell)
+            if text:
+                cells.append(text)
+        yield _CELL_SEPARATOR.join(cells)
+
+
+def _cell_text(cell: _Cell) -> str:
+    parts: list[str] = []
+    for item in cell.iter_inner_content():
+        if isinstance(item, Table):
+            parts.extend(_rows(item))
+        else:
+            parts.append(item.text)
+    return " ".join(" ".join(parts).split())

@@ -1,0 +1,195 @@
+"""HTML to text: what a reader of the page sees, one block per paragraph.
+
+Parsed by lxml (libxml2), which python-docx needs anyway. Nothing in ``head``, ``script``,
+``style`` and the other elements a browser does not show as text is read, nor any element
+marked hidden. Block elements end a block, and so does ``<br>``; whitespace runs are one space
+except in ``<pre>``. A table row is one block, its cells joined by `` | ``. Headings
+(``h1``-``h6``) name the section of what follows them.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from typing import Protocol
+
+import lxml.etree
+import lxml.html
+
+from afterhack.errors import UnreadableFile
+from afterhack.files.document import Blocks, ReadDocument
+from afterhack.files.kinds import HTML
+from afterhack.files.text import decode
+
+_UNSEEN = frozenset({"head", "script", "style", "title", "noscript", "template", "svg", "math",
+                     "iframe", "object", "embed", "canvas", "select", "datalist"})
+_BLOCK = frozenset({
+    "address", "article", "aside", "blockquote", "body", "br", "caption", "center", "dd",
+    "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure",
+    "footer", "form", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav",
+    "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul",
+})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_CELLS = frozenset({"td", "th"})
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
+_SPACES = re.compile(r"\s+")
+_CELL_SEPARATOR = " | "
+
+_BOM = re.compile(rb"\A(\xef\xbb\xbf|\xff\xfe|\xfe\xff)")
+_META_CHARSET = re.compile(rb"<meta[^>]+charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+_XML_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
+# As browsers do: a page that says Latin-1 or ASCII is read as windows-1252, its superset.
+_AS_WINDOWS_1252 = frozenset({"latin_1", "ascii", "iso8859-1"})
+_CHARSET_SNIFF = 4096
+# Control characters that libxml2 refuses in a string; a browser shows none of them.
+_XML_FORBIDDEN = dict.fromkeys(c for c in range(32) if chr(c) not in "\t\n\r")
+
+
+class Sink(Protocol):
+    def add(self, block: str, *, page: int | None = None,
+            section: str | None = None) -> None: ...
+
+
+def read_html(data: bytes) -> ReadDocument:
+    blocks = Blocks()
+    walk_html(_decode_page(data), blocks)
+    return blocks.document(HTML, data)
+
+
+def walk_html(source: str, sink: Sink, section: str | None = None) -> str | None:
+    """Add the blocks of an HTML page (or a piece of one) to ``sink``, under ``section``
+    until a heading names another; the section in force at its end."""
+    source = _XML_DECLARATION.sub("", source, count=1).translate(_XML_FORBIDDEN)
+    if not source.strip():
+        return section
+    # Comments and processing instructions are dropped by the parser, which joins the text
+    # around them: the tree walk never sees them, and would lose the text after one.
+    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True)
+    try:
+        root = lxml.html.document_fromstring(source, parser=parser)
+    except lxml.etree.ParserError:  # nothing but comments or whitespace
+        return section
+    walk = _Walk(sink, section)
+    walk.run(root)
+    return walk.section
+
+
+def _decode_page(data: bytes) -> str:
+    """The page as text: by its byte order mark, else the charset its meta tag names, else
+    UTF-8."""
+    if _BOM.match(data):
+        return decode(data)
+    m = _META_CHARSET.search(data[:_CHARSET_SNIFF])
+    if m is None:
+        return decode(data)
+    label = m.group(1).decode("ascii").lower()
+    try:
+        codec = codecs.lookup(label).name
+    except LookupError as exc:
+        raise UnreadableFile(
+            f"The page says its text is in {label!r}, which is not a known encoding.",
+            media_type=HTML) from exc
+    if codec in _AS_WINDOWS_1252:
+        codec = "cp1252"
+    try:
+        return data.decode(codec).replace("\r\n", "\n")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(
+            f"The page says its text is in {label}, but byte {exc.start} is not; save it as "
+            "UTF-8 and send it again.", media_type=HTML) from exc
+
+
+class _Walk:
+    """One pass over the tree, start and end events, no recursion (depth is the page's)."""
+
+    def __init__(self, blocks: Sink, section: str | None) -> None:
+        self.blocks = blocks
+        self.section = section
+        self.inline: list[str] = []
+        self.pre = 0
+        self.block_is_pre = False
+        self.cell_depth = 0
+        self.cells: list[str] = []
+
+    def run(self, root: lxml.html.HtmlElement) -> None:
+        walk = lxml.etree.iterwalk(root, events=("start", "end"))
+        for event, el in walk:
+            tag = el.tag.lower() if isinstance(el.tag, str) else ""
+            if event == "start":
+                if tag in _UNSEEN or _hidden(el):
+                    walk.skip_subtree()
+                    # The end event still comes, and reads the tail; nothing more.
+                    continue
+                self.start(tag)
+                if el.text:
+                    self.text(el.text)
+            else:
+                if not (tag in _UNSEEN or _hidden(el)):
+                    self.end(tag)
+                if el.tail:
+                    self.text(el.tail)
+        self.flush()
+
+    def text(self, s: str) -> None:
+        self.inline.append(s)
+        if self.pre:
+            self.block_is_pre = True
+
+    def start(self, tag: str) -> None:
+        if tag in _CELLS:
+            if self.cell_depth == 0:
+                self.inline = []
+            self.cell_depth += 1
+        elif self.cell_depth:
+            self.inline.append(" ")
+        elif tag in _BLOCK or tag in _HEADINGS:
+            self.flush()
+        if tag == "pre":
+            self.pre += 1
+
+    def end(self, tag: str) -> None:
+        if tag == "pre":
+            self.pre -= 1
+        if tag in _CELLS:
+            self.cell_depth -= 1
+            if self.cell_depth == 0:
+                self.cells.append(_collapse("".join(self.inline)))
+                self.inline = []
+        elif self.cell_depth:
+            self.inline.append(" ")
+        elif tag == "tr":
+            row = _CELL_SEPARATOR.join(c for c in self.cells if c)
+            self.cells = []
+            self.blocks.add(row, section=self.section)
+        elif tag in _HEADINGS:
+            heading = _collapse("".join(self.inline))
+            self.inline = []
+            if heading:
+                self.section = heading
+                self.blocks.add(heading, section=heading)
+        elif tag in _BLOCK:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.cells:  # a row left open by a table that never closed it
+            self.blocks.add(_CELL_SEPARATOR.join(c for c in self.cells if c),
+                            section=self.section)
+            self.cells = []
+        raw = "".join(self.inline)
+        text = raw.strip("\n").rstrip() if self.block_is_pre else _collapse(raw)
+        self.blocks.add(text, section=self.section)
+        self.inline = []
+        self.block_is_pre = False
+
+
+def _hidden(el: lxml.html.HtmlElement) -> bool:
+    if not isinstance(el.tag, str):
+        return False
+    if el.get("hidden") is not None:
+        return True
+    style = el.get("style")
+    return style is not None and _DISPLAY_NONE.search(style) is not None
+
+
+def _collapse(s: str) -> str:
+    return _SPACES.sub(" ", s).strip()

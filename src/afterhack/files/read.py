@@ -1,0 +1,33 @@
+"""The one entry point: bytes (with the name and type they came under) to a ReadDocument."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from afterhack.files.document import ReadDocument
+from afterhack.files.docx import read_docx
+from afterhack.files.html import read_html
+from afterhack.files.kinds import DOCX, HTML, MARKDOWN, PDF, PLAIN, detect
+from afterhack.files.markdown import read_markdown
+from afterhack.files.pdf import read_pdf
+from afterhack.files.text import read_text
+
+_READERS: dict[str, Callable[[bytes], ReadDocument]] = {
+    PLAIN: read_text,
+    MARKDOWN: read_markdown,
+    HTML: read_html,
+    PDF: read_pdf,
+    DOCX: read_docx,
+}
+
+
+def read_file(data: bytes, filename: str | None = None,
+              declared_type: str | None = None) -> ReadDocument:
+    """The text of a file and where each part of it stands in the original.
+
+    Raises UnsupportedMediaType for a kind that is not read (the bytes decide, whatever the
+    name says) and UnreadableFile for a file of a read kind that cannot be read: empty, not
+    UTF-8, a PDF without a text layer or behind a password, a damaged document. Parsing is
+    CPU work; an async caller runs it in a thread.
+    """
+    return _READERS[detect(data, filename, declared_type)](data)
