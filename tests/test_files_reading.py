@@ -235,6 +235,11 @@ def test_html_in_the_charset_its_meta_tag_names_is_decoded() -> None:
     assert doc.text == "Café in Zürich – 5 €."
 
 
+def test_html_that_says_utf16_without_a_byte_order_mark_is_read_as_utf8() -> None:
+    page = '<meta http-equiv="Content-Type" content="text/html; charset=utf-16"><p>Køln.</p>'
+    assert read_file(page.encode(), "a.html").text == "Køln."
+
+
 def test_html_is_recognised_by_its_structure_when_nothing_names_it() -> None:
     doc = read_file(b"<!doctype html><title>t</title><p>Only this.</p>")
     assert doc.media_type == HTML

@@ -31,7 +31,7 @@ _HEADING_STYLE = re.compile(r"(?:heading [1-9]|title)", re.IGNORECASE)
 _STYLE_DEPTH = 8
 # The package's parts together, unpacked: past this a small upload would unpack into more
 # memory than any real document needs (a ZIP bomb).
-MAX_UNPACKED_BYTES = 256 << 20
+MAX_UNPACKED_BYTES = 64 << 20
 _CELL_SEPARATOR = " | "
 
 
@@ -78,7 +78,7 @@ def _heading_test(document: DocxDocument) -> Callable[[Paragraph], bool]:
 
     The id is read from the paragraph's element: ``Paragraph.style`` resolves a paragraph
     without a style of its own by scanning every style of the document, once per paragraph,
-    which made that one lookup nine tenths of the time a document took to read.
+    which made that one lookup most of the time a document took to read.
     """
     styles = {s.style_id: s for s in document.styles if s.type == WD_STYLE_TYPE.PARAGRAPH}
     headings = {i for i, s in styles.items() if _heading_style(s)}

@@ -91,6 +91,10 @@ def _decode_page(data: bytes) -> str:
             media_type=HTML) from exc
     if codec in _AS_WINDOWS_1252:
         codec = "cp1252"
+    elif codec.startswith(("utf-16", "utf-32")):
+        # Bytes without a byte order mark are not UTF-16: the tag that says so is wrong, and
+        # browsers read such a page as UTF-8.
+        return decode(data)
     try:
         return data.decode(codec).replace("\r\n", "\n")
     except UnicodeDecodeError as exc:

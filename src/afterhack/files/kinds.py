@@ -68,8 +68,8 @@ _RIFF = {b"WEBP": "a WebP image", b"WAVE": "a WAV sound", b"AVI ": "an AVI video
 # return, escape (terminal colours in logs).
 _TEXT_CONTROLS = frozenset(b"\t\n\x0b\x0c\r\x1b")
 _CONTROLS = bytes(b for b in range(32) if b not in _TEXT_CONTROLS) + b"\x7f"
-# Share of control bytes above which bytes without a NUL are taken as binary data. Random
-# bytes hold about eleven in a hundred; text, next to none.
+# Share of control bytes above which bytes without a NUL are taken as binary data: random
+# bytes hold several times this share, text next to none.
 _MAX_CONTROL_SHARE = 0.02
 _SNIFF = 4096
 _MAX_PART_SNIFF = 1 << 20
