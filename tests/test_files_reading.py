@@ -384,6 +384,15 @@ def _zip(entries: dict[str, bytes]) -> bytes:
 RANDOM_BINARY = random.Random(36).randbytes(4096)
 
 
+def _as_template(docx_data: bytes) -> bytes:
+    """The same package, its main part declared a Word template (.dotx)."""
+    source = zipfile.ZipFile(io.BytesIO(docx_data))
+    parts = {name: source.read(name) for name in source.namelist()}
+    parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(
+        b"wordprocessingml.document.main+xml", b"wordprocessingml.template.main+xml")
+    return _zip(parts)
+
+
 @pytest.mark.parametrize(("data", "filename", "declared", "words"), [
     (PNG, "chart.png", "image/png", "PNG image"),
     (PNG, "report.pdf", "application/pdf", "PNG image"),
@@ -398,6 +407,7 @@ RANDOM_BINARY = random.Random(36).randbytes(4096)
     (_zip({"notes.txt": b"hello"}), "notes.zip", None, "ZIP archive"),
     (_zip({"[Content_Types].xml": b"application/vnd.ms-word.document.macroEnabled.main+xml",
            "word/document.xml": b"<w:document/>"}), "macro.docm", None, "macros"),
+    (_as_template(_docx_bytes(docx.Document())), "letter.dotx", None, "Word template"),
     (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>', None, None, "SVG"),
 ])
 def test_kinds_that_are_not_read_are_refused_as_unsupported(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 from pathlib import PurePath
 
 from afterhack.errors import UnreadableFile, UnsupportedMediaType
@@ -73,6 +74,11 @@ _CONTROLS = bytes(b for b in range(32) if b not in _TEXT_CONTROLS) + b"\x7f"
 _MAX_CONTROL_SHARE = 0.02
 _SNIFF = 4096
 _MAX_PART_SNIFF = 1 << 20
+
+# What a damaged or unusual ZIP raises while its directory or a member is read: a bad
+# header, a truncated or corrupt member, an encrypted one or an unknown compression.
+_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, EOFError, OSError,
+               zlib.error, RuntimeError, NotImplementedError, ValueError)
 
 _BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _HTML_START = re.compile(
@@ -165,18 +171,29 @@ def _package(data: bytes, hint: str | None) -> str:
                 if "[Content_Types].xml" in names:
                     with z.open("[Content_Types].xml") as f:
                         types = f.read(_MAX_PART_SNIFF)
-                if b"macroEnabled" in types:
-                    raise UnsupportedMediaType(
-                        "This is a Word document with macros (.docm); save it as .docx "
-                        "to send it.", detected="DOCM")
-                return DOCX
+                return _word_kind(types)
             kind = _package_kind(z, names)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, EOFError, OSError) as exc:
+    except _ZIP_ERRORS as exc:
         if hint == DOCX:
             raise UnreadableFile("This Word document is damaged and cannot be opened.") from exc
         raise UnsupportedMediaType(
             f"This is a damaged ZIP archive; {_WHAT_IS_READ}", detected="ZIP") from exc
     raise UnsupportedMediaType(f"This is {kind}; {_WHAT_IS_READ}", detected=kind)
+
+
+def _word_kind(types: bytes) -> str:
+    """DOCX, unless the package's content types say it is a Word file of another kind."""
+    if b"wordprocessingml.document.main+xml" in types:
+        return DOCX
+    if b"macroEnabled" in types:
+        raise UnsupportedMediaType(
+            "This is a Word document with macros (.docm or .dotm); save it as .docx to send "
+            "it.", detected="DOCM")
+    if b"wordprocessingml.template.main+xml" in types:
+        raise UnsupportedMediaType(
+            "This is a Word template (.dotx); save it as a .docx document to send it.",
+            detected="DOTX")
+    return DOCX  # no content type for it: the reader says whether it can be read
 
 
 def _package_kind(z: zipfile.ZipFile, names: set[str]) -> str:
