@@ -235,6 +235,12 @@ def test_html_in_the_charset_its_meta_tag_names_is_decoded() -> None:
     assert doc.text == "Café in Zürich – 5 €."
 
 
+@pytest.mark.parametrize("charset", ["no-such-charset", "base64", "rot13"])
+def test_html_whose_meta_tag_names_no_text_encoding_is_refused(charset: str) -> None:
+    with pytest.raises(UnreadableFile, match="not a known encoding"):
+        read_file(f'<meta charset="{charset}"><p>Text.</p>'.encode(), "a.html")
+
+
 def test_html_that_says_utf16_without_a_byte_order_mark_is_read_as_utf8() -> None:
     page = '<meta http-equiv="Content-Type" content="text/html; charset=utf-16"><p>Køln.</p>'
     assert read_file(page.encode(), "a.html").text == "Køln."

@@ -84,7 +84,10 @@ def _decode_page(data: bytes) -> str:
         return decode(data)
     label = m.group(1).decode("ascii").lower()
     try:
+        # Python's codec registry also holds byte-to-byte codecs (base64, zlib, rot13),
+        # which a charset never names.
         codec = codecs.lookup(label).name
+        "".encode(codec)
     except LookupError as exc:
         raise UnreadableFile(
             f"The page says its text is in {label!r}, which is not a known encoding.",
@@ -97,10 +100,11 @@ def _decode_page(data: bytes) -> str:
         return decode(data)
     try:
         return data.decode(codec).replace("\r\n", "\n")
-    except UnicodeDecodeError as exc:
+    except UnicodeError as exc:
+        where = f"byte {exc.start}" if isinstance(exc, UnicodeDecodeError) else "the text"
         raise UnreadableFile(
-            f"The page says its text is in {label}, but byte {exc.start} is not; save it as "
-            "UTF-8 and send it again.", media_type=HTML) from exc
+            f"The page says its text is in {label}, but {where} is not; save it as UTF-8 "
+            "and send it again.", media_type=HTML) from exc
 
 
 class _Walk:

@@ -25,6 +25,7 @@ DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 READ = (PLAIN, MARKDOWN, HTML, PDF, DOCX)
 
+_WHAT_IS_READ = "afterhack reads plain text, Markdown, HTML, PDF and DOCX."
 _NAMES = {PLAIN: "a text file", MARKDOWN: "a Markdown file", HTML: "an HTML page",
           PDF: "a PDF", DOCX: "a Word document (.docx)"}
 
@@ -110,9 +111,6 @@ def detect(data: bytes, filename: str | None = None, declared_type: str | None =
     if hint is not None:
         return hint
     return _sniff_text(data)
-
-
-_WHAT_IS_READ = "afterhack reads plain text, Markdown, HTML, PDF and DOCX."
 
 
 def _hint(filename: str | None, declared_type: str | None) -> tuple[str | None, str]:
