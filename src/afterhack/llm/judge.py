@@ -1,6 +1,6 @@
 """Conflict judges: given candidate pairs of statements, which contradict.
 
-The offline judge is the deterministic detector (contradictions.py). The gateway judge asks
+The offline judge is the deterministic detector (the facts package). The gateway judge asks
 the model once per pair, reasoning before the verdict; only ``contradicts`` raises a
 conflict, and an answer of the wrong shape counts as no verdict for that pair (the claims
 are stored either way). To bound model calls, the gateway only sees pairs the detector's
@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-from afterhack import contradictions
-from afterhack.contradictions import Judgement
+from afterhack import facts
 from afterhack.errors import GatewayError
+from afterhack.facts import Judgement
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.offline import NAME as OFFLINE_NAME
 from afterhack.llm.prompts import JUDGE_SCHEMA, JUDGE_SCHEMA_NAME, JUDGE_SYSTEM, JUDGE_USER
@@ -45,8 +45,8 @@ Subject = tuple[str, ...] | None
 
 
 def subject_of(statement: str) -> Subject:
-    r = contradictions.read(statement)
-    return r.search_words if contradictions.checkable(r) else None
+    r = facts.read(statement)
+    return r.search_words if facts.checkable(r) else None
 
 
 class ConflictJudge(Protocol):
@@ -79,7 +79,7 @@ class OfflineJudge:
     async def judge(self, pairs: Sequence[Candidate]) -> tuple[list[Judgement],
                                                                  list[ModelCall]]:
         t0 = time.perf_counter()
-        out = [contradictions.judge_statements(p.a, p.b) for p in pairs]
+        out = [facts.judge_statements(p.a, p.b) for p in pairs]
         return out, [ModelCall(ROLE, (time.perf_counter() - t0) * 1000, True,
                                detail={"pairs": len(pairs)})]
 
@@ -87,10 +87,10 @@ class OfflineJudge:
 def plausible(a: str, b: str) -> bool:
     """Whether a pair is worth a model call: a shared type of value that differs, about
     subjects with a word in common."""
-    ra, rb = contradictions.read(a), contradictions.read(b)
+    ra, rb = facts.read(a), facts.read(b)
     if not (ra.frame & rb.frame) or not (ra.kinds() & rb.kinds()):
         return False
-    return contradictions.judge(ra, rb).verdict != "same_fact"
+    return facts.judge(ra, rb).verdict != "same_fact"
 
 
 def judgement_from(data: dict[str, Any]) -> Judgement:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from afterhack import contradictions
+from afterhack import facts
 from afterhack.llm.judge import Candidate, ConflictJudge
 from afterhack.memory.repair import describe
 from afterhack.model.calls import ModelCall
@@ -62,12 +62,12 @@ async def plan_retirement(g: Graph, judge: ConflictJudge | None, *, source_id: s
         return plan
     # Which new claim states the same thing differently: the closest few by subject,
     # judged; the first that contradicts supersedes.
-    readings = [(n, contradictions.read(n["statement"])) for n in new_claims]
+    readings = [(n, facts.read(n["statement"])) for n in new_claims]
     asks: list[tuple[int, NewClaim]] = []
     for i, c in enumerate(retiring):
-        rc = contradictions.read(c["statement"])
+        rc = facts.read(c["statement"])
         near = sorted((n for n, rn in readings
-                       if contradictions.same_subject(rc.frame, rn.frame)),
+                       if facts.same_subject(rc.frame, rn.frame)),
                       key=lambda n: n["quote_start"])[:_CANDIDATES]
         asks += [(i, n) for n in near]
     superseded_by: dict[int, str] = {}

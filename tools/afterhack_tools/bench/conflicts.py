@@ -2,7 +2,10 @@
 checks cost at ingest, and that resolving one changes nothing outside its region.
 
 * Quality: precision and recall of the offline detector on the labelled pairs of
-  conflict_pairs.py, on the part it was tuned on, on the held-out part, and per category.
+  conflict_pairs.py (the two sides share their wording) and conflict_pairs_free.py (worded
+  freely, German and Chinese among them), each on the part it was tuned on, on the held-out
+  part, per category, and for the free set per language. ``python -m
+  afterhack_tools.bench.conflicts`` prints them.
 * Cost: sources go alternately to the app (checks on) and to a second app on the same
   FalkorDB with ``AFTERHACK_CONFLICT_CHECKS=false``, into the same workspace; claims per
   second exclude model time for both (the model's calls as each response records them:
@@ -19,15 +22,16 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
-from afterhack.contradictions import judge_statements
+from afterhack.facts import Judgement, judge_statements
 from afterhack.store.invariants import collateral, states
 from afterhack.store.names import graph_name
-from afterhack_tools.bench.conflict_pairs import CONTRADICTION_KINDS, PAIRS, Pair
+from afterhack_tools.bench import conflict_pairs, conflict_pairs_free
 from afterhack_tools.bench.harness import Harness
 from afterhack_tools.bench.stats import timed
 from afterhack_tools.bench.synth import Vocabulary, Workspace, source_text
@@ -35,40 +39,86 @@ from afterhack_tools.bench.synth import Vocabulary, Workspace, source_text
 _RESTATE_EVERY = 50
 
 
-def quality(pairs: tuple[Pair, ...] = PAIRS) -> dict[str, Any]:
-    """Precision and recall of the offline detector on the labelled pairs."""
+class Labelled(Protocol):
+    @property
+    def a(self) -> str: ...
+    @property
+    def b(self) -> str: ...
+    @property
+    def category(self) -> str: ...
+    @property
+    def split(self) -> str: ...
+    @property
+    def contradicts(self) -> bool: ...
 
-    def score(subset: list[Pair]) -> dict[str, Any]:
-        tp = fp = fn = tn = 0
-        wrong_kind = 0
-        misses: list[str] = []
-        for p in subset:
-            j = judge_statements(p.a, p.b)
-            said = j.verdict == "contradicts"
-            if said and p.contradicts:
-                tp += 1
-                wrong_kind += j.kind != p.category
-            elif said:
-                fp += 1
-                misses.append(f"false alarm ({p.category}): {p.a} / {p.b}")
-            elif p.contradicts:
-                fn += 1
-                misses.append(f"missed ({p.category}): {p.a} / {p.b}")
-            else:
-                tn += 1
-        return {"pairs": len(subset), "tp": tp, "fp": fp, "fn": fn, "tn": tn,
-                "precision": round(tp / (tp + fp), 3) if tp + fp else 1.0,
-                "recall": round(tp / (tp + fn), 3) if tp + fn else 1.0,
-                "kind_mislabelled": wrong_kind, "errors": misses}
 
+def _score(subset: Sequence[Labelled], named: Callable[[Judgement], str | None]) -> dict[str, Any]:
+    tp = fp = fn = tn = 0
+    wrong_kind = 0
+    misses: list[str] = []
+    for p in subset:
+        j = judge_statements(p.a, p.b)
+        said = j.verdict == "contradicts"
+        if said and p.contradicts:
+            tp += 1
+            wrong_kind += named(j) != p.category
+        elif said:
+            fp += 1
+            misses.append(f"false alarm ({p.category}): {p.a} / {p.b}")
+        elif p.contradicts:
+            fn += 1
+            misses.append(f"missed ({p.category}): {p.a} / {p.b}")
+        else:
+            tn += 1
+    return {"pairs": len(subset), "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+            "precision": round(tp / (tp + fp), 3) if tp + fp else 1.0,
+            "recall": round(tp / (tp + fn), 3) if tp + fn else 1.0,
+            "kind_mislabelled": wrong_kind, "errors": misses}
+
+
+def _set_quality(pairs: Sequence[Labelled], named: Callable[[Judgement], str | None],
+                 kinds: Sequence[str]) -> dict[str, Any]:
     categories = sorted({p.category for p in pairs})
     return {
-        "all": score(list(pairs)),
-        "dev": score([p for p in pairs if p.split == "dev"]),
-        "held_out": score([p for p in pairs if p.split == "held_out"]),
-        "by_category": {c: score([p for p in pairs if p.category == c]) for c in categories},
-        "contradiction_kinds": list(CONTRADICTION_KINDS),
+        "all": _score(pairs, named),
+        "dev": _score([p for p in pairs if p.split == "dev"], named),
+        "held_out": _score([p for p in pairs if p.split == "held_out"], named),
+        "by_category": {c: _score([p for p in pairs if p.category == c], named)
+                        for c in categories},
+        "contradiction_kinds": list(kinds),
     }
+
+
+def quality(pairs: Sequence[conflict_pairs.Pair] = conflict_pairs.PAIRS,
+            free: Sequence[conflict_pairs_free.Pair] = conflict_pairs_free.PAIRS,
+            ) -> dict[str, Any]:
+    """Precision and recall of the offline detector on the labelled pairs: the set whose
+    sides share their wording at the top level (its categories are the service's conflict
+    kinds), the freely worded set under ``free`` (its categories are the detector's value
+    kinds), with its figures per language too."""
+    out = _set_quality(pairs, lambda j: j.kind, conflict_pairs.CONTRADICTION_KINDS)
+    free_q = _set_quality(free, lambda j: j.value_kind, conflict_pairs_free.CONTRADICTION_KINDS)
+    free_q["by_lang"] = {lang: _score([p for p in free if p.lang == lang], lambda j: j.value_kind)
+                         for lang in sorted({p.lang for p in free})}
+    out["free"] = free_q
+    return out
+
+
+def quality_table(q: dict[str, Any]) -> list[str]:
+    """Both sets' figures as table rows: part, pairs, precision, recall, TP/FP/FN/TN."""
+
+    def row(name: str, x: dict[str, Any]) -> str:
+        return (f"| {name} | {x['pairs']} | {x['precision']} | {x['recall']} | "
+                f"{x['tp']} / {x['fp']} / {x['fn']} / {x['tn']} |")
+
+    rows: list[str] = []
+    for label, part in (("shared wording", q), ("free wording", q["free"])):
+        rows += [row(f"{label}: all", part["all"]), row(f"{label}: tuned on (dev)", part["dev"]),
+                 row(f"{label}: held out", part["held_out"])]
+        rows += [row(f"{label}: category {c}", x) for c, x in part["by_category"].items()]
+    rows += [row(f"free wording: language {lang}", x)
+             for lang, x in q["free"]["by_lang"].items()]
+    return rows
 
 
 def _moved(statement: str) -> str | None:
@@ -166,3 +216,14 @@ async def measure_collateral(h: Harness, ws_id: str, resolutions: int) -> dict[s
         done += 1
     return {"resolved": done, "superseded": superseded, "flagged": flagged,
             "changed_outside_region": changed_outside, "problems": problems[:20]}
+
+
+def main() -> None:
+    print("| pairs | count | precision | recall | TP / FP / FN / TN |")
+    print("|---|---|---|---|---|")
+    for line in quality_table(quality()):
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -259,9 +259,13 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> dict[str, 
         app_port = int(h.base_url.rsplit(":", 1)[1])
         log(f"FalkorDB {versions['falkordb']} (Redis {versions['redis']}); app at {h.base_url}")
         quality = conflict_quality()
+        free = quality["free"]
         log(f"conflict detector: precision {quality['all']['precision']}, recall "
             f"{quality['all']['recall']} on {quality['all']['pairs']} pairs (held out: "
-            f"{quality['held_out']['precision']} / {quality['held_out']['recall']})")
+            f"{quality['held_out']['precision']} / {quality['held_out']['recall']}); freely "
+            f"worded: {free['all']['precision']} / {free['all']['recall']} on "
+            f"{free['all']['pairs']} pairs (held out: {free['held_out']['precision']} / "
+            f"{free['held_out']['recall']})")
         tenants: dict[str, Any] | None = None
         if cfg.only is None:
             tenants = await measure_tenants(h, tenants_count, cfg.workspace_gets)

@@ -1,0 +1,32 @@
+"""Facts read from statements, and the offline contradiction detector that compares them.
+
+A statement is read into what it says, not how: its subject and attribute (a frame of
+words in one spelling) and its typed values (date, time, duration, number, amount,
+percentage, place, person, organisation) in a normal form, in English, German and
+Chinese. Pure and deterministic.
+
+- ``numerals``: number words and Chinese numerals as digits;
+- ``values``: the typed value, how two compare, the scanner readers share;
+- ``calendar``, ``quantities``, ``names``: the readers of each kind of value;
+- ``lexicon``: function words, synonyms and stems;
+- ``frames``: subject and attribute, and when two are the same;
+- ``reading``: one statement read, cached;
+- ``detector``: the judge of two statements.
+"""
+
+from afterhack.facts.detector import (
+    Judgement,
+    ValueRead,
+    checkable,
+    judge,
+    judge_statements,
+    other_value,
+    same_fact,
+)
+from afterhack.facts.frames import same_subject
+from afterhack.facts.lexicon import stem
+from afterhack.facts.reading import Reading, read
+from afterhack.facts.values import Value, ValueKind
+
+__all__ = ["Judgement", "Reading", "Value", "ValueKind", "ValueRead", "checkable", "judge",
+           "judge_statements", "other_value", "read", "same_fact", "same_subject", "stem"]

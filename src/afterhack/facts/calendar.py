@@ -1,0 +1,184 @@
+"""Dates and times of day, in English, German and Chinese.
+
+A date is (year, month, day, weekday), any part unknown: "June 12", "12 June 2025",
+"2025-06-12", "am 15. September", "15.09.2025", "九月十五日" (read after its numerals are
+digits: "9月15日"). A time is minutes after midnight: "9 pm" and "21:00", "14:30 Uhr",
+"下午3点" are one time; "10 o'clock" and "三点" say no half of the day, and match either.
+"""
+
+from __future__ import annotations
+
+import re
+
+from afterhack.facts.values import Scanner
+
+_MONTHS = {m: i + 1 for i, m in enumerate(
+    "january february march april may june july august september october november "
+    "december".split())}
+_MONTHS.update({m: i + 1 for i, m in enumerate(
+    "januar februar märz april mai juni juli august september oktober november "
+    "dezember".split())})
+_MONTHS.update({"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
+                "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12, "mär": 3, "okt": 10,
+                "dez": 12, "jänner": 1})
+_WEEKDAYS = {d: d for d in ("monday", "tuesday", "wednesday", "thursday", "friday",
+                            "saturday", "sunday")}
+_WEEKDAYS.update(dict(zip(("montag", "dienstag", "mittwoch", "donnerstag", "freitag",
+                           "samstag", "sonntag"), _WEEKDAYS, strict=True)))
+_ZH_WEEKDAYS = {"一": "monday", "二": "tuesday", "三": "wednesday", "四": "thursday",
+                "五": "friday", "六": "saturday", "日": "sunday", "天": "sunday"}
+MONTH_WORDS = frozenset(_MONTHS)
+WEEKDAY_WORDS = frozenset([*_WEEKDAYS, *(d + "s" for d in _WEEKDAYS), "weekdays", "weekends",
+                           "wochentags", "wochenende", "werktags"])
+ORDINALS = frozenset(["st", "nd", "rd", "th"])
+
+_MONTH_RE = (r"(?:January|February|March|April|May|June|July|August|September|October|"
+             r"November|December|Januar|Februar|März|Mai|Juni|Juli|Oktober|Dezember|Jänner|"
+             r"Jan|Feb|Mar|Mär|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Okt|Nov|Dec|Dez)\.?")
+_WEEKDAY_RE = r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|Montag|Dienstag|Mittwoch|" \
+              r"Donnerstag|Freitag|Samstag|Sonntag)"
+_ORD = r"(?:st|nd|rd|th)?"
+_TZ = r"(?:\s*(?:UTC|GMT|CET|CEST|EET|EST|EDT|CST|CDT|PST|PDT|BST|IST|JST|MEZ|MESZ))?"
+_D = r"(?<![\d.,:])"  # a number starts here: no digit, point or colon before it
+
+_DATE_ISO = re.compile(rf"{_D}(?P<y>\d{{4}})-(?P<m>\d{{1,2}})-(?P<d>\d{{1,2}})(?!\d)")
+_DATE_SLASH = re.compile(rf"{_D}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})/(?P<y>\d{{2,4}})(?!\d)")
+# German numeric dates: "15.09.2025", "15.9.", and "15.09." closing a sentence.
+_DATE_DOTTED = re.compile(
+    rf"{_D}(?P<d>\d{{1,2}})\.(?P<m>\d{{1,2}})\.(?:(?P<y>\d{{4}}|\d{{2}})(?!\d)|(?=\s|$))")
+_DATE_MDY = re.compile(
+    rf"\b(?:{_WEEKDAY_RE},?\s+)?(?P<mon>{_MONTH_RE})\s+(?P<d>\d{{1,2}}){_ORD}\b"
+    r"(?:,?\s+(?P<y>\d{4})\b)?")
+_DATE_DMY = re.compile(
+    rf"\b(?:{_WEEKDAY_RE},?\s+)?(?:(?:the|den|dem)\s+)?(?P<d>\d{{1,2}})(?:{_ORD}|\.)\s+"
+    rf"(?:of\s+)?(?P<mon>{_MONTH_RE})(?:,?\s+(?P<y>\d{{4}})\b)?")
+_DATE_MY = re.compile(rf"\b(?P<mon>{_MONTH_RE})(?:\s+(?P<y>\d{{4}}))?\b")
+_WEEKDAY = re.compile(rf"\b(?P<wd>{_WEEKDAY_RE}s?|weekdays|weekends|Wochentags|"
+                      r"Wochenende|werktags)\b", re.IGNORECASE)
+# A day of the month alone: "on the 25th", "by the 3rd".
+_DAY_ORDINAL = re.compile(r"\b(?:the\s+)?(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
+                          r"(?:\s+of\s+(?:the|each|every)\s+month)?")
+_ZH_DATE = re.compile(
+    r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月(?:\s*(?P<d>\d{1,2})\s*[日号])?")
+_ZH_WEEKDAY = re.compile(r"(?:星期|礼拜|周)(?P<wd>[一二三四五六日天])")
+_YEAR = re.compile(r"(?<![\d.,])(?P<y>(?:19|20)\d{2})(?![\d.,]\d)(?!\s*(?:%|percent))")
+
+_TIME_12 = re.compile(
+    rf"{_D}(?P<h>\d{{1,2}})(?::(?P<m>\d{{2}}))?\s?(?P<ap>[ap])\.?\s?m\b\.?" + _TZ,
+    re.IGNORECASE)
+_TIME_UHR = re.compile(rf"{_D}(?P<h>[01]?\d|2[0-4])(?:[:.](?P<m>[0-5]\d))?\s*Uhr\b" + _TZ)
+_TIME_24 = re.compile(rf"{_D}(?P<h>[01]?\d|2[0-3])[:.h](?P<m>[0-5]\d)(?![\d.,]\d)" + _TZ)
+_TIME_OCLOCK = re.compile(rf"{_D}(?P<h>\d{{1,2}})\s*o['’]clock\b", re.IGNORECASE)
+# "at 8", "at 8 tonight": an hour with no half of the day.
+_TIME_AT = re.compile(r"\bat\s+(?P<h>[1-9]|1[0-2])(?=\s*(?:[.,;!?]|$|on\b|tonight\b|sharp\b|"
+                      r"today\b|tomorrow\b))")
+_TIME_WORD = re.compile(r"\b(?P<w>noon|midday|midnight|mittags|Mitternacht)\b" + _TZ,
+                        re.IGNORECASE)
+_ZH_TIME = re.compile(
+    r"(?P<part>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚|夜里|夜间)?\s*(?P<h>\d{1,2})\s*[点时]"
+    r"(?:\s*(?P<m>\d{1,2})\s*分|(?P<half>半)|整)?")
+_ZH_PM = frozenset(("下午", "晚上", "傍晚", "夜里", "夜间"))
+AMPM = frozenset(["am", "pm", "a", "p", "m"])
+TIME_WORDS = frozenset(["noon", "midday", "midnight", "mittags", "mitternacht"])
+
+
+def _month(name: str) -> int | None:
+    return _MONTHS.get(name.lower().rstrip("."))
+
+
+def dates(sc: Scanner, *, chinese: bool) -> None:
+    text = sc.text
+    if chinese and "月" in text:
+        for m in sc.each(_ZH_DATE):
+            y, d = m.group("y"), m.group("d")
+            month = int(m.group("m"))
+            if 1 <= month <= 12:
+                sc.add(m, "date", (int(y) if y else None, month, int(d) if d else None, None))
+    if chinese:
+        for m in sc.each(_ZH_WEEKDAY):
+            sc.add(m, "date", (None, None, None, _ZH_WEEKDAYS[m.group("wd")]))
+    if "-" in text:
+        for m in sc.each(_DATE_ISO):
+            sc.add(m, "date", (int(m.group("y")), int(m.group("m")), int(m.group("d")), None))
+    if "/" in text:
+        for m in sc.each(_DATE_SLASH):
+            sc.add(m, "date", ("slash", m.group("a"), m.group("b"), m.group("y")))
+    if "." in text:
+        for m in sc.each(_DATE_DOTTED):
+            day, month, y = int(m.group("d")), int(m.group("m")), m.group("y")
+            if 1 <= day <= 31 and 1 <= month <= 12:
+                year = None if y is None else int(y) + (2000 if len(y) == 2 else 0)
+                sc.add(m, "date", (year, month, day, None))
+    if not sc.words.isdisjoint(MONTH_WORDS):
+        for pat in (_DATE_MDY, _DATE_DMY):
+            for m in sc.each(pat):
+                y = m.group("y")
+                sc.add(m, "date", (int(y) if y else None, _month(m.group("mon")),
+                                   int(m.group("d")), None))
+        for m in sc.each(_DATE_MY):
+            mon = m.group("mon")
+            # "May" alone is a month only when capitalised mid-sentence ("in May"), not "may".
+            if mon.rstrip(".") in ("May", "Mai") and m.start() == 0:
+                continue
+            y = m.group("y")
+            sc.add(m, "date", (int(y) if y else None, _month(mon), None, None))
+    if not sc.words.isdisjoint(WEEKDAY_WORDS):
+        for m in sc.each(_WEEKDAY):
+            sc.add(m, "date", (None, None, None, _weekday(m.group("wd"))))
+    if not sc.words.isdisjoint(ORDINALS):
+        for m in sc.each(_DAY_ORDINAL):
+            sc.add(m, "date", (None, None, int(m.group("d")), None))
+
+
+def _weekday(word: str) -> str:
+    """A day's name; a plural ("on Sundays", "weekdays") says every such day, a scope."""
+    w = word.lower()
+    if w in _WEEKDAYS:
+        return _WEEKDAYS[w]
+    if w.endswith("s") and w[:-1] in _WEEKDAYS:
+        return _WEEKDAYS[w[:-1]] + "s"
+    return {"wochentags": "weekdays", "werktags": "weekdays", "wochenende": "weekends"}.get(
+        w, w)
+
+
+def years(sc: Scanner) -> None:
+    for m in sc.each(_YEAR):
+        sc.add(m, "date", (int(m.group("y")), None, None, None))
+
+
+def times(sc: Scanner, *, chinese: bool) -> None:
+    if chinese:
+        for m in sc.each(_ZH_TIME):
+            h = int(m.group("h"))
+            if h > 24:
+                continue
+            part = m.group("part")
+            minutes = int(m.group("m") or 0) + (30 if m.group("half") else 0)
+            if part in _ZH_PM and h < 12:
+                h += 12
+            ambiguous = part is None and h <= 12
+            sc.add(m, "time", ((h % 24) * 60 + minutes, ambiguous))
+    if not sc.words.isdisjoint(AMPM):
+        for m in sc.each(_TIME_12):
+            if int(m.group("h")) > 12:
+                continue
+            h = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
+            sc.add(m, "time", (h * 60 + int(m.group("m") or 0), False))
+    if "uhr" in sc.words:
+        for m in sc.each(_TIME_UHR):
+            sc.add(m, "time", ((int(m.group("h")) % 24) * 60 + int(m.group("m") or 0), False))
+    if ":" in sc.text or "." in sc.text or "h" in sc.text:
+        for m in sc.each(_TIME_24):
+            sc.add(m, "time", (int(m.group("h")) * 60 + int(m.group("m")), False))
+    if "at" in sc.words:
+        for m in sc.each(_TIME_AT):
+            sc.add(m, "time", ((int(m.group("h")) % 12) * 60, True))
+    if "clock" in sc.words:
+        for m in sc.each(_TIME_OCLOCK):
+            h = int(m.group("h"))
+            if 1 <= h <= 12:
+                sc.add(m, "time", ((h % 12) * 60, True))
+    if not sc.words.isdisjoint(TIME_WORDS):
+        for m in sc.each(_TIME_WORD):
+            sc.add(m, "time", (0 if m.group("w").lower() in ("midnight", "mitternacht")
+                               else 720, False))

@@ -1,0 +1,156 @@
+"""The offline contradiction detector: the same subject and attribute, another value.
+
+Two statements contradict when their frames say they are about the same thing and some
+kind of value both give has no value in common; they state the same fact when every kind
+of value they share agrees. Values are compared in their normal forms (values.py), so a
+fact restated in other words, units or languages is the same fact. Pure and
+deterministic: the same pair always gets the same verdict, either way round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from afterhack.facts.frames import same_subject
+from afterhack.facts.reading import Reading, read
+from afterhack.facts.values import (
+    GROUP_ORDER,
+    Value,
+    ValueKind,
+    describe,
+    group,
+    same_value,
+    scope_only,
+)
+from afterhack.model.vocab import ConflictKind, Verdict
+
+# The kinds of conflict the service names: a duration and a percentage are numbers, as they
+# always were; an organisation has no name of its own there and is "other". The reason and
+# ``value_kind`` say which kind of value it is.
+_CONFLICT_KIND: dict[ValueKind, ConflictKind] = {
+    "date": "date", "time": "time", "number": "number", "amount": "amount", "place": "place",
+    "person": "person", "duration": "number", "percentage": "number", "organisation": "other"}
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: Verdict
+    kind: ConflictKind | None
+    reason: str
+    # The kind of value that differs (or agrees), as the detector read it.
+    value_kind: ValueKind | None = None
+
+
+@dataclass(frozen=True)
+class ValueRead:
+    """A value two statements give for the same subject and attribute."""
+
+    kind: ValueKind
+    # In one wording whatever the statements' ("June 12", "21:00", "EUR 9,500").
+    value: str
+    # As each statement writes it.
+    in_a: str
+    in_b: str
+
+
+@dataclass(frozen=True)
+class _Compared:
+    kind: ValueKind
+    agree: bool
+    a: Value
+    b: Value
+
+
+def _compare(a: Reading, b: Reading) -> list[_Compared]:
+    """For each group of values both give, whether they agree, in the naming order."""
+    out: list[_Compared] = []
+    for g in GROUP_ORDER:
+        left, right = a.groups.get(g), b.groups.get(g)
+        if not left or not right:
+            continue
+        first: tuple[Value, Value] | None = None
+        agreeing: tuple[Value, Value] | None = None
+        for x in left:
+            for y in right:
+                same = same_value(x, y)
+                if same is None:
+                    continue
+                if first is None:
+                    first = (x, y)
+                if same:
+                    agreeing = (x, y)
+                    break
+            if agreeing is not None:
+                break
+        if first is None:
+            continue  # another currency, another dimension: nothing to hold against
+        x, y = agreeing or first
+        named: ValueKind = "organisation" if "organisation" in (x.kind, y.kind) else x.kind
+        out.append(_Compared(named, agreeing is not None, x, y))
+    return out
+
+
+def judge(a: Reading, b: Reading) -> Judgement:
+    if not (a.stated and b.stated):
+        return Judgement("compatible", None, "a heading or label, not a statement")
+    if not same_subject(a.frame, b.frame):
+        return Judgement("compatible", None, "about another subject or attribute")
+    compared = _compare(a, b)
+    if not compared:
+        return Judgement("compatible", None, "no value of the same type")
+    differing = [c for c in compared if not c.agree]
+    if not differing:
+        return Judgement("same_fact", None, "the same value restated", compared[0].kind)
+    if any(c.kind == "date" for c in differing) and len(differing) > 1 and all(
+            scope_only(v) for v in (*a.values["date"], *b.values["date"])):
+        # "Revenue was $5M in 2023" and "$6M in 2024", "closes at 9 pm on weekdays" and "at
+        # 6 pm on Sundays": the dates scope the figures.
+        return Judgement("compatible", None, "about another period")
+    if len(differing) > 1 and any(group(c.kind) in ("place", "who") for c in differing):
+        # "12 engineers in Berlin" and "8 in Munich", "the contract with Acme ends June 30"
+        # and "with Globex ... September 30": the names scope the figures.
+        return Judgement("compatible", None, "about another place or party")
+    kind = differing[0].kind
+    left = ", ".join(v.text.rstrip(".") for v in _of_group(a, kind))
+    right = ", ".join(v.text.rstrip(".") for v in _of_group(b, kind))
+    return Judgement("contradicts", _CONFLICT_KIND[kind],
+                     f"Same subject, different {kind}: {left} vs {right}.", kind)
+
+
+def _of_group(r: Reading, kind: ValueKind) -> tuple[Value, ...]:
+    return r.groups.get(group(kind), ())
+
+
+def judge_statements(a: str, b: str) -> Judgement:
+    return judge(read(a), read(b))
+
+
+def checkable(r: Reading) -> bool:
+    """Whether a statement could contradict anything offline: it has a value and a subject."""
+    return bool(r.values) and bool(r.frame) and r.stated
+
+
+def same_fact(a: str, b: str) -> ValueRead | None:
+    """The value two statements both give when they state the same fact in other words: the
+    same subject and attribute, and every kind of value they share agrees. None otherwise."""
+    ra, rb = read(a), read(b)
+    if not (ra.stated and rb.stated) or not same_subject(ra.frame, rb.frame):
+        return None
+    compared = _compare(ra, rb)
+    if not compared or not all(c.agree for c in compared):
+        return None
+    c = compared[0]
+    return ValueRead(c.kind, describe(c.a), c.a.text, c.b.text)
+
+
+def other_value(a: str, b: str) -> ValueRead | None:
+    """Whether ``b`` gives another value than ``a`` for the same subject and attribute: the
+    kind of value that differs and each side's, or None."""
+    j = judge_statements(a, b)
+    if j.verdict != "contradicts" or j.value_kind is None:
+        return None
+    ra, rb = read(a), read(b)
+    for c in _compare(ra, rb):
+        if c.kind == j.value_kind:
+            return ValueRead(c.kind, describe(c.b), c.a.text, c.b.text)
+    return None

@@ -1,0 +1,203 @@
+"""What a statement is about: its subject and attribute, as a frame of words.
+
+The frame is what is left of a statement once its values are read out, its speaker is set
+aside ("Finance says ...", "Laut Marketing ...", "据财务部，"), and its function words are
+dropped; the rest is put in one spelling by the lexicon (synonyms to one token, inflections
+stemmed), so "The steering group is chaired by Omar Haddad" and "Priya Nair chairs the
+steering group" have one frame. Chinese has no spaces: its frame is its characters.
+
+Two frames are about the same thing when one holds the other and is at least half its
+size ("the product launch" and "the launch"); a word holds another that it begins with or,
+in a long compound, ends with ("attendees" and "attend", "Messebudget" and "Budget").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from afterhack.facts import lexicon
+
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_WORD_PART = re.compile(r"[^\W_]+")
+
+# A speaker in front of what is said, or after it: the frame is what is said.
+_SPEAKER_VERBS = (r"(?:(?:says|said|say|confirmed|confirms|announced|announces|reported|"
+                  r"reports|noted|notes|stated|states|told\s+\w+|tells\s+\w+|informed\s+\w+|"
+                  r"sagt|sagte|bestätigt|bestätigte|meldet|meldete|erklärt|erklärte|berichtet|"
+                  r"berichtete|teilt\s+mit|teilte\s+mit)"
+                  # These take an object of their own ("wrote the report"): only with "that".
+                  r"|(?:wrote|writes|mentioned|mentions|agreed|agrees|believes|claims|claimed|"
+                  r"insists|insisted|added|adds|explained|explains)(?=\s+that\b))")
+# Words without which no speaker is named (a cheap look before the patterns).
+SPEAKER_WORDS = frozenset(w for w in re.findall(r"[a-zäöüß]+", _SPEAKER_VERBS)
+                          if len(w) > 3 and w != "that") | {"according", "per", "laut",
+                                                            "angaben"}
+_SPEAKER_FRONT = re.compile(
+    r"^\s*(?:(?:according\s+to|as\s+per|per)\s+[^,]{1,60},\s*"
+    r"|laut\s+(?:der\s+|dem\s+|des\s+)?[^\s,]+(?:\s*,)?\s+"
+    r"|nach\s+angaben\s+(?:von|der|des)\s+[^,]{1,40},\s*"
+    rf"|(?:[^\s,]+\s+){{0,4}}?[^\s,]+\s+{_SPEAKER_VERBS}\s*,?\s+(?:that\s+|dass\s+)?)",
+    re.IGNORECASE)
+_SPEAKER_BACK = re.compile(
+    r",\s*(?:according\s+to\s+[^,]{1,60}|(?:[^\s,]+\s+){0,3}?[^\s,]+\s+"
+    r"(?:says|said|confirmed|reported|noted)|(?:says|said)\s+[^,]{1,40})\s*[.!]?\s*$",
+    re.IGNORECASE)
+_ZH_SPEAKER = re.compile(
+    r"^(?:据[^，,。]{1,12}[，,]|[^，,。]{1,8}?(?:表示|称|说|宣布|指出|透露)[，,：:]?"
+    r"|[^，,。]{1,8}?确认[，,：:])")
+
+
+def speaker_spans(text: str, words: frozenset[str], *, chinese: bool
+                  ) -> list[tuple[int, int]]:
+    """Where a statement names who says it, to be set aside: "Finance says", "according to
+    Bob"."""
+    out: list[tuple[int, int]] = []
+    if not chinese and words.isdisjoint(SPEAKER_WORDS):
+        return out
+    m = (_ZH_SPEAKER if chinese else _SPEAKER_FRONT).match(text)
+    if m is not None and m.end() < len(text.rstrip(" .。!")):
+        out.append(m.span())
+    if not chinese and "," in text:
+        b = _SPEAKER_BACK.search(text)
+        if b is not None and (not out or b.start() >= out[0][1]):
+            out.append(b.span())
+    return out
+
+
+@dataclass(frozen=True)
+class Frame:
+    words: frozenset[str]
+    # The frame's words as written (lowercased, in order): what a neighbour search looks for.
+    search_words: tuple[str, ...]
+    # Whether it has a verb: a heading ("Launch planning, March.") labels, it states nothing.
+    stated: bool
+
+
+def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
+             spoken: bool = False) -> Frame:
+    """The frame of a statement whose values and speaker are masked out; ``spoken`` says a
+    speaker was set aside (whose verb makes it a statement)."""
+    if lang == "zh":
+        return _frame_zh(masked, idents)
+    low = masked.lower()
+    if "’" in low:
+        low = low.replace("’", "'")
+    lowered = [(m.start(), m.group()) for m in _TOKEN.finditer(low)]
+    stated = spoken or lang == "de" or _has_verb(lowered)
+    # Hyphenated words count as their parts ("early-bird", "all-hands").
+    parts: list[tuple[int, str]] = []
+    for pos, w in lowered:
+        if "-" in w:
+            parts += [(pos, p) for p in w.split("-") if p]
+        else:
+            parts.append((pos, w))
+    stem = lexicon.stem_de if lang == "de" else lexicon.stem
+    out: list[tuple[int, str]] = []
+    written: list[tuple[int, str]] = []
+    i = 0
+    while i < len(parts):
+        pos, w = parts[i]
+        matched = False
+        for words, canon in lexicon.PHRASES.get(w, ()):
+            n = len(words)
+            if tuple(p for _, p in parts[i:i + n]) == words:
+                if canon:
+                    out.append((pos, canon))
+                i += n
+                matched = True
+                break
+        if matched:
+            continue
+        i += 1
+        if w == "per" and i < len(parts):
+            # "$20 per seat": a price per something is another attribute than a total.
+            out.append((pos, "@per_" + stem(parts[i][1])))
+            i += 1
+            continue
+        token = lexicon.CANON_WORDS.get(w)
+        if token is not None:
+            out.append((pos, token))
+            written.append((pos, w))
+            continue
+        if w in lexicon.NEUTRAL or w in lexicon.TIMEZONES:
+            continue
+        out.append((pos, stem(w)))
+        written.append((pos, w))
+    if idents:
+        out = sorted(out + idents)
+        written = sorted(written + idents)
+    search = tuple(dict.fromkeys(
+        t for _, w in written
+        for t in ((w,) if w.isalpha() else _WORD_PART.findall(w.removeprefix("name#")
+                                                               .replace("#", " ")))))
+    return Frame(frozenset(w for _, w in out), search, stated)
+
+
+def _frame_zh(masked: str, idents: list[tuple[int, str]]) -> Frame:
+    text = masked
+    tokens: list[str] = []
+    for word, canon in _ZH_CANON_ORDER:
+        if word in text:
+            text = text.replace(word, " ")
+            tokens.append(canon)
+    for word in lexicon.ZH_DROP:
+        if word in text:
+            text = text.replace(word, " ")
+    runs = _HAN_RUN.findall(text)
+    tokens += [c for run in runs for c in run]
+    latin = [(m.start(), m.group(0).lower()) for m in _TOKEN.finditer(text)
+             if not _HAN_RUN.fullmatch(m.group(0))]
+    tokens += [lexicon.stem(w) for _, w in latin if w not in lexicon.NEUTRAL]
+    tokens += [i for _, i in idents]
+    search = tuple(dict.fromkeys([*runs, *(w for _, w in latin)]))
+    return Frame(frozenset(tokens), search, True)
+
+
+_ZH_CANON_ORDER = sorted(lexicon.ZH_CANON.items(), key=lambda kv: -len(kv[0]))
+
+
+def _has_verb(tokens: list[tuple[int, str]]) -> bool:
+    """A pronoun first, or a verb after the first word: one of the lexicon's verbs, a
+    contracted one, or a word with a verb's -s or -ed (a first word with them is a subject:
+    "Applications", "Payments")."""
+    if tokens and (tokens[0][1] in lexicon.PRONOUNS
+                   or tokens[0][1].endswith(lexicon.CONTRACTED_VERBS)):
+        return True
+    for pos, w in tokens:
+        if pos == 0:
+            continue
+        if w in lexicon.VERBS or w.endswith(lexicon.CONTRACTED_VERBS):
+            return True
+        if len(w) >= 4 and (w.endswith("ed") or (w.endswith("s") and not w.endswith(
+                ("ss", "us", "is")))):
+            return True
+    return False
+
+
+def _holds(word: str, other: str) -> bool:
+    if word == other:
+        return True
+    if word[0] == "@" or other[0] == "@" or "#" in word or "#" in other:
+        return False
+    short, long_ = (word, other) if len(word) <= len(other) else (other, word)
+    if len(short) < 5:
+        return False
+    return long_.startswith(short) or (len(long_) >= 9 and long_.endswith(short))
+
+
+def _covered(word: str, frame: frozenset[str]) -> bool:
+    return any(_holds(word, o) for o in frame)
+
+
+def same_subject(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Equal frames, or one inside the other holding at least half of the other's words."""
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    if len(small) * 2 < len(large):
+        return False
+    return all(_covered(w, large) for w in small - large)
