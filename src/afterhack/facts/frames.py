@@ -94,6 +94,7 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
         else:
             parts.append((pos, w))
     stem = lexicon.stem_de if lang == "de" else lexicon.stem
+    neutral = lexicon.NEUTRAL_DE if lang == "de" else lexicon.NEUTRAL
     out: list[tuple[int, str]] = []
     written: list[tuple[int, str]] = []
     i = 0
@@ -121,7 +122,7 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
             out.append((pos, token))
             written.append((pos, w))
             continue
-        if w in lexicon.NEUTRAL or w in lexicon.TIMEZONES:
+        if w in neutral or w in lexicon.TIMEZONES:
             continue
         out.append((pos, stem(w)))
         written.append((pos, w))
@@ -200,4 +201,6 @@ def same_subject(a: frozenset[str], b: frozenset[str]) -> bool:
     small, large = (a, b) if len(a) <= len(b) else (b, a)
     if len(small) * 2 < len(large):
         return False
+    if len(small) == len(large) and not all(_covered(w, small) for w in large - small):
+        return False  # of two frames the same size, each must hold the other
     return all(_covered(w, large) for w in small - large)

@@ -45,7 +45,8 @@ liegen lag beträgt betragen betrug gibt gab befindet befinden dauert dauern dau
 erhalten erhält erhielt bekommen bekommt bekam ging geht gehen soll sollen kann können
 muss müssen neu neue neuen neuer ab je jeweils uhr läuft laufen
 """.split())
-# A few German function words are English nouns too; they stay English.
+# A few German function words are English nouns too: they are dropped from German only.
+NEUTRAL_DE = NEUTRAL
 NEUTRAL = NEUTRAL - {"war", "hat"}
 
 # Phrases and words naming one attribute, to its token. A phrase is matched on words in
