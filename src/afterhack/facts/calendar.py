@@ -39,20 +39,25 @@ _WEEKDAY_RE = r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|Montag|Dienstag|Mi
               r"Donnerstag|Freitag|Samstag|Sonntag)"
 _ORD = r"(?:st|nd|rd|th)?"
 _TZ = r"(?:\s*(?:UTC|GMT|CET|CEST|EET|EST|EDT|CST|CDT|PST|PDT|BST|IST|JST|MEZ|MESZ))?"
-_D = r"(?<![\d.,:])"  # a number starts here: no digit, point or colon before it
+# A number starts here: a digit, and no digit, point or colon before it (the look-ahead
+# first, so a scan passes over letters fast).
+_D = r"(?=\d)(?<![\d.,:])"
 
 _DATE_ISO = re.compile(rf"{_D}(?P<y>\d{{4}})-(?P<m>\d{{1,2}})-(?P<d>\d{{1,2}})(?!\d)")
 _DATE_SLASH = re.compile(rf"{_D}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})/(?P<y>\d{{2,4}})(?!\d)")
 # German numeric dates: "15.09.2025", "15.9.", and "15.09." closing a sentence.
 _DATE_DOTTED = re.compile(
     rf"{_D}(?P<d>\d{{1,2}})\.(?P<m>\d{{1,2}})\.(?:(?P<y>\d{{4}}|\d{{2}})(?!\d)|(?=\s|$))")
-_DATE_MDY = re.compile(
-    rf"\b(?:{_WEEKDAY_RE},?\s+)?(?P<mon>{_MONTH_RE})\s+(?P<d>\d{{1,2}}){_ORD}\b"
-    r"(?:,?\s+(?P<y>\d{4})\b)?")
-_DATE_DMY = re.compile(
-    rf"\b(?:{_WEEKDAY_RE},?\s+)?(?:(?:the|den|dem)\s+)?(?P<d>\d{{1,2}})(?:{_ORD}|\.)\s+"
-    rf"(?:of\s+)?(?P<mon>{_MONTH_RE})(?:,?\s+(?P<y>\d{{4}})\b)?")
-_DATE_MY = re.compile(rf"\b(?P<mon>{_MONTH_RE})(?:\s+(?P<y>\d{{4}}))?\b")
+# Month first ("June 12, 2025"), day first ("12 June", "15. September"), or a month alone
+# ("in May 2026"), in one pattern: one pass over the text (the look-ahead lets the scan skip
+# what cannot start a date).
+_DATE_WORDS = re.compile(
+    rf"(?=[A-Za-z0-9])(?:"
+    rf"\b(?:{_WEEKDAY_RE},?\s+)?(?P<mon1>{_MONTH_RE})\s+(?P<d1>\d{{1,2}}){_ORD}\b"
+    rf"(?:,?\s+(?P<y1>\d{{4}})\b)?"
+    rf"|\b(?:{_WEEKDAY_RE},?\s+)?(?:(?:the|den|dem)\s+)?(?P<d2>\d{{1,2}})(?:{_ORD}|\.)\s+"
+    rf"(?:of\s+)?(?P<mon2>{_MONTH_RE})(?:,?\s+(?P<y2>\d{{4}})\b)?"
+    rf"|\b(?P<mon3>{_MONTH_RE})(?:\s+(?P<y3>\d{{4}}))?\b)")
 _WEEKDAY = re.compile(rf"\b(?P<wd>{_WEEKDAY_RE}s?|weekdays|weekends|Wochentags|"
                       r"Wochenende|werktags)\b", re.IGNORECASE)
 # A day of the month alone: "on the 25th", "by the 3rd".
@@ -61,7 +66,7 @@ _DAY_ORDINAL = re.compile(r"\b(?:the\s+)?(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th
 _ZH_DATE = re.compile(
     r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月(?:\s*(?P<d>\d{1,2})\s*[日号])?")
 _ZH_WEEKDAY = re.compile(r"(?:星期|礼拜|周)(?P<wd>[一二三四五六日天])")
-_YEAR = re.compile(r"(?<![\d.,])(?P<y>(?:19|20)\d{2})(?![\d.,]\d)(?!\s*(?:%|percent))")
+_YEAR = re.compile(r"(?=\d)(?<![\d.,])(?P<y>(?:19|20)\d{2})(?![\d.,]\d)(?!\s*(?:%|percent))")
 
 _TIME_12 = re.compile(
     rf"{_D}(?P<h>\d{{1,2}})(?::(?P<m>\d{{2}}))?\s?(?P<ap>[ap])\.?\s?m\b\.?" + _TZ,
@@ -110,18 +115,14 @@ def dates(sc: Scanner, *, chinese: bool) -> None:
                 year = None if y is None else int(y) + (2000 if len(y) == 2 else 0)
                 sc.add(m, "date", (year, month, day, None))
     if not sc.words.isdisjoint(MONTH_WORDS):
-        for pat in (_DATE_MDY, _DATE_DMY):
-            for m in sc.each(pat):
-                y = m.group("y")
-                sc.add(m, "date", (int(y) if y else None, _month(m.group("mon")),
-                                   int(m.group("d")), None))
-        for m in sc.each(_DATE_MY):
-            mon = m.group("mon")
+        for m in sc.each(_DATE_WORDS):
+            n = 1 if m.group("mon1") else (2 if m.group("mon2") else 3)
+            mon, y = m.group(f"mon{n}"), m.group(f"y{n}")
             # "May" alone is a month only when capitalised mid-sentence ("in May"), not "may".
-            if mon.rstrip(".") in ("May", "Mai") and m.start() == 0:
+            if n == 3 and mon.rstrip(".") in ("May", "Mai") and m.start() == 0:
                 continue
-            y = m.group("y")
-            sc.add(m, "date", (int(y) if y else None, _month(mon), None, None))
+            of_month = int(m.group(f"d{n}")) if n < 3 else None
+            sc.add(m, "date", (int(y) if y else None, _month(mon), of_month, None))
     if not sc.words.isdisjoint(WEEKDAY_WORDS):
         for m in sc.each(_WEEKDAY):
             sc.add(m, "date", (None, None, None, _weekday(m.group("wd"))))

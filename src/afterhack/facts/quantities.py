@@ -14,7 +14,7 @@ import re
 from afterhack.facts.numerals import parse_digits
 from afterhack.facts.values import Scanner
 
-_D = r"(?<![\d.,:A-Za-z])"  # a number starts here
+_D = r"(?=\d)(?<![\d.,:A-Za-z])"  # a number starts here (the digit looked at first)
 _NUM = r"(?:\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,]\d)|\d+(?:[.,]\d+)*)"
 
 _SCALES = {"k": 1e3, "thousand": 1e3, "tausend": 1e3, "tsd": 1e3, "m": 1e6, "mn": 1e6,

@@ -98,7 +98,7 @@ def _identifiers(sc: Scanner) -> None:
 
 @lru_cache(maxsize=16384)
 def _read(statement: str) -> Reading:
-    chinese = _HAN.search(statement) is not None
+    chinese = not statement.isascii() and _HAN.search(statement) is not None
     lower = statement.lower()
     words = frozenset(_LOWER_WORD.findall(lower))
     lang = "zh" if chinese else ("de" if not words.isdisjoint(_GERMAN)

@@ -88,7 +88,7 @@ def plausible(a: str, b: str) -> bool:
     """Whether a pair is worth a model call: a shared type of value that differs, about
     subjects with a word in common."""
     ra, rb = facts.read(a), facts.read(b)
-    if not (ra.frame & rb.frame) or not (ra.kinds() & rb.kinds()):
+    if not (ra.frame & rb.frame) or ra.groups.keys().isdisjoint(rb.groups.keys()):
         return False
     return facts.judge(ra, rb).verdict != "same_fact"
 
