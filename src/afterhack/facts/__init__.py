@@ -12,6 +12,8 @@ Chinese. Pure and deterministic.
 - ``frames``: subject and attribute, and when two are the same;
 - ``reading``: one statement read, cached;
 - ``detector``: the judge of two statements.
+
+Why readers of its own and no library, with the figures: 0022-detector-reads-facts.md.
 """
 
 from afterhack.facts.detector import (

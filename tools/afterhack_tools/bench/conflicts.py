@@ -105,18 +105,20 @@ def quality(pairs: Sequence[conflict_pairs.Pair] = conflict_pairs.PAIRS,
 
 
 def quality_table(q: dict[str, Any]) -> list[str]:
-    """Both sets' figures as table rows: part, pairs, precision, recall, TP/FP/FN/TN."""
+    """Both sets' figures as table rows (part, pairs, precision, recall, TP/FP/FN/TN): the
+    set whose sides share their wording first, then the freely worded one."""
 
     def row(name: str, x: dict[str, Any]) -> str:
         return (f"| {name} | {x['pairs']} | {x['precision']} | {x['recall']} | "
                 f"{x['tp']} / {x['fp']} / {x['fn']} / {x['tn']} |")
 
     rows: list[str] = []
-    for label, part in (("shared wording", q), ("free wording", q["free"])):
-        rows += [row(f"{label}: all", part["all"]), row(f"{label}: tuned on (dev)", part["dev"]),
-                 row(f"{label}: held out", part["held_out"])]
-        rows += [row(f"{label}: category {c}", x) for c, x in part["by_category"].items()]
-    rows += [row(f"free wording: language {lang}", x)
+    for prefix, part in (("", q), ("free wording: ", q["free"])):
+        rows += [row(f"{prefix}all pairs", part["all"]),
+                 row(f"{prefix}tuned on (dev)", part["dev"]),
+                 row(f"{prefix}held out", part["held_out"])]
+        rows += [row(f"{prefix}category: {c}", x) for c, x in part["by_category"].items()]
+    rows += [row(f"free wording: language: {lang}", x)
              for lang, x in q["free"]["by_lang"].items()]
     return rows
 
