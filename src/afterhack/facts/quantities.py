@@ -84,9 +84,7 @@ full dauert dauerte für nach innerhalb binnen etwa rund ca beträgt
 _ZH_DURATION = re.compile(
     r"(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>个工作日|工作日|个小时|小时|钟头|分钟|秒钟|秒|天|个星期|星期|周|个月|年)"
     r"(?!\s*\d+\s*月)")
-DURATION_WORDS = frozenset(u for u in _DURATION_UNITS if u.isascii() or not u.isalpha()) | \
-    frozenset(("tag", "tage", "tagen", "woche", "wochen", "monat", "monate", "monaten", "jahr",
-               "jahre", "jahren", "stunde", "stunden", "minuten", "sekunden"))
+DURATION_WORDS = frozenset(w for u in _DURATION_UNITS if u.isascii() for w in u.split())
 
 # Measures, to a base unit per dimension: metres, kilograms, bytes, litres.
 _MEASURES: dict[str, tuple[str, float]] = {}

@@ -39,7 +39,7 @@ _LONE_CAPITAL = re.compile(r" [A-HJ-Z](?![\w'’.&])")
 _ID_CODE = re.compile(r"\.?\s+(#?(?:[A-Z]{1,4}[\s-]?)?\d[\w.-]*)")
 # Words that say a statement is German (where a word is English too, it is left out).
 _GERMAN = frozenset("""
-der das ist sind wird werden wurde beträgt findet statt und liegt hat sich dauert gibt
+der das ist sind wird werden wurde beträgt findet statt und liegt sich dauert gibt
 eine einen einem unser unsere für zum zur im uhr auch nicht beginnt endet kostet ein es
 arbeiten leitet befindet
 """.split())

@@ -69,6 +69,8 @@ def same_value(a: Value, b: Value) -> bool | None:
         assert isinstance(sa, float) and isinstance(sb, float)
         if ua != ub:
             return None  # business days against calendar days
+        # Months and years are not all one length: "24 months" is "two years", and "three
+        # months" is "13 weeks", near enough.
         return _close(sa, sb, 0.03 if (approx_a or approx_b) else 1e-9)
     if a.kind in ("number", "amount"):
         (da, xa), (db, xb) = a.norm, b.norm
