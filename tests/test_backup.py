@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from prov.model import ProvDocument
 
 from afterhack.memory.prov import prov_time
+from afterhack.store import admin
 from afterhack.store.client import Graph
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from tests.conftest import snapshot
@@ -35,7 +36,7 @@ def _indexes(url: str, ws: str) -> list[str]:
                             "properties, types")
         for r in rows:
             r["types"].pop("embedding", None)
-        cons = await g.store.list_constraints(g.name)
+        cons = await admin.list_constraints(g.store, g.name)
         return sorted(json.dumps(x, sort_keys=True, default=str)
                       for x in [*rows, *[{k: c[k] for k in ("type", "label", "properties")}
                                          for c in cons]])

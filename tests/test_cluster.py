@@ -26,6 +26,7 @@ from mcp import Client
 from afterhack.app import create_app
 from afterhack.cluster.local import LocalCluster
 from afterhack.config import Settings
+from afterhack.store import ratelimit
 from afterhack.store.client import PRIMARY_AFTER_WRITE_S, Store
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from afterhack.store.workspaces import (
@@ -165,7 +166,7 @@ def test_rate_counters_are_shared_and_expire(backend: str) -> None:
         store = Store(backend)
         bucket = f"afterhack:rl:{{test-{uuid.uuid4().hex}}}:1"
         try:
-            counts = [await store.rate_hit(bucket, 60) for _ in range(3)]
+            counts = [await ratelimit.hit(store, bucket, 60) for _ in range(3)]
             ttl = await store.command(bucket, "TTL", bucket, read=True)
             return counts, int(ttl)
         finally:

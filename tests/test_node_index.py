@@ -11,6 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from afterhack.model.vocab import NODE_LABELS
+from afterhack.store import admin
 from afterhack.store.client import Store
 from afterhack.store.names import NODE_RANGE_INDEXED, graph_name
 from afterhack.store.workspaces import register_schema_everywhere
@@ -29,7 +30,7 @@ async def _make_it_old(store: Store, name: str) -> None:
         await g.write(f"DROP INDEX FOR (n:Node) ON (n.{prop})")
     await g.write("MATCH (n) REMOVE n:Node")
     for label in NODE_LABELS:
-        await store.create_unique_constraint(name, label, "id")
+        await admin.create_unique_constraint(store, name, label, "id")
     for label, prop in (("Claim", "statement_key"), ("Claim", "status"), ("Claim", "terms"),
                         ("Claim", "vector_pending"), ("AuditEvent", "at"),
                         ("Correction", "key"), ("Conflict", "key"), ("Conflict", "status")):
@@ -44,7 +45,7 @@ async def _built(store: Store, name: str) -> None:
     g = store.graph(name)
     for _ in range(1500):
         idx = await g.read("CALL db.indexes() YIELD status RETURN collect(status) AS s")
-        cons = await store.list_constraints(name)
+        cons = await admin.list_constraints(store, name)
         if (all(s == "OPERATIONAL" for s in idx.scalar() or [])
                 and all(c["status"] == "OPERATIONAL" for c in cons)):
             return
@@ -60,7 +61,7 @@ async def _indexes(store: Store, name: str) -> tuple[list[Any], list[Any], int]:
            for r in await g.read("CALL db.indexes() YIELD label, properties, types "
                                  "RETURN label, properties AS props, types")]
     idx = [(label, props) for label, props in idx if props]
-    cons = [(c["label"], c["properties"]) for c in await store.list_constraints(name)]
+    cons = [(c["label"], c["properties"]) for c in await admin.list_constraints(store, name)]
     bare = (await g.read("MATCH (n) WHERE NOT n:Node RETURN count(n) AS n")).scalar()
     return idx, cons, bare
 

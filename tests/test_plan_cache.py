@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from afterhack.runtime.embedded import PLAN_CACHE_SIZE, EmbeddedFalkorDB
+from afterhack.store import plancache
 from afterhack.store.client import Store
 
 OVERFLOW = "plan cache overflow"
@@ -28,7 +29,7 @@ def test_the_embedded_server_keeps_the_plans_of_many_more_texts_than_its_default
         store = Store(falkordb)
         g = store.graph("plans_" + uuid.uuid4().hex)
         try:
-            size = await store.learn_plan_cache_size()
+            size = await plancache.learn_limit(store)
             await g.write("CREATE (:X {id: 1})")
             # Four times FalkorDB's default of 25 distinct texts, values as parameters.
             texts = [f"MATCH (x:X) WHERE x.id = $id RETURN {i} AS n" for i in range(100)]
@@ -57,8 +58,8 @@ def test_the_store_warns_once_when_a_process_sends_more_texts_than_the_server_ke
         g = store.graph("plans_" + uuid.uuid4().hex)
         try:
             await g.write("CREATE (:X)")
-            await store.learn_plan_cache_size()
-            store.plan_cache_size = 3
+            await plancache.learn_limit(store)
+            store.texts.limit = 3
             for i in range(2):
                 await g.read(f"RETURN {i} AS n")
             for _ in range(3):
@@ -67,7 +68,7 @@ def test_the_store_warns_once_when_a_process_sends_more_texts_than_the_server_ke
             await g.read("RETURN 2 AS n")
             first = warnings()
             await g.read("RETURN 3 AS n")
-            return within, first, warnings(), store.distinct_texts
+            return within, first, warnings(), len(store.texts.seen)
         finally:
             await store.delete_graph(g.name)
             await store.close()

@@ -5,6 +5,7 @@ import uuid
 
 from fastapi.testclient import TestClient
 
+from afterhack.store import admin
 from afterhack.store.names import graph_name
 from tests.support.graphs import graph_names, with_graph
 
@@ -77,7 +78,7 @@ def test_one_shared_index_exists_when_created(client: TestClient, falkordb: str)
     async def check() -> None:
         store = Store(falkordb)
         try:
-            cons = await store.list_constraints(graph_name(ws))
+            cons = await admin.list_constraints(store, graph_name(ws))
             assert [(c["type"], c["label"], c["properties"]) for c in cons] == [
                 ("UNIQUE", "Node", ["id"])]
             assert all(c["status"] == "OPERATIONAL" for c in cons)

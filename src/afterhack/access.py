@@ -30,6 +30,7 @@ from afterhack.config import Settings
 from afterhack.errors import RateLimited, Unauthorized
 from afterhack.model.vocab import Role
 from afterhack.store import keys as store_keys
+from afterhack.store import ratelimit
 from afterhack.store.client import Store
 
 _WINDOW_S = 60
@@ -122,7 +123,7 @@ class KeyCheck:
         now = time.time()
         window = int(now // _WINDOW_S)
         # The hash tag keeps one key's counters on one shard of a cluster.
-        count = await store.rate_hit(f"afterhack:rl:{{{key_id}}}:{window}", 2 * _WINDOW_S)
+        count = await ratelimit.hit(store, f"afterhack:rl:{{{key_id}}}:{window}", 2 * _WINDOW_S)
         limit = self.settings.rate_limit_per_minute
         if count > limit:
             retry = max(1, math.ceil((window + 1) * _WINDOW_S - now))

@@ -31,6 +31,7 @@ from afterhack.model.vocab import SupportPolicy
 from afterhack.retrieval.vectors import Vectors, Worker
 from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.runtime.loading import Target, can_wait, wait_until_loaded
+from afterhack.store import plancache
 from afterhack.store.client import NOT_ANSWERING, Store
 from afterhack.store.workspaces import (
     ensure_registry,
@@ -276,7 +277,7 @@ async def _open_store(settings: Settings, embedded: EmbeddedFalkorDB | None, url
             with start_step("opening the store and the registry"):
                 store = open_store(settings, url)
                 await ensure_registry(store)
-                await store.learn_plan_cache_size()
+                await plancache.learn_limit(store)
             with start_step("checking every workspace's schema"):
                 await register_schema_everywhere(store)
             return store

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Iterator, Mapping, Sequence
@@ -21,7 +20,9 @@ from typing import Any
 import hiredis
 
 from afterhack.errors import AfterhackError, NotReplicated, StoreUnavailable
+from afterhack.store.deadlines import WaitBudget, current_budget, request_budget
 from afterhack.store.params import params_header
+from afterhack.store.plancache import QueryTexts
 from afterhack.store.reply import NeedsSchema, QueryReply, Redirect, Schema, is_transient
 from afterhack.store.resp import Command, Endpoint, Pool, ReplyError
 from afterhack.store.routing import Nodes
@@ -30,36 +31,12 @@ log = logging.getLogger(__name__)
 
 Row = dict[str, Any]
 
-_MAX_TEXTS = 4096
-# Begins the store's warning; the load test (tools/) looks for these words in the apps' logs.
-PLAN_CACHE_OVERFLOW = "plan cache overflow"
-
-
 class GraphMissing(AfterhackError):
     """Raised (and turned into a domain 404 by callers) when a read hits a missing graph."""
 
 
 class QueryFailed(AfterhackError):
     """Raised when FalkorDB rejects or aborts a query; the query has been rolled back."""
-
-
-@dataclass
-class WaitBudget:
-    """How long one request may wait on the store in all, over however many calls it makes
-    (a failed call followed by a check, or several reads in a row): a request stuck behind
-    a frozen server answers within its deadline, not within a deadline per call."""
-
-    seconds: float
-    spent: float = 0.0
-
-    @property
-    def left(self) -> float:
-        return self.seconds - self.spent
-
-
-# The budget of the request being served, if its transport set one (see request_budget).
-_BUDGET: contextvars.ContextVar[WaitBudget | None] = contextvars.ContextVar(
-    "afterhack_store_budget", default=None)
 
 
 @dataclass(frozen=True)
@@ -172,11 +149,8 @@ class Store:
         self._schemas: dict[str, Schema] = {}
         # With replica reads: when this process last wrote each graph (see _on_primary).
         self._written: dict[str, float] = {}
-        # Distinct query texts sent so far, against the server's plan cache (see
-        # embedded.PLAN_CACHE_SIZE): learnt by learn_plan_cache_size(), unknown until then.
-        self.plan_cache_size: int | None = None
-        self._texts: set[str] = set()
-        self._texts_warned = False
+        # Distinct query texts sent so far, against the server's plan cache.
+        self.texts = QueryTexts()
 
     def graph(self, name: str) -> Graph:
         return Graph(self, name)
@@ -204,8 +178,8 @@ class Store:
         primary: bool = False,
     ) -> Rows:
         """One query on ``graph``; ``primary`` keeps a read off the replicas."""
-        if cypher not in self._texts:
-            self._new_text(cypher)
+        if cypher not in self.texts.seen:
+            self.texts.note(cypher)
         query = (params_header(params) if params else "") + cypher
         if read_only:
             cmd: Command = ("GRAPH.RO_QUERY", graph, query, "--compact",
@@ -218,7 +192,8 @@ class Store:
             commands.append(("WAIT", wait, self.write_replicas_timeout_ms))
         try:
             replica_ok = read_only and not primary and self._replica_ok(graph)
-            replies = await self._call(graph, commands, write=not read_only, replica=replica_ok)
+            replies = await self.round_trip(graph, commands, write=not read_only,
+                                            replica=replica_ok)
             if isinstance(replies[0], ReplyError):
                 raise replies[0]
             reply = QueryReply.parse(replies[0])
@@ -268,36 +243,8 @@ class Store:
                               ("propertyKeys", "propertyKey"))))
         return Schema(tuple(labels.scalar()), tuple(types.scalar()), tuple(keys.scalar()))
 
-    def _new_text(self, cypher: str) -> None:
-        # Values travel as parameters, so the set of texts is small and fixed; a text with a
-        # value formatted into it would grow it without end, hence the bound.
-        if len(self._texts) < _MAX_TEXTS:
-            self._texts.add(cypher)
-        limit = self.plan_cache_size
-        if limit is not None and len(self._texts) > limit and not self._texts_warned:
-            self._texts_warned = True
-            log.warning(
-                "%s: this process has sent %d distinct query texts and "
-                "FalkorDB keeps plans for %d per graph; plans will be evicted and rebuilt, "
-                "and FalkorDB before 4.18 can crash evicting one under concurrent reads. "
-                "Raise its CACHE_SIZE.", PLAN_CACHE_OVERFLOW, len(self._texts), limit)
-
-    @property
-    def distinct_texts(self) -> int:
-        return len(self._texts)
-
-    async def learn_plan_cache_size(self) -> int | None:
-        """Ask the server how many plans it caches per graph (None if it will not say); on a
-        cluster, the smallest of its primaries'."""
-        try:
-            replies = await self.on_primaries("GRAPH.CONFIG", "GET", "CACHE_SIZE")
-            self.plan_cache_size = min(int(r[1]) for r in replies)
-        except (AfterhackError, ReplyError, IndexError, TypeError, ValueError):
-            log.info("FalkorDB did not report its CACHE_SIZE", exc_info=True)
-        return self.plan_cache_size
-
-    async def _call(self, key: str, commands: list[Command], *, write: bool,
-                    replica: bool = False) -> list[Any]:
+    async def round_trip(self, key: str, commands: list[Command], *, write: bool,
+                         replica: bool = False) -> list[Any]:
         """``commands`` in one round trip on one connection to the node that holds ``key``
         (a replica when ``replica`` and replica reads are on); returns their replies, error
         replies among them.
@@ -313,7 +260,7 @@ class Store:
         """
         if self.unresponsive is not None:
             raise self._not_answering()
-        budget = _BUDGET.get()
+        budget = current_budget()
         if budget is not None and budget.left <= 0:
             raise self._not_answering()
         nodes = self._nodes
@@ -400,12 +347,8 @@ class Store:
     def request_budget(self, *, write: bool) -> Iterator[WaitBudget]:
         """Within this block (one request), calls to the store wait at most one deadline
         in all: a write's when the request may write, else a read's."""
-        budget = WaitBudget(self.write_deadline_s if write else self.read_deadline_s)
-        token = _BUDGET.set(budget)
-        try:
-            yield budget
-        finally:
-            _BUDGET.reset(token)
+        with request_budget(self.write_deadline_s if write else self.read_deadline_s) as b:
+            yield b
 
     def _not_answering(self) -> StoreUnavailable:
         return StoreUnavailable("The graph store did not answer in time; retry shortly.",
@@ -449,7 +392,7 @@ class Store:
         commands: list[Command] = [args]
         if wait:
             commands.append(("WAIT", wait, self.write_replicas_timeout_ms))
-        replies = await self._call(key, commands, write=not read, replica=read)
+        replies = await self.round_trip(key, commands, write=not read, replica=read)
         reply = replies[0]
         if isinstance(reply, ReplyError):
             if is_transient(reply):
@@ -495,20 +438,6 @@ class Store:
             out.append(reply)
         return out
 
-    async def rate_hit(self, bucket: str, window_s: int) -> int:
-        """Count one hit on ``bucket`` (a plain Redis key beside the graphs) and return the count.
-
-        INCR and EXPIRE go in one MULTI so a counter never outlives its window; every app
-        process sharing this FalkorDB shares the count.
-        """
-        replies = await self._call(
-            bucket, [("MULTI",), ("INCR", bucket), ("EXPIRE", bucket, window_s), ("EXEC",)],
-            write=True)
-        result = replies[-1]
-        if isinstance(result, ReplyError) or not isinstance(result, list):
-            raise StoreUnavailable() from (result if isinstance(result, ReplyError) else None)
-        return int(result[0])
-
     async def ping(self) -> bool:
         """Whether the server (every primary of a cluster) answers."""
         try:
@@ -548,42 +477,6 @@ class Store:
         except QueryFailed as exc:
             if "empty key" not in str(exc):
                 raise
-
-    async def list_constraints(self, graph: str) -> list[dict[str, Any]]:
-        rows = await self.run(
-            graph, "CALL db.constraints() YIELD type, label, properties, entitytype, status "
-            "RETURN type AS type, label AS label, properties AS properties, "
-            "entitytype AS entitytype, status AS status", read_only=True, primary=True)
-        return list(rows)
-
-    async def create_unique_constraint(self, graph: str, label: str, prop: str) -> None:
-        """A unique constraint on ``label.prop`` (with the range index it needs); built by
-        the server in the background (``list_constraints`` tells when it is operational)."""
-        # Labels and property names are constants of store/names.py, never user input.
-        # Sent as a command, not a query: "already indexed" is expected here, not logged.
-        try:
-            reply = await self.command(graph, "GRAPH.QUERY", graph,
-                                       f"CREATE INDEX FOR (n:{label}) ON (n.{prop})",
-                                       "--compact")
-            if reply and isinstance(reply[-1], ReplyError):
-                raise QueryFailed(str(reply[-1]))
-        except QueryFailed as exc:
-            if "already indexed" not in str(exc):
-                raise
-        try:
-            await self.command(graph, "GRAPH.CONSTRAINT", "CREATE", graph, "UNIQUE", "NODE",
-                               label, "PROPERTIES", 1, prop)
-        except QueryFailed as exc:
-            if "already" not in str(exc).lower():
-                raise
-
-    async def memory_usage(self, graph: str) -> int:
-        """Bytes FalkorDB reports for one graph (GRAPH.MEMORY USAGE), 0 when unknown."""
-        reply = await self.command(graph, "GRAPH.MEMORY", "USAGE", graph, read=True)
-        # A flat [name, value, ...] list; the unit is megabytes.
-        pairs = dict(zip(reply[::2], reply[1::2], strict=False))
-        mb = pairs.get("total_graph_sz_mb")
-        return int(float(mb) * 1024 * 1024) if mb is not None else 0
 
     async def close(self) -> None:
         self._nodes.close()

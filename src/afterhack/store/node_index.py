@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from afterhack.store import admin
 from afterhack.store.client import QueryFailed, Store
 from afterhack.store.names import NODE, NODE_RANGE_INDEXED
 
@@ -29,7 +30,7 @@ async def create_node_index(store: Store, name: str) -> None:
     load (store/workspaces.ensure_registry)."""
     g = store.graph(name)
     if not await _has_unique_id(store, name):
-        await store.create_unique_constraint(name, NODE, "id")
+        await admin.create_unique_constraint(store, name, NODE, "id")
     kinds = await _node_kinds(store, name)
     # Names are constants of names.py, never user input.
     missing = [p for p in NODE_RANGE_INDEXED if "RANGE" not in kinds.get(p, [])]
@@ -40,7 +41,7 @@ async def create_node_index(store: Store, name: str) -> None:
 
 async def _has_unique_id(store: Store, name: str) -> bool:
     return any(c["label"] == NODE and c["type"] == "UNIQUE" and c["entitytype"] == "NODE"
-               and c["properties"] == ["id"] for c in await store.list_constraints(name))
+               and c["properties"] == ["id"] for c in await admin.list_constraints(store, name))
 
 
 async def _node_kinds(store: Store, name: str) -> dict[str, list[str]]:
@@ -76,7 +77,7 @@ async def _old_layout(store: Store, name: str) -> tuple[list[Any], list[Any], in
     """The graph's constraints and indexes on labels other than NODE, and how many nodes
     lack NODE."""
     g = store.graph(name)
-    constraints = [c for c in await store.list_constraints(name) if c["label"] != NODE]
+    constraints = [c for c in await admin.list_constraints(store, name) if c["label"] != NODE]
     rows = await g.read("CALL db.indexes() YIELD label, properties, types "
                         "RETURN label AS label, properties AS props, types AS types")
     # Range and full-text fields on other labels are the old layout; a vector index (on

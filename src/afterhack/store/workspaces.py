@@ -15,6 +15,7 @@ from afterhack.errors import StoreUnavailable, WorkspaceNotFound
 from afterhack.model.pages import After, PageKey
 from afterhack.model.vocab import EDGE_TYPES
 from afterhack.model.workspaces import WorkspaceRow
+from afterhack.store import admin
 from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
 from afterhack.store.client import Graph, GraphMissing, QueryFailed, Row, Store, concurrently
 from afterhack.store.keyset import after_params
@@ -51,11 +52,11 @@ async def ensure_registry(store: Store) -> None:
 async def _ensure_unique_ids(store: Store, name: str, labels: tuple[str, ...]) -> None:
     """A unique constraint on ``id`` for each label that lacks one (asked first: see
     ensure_registry)."""
-    have = {c["label"] for c in await store.list_constraints(name)
+    have = {c["label"] for c in await admin.list_constraints(store, name)
             if c["type"] == "UNIQUE" and c["entitytype"] == "NODE" and c["properties"] == ["id"]}
     for label in labels:
         if label not in have:
-            await store.create_unique_constraint(name, label, "id")
+            await admin.create_unique_constraint(store, name, label, "id")
 
 
 async def _create_range_index(g: Graph, label: str, prop: str) -> None:
@@ -139,7 +140,7 @@ async def _schema_built(store: Store, name: str) -> bool:
     """Whether every index and constraint of a graph is operational (read-only)."""
     idx = await store.graph(name).read(
         "CALL db.indexes() YIELD status RETURN collect(status) AS s")
-    cons = await store.list_constraints(name)
+    cons = await admin.list_constraints(store, name)
     failed = [c for c in cons if c["status"] == "FAILED"]
     if failed:
         raise StoreUnavailable(f"constraint creation failed on {name}: {failed}")

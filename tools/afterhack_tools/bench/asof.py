@@ -25,6 +25,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from afterhack.store import admin
 from afterhack.store.client import Graph
 from afterhack.store.history import change
 from afterhack.store.names import graph_name
@@ -65,7 +66,7 @@ async def _strip_histories(g: Graph) -> None:
 
 async def _memory(h: Harness, ws_id: str) -> dict[str, int]:
     assert h.store is not None
-    return {"graph": await h.store.memory_usage(graph_name(ws_id)),
+    return {"graph": await admin.memory_usage(h.store, graph_name(ws_id)),
             "used": await h.used_memory()}
 
 

@@ -41,8 +41,8 @@ class RedisPyStore(Store):
         super().__init__(url)
         self.client = client
 
-    async def _call(self, key: str, commands: list[Command], *, write: bool,
-                    replica: bool = False) -> list[Any]:
+    async def round_trip(self, key: str, commands: list[Command], *, write: bool,
+                         replica: bool = False) -> list[Any]:
         out: list[Any] = []
         for cmd in commands:
             try:

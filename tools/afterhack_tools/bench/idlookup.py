@@ -19,6 +19,7 @@ import time
 import uuid
 from typing import Any
 
+from afterhack.store import admin
 from afterhack.store.client import Store
 from afterhack_tools.bench.falkor import execution_ms
 from afterhack_tools.bench.stats import summary
@@ -34,8 +35,8 @@ async def _build(store: Store, name: str, ids: dict[str, list[str]], shared: boo
             await g.write(f"UNWIND $ids AS id CREATE (:{labels} {{id: id, status: 'x'}})",
                           {"ids": values[i:i + 5000]})
     for label in ("Node",) if shared else tuple(ids):
-        await store.create_unique_constraint(name, label, "id")
-    while any(c["status"] != "OPERATIONAL" for c in await store.list_constraints(name)):
+        await admin.create_unique_constraint(store, name, label, "id")
+    while any(c["status"] != "OPERATIONAL" for c in await admin.list_constraints(store, name)):
         await asyncio.sleep(0.05)
 
 

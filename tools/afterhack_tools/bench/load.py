@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from afterhack.llm.embeddings import OFFLINE_DIM, OFFLINE_NAME
+from afterhack.store import admin
 from afterhack.store.names import graph_name
 from afterhack_tools.bench.harness import Harness
 from afterhack_tools.bench.synth import Workspace
@@ -36,7 +37,7 @@ async def load_workspace(h: Harness, ws: Workspace, name: str) -> tuple[str, dic
                     vectors=(OFFLINE_NAME, OFFLINE_DIM, made.__getitem__))
     seconds = time.perf_counter() - t0
     used_after = await h.used_memory()
-    graph_bytes = await h.store.memory_usage(graph_name(ws_id))
+    graph_bytes = await admin.memory_usage(h.store, graph_name(ws_id))
     n = len(ws.claims)
     text_bytes = sum(len(c["statement"].encode()) for c in ws.claims) / n
     return ws_id, {

@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from afterhack.store import admin
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from afterhack.store.workspaces import delete_workspace
 from afterhack_tools.bench.floors import Floors
@@ -60,7 +61,7 @@ async def measure_tenants(h: Harness, count: int, n: int) -> dict[str, Any]:
     after = await h.used_memory()
     graph_bytes = 0
     for ws in created:
-        graph_bytes += await h.store.memory_usage(graph_name(ws))
+        graph_bytes += await admin.memory_usage(h.store, graph_name(ws))
     many_first = await _sample_get(h, [first], n, seed=2, floors=floors)
     many_any = await _sample_get(h, [first, *created], n, seed=3, floors=floors)
     extra = max(1, len(created))
