@@ -68,7 +68,8 @@ interface Props {
   focused: boolean
   /** The choice whose preview is loading, if it is one of this conflict's. */
   busy: Choice | null
-  onChoose: (conflict: Conflict, choice: Choice) => void
+  /** Null at a moment in the past: the conflict is read, not settled. */
+  onChoose: ((conflict: Conflict, choice: Choice) => void) | null
   onSelect: SelectById
 }
 
@@ -92,7 +93,7 @@ export function ConflictCard({ conflict, now, focused, busy, onChoose, onSelect 
       <div className="conflict-sides">
         {conflict.claims.map((side) => (
           <SideCard key={side.id} side={side} now={now} newer={newer === side.id} onSelect={onSelect}>
-            <button
+            {onChoose && <button
               type="button"
               data-testid="conflict-keep"
               data-claim-id={side.id}
@@ -101,11 +102,11 @@ export function ConflictCard({ conflict, now, focused, busy, onChoose, onSelect 
               onClick={() => onChoose(conflict, { keep: side.id })}
             >
               {busy && 'keep' in busy && busy.keep === side.id ? 'Previewing…' : 'Keep this one'}
-            </button>
+            </button>}
           </SideCard>
         ))}
       </div>
-      <div className="row conflict-dismiss-row">
+      {onChoose && <div className="row conflict-dismiss-row">
         <button
           type="button"
           className="secondary"
@@ -116,7 +117,7 @@ export function ConflictCard({ conflict, now, focused, busy, onChoose, onSelect 
         >
           {busy && 'dismiss' in busy ? 'Previewing…' : 'Dismiss: both can be true'}
         </button>
-      </div>
+      </div>}
     </article>
   )
 }

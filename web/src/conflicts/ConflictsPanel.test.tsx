@@ -29,6 +29,7 @@ function Harness({ onResolved }: { onResolved: (r: ResolutionApplied, p: Resolut
       <div data-testid="previewing">{preview ? preview.resolution : 'none'}</div>
       <ConflictsPanel
         ws="w1"
+        asOf={null}
         list={listed([CONFLICT])}
         preview={preview}
         onPreview={setPreview}
@@ -199,9 +200,28 @@ describe('the conflicts panel', () => {
   it('says so when no conflict is open', () => {
     render(
       <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()), refreshKey: 0 }}>
-        <ConflictsPanel ws="w1" list={listed([])} preview={null} onPreview={() => {}} onResolved={() => {}} onSelect={() => {}} focus={null} />
+        <ConflictsPanel ws="w1" asOf={null} list={listed([])} preview={null} onPreview={() => {}} onResolved={() => {}} onSelect={() => {}} focus={null} />
       </WorkspaceCtx.Provider>,
     )
     expect(screen.getByTestId('conflicts-empty').textContent).toMatch(/^No open conflicts/)
+  })
+
+  it('at a moment in the past lists what was open then, to read: no keep, no dismiss', () => {
+    const past = READ_AT - 86_400_000
+    const { rerender } = render(
+      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()), refreshKey: 0, asOf: past }}>
+        <ConflictsPanel ws="w1" asOf={past} list={listed([CONFLICT])} preview={null} onPreview={() => {}} onResolved={() => {}} onSelect={() => {}} focus={null} />
+      </WorkspaceCtx.Provider>,
+    )
+    expect(screen.getAllByTestId('conflict-side')).toHaveLength(2)
+    expect(screen.queryByTestId('conflict-keep')).toBeNull()
+    expect(screen.queryByTestId('conflict-dismiss')).toBeNull()
+    expect(screen.getByTestId('conflicts-past').textContent).toMatch(/go back to now/)
+    rerender(
+      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()), refreshKey: 0, asOf: past }}>
+        <ConflictsPanel ws="w1" asOf={past} list={listed([])} preview={null} onPreview={() => {}} onResolved={() => {}} onSelect={() => {}} focus={null} />
+      </WorkspaceCtx.Provider>,
+    )
+    expect(screen.getByTestId('conflicts-empty').textContent).toBe('No conflict was open at this moment.')
   })
 })

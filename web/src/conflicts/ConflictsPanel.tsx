@@ -14,6 +14,8 @@ import type { ConflictFocus } from './useConflictsTab'
 
 export interface ConflictsPanelProps {
   ws: string
+  /** A moment in the past (epoch ms): the conflicts open then, to read, not to settle. */
+  asOf: number | null
   list: Async<{ items: Conflict[]; readAt: number }>
   preview: ResolutionPreview | null
   onPreview: (preview: ResolutionPreview | null) => void
@@ -22,7 +24,7 @@ export interface ConflictsPanelProps {
   focus: ConflictFocus | null
 }
 
-export function ConflictsPanel({ ws, list, preview, onPreview, onResolved, onSelect, focus }: ConflictsPanelProps) {
+export function ConflictsPanel({ ws, asOf, list, preview, onPreview, onResolved, onSelect, focus }: ConflictsPanelProps) {
   const [outcome, setOutcome] = useState<{ result: ResolutionApplied; preview: ResolutionPreview } | null>(null)
   const [choosing, setChoosing] = useState<{ conflictId: string; choice: Choice } | null>(null)
   const [stale, setStale] = useState<string | null>(null)
@@ -97,7 +99,11 @@ export function ConflictsPanel({ ws, list, preview, onPreview, onResolved, onSel
       <ErrorNote error={previewing.error} testId="conflict-error" />
       {list.data && items.length === 0 && (
         <p className="muted" data-testid="conflicts-empty">
-          {outcome ? 'No other conflict is open.' : 'No open conflicts: no two sources disagree on anything checked so far.'}
+          {outcome
+            ? 'No other conflict is open.'
+            : asOf !== null
+              ? 'No conflict was open at this moment.'
+              : 'No open conflicts: no two sources disagree on anything checked so far.'}
         </p>
       )}
       {items.length > 0 && (
@@ -111,15 +117,21 @@ export function ConflictsPanel({ ws, list, preview, onPreview, onResolved, onSel
                 now={now}
                 focused={c.id === focusedId}
                 busy={choosing?.conflictId === c.id ? choosing.choice : null}
-                onChoose={(conflict, choice) => void choose(conflict, choice)}
+                onChoose={asOf === null ? (conflict, choice) => void choose(conflict, choice) : null}
                 onSelect={onSelect}
               />
             ))}
           </div>
+          {asOf !== null ? (
+            <p className="muted conflicts-help" data-testid="conflicts-past">
+              Open at the moment shown. To settle one, go back to now.
+            </p>
+          ) : (
           <p className="muted conflicts-help">
             Two sources give different values for the same thing. Keep one side and the other is superseded by it (what
             rested on the other is flagged for review); dismiss when both can be true. Nothing changes until you apply.
           </p>
+          )}
         </>
       )}
       {list.loading && !list.data && <p className="muted">Loading the conflicts…</p>}

@@ -10,8 +10,12 @@ const base = (ws: string) => `/workspaces/${enc(ws)}/conflicts`
 export const CONFLICTS_LIMIT = 200
 
 export const conflictApi = {
-  list: (ws: string, status: ConflictStatus | 'all' = 'open') =>
-    request<ConflictList>('GET', `${base(ws)}?status=${status}&limit=${CONFLICTS_LIMIT}`),
+  /** The conflicts with this status now, or at `asOf` (epoch ms) each with its status then. */
+  list: (ws: string, status: ConflictStatus | 'all' = 'open', asOf: number | null = null) =>
+    request<ConflictList>(
+      'GET',
+      `${base(ws)}?status=${status}&limit=${CONFLICTS_LIMIT}${asOf === null ? '' : `&as_of=${asOf}`}`,
+    ),
   get: (ws: string, id: string) => request<Conflict>('GET', `${base(ws)}/${enc(id)}`),
   preview: (ws: string, id: string, choice: Choice) =>
     request<ResolutionPreview>('POST', `${base(ws)}/${enc(id)}/preview`, choice),

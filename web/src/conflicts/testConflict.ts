@@ -26,6 +26,7 @@ export function twoMemos(june12Status = 'proposed'): GraphDTO {
   return {
     view: 'product',
     truncated: false,
+    totals: [],
     nodes: [
       { id: MEMO.march, type: 'source', label: 'March memo', status: null, data: {} },
       { id: MEMO.april, type: 'source', label: 'April memo', status: null, data: {} },

@@ -23,6 +23,8 @@ export interface ConflictsWiring {
   ws: string
   /** Moves whenever the workspace changed: the open conflicts are read again with the graph. */
   version: string
+  /** The moment the graph shows (epoch ms), or null for now: the tab lists what was open then. */
+  asOf: number | null
   /** The product graph as last read: the camera aims at a resolution once it is read again. */
   graph: GraphDTO | null
   bringIntoView: (ids: string[]) => void
@@ -51,12 +53,13 @@ export interface ConflictsTab {
 }
 
 export function useConflictsTab(w: ConflictsWiring): ConflictsTab {
-  const { ws, version, graph, bringIntoView, reveal, refresh, onPreviewShown, openTab } = w
-  // When the list was read: dates are said relative to it ("today at 14:20").
+  const { ws, version, asOf, graph, bringIntoView, reveal, refresh, onPreviewShown, openTab } = w
+  // When the list was read: dates are said relative to it ("today at 14:20"). A moment in the
+  // past lists the conflicts open then, as the graph draws them.
   const list = useAsync(
     `${ws}:conflicts`,
-    () => conflictApi.list(ws, 'open').then((r) => ({ items: r.items, readAt: Date.now() })),
-    version,
+    () => conflictApi.list(ws, 'open', asOf).then((r) => ({ items: r.items, readAt: Date.now() })),
+    `${version}:${asOf ?? 'now'}`,
   )
   const [preview, setPreview] = useState<ResolutionPreview | null>(null)
   const marks = useMemo(() => marksFromResolution(preview), [preview])
@@ -108,7 +111,7 @@ export function useConflictsTab(w: ConflictsWiring): ConflictsTab {
     badge: open === 0 ? undefined : open >= CONFLICTS_LIMIT ? `${CONFLICTS_LIMIT}+` : String(open),
     testId: 'conflicts-panel',
   }
-  const panel = { ws, list, preview, onPreview: showPreview, onResolved, focus }
+  const panel = { ws, asOf, list, preview, onPreview: showPreview, onResolved, focus }
   const notice = preview && <ResolutionStrip preview={preview} onBack={openTab} onDismiss={clearPreview} />
   return { tab, panel, preview, marks, clearPreview, notice, openConflict }
 }

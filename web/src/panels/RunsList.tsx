@@ -2,12 +2,16 @@ import { api } from '../api'
 import type { RunView as RunViewData } from '../apiTypes'
 import { MoreFooter } from '../MoreFooter'
 import { usePaged } from '../paging'
+import { useWorkspace } from '../workspace'
 import { ErrorNote, StatusBadge } from './common'
 
 // Earlier runs of this workspace, newest first, a page at a time; picking one shows its
 // handoff trail.
 export function RunsList({ ws, refreshKey, onOpen }: { ws: string; refreshKey: number; onOpen: (run: RunViewData) => void }) {
+  const { asOf = null } = useWorkspace()
   const runs = usePaged(ws, (cursor) => api.listRuns(ws, cursor), refreshKey)
+  // At a moment in the past, the runs made by then.
+  const shown = asOf === null ? runs.items : runs.items.filter((r) => r.created_at <= asOf)
   async function open(id: string) {
     try {
       onOpen(await api.getRun(ws, id))
@@ -19,8 +23,9 @@ export function RunsList({ ws, refreshKey, onOpen }: { ws: string; refreshKey: n
   if (runs.items.length === 0) return runs.loading ? null : <p className="muted">No agent runs yet.</p>
   return (
     <>
+      {shown.length === 0 && <p className="muted">No agent run had been made at this moment.</p>}
       <ul className="runs" data-testid="runs-list">
-        {runs.items.map((r) => (
+        {shown.map((r) => (
           <li key={r.id}>
             <button type="button" className="link" onClick={() => void open(r.id)}>
               {r.task}

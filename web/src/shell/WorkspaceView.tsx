@@ -80,6 +80,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const conflicts = useConflictsTab({
     ws,
     version,
+    asOf,
     graph: product.data,
     bringIntoView,
     reveal: useCallback((ids: string[]) => setRevealed((r) => new Set([...r, ...ids])), []),
