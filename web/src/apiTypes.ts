@@ -1499,6 +1499,8 @@ export interface components {
             edges: components["schemas"]["ViewEdge"][];
             /** Nodes */
             nodes: components["schemas"]["ViewNode"][];
+            /** Totals */
+            totals: components["schemas"]["KindTotal"][];
             /** Truncated */
             truncated: boolean;
             /**
@@ -1616,6 +1618,21 @@ export interface components {
              * @enum {string}
              */
             role: "reader" | "agent" | "reviewer";
+        };
+        /**
+         * KindTotal
+         * @description How many nodes of one kind the view draws, out of how many the workspace holds.
+         */
+        KindTotal: {
+            /** Drawn */
+            drawn: number;
+            /** Total */
+            total: number;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "source" | "correction" | "claim" | "decision" | "action" | "node";
         };
         /**
          * ModelCallRecord
@@ -7616,6 +7633,7 @@ export type GraphDTO = components["schemas"]["GraphView"];
 export type GraphNodeDTO = components["schemas"]["ViewNode"];
 export type GraphEdgeDTO = components["schemas"]["ViewEdge"];
 export type GraphView = components["schemas"]["GraphView"]["view"];
+export type KindTotal = components["schemas"]["KindTotal"];
 export type ErrorBody = components["schemas"]["ErrorBody"];
 export type ConflictStatus = components["schemas"]["ConflictRecord"]["status"];
 export type ConflictKind = components["schemas"]["ConflictRecord"]["kind"];

@@ -22,6 +22,7 @@ const edge = (source: string, target: string, type: string) => ({ id: `${type}:$
 export const LAUNCH: GraphDTO = {
   view: 'product',
   truncated: false,
+  totals: [],
   nodes: [
     { id: IDS.plan, type: 'source', label: 'Launch plan', status: null, data: {} },
     { id: IDS.ops, type: 'source', label: 'Ops notes', status: null, data: {} },

@@ -3,11 +3,20 @@ plumbing (versions, fragments, runs, handoffs, audit) and names edges by what th
 
 from __future__ import annotations
 
-from afterhack.model.graph import GraphView, ProductEdgeType, Timeline, ViewEdge, ViewNode
+from afterhack.model.graph import (
+    CountedKind,
+    GraphView,
+    KindTotal,
+    ProductEdgeType,
+    Timeline,
+    ViewEdge,
+    ViewNode,
+)
 from afterhack.model.workspaces import Scalar
 from afterhack.store import asof_graph, graphview
 from afterhack.store.audit import now_ms
 from afterhack.store.client import Graph
+from afterhack.store.graphview import CountLabel
 
 _TEXT_LIMIT = 160
 _HIDDEN_PROPS = ("text",)
@@ -20,6 +29,13 @@ def _label(text: str | None) -> str:
 
 def _edge(src: str, dst: str, kind: ProductEdgeType) -> ViewEdge:
     return {"id": f"{kind}:{src}->{dst}", "source": src, "target": dst, "type": kind}
+
+
+async def _total(g: Graph, kind: CountedKind, label: CountLabel | None, drawn: int, limit: int,
+                 as_of: int | None) -> KindTotal:
+    """A kind's count: what was drawn, unless the limit cut it (then counted in the store)."""
+    total = drawn if drawn < limit else await graphview.count_nodes(g, label, as_of)
+    return {"type": kind, "drawn": drawn, "total": max(total, drawn)}
 
 
 async def product_view(g: Graph, limit: int, as_of: int | None = None) -> GraphView:
@@ -65,7 +81,9 @@ async def product_view(g: Graph, limit: int, as_of: int | None = None) -> GraphV
     decision_ids = {d["id"] for d in rows["decisions"]}
     for d in rows["decisions"]:
         nodes.append({"id": d["id"], "type": "decision", "label": _label(d["title"]),
-                      "status": d["status"], "data": {"revision": d["revision"]}})
+                      "status": d["status"], "data": {"revision": d["revision"],
+                                                      "created_at": d["created_at"],
+                                                      "run_id": d["run_id"]}})
         for cid in dict.fromkeys(d["claim_ids"]):
             if cid in claim_ids:
                 edges.append(_edge(cid, d["id"], "INFORMS"))
@@ -81,10 +99,16 @@ async def product_view(g: Graph, limit: int, as_of: int | None = None) -> GraphV
                 edges.append(_edge(did, a["id"], "ENABLES"))
     known = {n["id"] for n in nodes}
     edges = [e for e in edges if e["source"] in known and e["target"] in known]
-    truncated = any(len(v) >= limit for v in (rows["sources"], rows["claims"],
-                                              rows["corrections"], rows["decisions"],
-                                              rows["actions"]))
-    return {"view": "product", "nodes": nodes, "edges": edges, "truncated": truncated}
+    kinds: list[tuple[CountedKind, CountLabel, int]] = [
+        ("source", "Source", len(rows["sources"])),
+        ("correction", "Correction", len(rows["corrections"])),
+        ("claim", "Claim", len(rows["claims"])),
+        ("decision", "Decision", len(rows["decisions"])),
+        ("action", "Action", len(rows["actions"]))]
+    totals = [await _total(g, kind, label, drawn, limit, as_of) for kind, label, drawn in kinds]
+    truncated = any(t["drawn"] >= limit for t in totals)
+    return {"view": "product", "nodes": nodes, "edges": edges, "truncated": truncated,
+            "totals": totals}
 
 
 async def internal_view(g: Graph, limit: int, as_of: int | None = None) -> GraphView:
@@ -104,8 +128,9 @@ async def internal_view(g: Graph, limit: int, as_of: int | None = None) -> Graph
         {"id": f"{e['type']}:{e['source']}->{e['target']}", "source": e["source"],
          "target": e["target"], "type": e["type"], "data": dict(e["props"])}
         for e in rows["edges"] if e["source"] in known and e["target"] in known]
-    return {"view": "internal", "nodes": nodes, "edges": edges,
-            "truncated": len(rows["nodes"]) >= limit}
+    drawn = len(rows["nodes"])
+    return {"view": "internal", "nodes": nodes, "edges": edges, "truncated": drawn >= limit,
+            "totals": [await _total(g, "node", None, drawn, limit, as_of)]}
 
 
 async def timeline(g: Graph, limit: int) -> Timeline:

@@ -64,6 +64,8 @@ class DecisionNodeRow(TypedDict):
     title: str
     status: DecisionStatus
     revision: int
+    created_at: int
+    run_id: str | None  # the agent run that made it: the same question asked twice differs
     claim_ids: list[str]
     depends_on: list[str]
 
@@ -126,11 +128,24 @@ class ViewEdge(TypedDict):
     data: NotRequired[Properties]
 
 
+# What a graph read counts: the product view's kinds, or every stored node in the internal one.
+CountedKind = Literal["source", "correction", "claim", "decision", "action", "node"]
+
+
+class KindTotal(TypedDict):
+    """How many nodes of one kind the view draws, out of how many the workspace holds."""
+
+    type: CountedKind
+    drawn: int
+    total: int
+
+
 class GraphView(TypedDict):
     view: Literal["product", "internal"]
     nodes: list[ViewNode]
     edges: list[ViewEdge]
     truncated: bool  # a kind of node reached the limit: there is more
+    totals: list[KindTotal]  # per kind; total is counted only where the limit was reached
 
 
 # What the time control marks on the workspace's history (store/asof_graph.timeline).

@@ -72,7 +72,8 @@ async def product_rows_at(g: Graph, limit: int, as_of: int) -> ProductRows:
         "decisions": cast(list[DecisionNodeRow], list(await g.read(
             "MATCH (d:Decision) WHERE d.created_at <= $as_of "
             f"RETURN d.id AS id, d.title AS title, {status_at('d')} AS status, "
-            "d.revision AS revision, [(d)-[:USED_CLAIM]->(c:Claim) | c.id] AS claim_ids, "
+            "d.revision AS revision, d.created_at AS created_at, d.run_id AS run_id, "
+            "[(d)-[:USED_CLAIM]->(c:Claim) | c.id] AS claim_ids, "
             "[(d)-[:DEPENDS_ON]->(x:Decision) | x.id] AS depends_on "
             "ORDER BY d.created_at, d.id LIMIT $limit", p))),
         "actions": cast(list[ActionNodeRow], list(await g.read(

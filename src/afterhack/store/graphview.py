@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Literal, cast
 
 from afterhack.model.graph import (
     ActionNodeRow,
@@ -44,7 +44,8 @@ async def product_rows(g: Graph, limit: int) -> ProductRows:
             "ORDER BY k.created_at, k.id LIMIT $limit", p))),
         "decisions": cast(list[DecisionNodeRow], list(await g.read(
             "MATCH (d:Decision) RETURN d.id AS id, d.title AS title, d.status AS status, "
-            "d.revision AS revision, [(d)-[:USED_CLAIM]->(c:Claim) | c.id] AS claim_ids, "
+            "d.revision AS revision, d.created_at AS created_at, d.run_id AS run_id, "
+            "[(d)-[:USED_CLAIM]->(c:Claim) | c.id] AS claim_ids, "
             "[(d)-[:DEPENDS_ON]->(x:Decision) | x.id] AS depends_on "
             "ORDER BY d.created_at, d.id LIMIT $limit", p))),
         "actions": cast(list[ActionNodeRow], list(await g.read(
@@ -66,3 +67,19 @@ async def internal_rows(g: Graph, limit: int) -> InternalRows:
         "properties(e) AS props ORDER BY a.id, b.id LIMIT $limit", {"limit": limit * 4})
     return {"nodes": cast(list[InternalNodeRow], list(nodes)),
             "edges": cast(list[InternalEdgeRow], list(edges))}
+
+
+# The stored label behind each kind a view counts; None: every node.
+CountLabel = Literal["Source", "Correction", "Claim", "Decision", "Action"]
+
+
+async def count_nodes(g: Graph, label: CountLabel | None, as_of: int | None = None) -> int:
+    """How many nodes of a label (or in all) the workspace holds, now or as of a time: what a
+    view cut at its limit draws part of."""
+    match = f"MATCH (n:{label})" if label else "MATCH (n)"
+    if as_of is None:
+        rows = await g.read(f"{match} RETURN count(n) AS n")
+    else:
+        rows = await g.read(f"{match} WHERE coalesce(n.created_at, n.at) <= $as_of "
+                            "RETURN count(n) AS n", {"as_of": as_of})
+    return int(rows.scalar() or 0)

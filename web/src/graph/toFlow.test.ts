@@ -5,6 +5,7 @@ import { productKind, toFlow } from './toFlow'
 const dto: GraphDTO = {
   view: 'product',
   truncated: false,
+  totals: [],
   nodes: [
     { id: 's', type: 'source', label: 'Launch plan', status: null, data: {} },
     { id: 'c', type: 'claim', label: 'June 12', status: 'superseded', data: {} },
@@ -52,6 +53,7 @@ describe('toFlow', () => {
     const world: GraphDTO = {
       view: 'product',
       truncated: false,
+      totals: [],
       nodes: [
         { id: 'm', type: 'source', label: 'March memo', status: null, data: {} },
         { id: 'a', type: 'source', label: 'April memo', status: null, data: {} },
