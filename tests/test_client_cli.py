@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import uuid
@@ -246,3 +247,24 @@ def test_demo_runs_the_whole_journey(tmp_path: Path) -> None:
                  "plan decision is needs_review; its action is held",
                  "memory said when its sources disagreed"):
         assert text in out, text
+
+
+def test_cli_tells_two_decisions_from_one_question_apart(api: Client,
+                                                          running_app: AppProcess) -> None:
+    api.add_source(JUNE, title="Launch plan")
+    question = "When is the launch, and when should the press release go out?"
+    runs = [api.run_agent(question) for _ in range(2)]
+    runner = CliRunner()
+    env = {**WIDE, "AFTERHACK_WORKSPACE": str(api.workspace)}
+    out = runner.invoke(cli, ["decisions", "--url", running_app.base_url], env=env)
+    assert out.exit_code == 0, out.output
+    lines = [line for line in out.output.splitlines() if question in line]
+    assert len(lines) == 2, out.output
+    for view, line in zip(reversed(runs), lines, strict=True):  # newest first
+        assert line.startswith(view["decision"]["id"]) and line.endswith(question)
+        assert f"run {view['run']['id']}" in line
+        assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", line), line
+    out = runner.invoke(cli, ["graph", "--url", running_app.base_url], env=env)
+    assert out.exit_code == 0, out.output
+    shown = [line for line in out.output.splitlines() if question in line]
+    assert len(shown) == 2 and shown[0] != shown[1], out.output

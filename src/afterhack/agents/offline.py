@@ -87,7 +87,9 @@ class OfflineCoordinator:
         t0 = time.perf_counter()
         statements = [evidence[i]["statement"] for i in proposal["claim_ids"] if i in evidence]
         out = {
-            "title": task.strip().rstrip("?.!")[:120] or "Decision",
+            # The question as asked, its "?" kept: two runs of it are told apart by their
+            # time and run, never by a title cut short.
+            "title": " ".join(task.split()) or "Decision",
             "summary": " ".join(statements),
             "claim_ids": proposal["claim_ids"],
             "premises": proposal["premises"],

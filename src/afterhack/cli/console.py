@@ -160,10 +160,16 @@ def impact_view(preview: JSON, title: str = "Impact of correcting this claim") -
     return tree
 
 
-def _when(ms: object) -> str:
+def _when(ms: object, fmt: str = "%Y-%m-%d %H:%M UTC") -> str:
     if not isinstance(ms, int | float):
         return "?"
-    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC).strftime(fmt)
+
+
+def decided_at(ms: object) -> str:
+    """When a decision was made, to the second: the same question asked twice in a minute
+    still reads as two."""
+    return _when(ms, "%Y-%m-%d %H:%M:%S UTC")
 
 
 def conflict_view(k: JSON) -> RenderableType:
@@ -255,11 +261,14 @@ def graph_tree(graph: JSON, title: str = "Workspace") -> Tree:
 
     def of_type(kind: str) -> list[JSON]:
         return sorted((n for n in nodes.values() if n["type"] == kind),
-                      key=lambda n: (str(n.get("label")), n["id"]))
+                      key=lambda n: (str(n.get("label")),
+                                     (n.get("data") or {}).get("created_at") or 0, n["id"]))
 
     def label(n: JSON, *, with_id: bool = True) -> Text:
         text = _line(Text(f"{n['type']} ", style="bold"), status(n.get("status")), " ",
                      str(n.get("label")))
+        if n["type"] == "decision":
+            text.append(f"  {decided_at((n.get('data') or {}).get('created_at'))}", style="dim")
         if with_id:
             text.append(f"  ({n['id']})", style="dim")
         for kind, other in out.get(n["id"], []):

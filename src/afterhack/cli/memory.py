@@ -131,7 +131,8 @@ def runs(limit: LimitOpt = 20, cursor: CursorOpt = None, every: AllOpt = False,
                     again=["runs"], limit=limit, cursor=cursor, every=every)
 
 
-@memory.command(help=f"List decisions, newest first: id, status, title. {PAGED}")
+@memory.command(help=f"List decisions, newest first: id, status, when, the run that made it, "
+                     f"title. {PAGED}")
 def decisions(
     status: Annotated[list[str] | None, typer.Option(
         help="draft, accepted, needs_review or rejected (repeat for several).")] = None,
@@ -141,8 +142,9 @@ def decisions(
     again = ["decisions", *(f"--status={x}" for x in status or [])]
     with api_errors(), client_for(url, key, workspace) as c:
         print_list(c, c.list_decisions, lambda d: f"{d['id']}  {d['status']:<12}  "
-                    f"{d['title']}", again=again, limit=limit, cursor=cursor, every=every,
-                    status=status)
+                   f"{show.decided_at(d['created_at'])}  run {d['run_id'] or '-'}  "
+                   f"{d['title']}", again=again, limit=limit, cursor=cursor, every=every,
+                   status=status)
 
 
 @memory.command()
