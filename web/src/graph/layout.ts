@@ -1,5 +1,5 @@
-// Pure left-to-right layout in fixed columns, one per kind (Sources → Corrections → Claims →
-// Decisions → Actions), so the chain of because always reads the same way.
+// Pure left-to-right layout in fixed columns, one per kind (Sources and corrections →
+// Claims → Decisions → Actions), so the chain of because always reads the same way.
 //
 // The columns are known up front, so a general layered layout (dagre) spends its time on
 // work that is not needed here: it ranks, inserts a dummy node on every long edge and runs
@@ -7,20 +7,42 @@
 // its neighbours (a few sweeps each way), then places every column as close as it can to
 // the nodes it is joined to without overlaps (least squares under a minimum gap, solved
 // exactly by pooling adjacent violators). Linear per sweep, so thousands of nodes lay out
-// while a frame is drawn (docs/decisions/0017-ui-column-layout.md).
+// while a frame is drawn; figures in bench-results/ui-layout.md.
 
+/** The default node box (the internal view's, and the widest product kinds'). */
 export const NODE_WIDTH = 220
 export const NODE_HEIGHT = 76
-export const RANK_SEP = 64
+export const RANK_SEP = 48
 export const NODE_SEP = 16
+
+/** A decision's box: a line more than the others, for when it was made. */
+export const DECISION_HEIGHT = 94
+
+// Product kinds are as wide as their words need, so the whole chain fits a laptop's canvas
+// at a readable zoom: a claim or a decision holds a sentence on two lines; a source or a
+// correction a title on one; an action a short line.
+const PRODUCT_SIZE: Record<string, { width: number; height: number }> = {
+  source: { width: 160, height: NODE_HEIGHT },
+  correction: { width: 160, height: NODE_HEIGHT },
+  claim: { width: 210, height: NODE_HEIGHT },
+  decision: { width: 210, height: DECISION_HEIGHT },
+  action: { width: 170, height: NODE_HEIGHT },
+}
+
+/** A node's box in graph units, by its API type (the internal view's labels get the default). */
+export function nodeSize(apiType: string): { width: number; height: number } {
+  return PRODUCT_SIZE[apiType] ?? { width: NODE_WIDTH, height: NODE_HEIGHT }
+}
 
 const ORDER_SWEEPS = 4
 const PLACE_SWEEPS = 3
 
-// Product kinds, left to right. A correction sits just before the claims it fixes.
+// Product kinds, left to right. A correction shares the sources' column: both are where a
+// claim comes from, a document or a reviewer, and the barycentre order puts each beside
+// the claims it touches.
 const PRODUCT_RANK: Record<string, number> = {
   source: 0,
-  correction: 1,
+  correction: 0,
   claim: 2,
   decision: 3,
   action: 4,
@@ -61,14 +83,13 @@ export interface LayoutEdge {
 
 export type Positioned<N> = N & { position: { x: number; y: number } }
 
-const STEP = NODE_HEIGHT + NODE_SEP
-
 /**
- * Least-squares positions for `want` (in column order) with at least STEP between
- * neighbours. With z_i = y_i - i·STEP the gap becomes "z is non-decreasing", an isotonic
+ * Least-squares positions for `want` (in column order) with at least `step` between
+ * neighbours. With z_i = y_i - i·step the gap becomes "z is non-decreasing", an isotonic
  * regression that pooling adjacent violators solves exactly in one pass.
  */
-export function placeColumn(want: readonly number[]): number[] {
+export function placeColumn(want: readonly number[], step = NODE_HEIGHT + NODE_SEP): number[] {
+  const STEP = step
   const means: number[] = []
   const sizes: number[] = []
   for (let i = 0; i < want.length; i++) {
@@ -156,9 +177,16 @@ export function layoutGraph<N extends LayoutNode>(nodes: N[], edges: LayoutEdge[
     for (let c = columns.length - 2; c >= 0; c--) reorder(c, right)
   }
 
+  // Each column is as wide and its rows as tall as its largest kind.
+  const size = nodes.map((n) => nodeSize(n.data.apiType))
+  const widths = columns.map((members) => Math.max(...members.map((v) => size[v].width)))
+  const steps = columns.map((members) => Math.max(...members.map((v) => size[v].height)) + NODE_SEP)
+  const columnX: number[] = []
+  widths.forEach((_, c) => columnX.push(c === 0 ? 0 : columnX[c - 1] + widths[c - 1] + RANK_SEP))
+
   // Placement: start stacked, then pull each column towards what it is joined to.
   const y = new Float64Array(nodes.length)
-  for (const members of columns) members.forEach((v, i) => (y[v] = i * STEP))
+  columns.forEach((members, c) => members.forEach((v, i) => (y[v] = i * steps[c])))
   const place = (c: number, side: number[][]) => {
     const want = columns[c].map((v) => {
       let sum = 0
@@ -169,7 +197,7 @@ export function layoutGraph<N extends LayoutNode>(nodes: N[], edges: LayoutEdge[
       }
       return n > 0 ? sum / n : y[v]
     })
-    placeColumn(want).forEach((value, i) => (y[columns[c][i]] = value))
+    placeColumn(want, steps[c]).forEach((value, i) => (y[columns[c][i]] = value))
   }
   // A last pass pulls every column towards both sides at once, so a claim sits between its
   // source and the decisions that use it, not against either.
@@ -184,6 +212,6 @@ export function layoutGraph<N extends LayoutNode>(nodes: N[], edges: LayoutEdge[
   for (let v = 0; v < nodes.length; v++) top = Math.min(top, y[v])
   return nodes.map((n, v) => ({
     ...n,
-    position: { x: col[v] * (NODE_WIDTH + RANK_SEP), y: Math.round(y[v] - top) },
+    position: { x: columnX[col[v]], y: Math.round(y[v] - top) },
   }))
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { NODE_HEIGHT, NODE_WIDTH, RANK_SEP } from './layout'
+import { NODE_HEIGHT, NODE_WIDTH, RANK_SEP, layoutGraph, nodeSize } from './layout'
 import { firstViewport, NODE_MIN_FONT_PX, READABLE_PX, READABLE_ZOOM } from './viewport'
 
 const box = (apiType: string, col: number, row: number) => ({
@@ -68,5 +68,36 @@ describe('firstViewport', () => {
     const first = onScreen(v, 2 * (NODE_WIDTH + RANK_SEP) + NODE_WIDTH / 2, 0)
     expect(first.x).toBeCloseTo(195)
     expect(first.y).toBeGreaterThanOrEqual(0)
+  })
+
+  it('never cuts a node at the left or right edge where the claims, decisions and actions fit', () => {
+    // Sources, a correction, claims, decisions, an action: laid out as the UI does.
+    const kinds = ['source', 'source', 'source', 'correction', 'claim', 'claim', 'claim', 'claim', 'claim', 'decision', 'decision', 'decision', 'action']
+    const nodes = kinds.map((apiType, i) => ({ id: `n${i}`, data: { apiType } }))
+    const edges = [
+      ['n0', 'n4'], ['n1', 'n5'], ['n2', 'n6'], ['n3', 'n7'], ['n0', 'n8'],
+      ['n4', 'n9'], ['n5', 'n10'], ['n6', 'n11'], ['n7', 'n9'], ['n8', 'n10'], ['n9', 'n12'],
+    ].map(([source, target]) => ({ source, target }))
+    const boxes = layoutGraph(nodes, edges).map((n) => ({ ...n, ...nodeSize(n.data.apiType) }))
+    for (const pane of [{ width: 896, height: 640 }, { width: 800, height: 520 }, { width: 720, height: 500 }]) {
+      const v = firstViewport(boxes, pane)
+      const seen = boxes.filter((b) => {
+        const l = onScreen(v, b.position.x, 0).x
+        const r = onScreen(v, b.position.x + b.width, 0).x
+        expect(r <= 0.5 || l >= pane.width - 0.5 || (l >= -0.5 && r <= pane.width + 0.5)).toBe(true)
+        return l >= -0.5 && r <= pane.width + 0.5
+      })
+      // The decisions are always among what is seen.
+      expect(seen.filter((b) => b.data.apiType === 'decision')).toHaveLength(3)
+      if (pane.width === 896) {
+        // A laptop's canvas holds the whole chain, every node whole, at a readable zoom.
+        expect(seen).toHaveLength(boxes.length)
+        expect(v.zoom).toBeGreaterThanOrEqual(READABLE_ZOOM)
+        for (const b of boxes) {
+          expect(onScreen(v, 0, b.position.y).y).toBeGreaterThanOrEqual(0)
+          expect(onScreen(v, 0, b.position.y + b.height).y).toBeLessThanOrEqual(pane.height)
+        }
+      }
+    }
   })
 })

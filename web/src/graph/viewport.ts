@@ -82,15 +82,58 @@ export function firstViewport(nodes: readonly Box[], pane: { width: number; heig
     top = (b.top + b.bottom) / 2 - viewH / 2
   }
 
-  // Horizontally: everything if it fits; else the claims, decisions and actions, with as
-  // much of the sources as the width leaves; else centred on the band's first decision.
+  // Horizontally: everything if it fits; else whole columns, never a box cut at the edge:
+  // the claims, decisions and actions, with as many columns to their left (then right) as
+  // the width leaves; else centred on the band's first decision.
   let left: number
   const decisions = (band.length ? band : key).filter((n) => kind(n) === 'decision')
   const first = decisions.length ? decisions.reduce((a, b) => (b.position.y < a.position.y ? b : a)) : null
+  const shown = all.right - all.left <= viewW ? null : wholeColumns(nodes, focus, viewW, PAD / zoom)
   if (all.right - all.left <= viewW) left = (all.left + all.right) / 2 - viewW / 2
-  else if (focus.right - focus.left <= viewW || !first) left = Math.min(focus.left, focus.right - viewW)
+  else if (shown) left = shown
+  else if (!first) left = Math.min(focus.left, focus.right - viewW)
   else left = first.position.x + (first.width ?? 0) / 2 - viewW / 2
   return { x: PAD - left * zoom, y: PAD - top * zoom, zoom }
+}
+
+interface Column {
+  left: number
+  right: number
+}
+
+/** The graph's columns, left to right: node boxes that overlap horizontally share one. */
+function columnsOf(nodes: readonly Box[]): Column[] {
+  const spans = nodes.map((n) => ({ left: n.position.x, right: n.position.x + (n.width ?? 0) })).sort((a, b) => a.left - b.left)
+  const out: Column[] = []
+  for (const s of spans) {
+    const last = out[out.length - 1]
+    if (last && s.left < last.right) last.right = Math.max(last.right, s.right)
+    else out.push({ ...s })
+  }
+  return out
+}
+
+/**
+ * Where the view's left edge goes so that the columns holding `focus` are whole in a view
+ * `viewW` wide, with as many whole columns beside them as fit (left first: where claims come
+ * from), and no column beyond them cut at either edge, nor in the `pad` the view keeps
+ * outside it on each side. Null when the focus does not fit.
+ */
+function wholeColumns(nodes: readonly Box[], focus: Bounds, viewW: number, pad: number): number | null {
+  const cols = columnsOf(nodes)
+  let i = cols.findIndex((c) => c.right > focus.left)
+  let j = cols.length - 1 - [...cols].reverse().findIndex((c) => c.left < focus.right)
+  if (i < 0 || j < i) return null
+  const width = (a: number, b: number) => cols[b].right - cols[a].left
+  if (width(i, j) > viewW) return null
+  while (i > 0 && width(i - 1, j) <= viewW) i -= 1
+  while (j < cols.length - 1 && width(i, j + 1) <= viewW) j += 1
+  // Any left edge in [lo, hi] shows columns i..j whole and nothing of their neighbours.
+  const lo = Math.max(cols[j].right - viewW, i > 0 ? cols[i - 1].right + pad : -Infinity)
+  const hi = Math.min(cols[i].left, j < cols.length - 1 ? cols[j + 1].left - viewW - pad : Infinity)
+  const centred = (cols[i].left + cols[j].right) / 2 - viewW / 2
+  if (lo <= hi) return Math.min(hi, Math.max(lo, centred))
+  return Math.min(cols[i].left, Math.max(cols[j].right - viewW, centred))
 }
 
 /** The longest run of nodes (sorted by top) that fits in `height`; two pointers, O(n log n). */
