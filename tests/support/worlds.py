@@ -87,3 +87,89 @@ def launch_world(base_url: str, name: str = "Launch, 40 nodes") -> LaunchWorld:
 
 def node_id(world: LaunchWorld, label: str) -> str:
     return next(n["id"] for n in world["nodes"] if n["label"] == label)
+
+
+# A new user's first workspace: three sources, the same question asked twice and a plan, three
+# corrections (seven claims in all); with ``conflict``, a fourth source that disagrees on the
+# date, left open.
+FIRST_SOURCES = {
+    "Launch plan": ("The product launch is planned for June 12. "
+                    "The launch venue is the Grand Hotel."),
+    "Budget memo": "The event budget is 40,000 euros.",
+    "Speaker note": "The keynote speaker is Dana Reyes.",
+}
+FIRST_QUESTION = "When is the launch, and when should the press release go out?"
+FIRST_CORRECTIONS = {
+    "The launch venue is the Grand Hotel.": "The launch venue is the Park Pavilion.",
+    "The event budget is 40,000 euros.": "The event budget is 45,000 euros.",
+    "The keynote speaker is Dana Reyes.": "The keynote speaker is Maria Lopez.",
+}
+APRIL_MEMO = "Launch update, April. The launch moves to June 19."
+
+
+class FirstWorld(TypedDict):
+    id: str
+    decisions: list[str]  # the two from the same question, oldest first
+    conflict_id: str | None
+
+
+def _correct(c: httpx.Client, ws: str, claim_id: str, statement: str) -> None:
+    base = f"/workspaces/{ws}/claims/{claim_id}/corrections"
+    p = c.post(base + "/preview", json={"statement": statement})
+    p.raise_for_status()
+    c.post(base, json={"statement": statement, "reason": "Checked with the organisers.",
+                       "claim_revision": p.json()["revisions"]["claim_revision"],
+                       "impact_token": p.json()["revisions"]["impact_token"]}).raise_for_status()
+
+
+def first_world(base_url: str, name: str, *, conflict: bool = False) -> FirstWorld:
+    """The workspace of issue 37's first screen, made through the HTTP API."""
+    with httpx.Client(base_url=base_url + "/api", timeout=60) as c:
+        ws = c.post("/workspaces", json={"name": name}).json()["id"]
+        claims: dict[str, str] = {}
+        for title, text in FIRST_SOURCES.items():
+            added = c.post(f"/workspaces/{ws}/sources", json={"title": title, "text": text})
+            added.raise_for_status()
+            claims.update({x["statement"]: x["id"] for x in added.json()["claims"]})
+        c.post(f"/workspaces/{ws}/agent-runs",
+               json={"task": "Plan the launch event"}).raise_for_status()
+        twice = []
+        for _ in range(2):
+            run = c.post(f"/workspaces/{ws}/agent-runs", json={"task": FIRST_QUESTION})
+            run.raise_for_status()
+            twice.append(run.json()["decision"]["id"])
+        for old, new in FIRST_CORRECTIONS.items():
+            _correct(c, ws, claims[old], new)
+        conflict_id = None
+        if conflict:
+            c.post(f"/workspaces/{ws}/sources",
+                   json={"title": "April memo", "text": APRIL_MEMO}).raise_for_status()
+            listed = c.get(f"/workspaces/{ws}/conflicts", params={"status": "open"})
+            [open_] = listed.json()["items"]
+            conflict_id = open_["id"]
+    return {"id": ws, "decisions": twice, "conflict_id": conflict_id}
+
+
+def dismiss_conflict(base_url: str, ws: str, conflict_id: str) -> None:
+    """Settles a conflict as a reviewer would: both claims can be true."""
+    with httpx.Client(base_url=base_url + "/api", timeout=60) as c:
+        base = f"/workspaces/{ws}/conflicts/{conflict_id}"
+        p = c.post(base + "/preview", json={"dismiss": True})
+        p.raise_for_status()
+        c.post(base + "/resolve", json={
+            "dismiss": True, "reason": "Both dates hold: one is the press day.",
+            "conflict_revision": p.json()["revisions"]["conflict_revision"],
+            "impact_token": p.json()["revisions"]["impact_token"]}).raise_for_status()
+
+
+def over_the_limit(claims: int, sources: int = 20,
+                   decisions: int = 30) -> dict[str, list[dict[str, Any]]]:
+    """More claims than the graph draws at once, with decisions resting on the first ones."""
+    rng = random.Random(11)
+    srcs = [{"id": str(uuid.uuid4()), "title": f"Ledger {i}"} for i in range(sources)]
+    rows = [{"id": str(uuid.uuid4()), "statement": f"Crate {i} is stored in hall {i % 40}.",
+             "source_id": srcs[i % sources]["id"]} for i in range(claims)]
+    made = [{"id": str(uuid.uuid4()), "title": f"Move the crates, batch {i}",
+             "premises": {"p": [c["id"] for c in rng.sample(rows[: claims // 2], 3)]}}
+            for i in range(decisions)]
+    return {"sources": srcs, "claims": rows, "decisions": made, "actions": []}

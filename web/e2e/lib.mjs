@@ -143,3 +143,11 @@ export function panelLeaks() {
   if (id) leaks.push(`a bare id: ${id[0]}`)
   return leaks
 }
+
+/** A phone opens the memory as a list: switch to the graph, for the checks that are about it. */
+export async function showGraph(page) {
+  const button = page.locator('[data-testid="show-graph"]')
+  if ((await button.count()) === 0 || !(await button.isVisible())) return
+  if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click()
+  await page.locator('[data-testid="graph"][data-mode="graph"]').waitFor()
+}

@@ -114,6 +114,9 @@ export const api = {
 
   listClaims: (ws: string, q = '', cursor: string | null = null) =>
     request<Page<ClaimListItem>>('GET', `${wsPath(ws)}/claims?limit=200${q ? `&q=${enc(q)}` : ''}${after(cursor)}`),
+  /** The claims that best match these words, across the whole workspace (now, or at `asOf`). */
+  findClaims: (ws: string, q: string, asOf: number | null = null, limit = 8) =>
+    request<Page<ClaimListItem>>('GET', `${wsPath(ws)}/claims?limit=${limit}&q=${enc(q)}${at(asOf, '&')}`),
   getClaim: (ws: string, id: string, asOf: number | null = null) =>
     request<ClaimView>('GET', `${wsPath(ws)}/claims/${enc(id)}${at(asOf, '?')}`),
 

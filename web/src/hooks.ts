@@ -73,3 +73,23 @@ export function useAction() {
   )
   return { busy, error, setError, run }
 }
+
+/** The time a component first rendered, for dates said relative to it ("today at 14:20"). */
+export function useNow(): number {
+  const [now] = useState(() => Date.now())
+  return now
+}
+
+/** Whether a CSS media query matches, kept up to date as the window changes. */
+export function useMedia(query: string): boolean {
+  const [matches, setMatches] = useState(() => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(query).matches)
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return
+    const list = window.matchMedia(query)
+    const onChange = () => setMatches(list.matches)
+    onChange()
+    list.addEventListener('change', onChange)
+    return () => list.removeEventListener('change', onChange)
+  }, [query])
+  return matches
+}

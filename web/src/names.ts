@@ -2,6 +2,7 @@
 // every panel names a claim by its statement and its source by title, and shows the same
 // status the graph shows (one source of truth after a change).
 import type { GraphDTO } from './apiTypes'
+import { askedTimes, type Asked } from './asked'
 import type { ProductKind } from './types'
 
 export interface NamedNode {
@@ -27,6 +28,8 @@ export interface Names {
   replacementOf(correctionId: string): string | undefined
   /** The claim a correction corrects. */
   correctedBy(correctionId: string): string | undefined
+  /** When a decision was made, and which of several from the same question it is. */
+  askedOf(decisionId: string): Asked | undefined
 }
 
 const KINDS: readonly string[] = ['source', 'correction', 'claim', 'decision', 'action']
@@ -36,6 +39,7 @@ export const NO_NAMES: Names = {
   originOf: () => undefined,
   replacementOf: () => undefined,
   correctedBy: () => undefined,
+  askedOf: () => undefined,
 }
 
 export function buildNames(dto: GraphDTO | null): Names {
@@ -48,6 +52,7 @@ export function buildNames(dto: GraphDTO | null): Names {
   const origin = new Map<string, ClaimOrigin>()
   const replacement = new Map<string, string>()
   const corrected = new Map<string, string>()
+  const asked = askedTimes(dto)
   for (const e of dto.edges) {
     if (e.type === 'SUPPORTS') {
       const from = nodes.get(e.source)
@@ -64,6 +69,7 @@ export function buildNames(dto: GraphDTO | null): Names {
     originOf: (id) => origin.get(id),
     replacementOf: (id) => replacement.get(id),
     correctedBy: (id) => corrected.get(id),
+    askedOf: (id) => asked.get(id),
   }
 }
 

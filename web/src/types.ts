@@ -1,5 +1,6 @@
 // React Flow node and edge types for the graph canvas (typed unions, one type per kind).
 import type { Edge, Node } from '@xyflow/react'
+import type { Asked } from './asked'
 
 /** The product view's node kinds, left to right along the chain of because. */
 export type ProductKind = 'source' | 'correction' | 'claim' | 'decision' | 'action'
@@ -22,6 +23,8 @@ export interface GraphNodeData extends Record<string, unknown> {
   folded?: number
   /** The source's claims are shown although nothing uses them (the reader unfolded them). */
   expanded?: boolean
+  /** A decision's: when it was made, and which of several from the same question it is. */
+  asked?: Asked
   /** The API node's `data`, shown as properties in the internal view. */
   props?: Record<string, unknown>
 }

@@ -65,9 +65,14 @@ interface Props {
   notice?: ReactNode
   /** Notes drawn in the middle of the canvas (loading, empty, error). */
   children?: ReactNode
+  /** The same memory as a list (a phone's way through it), and whether it shows instead of
+   * the graph. The graph stays mounted meanwhile, so coming back keeps its camera. */
+  list?: { content: ReactNode; shown: boolean; onShow: (shown: boolean) => void }
+  /** A new value opens the first view again (the graph narrowed to another part). */
+  resetKey?: string
 }
 
-function Canvas({ view, graph, full, selectedId, marks, onSelect, onSearchPick, focus, fold, notice, children }: Props) {
+function Canvas({ view, graph, full, selectedId, marks, onSelect, onSearchPick, focus, fold, notice, children, list, resetKey = '' }: Props) {
   const flow = useReactFlow()
   const index = useMemo(
     () => buildFlowIndex(graph.edges.map((e) => ({ ...e, type: e.data?.apiType ?? '' }))),
@@ -87,6 +92,7 @@ function Canvas({ view, graph, full, selectedId, marks, onSelect, onSearchPick, 
   // The first screen: readable text, opened on what matters. It follows the graph as it
   // grows and the pane as it resizes, until the reader moves the camera.
   const pane = useRef<HTMLDivElement>(null)
+  const [paneShown, setPaneShown] = useState(true)
   const moved = useRef(false)
   // Where the camera is, for tests and for whoever reads the DOM: 'first' once the first
   // view is set, 'moved' once the reader (or a focus request) moved it.
@@ -115,28 +121,61 @@ function Canvas({ view, graph, full, selectedId, marks, onSelect, onSearchPick, 
   }, [graph.nodes])
   const showFirstView = useCallback(() => {
     const el = pane.current
-    if (!el || moved.current || latestNodes.current.length === 0) return
+    // A pane with no size (the list shows instead) gets its first view once it is shown.
+    if (!el || moved.current || latestNodes.current.length === 0 || el.clientWidth === 0) return
     void flow.setViewport(firstViewport(latestNodes.current, { width: el.clientWidth, height: el.clientHeight }))
     camera('first')
   }, [flow, camera])
+  const lastReset = useRef(resetKey)
+  useEffect(() => {
+    if (lastReset.current === resetKey) return
+    lastReset.current = resetKey
+    moved.current = false
+  }, [resetKey])
   useEffect(() => {
     const raf = requestAnimationFrame(showFirstView)
     return () => cancelAnimationFrame(raf)
   }, [graph.nodes, showFirstView])
+  // The pane shrinks when the panel under it opens (a narrow window): the node just selected
+  // is kept in view rather than left under the panel.
+  const selected = useRef(selectedId)
+  useEffect(() => {
+    selected.current = selectedId
+  }, [selectedId])
+  const keepSelectionInView = useCallback(() => {
+    const el = pane.current
+    const node = latestNodes.current.find((n) => n.id === selected.current)
+    if (!el || !node || el.clientWidth === 0) return
+    const { x, y, zoom } = flow.getViewport()
+    const w = (node.width ?? 0) * zoom
+    const h = (node.height ?? 0) * zoom
+    const left = node.position.x * zoom + x
+    const top = node.position.y * zoom + y
+    if (left >= 0 && top >= 0 && left + w <= el.clientWidth && top + h <= el.clientHeight) return
+    void flow.setCenter(node.position.x + (node.width ?? 0) / 2, node.position.y + (node.height ?? 0) / 2, { zoom })
+  }, [flow])
   useEffect(() => {
     const el = pane.current
     if (!el || typeof ResizeObserver === 'undefined') return
-    const observer = new ResizeObserver(() => showFirstView())
+    // A frame later, once React Flow has measured the new size too.
+    const observer = new ResizeObserver(() =>
+      requestAnimationFrame(() => {
+        setPaneShown(el.clientWidth > 0)
+        if (moved.current) keepSelectionInView()
+        else showFirstView()
+      }),
+    )
     observer.observe(el)
     return () => observer.disconnect()
-  }, [showFirstView])
+  }, [showFirstView, keepSelectionInView])
 
   // A focus request waits for the layout that holds all its nodes (a folded claim appears
   // once it unfolds, a replacement once the graph is read again after apply). One node is
   // centred; several are fitted, never below the readable zoom.
+  // A pane with no size (the list shows instead) keeps the request until it is shown.
   const handled = useRef(0)
   useEffect(() => {
-    if (!focus || focus.seq === handled.current || focus.ids.length === 0) return
+    if (!focus || focus.seq === handled.current || focus.ids.length === 0 || !paneShown) return
     const byId = new Map(graph.nodes.map((n) => [n.id, n]))
     const targets = focus.ids.map((id) => byId.get(id))
     if (targets.some((n) => n === undefined)) return
@@ -158,7 +197,7 @@ function Canvas({ view, graph, full, selectedId, marks, onSelect, onSearchPick, 
         duration: 300,
       })
     }
-  }, [focus, graph.nodes, flow, camera])
+  }, [focus, graph.nodes, flow, camera, paneShown])
 
   const resetView = useCallback(() => {
     moved.current = false
@@ -167,15 +206,38 @@ function Canvas({ view, graph, full, selectedId, marks, onSelect, onSearchPick, 
 
   return (
     <main
-      className="canvas"
+      className={list?.shown ? 'canvas as-list' : 'canvas'}
       data-testid="graph"
       data-view={view}
+      data-mode={list?.shown ? 'list' : 'graph'}
       data-nodes={graph.nodes.length}
       data-folded={fold.hiddenClaims}
     >
       <div className="canvas-bar" data-testid="canvas-bar">
-        <NodeSearch graph={full} onPick={onSearchPick} />
+        <NodeSearch graph={full} onPick={onSearchPick} wholeWorkspace={Boolean(full?.totals.some((t) => t.total > t.drawn))} />
         <div className="canvas-tools">
+          {list && (
+            <div className="list-toggle" role="group" aria-label="Show the memory as">
+              <button
+                type="button"
+                className={list.shown ? 'secondary small on' : 'secondary small'}
+                data-testid="show-list"
+                aria-pressed={list.shown}
+                onClick={() => list.onShow(true)}
+              >
+                List
+              </button>
+              <button
+                type="button"
+                className={list.shown ? 'secondary small' : 'secondary small on'}
+                data-testid="show-graph"
+                aria-pressed={!list.shown}
+                onClick={() => list.onShow(false)}
+              >
+                Graph
+              </button>
+            </div>
+          )}
           {view === 'product' && fold.active && (fold.hiddenClaims > 0 || fold.showAll) && (
             <button
               type="button"
@@ -232,7 +294,8 @@ function Canvas({ view, graph, full, selectedId, marks, onSelect, onSearchPick, 
       </div>
       {notice}
       <div className="canvas-body">
-        <div className="flow-pane" ref={pane} data-testid="flow-pane">
+        {list?.shown && list.content}
+        <div className="flow-pane" ref={pane} data-testid="flow-pane" hidden={list?.shown}>
           <ToggleFoldCtx.Provider value={fold.onToggleSource}>
             <ReactFlow<AppNode>
               nodes={nodes}

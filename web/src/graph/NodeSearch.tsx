@@ -1,16 +1,56 @@
 // Find a node by its words and bring it into view (folded claims too: picking one unfolds it).
-import { useId, useMemo, useState, type KeyboardEvent } from 'react'
+// When the graph draws only part of the workspace, claims are also looked for across all of
+// it; one the graph does not draw opens in the panel.
+import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react'
+import { api } from '../api'
 import type { GraphDTO } from '../apiTypes'
+import { useNow } from '../hooks'
+import { askedWords } from '../asked'
+import { useWorkspace } from '../workspace'
 import { searchNodes, type SearchHit } from './search'
 
 export type { SearchHit }
 
-export function NodeSearch({ graph, onPick }: { graph: GraphDTO | null; onPick: (hit: SearchHit) => void }) {
+/** How long typing pauses before the whole workspace is searched. */
+const SERVER_DELAY_MS = 250
+
+interface Props {
+  graph: GraphDTO | null
+  onPick: (hit: SearchHit) => void
+  /** The graph draws only part of the workspace: claims are looked for in all of it too. */
+  wholeWorkspace?: boolean
+}
+
+export function NodeSearch({ graph, onPick, wholeWorkspace = false }: Props) {
   const [query, setQuery] = useState('')
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(0)
   const listId = useId()
-  const hits = useMemo(() => searchNodes(graph, query), [graph, query])
+  const { ws, names, asOf = null } = useWorkspace()
+  const now = useNow()
+  const drawn = useMemo(() => searchNodes(graph, query), [graph, query])
+  const [found, setFound] = useState<{ query: string; hits: SearchHit[] }>({ query: '', hits: [] })
+  useEffect(() => {
+    const q = query.trim()
+    if (!wholeWorkspace || q.length < 2) return
+    let live = true
+    const timer = setTimeout(() => {
+      api.findClaims(ws, q, asOf).then(
+        (page) => live && setFound({ query: q, hits: page.items.map((c) => ({ id: c.id, kind: 'claim' as const, label: c.statement })) }),
+        () => live && setFound({ query: q, hits: [] }),
+      )
+    }, SERVER_DELAY_MS)
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+  }, [wholeWorkspace, query, ws, asOf])
+  const inGraph = useMemo(() => new Set(graph?.nodes.map((n) => n.id) ?? []), [graph])
+  const hits = useMemo(() => {
+    if (!wholeWorkspace || found.query !== query.trim()) return drawn
+    const seen = new Set(drawn.map((h) => h.id))
+    return [...drawn, ...found.hits.filter((h) => !seen.has(h.id))]
+  }, [wholeWorkspace, found, query, drawn])
 
   function pick(hit: SearchHit) {
     onPick(hit)
@@ -68,6 +108,15 @@ export function NodeSearch({ graph, onPick }: { graph: GraphDTO | null; onPick: 
                 onClick={() => pick(h)}
               >
                 <span className={`hit-kind gnode-${h.kind}`}>{h.kind}</span> {h.label}
+                {h.kind === 'decision' && names.askedOf(h.id) && (
+                  <span className="hit-when"> · {askedWords(names.askedOf(h.id)!, now)}</span>
+                )}
+                {!inGraph.has(h.id) && (
+                  <span className="muted" data-testid="search-hit-undrawn">
+                    {' '}
+                    · not drawn: opens in the panel
+                  </span>
+                )}
               </button>
             </li>
           ))}

@@ -1,7 +1,8 @@
 // Pure: the API's graph → React Flow nodes and edges, laid out once per response.
 import type { GraphDTO, GraphView } from '../apiTypes'
+import { askedTimes } from '../asked'
 import type { AppEdge, AppNode, AppNodeType, ProductKind } from '../types'
-import { NODE_HEIGHT, NODE_WIDTH, layoutGraph, rankOf } from './layout'
+import { layoutGraph, nodeSize, rankOf } from './layout'
 
 const PRODUCT_KINDS: readonly ProductKind[] = ['source', 'correction', 'claim', 'decision', 'action']
 
@@ -29,6 +30,7 @@ export interface FoldMarks {
 const NO_FOLD: FoldMarks = { hidden: new Map(), expanded: new Set() }
 
 export function toFlow(dto: GraphDTO, view: GraphView, fold: FoldMarks = NO_FOLD): FlowGraph {
+  const asked = view === 'product' ? askedTimes(dto) : new Map()
   const nodes = dto.nodes.map(
     (n) =>
       ({
@@ -37,8 +39,7 @@ export function toFlow(dto: GraphDTO, view: GraphView, fold: FoldMarks = NO_FOLD
         position: { x: 0, y: 0 },
         // Fixed size: layout needs it up front, and onlyRenderVisibleElements can cull a node
         // React Flow has not measured yet.
-        width: NODE_WIDTH,
-        height: NODE_HEIGHT,
+        ...nodeSize(n.type),
         data: {
           apiType: n.type,
           label: n.label,
@@ -47,6 +48,7 @@ export function toFlow(dto: GraphDTO, view: GraphView, fold: FoldMarks = NO_FOLD
           props: n.data,
           folded: fold.hidden.get(n.id) ?? 0,
           expanded: fold.expanded.has(n.id),
+          asked: asked.get(n.id),
         },
       }) as AppNode,
   )

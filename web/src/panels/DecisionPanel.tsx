@@ -1,9 +1,10 @@
 import { useState } from 'react'
 import { api } from '../api'
 import type { Decision } from '../apiTypes'
+import { askedWords } from '../asked'
 import { isCurrentClaim } from '../claims'
 import type { Names } from '../names'
-import { useAction, useAsync } from '../hooks'
+import { useAction, useAsync, useNow } from '../hooks'
 import { claimWithOrigin, explainReviewReason, parseReviewReason } from '../reasons'
 import { useWorkspace } from '../workspace'
 import { ActionControls } from './ActionControls'
@@ -34,6 +35,7 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
   const decision = useAsync(`${id}:${asOf ?? 'now'}`, () => api.getDecision(ws, id, asOf), refreshKey)
   const [reconfirming, setReconfirming] = useState(false)
   const { busy, error, run } = useAction()
+  const now = useNow()
 
   if (decision.error) return <ErrorNote error={decision.error} />
   const d = decision.data
@@ -50,6 +52,9 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
       <h2>{d.title}</h2>
       <div className="row">
         <StatusBadge status={d.status} />
+        <span className="muted" data-testid="decision-when">
+          {askedWords(names.askedOf(d.id) ?? { at: d.created_at, nth: 1, of: 1 }, now)}
+        </span>
         {asOf === null && <span className="muted">revision {d.revision}</span>}
       </div>
       {d.summary && <p>{d.summary}</p>}

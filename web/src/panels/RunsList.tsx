@@ -1,5 +1,8 @@
 import { api } from '../api'
 import type { RunView as RunViewData } from '../apiTypes'
+import { useNow } from '../hooks'
+import { askedWords } from '../asked'
+import { whenInWords } from '../conflicts/words'
 import { MoreFooter } from '../MoreFooter'
 import { usePaged } from '../paging'
 import { useWorkspace } from '../workspace'
@@ -8,7 +11,13 @@ import { ErrorNote, StatusBadge } from './common'
 // Earlier runs of this workspace, newest first, a page at a time; picking one shows its
 // handoff trail.
 export function RunsList({ ws, refreshKey, onOpen }: { ws: string; refreshKey: number; onOpen: (run: RunViewData) => void }) {
-  const { asOf = null } = useWorkspace()
+  const { asOf = null, names } = useWorkspace()
+  const now = useNow()
+  // A run is named by its task: the same question asked twice says which asking it was.
+  const when = (r: (typeof runs.items)[number]) => {
+    const asked = r.decision_ids.length ? names.askedOf(r.decision_ids[0]) : undefined
+    return asked ? askedWords(asked, now) : whenInWords(r.created_at, now)
+  }
   const runs = usePaged(ws, (cursor) => api.listRuns(ws, cursor), refreshKey)
   // At a moment in the past, the runs made by then.
   const shown = asOf === null ? runs.items : runs.items.filter((r) => r.created_at <= asOf)
@@ -30,7 +39,7 @@ export function RunsList({ ws, refreshKey, onOpen }: { ws: string; refreshKey: n
             <button type="button" className="link" onClick={() => void open(r.id)}>
               {r.task}
             </button>{' '}
-            <StatusBadge status={r.status} />
+            <StatusBadge status={r.status} /> <span className="muted small">{when(r)}</span>
           </li>
         ))}
       </ul>

@@ -4,12 +4,14 @@
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { api } from '../api'
 import type { CorrectionApplied, CorrectionPreview, GraphDTO, GraphView, RunView as RunViewData } from '../apiTypes'
+import { around as aroundOf } from '../graph/around'
 import { marksFromPreview } from '../graph/decorate'
 import { foldableClaims, foldGraph } from '../graph/fold'
 import { GraphCanvas, type Focus } from '../graph/GraphCanvas'
+import { LimitStrip } from '../graph/LimitStrip'
 import type { SearchHit } from '../graph/NodeSearch'
 import { productKind, toFlow, type FlowGraph } from '../graph/toFlow'
-import { useAsync } from '../hooks'
+import { useAsync, useMedia } from '../hooks'
 import { buildNames } from '../names'
 import { impactSummary } from '../reasons'
 import { AskForm } from '../panels/AskForm'
@@ -25,6 +27,7 @@ import { CONFLICTS_TAB, useConflictsTab } from '../conflicts/useConflictsTab'
 import type { AppNode, Selection } from '../types'
 import { WorkspaceCtx } from '../workspace'
 import { TimeControl } from '../time/TimeControl'
+import { MemoryList } from './MemoryList'
 import { SidePanel, type PanelTab } from './SidePanel'
 
 const EMPTY_GRAPH: FlowGraph = { nodes: [], edges: [] }
@@ -44,6 +47,8 @@ function touched(p: CorrectionPreview): string[] {
 }
 
 const narrowWindow = () => typeof window !== 'undefined' && window.innerWidth < 1024
+/** A phone's width: the graph's boxes are too small to read, the memory opens as a list. */
+const PHONE = '(max-width: 699px)'
 
 export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: GraphView; reloadKey?: number }) {
   const [refreshKey, setRefreshKey] = useState(0)
@@ -61,8 +66,14 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(NO_IDS)
   const [revealed, setRevealed] = useState<ReadonlySet<string>>(NO_IDS)
   const [showAll, setShowAll] = useState(false)
+  // The node the graph is narrowed to (a large workspace), or null for all that is drawn.
+  const [aroundId, setAround] = useState<string | null>(null)
   // The moment the graph shows (the time control's), or null for now.
   const [asOf, setAsOf] = useState<number | null>(null)
+  // The memory as a list or as a graph: a phone opens on the list, any width can switch.
+  const phone = useMedia(PHONE)
+  const [chosenMode, setMode] = useState<'list' | 'graph' | null>(null)
+  const listShown = view === 'product' && (chosenMode ?? (phone ? 'list' : 'graph')) === 'list'
 
   // A change is made now: the graph comes back to now to show it.
   const refresh = useCallback(() => {
@@ -97,11 +108,18 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const marks = conflicts.preview ? conflicts.marks : correctionMarks
   const clearResolution = conflicts.clearPreview
 
+  // Narrowed to one node, the graph draws what is around it, every claim of it shown.
+  const narrowed = useMemo(
+    () => (product.data && aroundId ? aroundOf(product.data, aroundId) : product.data),
+    [product.data, aroundId],
+  )
+  const aroundShown = Boolean(aroundId && product.data?.nodes.some((n) => n.id === aroundId))
+
   // Folding: only what it would hide matters for the layout, so selecting a visible node
   // never lays the graph out again.
   const foldable = useMemo(
-    () => (product.data ? foldableClaims(product.data, expanded) : new Set<string>()),
-    [product.data, expanded],
+    () => (narrowed ? foldableClaims(narrowed, expanded) : new Set<string>()),
+    [narrowed, expanded],
   )
   const keepKey = useMemo(() => {
     const keep = new Set<string>([...revealed, ...marks.keys()])
@@ -109,9 +127,9 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
     return [...keep].filter((id) => foldable.has(id)).sort().join(',')
   }, [revealed, marks, selection, foldable])
   const folding = useMemo(() => {
-    if (!product.data) return null
-    return foldGraph(product.data, { expanded, showAll, keep: new Set(keepKey ? keepKey.split(',') : []) })
-  }, [product.data, expanded, showAll, keepKey])
+    if (!narrowed) return null
+    return foldGraph(narrowed, { expanded, showAll: showAll || aroundShown, keep: new Set(keepKey ? keepKey.split(',') : []) })
+  }, [narrowed, expanded, showAll, aroundShown, keepKey])
 
   const flow = useMemo(() => {
     if (view === 'internal') return internal.data ? layout(internal.data, 'internal') : EMPTY_GRAPH
@@ -139,13 +157,16 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
     [show],
   )
 
+  // A node outside the narrowed graph is shown with the rest of it.
+  const narrowedIds = useMemo(() => new Set(narrowed?.nodes.map((n) => n.id) ?? []), [narrowed])
   const selectById: SelectById = useCallback(
     (id, kind) => {
+      if (!narrowedIds.has(id)) setAround(null)
       setRevealed((r) => (r.has(id) ? r : new Set([...r, id])))
       show(id, kind)
       bringIntoView([id])
     },
-    [show, bringIntoView],
+    [show, bringIntoView, narrowedIds],
   )
 
   // A preview shows on the graph what it touches; after apply the same nodes (and the
@@ -276,6 +297,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
           onSelect={selectNode}
           onSearchPick={onSearchPick}
           focus={focus}
+          resetKey={aroundShown ? (aroundId ?? '') : ''}
           fold={{
             active: view === 'product' && Boolean(folding?.active),
             hiddenClaims: view === 'product' ? (folding?.hiddenTotal ?? 0) : 0,
@@ -286,8 +308,29 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
           notice={
             <>
               {time}
+              {view === 'product' && (
+                <LimitStrip
+                  graph={product.data}
+                  around={
+                    aroundShown && aroundId
+                      ? { id: aroundId, label: names.get(aroundId)?.label ?? '', nodes: narrowed?.nodes.length ?? 0 }
+                      : null
+                  }
+                  selected={selection && names.get(selection.id) ? { id: selection.id, label: names.get(selection.id)!.label } : null}
+                  onAround={setAround}
+                />
+              )}
               {notice}
             </>
+          }
+          list={
+            view === 'product'
+              ? {
+                  shown: listShown,
+                  onShow: (shown: boolean) => setMode(shown ? 'list' : 'graph'),
+                  content: product.data && <MemoryList graph={product.data} onSelect={selectById} />,
+                }
+              : undefined
           }
         >
           {graphData.error && <ErrorNote error={graphData.error} testId="graph-error" />}

@@ -2,6 +2,8 @@
 // source the claims folded into it.
 import { Handle, Position } from '@xyflow/react'
 import { useContext, type MouseEvent } from 'react'
+import { useNow } from '../../hooks'
+import { askedWords } from '../../asked'
 import type { GraphNodeData, PreviewMark } from '../../types'
 import { ToggleFoldCtx } from '../foldContext'
 import { statusStyle } from '../styles'
@@ -36,14 +38,16 @@ function FoldPill({ id, folded, expanded }: { id: string; folded: number; expand
       data-testid={folded > 0 ? 'unfold-claims' : 'fold-claims'}
       data-count={folded}
       onClick={onClick}
-      title={folded > 0 ? 'Show the claims read from this source that no decision uses' : 'Fold the unused claims back'}
+      title={folded > 0 ? `Show the ${folded} claim${folded === 1 ? '' : 's'} read from here that no decision uses` : 'Fold the unused claims back'}
+      aria-label={folded > 0 ? `Show ${folded} unused claim${folded === 1 ? '' : 's'}` : 'Fold the unused claims back'}
     >
-      {folded > 0 ? `+${folded} unused claim${folded === 1 ? '' : 's'}` : 'fold unused'}
+      {folded > 0 ? `+${folded} unused` : 'fold unused'}
     </button>
   )
 }
 
 export function NodeCard({ id, kind, heading, data }: Props) {
+  const now = useNow()
   const look = statusStyle(data.status)
   const classes = ['gnode', `gnode-${kind}`, look.className]
   if (data.mark) classes.push(`mark-${data.mark}`)
@@ -70,6 +74,11 @@ export function NodeCard({ id, kind, heading, data }: Props) {
         )}
       </div>
       <div className="gnode-label">{data.label}</div>
+      {data.asked && (
+        <div className="gnode-foot" data-testid="decision-asked">
+          {askedWords(data.asked, now, { short: true })}
+        </div>
+      )}
       {(kind === 'source' || kind === 'correction') && (
         <FoldPill id={id} folded={data.folded ?? 0} expanded={Boolean(data.expanded)} />
       )}
