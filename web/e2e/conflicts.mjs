@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { chromium } from 'playwright-core'
-import { CheckError, LAUNCH_ARGS, check, measureScreen, panelLeaks, tid, wholeInView } from './lib.mjs'
+import { CheckError, LAUNCH_ARGS, check, measureScreen, panelLeaks, showGraph, tid, wholeInView } from './lib.mjs'
 
 const BASE_URL = (process.env.BASE_URL ?? '').replace(/\/$/, '')
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH
@@ -128,6 +128,7 @@ async function story(browser, size) {
       await page.locator(tid('workspace-name-input')).fill(`two memos ${label}`)
       await page.locator(tid('workspace-create')).click()
       await page.locator(tid('workspace-current')).filter({ hasText: `two memos ${label}` }).waitFor()
+      await showGraph(page)
     })
 
     const june12 = await step('the March memo', async () => {

@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { chromium } from 'playwright-core'
-import { LAUNCH_ARGS, measureScreen, panelLeaks, tid, wholeInView } from './lib.mjs'
+import { LAUNCH_ARGS, measureScreen, panelLeaks, showGraph, tid, wholeInView } from './lib.mjs'
 
 const BASE_URL = (process.env.BASE_URL ?? '').replace(/\/$/, '')
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH
@@ -48,6 +48,9 @@ async function openPage(browser, [width, height]) {
 
 async function openWorkspace(page, id) {
   await page.goto(`${BASE_URL}/#ws=${encodeURIComponent(id)}`)
+  await page.locator(tid('graph')).waitFor()
+  // A phone opens on the list (e2e/firstscreen.mjs reads it): these checks are the graph's.
+  await showGraph(page)
   await page.locator(`${tid('flow-pane')}[data-camera="first"]`).waitFor()
   await page.locator('.react-flow__node').first().waitFor()
   // Two frames: the viewport transform and the culled nodes settle.

@@ -8,7 +8,7 @@
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { chromium } from 'playwright-core'
-import { LAUNCH_ARGS, measureScreen, tid, wholeInView } from './lib.mjs'
+import { LAUNCH_ARGS, measureScreen, showGraph, tid, wholeInView } from './lib.mjs'
 
 const BASE_URL = (process.env.BASE_URL ?? '').replace(/\/$/, '')
 const ARTIFACTS_DIR = resolve(process.env.ARTIFACTS_DIR ?? 'test-artifacts/time')
@@ -45,6 +45,8 @@ async function story(browser, size) {
   const shot = (name) => page.screenshot({ path: `${ARTIFACTS_DIR}/time-${size[0]}x${size[1]}-${name}.png` })
   try {
     await page.goto(`${BASE_URL}/#ws=${encodeURIComponent(STORY.workspace)}`)
+    await page.locator(tid('graph')).waitFor()
+    await showGraph(page)
     await page.locator('.react-flow__node').first().waitFor()
     await waitStatus(page, STORY.decision_id, 'needs_review')
     expect((await statusOf(page, STORY.claim_id)) === 'superseded', where, 'the corrected claim is not superseded now')
