@@ -7,7 +7,8 @@
 // its neighbours (a few sweeps each way), then places every column as close as it can to
 // the nodes it is joined to without overlaps (least squares under a minimum gap, solved
 // exactly by pooling adjacent violators). Linear per sweep, so thousands of nodes lay out
-// while a frame is drawn; figures in bench-results/ui-layout.md.
+// while a frame is drawn (docs/decisions/0017-ui-column-layout.md; the widths that fit a
+// laptop's canvas: docs/decisions/0023-first-screen-fits.md).
 
 /** The default node box (the internal view's, and the widest product kinds'). */
 export const NODE_WIDTH = 220
