@@ -87,7 +87,7 @@ function heights() {
 }
 
 /** Runs in the page: the list's claims and quotes, each readable (size) and whole (not clipped). */
-function listReadable(decisionId) {
+function listReadable({ decisionId, minPx }) {
   const list = document.querySelector('[data-testid="memory-list"]')
   const box = list.getBoundingClientRect()
   const card = list.querySelector(`[data-testid="ml-decision"][data-id="${decisionId}"]`)
@@ -100,7 +100,7 @@ function listReadable(decisionId) {
     const px = parseFloat(style.fontSize)
     smallest = Math.min(smallest, px)
     const text = el.innerText.replace(/\s+/g, ' ').slice(0, 50)
-    if (px < 12) problems.push(`"${text}" is ${px} px`)
+    if (px < minPx) problems.push(`"${text}" is ${px} px`)
     // An inline link has no scroll box of its own: its block (the claim) is checked for it.
     if (style.display !== 'inline' && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)) problems.push(`"${text}" is clipped`)
     if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.right > window.innerWidth + 0.5) problems.push(`"${text}" runs past the list`)
@@ -225,7 +225,7 @@ async function phone(browser, ws, label) {
     const [older, newer] = ws.decisions
     const card = (id) => page.locator(`${tid('ml-decision')}[data-id="${id}"]`)
     await card(newer).locator(tid('ml-quote')).first().waitFor()
-    let read = await page.evaluate(listReadable, newer)
+    let read = await page.evaluate(listReadable, { decisionId: newer, minPx: MIN_LIST_TEXT_PX })
     expect(read.claims > 0 && read.quotes.length === read.claims, where, `${read.claims} claims, ${read.quotes.length} quotes`)
     expect(read.problems.length === 0, where, read.problems.join('; '))
     const titles = await page.locator(tid('ml-title')).allInnerTexts()
@@ -239,7 +239,7 @@ async function phone(browser, ws, label) {
     await card(older).locator('.ml-head').click()
     await card(older).locator(tid('ml-quote')).first().waitFor()
     await card(older).scrollIntoViewIfNeeded()
-    read = await page.evaluate(listReadable, older)
+    read = await page.evaluate(listReadable, { decisionId: older, minPx: MIN_LIST_TEXT_PX })
     expect(read.problems.length === 0 && read.quotes.length === read.claims, where, `the older decision: ${read.problems.join('; ')}`)
     await page.screenshot({ path: `${ARTIFACTS_DIR}/${label}-390x844-older.png` })
 
