@@ -328,7 +328,13 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
               ? {
                   shown: listShown,
                   onShow: (shown: boolean) => setMode(shown ? 'list' : 'graph'),
-                  content: product.data && <MemoryList graph={product.data} onSelect={selectById} />,
+                  content: product.data ? (
+                    <MemoryList graph={product.data} onSelect={selectById} />
+                  ) : (
+                    <div className="memory-list">
+                      {product.error ? <ErrorNote error={product.error} testId="graph-error" /> : <p className="muted">Loading the memory…</p>}
+                    </div>
+                  ),
                 }
               : undefined
           }
