@@ -13,84 +13,7 @@ from hypothesis import strategies as st
 
 from tests.support.graphs import violations
 from tests.support.moments import compare_at, moment, world
-
-SENTENCES = (
-    "The product launch is planned for June 12.",
-    "The launch moves to June 19.",
-    "The launch venue is the Grand Hotel.",
-    "The launch venue is the Park Pavilion.",
-    "The keynote speaker is Maria Lopez.",
-    "The keynote speaker is John Smith.",
-    "The launch budget is 5000 dollars.",
-    "The launch budget is 7000 dollars.",
-)
-TASKS = ("Plan the launch event", "When is the launch?", "Who is the keynote speaker?",
-         "Where is the launch venue?")
-
-memos = st.lists(st.sampled_from(SENTENCES), min_size=1, max_size=3, unique=True).map(" ".join)
-steps = st.one_of(
-    st.tuples(st.just("ingest"), memos),
-    st.tuples(st.just("version"), st.integers(0, 9), memos),
-    st.tuples(st.just("run"), st.sampled_from(TASKS)),
-    st.tuples(st.just("correct"), st.integers(0, 99), st.sampled_from(["replace", "retract"])),
-    st.tuples(st.just("resolve"), st.integers(0, 9), st.sampled_from(["keep0", "keep1",
-                                                                       "dismiss"])),
-    st.tuples(st.just("review"), st.integers(0, 9), st.sampled_from(["accept", "reject"])),
-    st.tuples(st.just("act"), st.integers(0, 9),
-              st.sampled_from(["approve", "done", "cancel", "release"])),
-)
-
-
-def _pick(items: list[Any], i: int) -> Any:
-    return items[i % len(items)] if items else None
-
-
-def _step(client: TestClient, ws: str, step: tuple[Any, ...]) -> None:
-    """One step; one the workspace refuses (a stale preview, a transition not allowed) is
-    still a step: it must change nothing, now or as of any time."""
-    base = f"/api/workspaces/{ws}"
-    kind = step[0]
-    if kind == "ingest":
-        client.post(base + "/sources", json={"title": "Memo", "text": step[1]})
-    elif kind == "version":
-        src = _pick([n for n in client.get(base + "/graph").json()["nodes"]
-                     if n["type"] == "source"], step[1])
-        if src is not None:
-            client.post(base + "/sources", json={"source_id": src["id"], "text": step[2]})
-    elif kind == "run":
-        client.post(base + "/agent-runs", json={"task": step[1]})
-    elif kind == "correct":
-        claim = _pick(client.get(base + "/claims").json()["items"], step[1])
-        if claim is not None:
-            path = f"{base}/claims/{claim['id']}/corrections"
-            body = {"statement": "A reviewer says the launch date is June 30.",
-                    "kind": step[2]}
-            p = client.post(path + "/preview", json=body)
-            if p.status_code == 200:
-                rev = p.json()["revisions"]
-                client.post(path, json={**body, "claim_revision": rev["claim_revision"],
-                                        "impact_token": rev["impact_token"]})
-    elif kind == "resolve":
-        k = _pick(client.get(base + "/conflicts?status=open").json()["items"], step[1])
-        if k is not None:
-            choice: dict[str, Any] = ({"dismiss": True} if step[2] == "dismiss"
-                                      else {"keep": k["claims"][int(step[2][-1])]["id"]})
-            p = client.post(f"{base}/conflicts/{k['id']}/preview", json=choice)
-            if p.status_code == 200:
-                rev = p.json()["revisions"]
-                client.post(f"{base}/conflicts/{k['id']}/resolve", json={
-                    **choice, "conflict_revision": rev["conflict_revision"],
-                    "impact_token": rev["impact_token"]})
-    elif kind == "review":
-        d = _pick(client.get(base + "/decisions").json()["items"], step[1])
-        if d is not None:
-            client.patch(f"{base}/decisions/{d['id']}",
-                         json={"op": step[2], "revision": d["revision"]})
-    else:
-        a = _pick(client.get(base + "/actions").json()["items"], step[1])
-        if a is not None:
-            client.patch(f"{base}/actions/{a['id']}",
-                         json={"op": step[2], "revision": a["revision"]})
+from tests.support.steps import SENTENCES, TASKS, step, steps
 
 
 @settings(max_examples=8, deadline=None, derandomize=True,
@@ -101,8 +24,8 @@ def test_every_read_as_of_a_step_equals_its_snapshot(client: TestClient, falkord
     ws = client.post("/api/workspaces", json={"name": "asof"}).json()["id"]
     snapshots = []
     # A memo and a plan resting on it first, so later steps have something to change.
-    for step in [("ingest", SENTENCES[0] + " " + SENTENCES[2]), ("run", TASKS[0]), *plan]:
-        _step(client, ws, step)
+    for s in [("ingest", SENTENCES[0] + " " + SENTENCES[2]), ("run", TASKS[0]), *plan]:
+        step(client, ws, s)
         snapshots.append((moment(), world(client, ws)))
     compare_at(client, ws, snapshots)
     assert violations(falkordb, ws) == []

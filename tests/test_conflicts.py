@@ -10,7 +10,8 @@ from fastapi.testclient import TestClient
 
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
-from afterhack.store.conflicts import OPEN_CONFLICT_IDS
+from afterhack.store.conflicts import open_conflict_ids
+from afterhack.store.moment import NOW
 from afterhack.store.names import graph_name
 from tests.conftest import snapshot
 from tests.support.graphs import RecordingGraph, explain, statuses, violations, with_graph
@@ -348,7 +349,7 @@ def test_a_search_shows_each_claims_open_conflicts_twins_included(
 
     async def walked(g: Graph) -> dict[str, list[str]]:
         rows = await g.read(f"UNWIND $ids AS id MATCH (c:Claim {{id: id}}) "
-                            f"RETURN c.id AS id, {OPEN_CONFLICT_IDS} AS k",
+                            f"RETURN c.id AS id, {open_conflict_ids(NOW)} AS k",
                             {"ids": [h["id"] for h in hits]})
         return {r["id"]: sorted(r["k"]) for r in rows}
 

@@ -20,7 +20,6 @@ from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus, Se
 from afterhack.retrieval import hybrid
 from afterhack.retrieval.vectors import Vectors
 from afterhack.rules import evidence
-from afterhack.store import asof as store_asof
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store.client import Graph, concurrently
@@ -106,18 +105,11 @@ async def get_claim(g: Graph, claim_id: str, *, as_of: int | None = None) -> Cla
     sources: dict[str, list[EvidenceItem]]
     chain: list[ClaimRef]
     open_conflicts: list[ClaimConflictView]
-    if as_of is None:
-        row = await store_claims.get_claim_row(g, claim_id)
-        links, sources, chain, open_conflicts = await concurrently(
-            store_claims.claim_links(g, claim_id), claim_sources(g, [claim_id]),
-            store_claims.replacement_chain(g, claim_id),
-            store_conflicts.open_conflicts_of_claim(g, claim_id))
-    else:
-        row = await store_asof.get_claim_row_at(g, claim_id, as_of)
-        links, sources, chain, open_conflicts = await concurrently(
-            store_asof.claim_links_at(g, claim_id, as_of), claim_sources(g, [claim_id]),
-            store_asof.replacement_chain_at(g, claim_id, as_of),
-            store_asof.open_conflicts_of_claim_at(g, claim_id, as_of))
+    row = await store_claims.get_claim_row(g, claim_id, as_of)
+    links, sources, chain, open_conflicts = await concurrently(
+        store_claims.claim_links(g, claim_id, as_of), claim_sources(g, [claim_id]),
+        store_claims.replacement_chain(g, claim_id, as_of),
+        store_conflicts.open_conflicts_of_claim(g, claim_id, as_of))
     ev = sources[claim_id]
     first = ev[0] if ev else None
     origin: Origin | None = None

@@ -52,7 +52,6 @@ from afterhack.model.vocab import (
 )
 from afterhack.retrieval import neighbours
 from afterhack.rules.support import Outcome, relabel
-from afterhack.store import asof_graph
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store import corrections as store_corrections
@@ -139,18 +138,13 @@ def parse_status(value: str | None) -> ConflictStatus | None:
 async def list_conflicts(g: Graph, *, status: ConflictStatus | None, limit: int = 100,
                          offset: int = 0, as_of: int | None = None) -> ConflictList:
     """Newest first; with ``as_of``, those raised by then, each with its status then."""
-    if as_of is not None:
-        return {"items": await asof_graph.list_conflicts_at(
-            g, status=status, limit=limit, offset=offset, as_of=as_of)}
     return {"items": await store_conflicts.list_conflicts(g, status=status, limit=limit,
-                                                          offset=offset)}
+                                                          offset=offset, as_of=as_of)}
 
 
 async def get_conflict(g: Graph, conflict_id: str, *,
                        as_of: int | None = None) -> ConflictRecord:
-    if as_of is not None:
-        return await asof_graph.get_conflict_at(g, conflict_id, as_of)
-    return await store_conflicts.get_conflict(g, conflict_id)
+    return await store_conflicts.get_conflict(g, conflict_id, as_of)
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,7 @@ async def _total(g: Graph, kind: CountedKind, label: CountLabel | None, drawn: i
 
 async def product_view(g: Graph, limit: int, as_of: int | None = None) -> GraphView:
     """The product view; with ``as_of``, as the memory held it then."""
-    rows = await (graphview.product_rows(g, limit) if as_of is None
-                  else asof_graph.product_rows_at(g, limit, as_of))
+    rows = await graphview.product_rows(g, limit, as_of)
     nodes: list[ViewNode] = []
     edges: list[ViewEdge] = []
     for s in rows["sources"]:
@@ -112,8 +111,7 @@ async def product_view(g: Graph, limit: int, as_of: int | None = None) -> GraphV
 
 
 async def internal_view(g: Graph, limit: int, as_of: int | None = None) -> GraphView:
-    rows = await (graphview.internal_rows(g, limit) if as_of is None
-                  else asof_graph.internal_rows_at(g, limit, as_of))
+    rows = await graphview.internal_rows(g, limit, as_of)
     nodes: list[ViewNode] = []
     for n in rows["nodes"]:
         props = {k: v for k, v in dict(n["props"]).items() if k not in _HIDDEN_PROPS}

@@ -117,9 +117,8 @@ async def read_decision(g: Graph, decision_id: str, *, as_of: int | None = None
     """A decision (as of a time, if given) with why then and why now."""
     view: DecisionView
     record: SupportRecord
-    read = (store_decisions.get_decision(g, decision_id) if as_of is None
-            else store_past.get_decision_at(g, decision_id, as_of))
-    view, record = await concurrently(read, store_past.support_record(g, decision_id))
+    view, record = await concurrently(store_decisions.get_decision(g, decision_id, as_of),
+                                      store_past.support_record(g, decision_id))
     at = now_ms() if as_of is None else as_of
     ids = {u["claim_id"] for u in record["uses"]}
     for was in record["support_history"]:

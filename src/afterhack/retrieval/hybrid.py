@@ -24,7 +24,6 @@ from afterhack.model.claims import (
 from afterhack.model.vocab import ClaimStatus, SearchMode
 from afterhack.retrieval import ranking, search
 from afterhack.retrieval.vectors import Vectors
-from afterhack.store import asof as store_asof
 from afterhack.store import claims as store_claims
 from afterhack.store import vectors as store_vectors
 from afterhack.store import workspaces
@@ -293,7 +292,7 @@ async def _listed(g: Graph, statuses: Sequence[ClaimStatus], *, limit: int, offs
     if as_of is not None:
         info["as_of"] = as_of
         listed, _ = await concurrently(
-            store_asof.list_claims_at(g, statuses, as_of, limit + 1, offset, after),
+            store_claims.list_claims(g, statuses, limit + 1, offset, after, as_of),
             _checked(g, workspace_id))
     else:
         listed, total, _ = await concurrently(

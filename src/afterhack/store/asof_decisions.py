@@ -1,54 +1,45 @@
-"""Decisions and actions as they were at an earlier time (docs/rules.md, rule 10; store/asof.py says
-how a read as of a time sees nodes and edges).
+"""What a decision rested on before each re-confirmation, and the pasts of claims: what a
+decision's read as of a time (store/decisions.py) and why then, why now (memory/why.py)
+read beside the decision itself.
 
-A decision re-confirmed after that time rested on other claims then: the premises it had
+A decision re-confirmed after a time rested on other claims then: the premises it had
 are kept on it (``support_history``, each ending at its ``support_until``) and read from
-there. Why a decision was flagged is kept only for its latest flag: a read as of a time
-before its status last changed says ``review_reason`` null unless it was in good standing.
+there.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from afterhack.errors import ActionNotFound, DecisionNotFound
+from afterhack.errors import DecisionNotFound
 from afterhack.model.decisions import (
-    ActionRecord,
     ClaimPast,
-    DecisionView,
+    CorrectionOfClaim,
+    PremiseClaim,
     PremiseUse,
+    ReplacingClaim,
+    RetiringVersion,
     SupportRecord,
 )
-from afterhack.store.client import Graph, Row
-from afterhack.store.decisions import action_decisions, decision_view
-from afterhack.store.history import changed_since, held_from_at, history_expr, since_expr, status_at
+from afterhack.store.client import Graph
+from afterhack.store.history import history_expr, since_expr, status_at
+from afterhack.store.rows import of
 
-_ACTION_AT = (
-    f"{{id: a.id, description: a.description, status: {status_at('a')}, "
-    "revision: a.revision, created_at: a.created_at, "
-    f"held_from: {held_from_at('a')}}}"
-)
-
-_DECISION_AT = (
-    "RETURN d {.id, .title, .summary, .revision, .created_at, .run_id, .premise_order, "
-    f".review_reason, .support_history, .support_until}} AS d, {status_at('d')} AS status, "
-    f"{changed_since('d')} AS changed_since, "
-    "[(d)-[u:USED_CLAIM]->(c:Claim) | {premise: u.premise, id: c.id, statement: c.statement, "
-    f"  status: {status_at('c')}, source_id: c.source_id}}] AS uses, "
-    "[(d)-[:DEPENDS_ON]->(x:Decision) WHERE x.created_at <= $as_of | "
-    f"  {{id: x.id, title: x.title, status: {status_at('x')}}}] AS depends_on, "
-    "[(d)<-[:DEPENDS_ON]-(y:Decision) WHERE y.created_at <= $as_of | "
-    f"  {{id: y.id, title: y.title, status: {status_at('y')}}}] AS dependents, "
-    f"[(d)<-[:REQUIRES]-(a:Action) WHERE a.created_at <= $as_of | {_ACTION_AT}] AS actions"
-)
+_USE = of(PremiseUse)
+_CLAIM = of(PremiseClaim)
+_SUPPORT = of(SupportRecord)
+_PAST = of(ClaimPast)
+_CORRECTION = of(CorrectionOfClaim)
+_RETIRING = of(RetiringVersion)
+_REPLACING = of(ReplacingClaim)
 
 
 def parse_support(was: str) -> tuple[list[str], list[PremiseUse]]:
     """One entry of ``support_history``: the premise order and the uses it had."""
     old = json.loads(was)
-    return list(old["premise_order"]), cast(list[PremiseUse], old["uses"])
+    return list(old["premise_order"]), _USE.all(old["uses"])
 
 
 def support_at(d: Mapping[str, Any], as_of: int) -> tuple[list[str], list[PremiseUse]] | None:
@@ -61,45 +52,13 @@ def support_at(d: Mapping[str, Any], as_of: int) -> tuple[list[str], list[Premis
     return None
 
 
-async def _claims_at(g: Graph, ids: list[str], as_of: int) -> dict[str, Row]:
+async def claims_then(g: Graph, ids: list[str], as_of: int) -> dict[str, PremiseClaim]:
+    """These claims, each with the status it had at ``as_of``."""
     rows = await g.read(
         "MATCH (c:Node) WHERE c:Claim AND c.id IN $ids "
         f"RETURN c.id AS id, c.statement AS statement, {status_at('c')} AS status, "
         "c.source_id AS source_id", {"ids": ids, "as_of": as_of})
-    return {r["id"]: r for r in rows}
-
-
-async def get_decision_at(g: Graph, decision_id: str, as_of: int) -> DecisionView:
-    rows = await g.read("MATCH (d:Node {id:$id}) WHERE d:Decision AND d.created_at <= $as_of "
-                        + _DECISION_AT, {"id": decision_id, "as_of": as_of})
-    row = rows.first()
-    if row is None:
-        raise DecisionNotFound(decision_id, "No decision with that id at that time.")
-    d = dict(row["d"])
-    d["status"] = row["status"]
-    if row["changed_since"]:
-        d["review_reason"] = None
-    uses = list(row["uses"])
-    then = support_at(d, as_of)
-    if then is not None:
-        order, was = then
-        d["premise_order"] = json.dumps(order)
-        claims = await _claims_at(g, sorted({u["claim_id"] for u in was}), as_of)
-        uses = [{**claims[u["claim_id"]], "premise": u["premise"]}
-                for u in was if u["claim_id"] in claims]
-    required = await action_decisions(g, [a["id"] for a in row["actions"]])
-    return decision_view({**row, "d": d, "uses": uses}, required)
-
-
-async def get_action_at(g: Graph, action_id: str, as_of: int) -> ActionRecord:
-    rows = await g.read(
-        "MATCH (a:Node {id:$id}) WHERE a:Action AND a.created_at <= $as_of "
-        f"RETURN {_ACTION_AT} AS a, [(a)-[:REQUIRES]->(x:Decision) | x.id] AS decision_ids",
-        {"id": action_id, "as_of": as_of})
-    row = rows.first()
-    if row is None:
-        raise ActionNotFound(action_id, "No action with that id at that time.")
-    return cast(ActionRecord, {**row["a"], "decision_ids": sorted(row["decision_ids"])})
+    return {r["id"]: r for r in _CLAIM.all(rows)}
 
 
 async def support_record(g: Graph, decision_id: str) -> SupportRecord:
@@ -112,8 +71,8 @@ async def support_record(g: Graph, decision_id: str) -> SupportRecord:
     row = rows.first()
     if row is None:
         raise DecisionNotFound(decision_id)
-    return cast(SupportRecord, {**row, "premise_order": json.loads(row["premise_order"] or "[]"),
-                                "uses": [dict(u) for u in row["uses"]]})
+    return _SUPPORT.one({**row, "premise_order": json.loads(row["premise_order"] or "[]"),
+                         "uses": _USE.all(row["uses"])})
 
 
 async def claim_pasts(g: Graph, ids: list[str]) -> dict[str, ClaimPast]:
@@ -141,7 +100,7 @@ async def claim_pasts(g: Graph, ids: list[str]) -> dict[str, ClaimPast]:
         "[(c)<-[:SUPERSEDES]-(r:Claim) | r {.id, .statement, .status, .created_at}] "
         "AS replaced_by",
         {"ids": ids})
-    return {r["id"]: cast(ClaimPast, {
-        **r, "corrections": [dict(k) for k in r["corrections"]],
-        "retired_by": dict(r["retired_by"]) if r["retired_by"] else None,
-        "replaced_by": [dict(x) for x in r["replaced_by"]]}) for r in rows}
+    return {r["id"]: _PAST.one({
+        **r, "corrections": _CORRECTION.all(r["corrections"]),
+        "retired_by": _RETIRING.one(r["retired_by"]) if r["retired_by"] else None,
+        "replaced_by": _REPLACING.all(r["replaced_by"])}) for r in rows}

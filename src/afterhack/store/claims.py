@@ -1,9 +1,11 @@
-"""Claims: search, list, and one claim with its evidence, corrections and replacements."""
+"""Claims: search, and the list and one claim with its evidence, corrections and
+replacements, now or as of a time (store/moment.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, cast
+from functools import cache
+from typing import NamedTuple
 
 from afterhack.errors import ClaimNotFound, WorkspaceNotFound
 from afterhack.model.claims import (
@@ -18,16 +20,22 @@ from afterhack.model.claims import (
 from afterhack.model.pages import After
 from afterhack.model.vocab import ClaimStatus
 from afterhack.store.client import Graph, GraphMissing, Rows
-from afterhack.store.conflicts import OPEN_CONFLICT_IDS
+from afterhack.store.conflicts import open_conflict_ids
 from afterhack.store.cypher import CURRENT
 from afterhack.store.keyset import after_params
+from afterhack.store.moment import NOW, At, Moment, both, where
+from afterhack.store.rows import of
 from afterhack.store.workspaces import IN_READY_WORKSPACE
 
-CLAIM_FIELDS = (
-    "c.id AS id, c.statement AS statement, c.status AS status, c.confidence AS confidence, "
-    "c.confidence_kind AS confidence_kind, c.source_id AS source_id, c.revision AS revision, "
-    "c.created_at AS created_at"
-)
+
+def claim_fields(at: At) -> str:
+    """The columns of a ClaimRow of the claim ``c``, with its status at the moment."""
+    return (f"c.id AS id, c.statement AS statement, {at.status('c')} AS status, "
+            "c.confidence AS confidence, c.confidence_kind AS confidence_kind, "
+            "c.source_id AS source_id, c.revision AS revision, c.created_at AS created_at")
+
+
+CLAIM_FIELDS = claim_fields(NOW)
 
 # A search's rows carry their statement key, which matches them to the workspace's open
 # conflicts (``open_by_key``): that one read runs beside the rankings, where a conflict
@@ -39,6 +47,14 @@ class KeyedClaim(ClaimRow):
     """A claim as a search reads it: with its statement key (not part of the answer)."""
 
     statement_key: str | None
+
+
+_CLAIM_ROW = of(ClaimRow)
+_KEYED = of(KeyedClaim)
+_QUOTED = of(QuotedClaim)
+_DETAIL = of(ClaimDetailRow)
+_LINKS = of(ClaimLinks)
+_FRAGMENT = of(FragmentRow)
 
 
 # How many claims of one term are counted before the term is called common: a common term
@@ -96,7 +112,7 @@ async def bm25(g: Graph, via: list[tuple[str, float]], rest: list[tuple[str, flo
         {"via": [[t, w] for t, w in via], "rest": [[t, w] for t, w in rest],
          "statuses": statuses, "limit": limit, "k1": k1, "b": b, "budget": budget},
     )
-    return cast(list[KeyedClaim], list(rows))
+    return _KEYED.all(rows)
 
 
 # A search reads at most this many (statement key, conflict) pairs beside its rankings; in a
@@ -106,7 +122,7 @@ OPEN_PAIRS_CAP = 500
 
 class OpenConflicts(NamedTuple):
     """Open conflicts by the statement key of each claim they hold (every claim with that
-    key is in them: a conflict of a twin counts, as in ``OPEN_CONFLICT_IDS``); ``complete``
+    key is in them: a conflict of a twin counts, as in ``open_conflict_ids``); ``complete``
     is False when there were more than ``OPEN_PAIRS_CAP`` pairs to read."""
 
     by_key: dict[str, list[str]]
@@ -178,7 +194,7 @@ async def neighbours(g: Graph, hits: list[str], statuses: Sequence[ClaimStatus]
     near: dict[str, list[KeyedClaim]] = {h: [] for h in hits}
     for r in rows:
         row = dict(r)
-        near[row.pop("of")].append(cast(KeyedClaim, row))
+        near[row.pop("of")].append(_KEYED.one(row))
     return near
 
 
@@ -233,7 +249,7 @@ async def contains_scan(g: Graph, words: list[str], statuses: Sequence[ClaimStat
         f"RETURN {CLAIM_FIELDS} ORDER BY c.created_at, c.id LIMIT $limit",
         {"words": words, "statuses": statuses, "limit": limit},
     )
-    return cast(list[ClaimRow], list(rows))
+    return _CLAIM_ROW.all(rows)
 
 
 # The claims after a cursor's position in order of creation (keyset: paging.py); null
@@ -242,16 +258,23 @@ AFTER_CLAIM = ("($at_after IS NULL OR c.created_at > $at_after "
                "OR (c.created_at = $at_after AND c.id > $id_after))")
 
 
+@cache
+def _list(at: At) -> str:
+    return (f"{at.match_status('c', 'Claim', '$statuses')} AND {AFTER_CLAIM} "
+            "WITH c ORDER BY c.created_at, c.id SKIP $offset LIMIT $limit "
+            f"RETURN {claim_fields(at)}, {open_conflict_ids(at)} AS open_conflict_ids "
+            "ORDER BY c.created_at, c.id")
+
+
 async def list_claims(g: Graph, statuses: Sequence[ClaimStatus], limit: int,
-                      offset: int, after: After | None = None) -> list[ClaimRow]:
-    rows = await g.read(
-        f"MATCH (c:Node) WHERE c:Claim AND c.status IN $statuses AND {AFTER_CLAIM} "
-        "WITH c ORDER BY c.created_at, c.id SKIP $offset LIMIT $limit "
-        f"RETURN {CLAIM_FIELDS}, {OPEN_CONFLICT_IDS} AS open_conflict_ids "
-        "ORDER BY c.created_at, c.id",
-        {"statuses": statuses, "limit": limit, "offset": offset, **after_params(after)},
-    )
-    return cast(list[ClaimRow], list(rows))
+                      offset: int, after: After | None = None,
+                      as_of: int | None = None) -> list[ClaimRow]:
+    """The claims with a status of ``statuses`` in order of creation; as of a time, those
+    that existed then with a status of ``statuses`` then."""
+    m = Moment(as_of)
+    rows = await g.read(_list(m.at), m.params(statuses=statuses, limit=limit, offset=offset,
+                                              **after_params(after)))
+    return _CLAIM_ROW.all(rows)
 
 
 async def count_claims_in(g: Graph, statuses: Sequence[ClaimStatus]) -> int:
@@ -266,7 +289,7 @@ async def find_claims(g: Graph, ids: list[str]) -> dict[str, QuotedClaim]:
         "c.evidence_quote AS evidence_quote",
         {"ids": ids},
     )
-    return {r["id"]: cast(QuotedClaim, r) for r in rows}
+    return {r["id"]: _QUOTED.one(r) for r in rows}
 
 
 async def claim_fragments(g: Graph, ids: list[str]) -> list[FragmentRow]:
@@ -283,54 +306,93 @@ async def claim_fragments(g: Graph, ids: list[str]) -> list[FragmentRow]:
         "ORDER BY c.id, f.start",
         {"ids": ids},
     )
-    return cast(list[FragmentRow], list(rows))
+    return _FRAGMENT.all(rows)
 
 
-async def get_claim_row(g: Graph, claim_id: str) -> ClaimDetailRow:
-    rows = await g.read(
-        f"MATCH (c:Node {{id:$id}}) WHERE c:Claim RETURN {CLAIM_FIELDS}, "
-        "c.evidence_quote AS evidence_quote, "
-        "c.quote_start AS quote_start, c.quote_end AS quote_end, "
-        "c.valid_from AS valid_from, c.valid_until AS valid_until",
-        {"id": claim_id},
-    )
-    row = rows.first()
+@cache
+def _row(at: At) -> str:
+    return (f"MATCH (c:Node {{id:$id}}) WHERE c:Claim{both(at.exists('c'))} "
+            f"RETURN {claim_fields(at)}, c.evidence_quote AS evidence_quote, "
+            "c.quote_start AS quote_start, c.quote_end AS quote_end, "
+            "c.valid_from AS valid_from, c.valid_until AS valid_until")
+
+
+def _not_found(claim_id: str, m: Moment) -> ClaimNotFound:
+    return ClaimNotFound(claim_id, None if m.now else "No claim with that id at that time.")
+
+
+async def get_claim_row(g: Graph, claim_id: str, as_of: int | None = None) -> ClaimDetailRow:
+    m = Moment(as_of)
+    row = _DETAIL.first(await g.read(_row(m.at), m.params(id=claim_id)))
     if row is None:
-        raise ClaimNotFound(claim_id)
-    return cast(ClaimDetailRow, row)
+        raise _not_found(claim_id, m)
+    return row
 
 
-async def claim_links(g: Graph, claim_id: str) -> ClaimLinks:
-    """Corrections of the claim, what it supersedes and what supersedes it, who uses it."""
-    rows = await g.read(
+def _ref(var: str, at: At) -> str:
+    return f"{{id: {var}.id, statement: {var}.statement, status: {at.status(var)}}}"
+
+
+@cache
+def _links(at: At) -> str:
+    # A claim was superseded by another only once it was retired; it superseded another
+    # only once that one was (store/moment.py).
+    return (
         "MATCH (c:Node {id:$id}) WHERE c:Claim "
+        f"WITH c, {at.status('c')} AS st "
         "RETURN "
-        "[(c)<-[:CORRECTS]-(k:Correction) | k {.id, .kind, .statement, .reason, .reviewer, "
-        "  .created_at, .replacement_id}] AS corrections, "
-        "[(c)<-[:SUPERSEDES]-(r:Claim) | r {.id, .statement, .status}] AS superseded_by, "
-        "[(c)-[:SUPERSEDES]->(o:Claim) | o {.id, .statement, .status}] AS supersedes, "
-        "[(c)<-[u:USED_CLAIM]-(d:Decision) | {decision_id: d.id, title: d.title, "
-        "  status: d.status, premise: u.premise}] AS used_by",
-        {"id": claim_id},
-    )
-    row = rows.first()
+        f"[(c)<-[:CORRECTS]-(k:Correction){where(at.exists('k'))} | k {{.id, .kind, "
+        "  .statement, .reason, .reviewer, .created_at, .replacement_id}] AS corrections, "
+        f"[(c)<-[:SUPERSEDES]-(r:Claim){where(at.retired('st'), at.exists('r'))} | "
+        f"  {_ref('r', at)}] AS superseded_by, "
+        f"[(c)-[:SUPERSEDES]->(o:Claim){where(at.retired(at.status('o')))} | "
+        f"  {_ref('o', at)}] AS supersedes, "
+        f"[(c)<-[u:USED_CLAIM]-(d:Decision){where(at.exists('d'))} | "
+        f"  {{decision_id: d.id, title: d.title, status: {at.status('d')}, "
+        "    premise: u.premise}] AS used_by")
+
+
+async def claim_links(g: Graph, claim_id: str, as_of: int | None = None) -> ClaimLinks:
+    """Corrections of the claim, what it supersedes and what supersedes it, who uses it."""
+    m = Moment(as_of)
+    row = _LINKS.first(await g.read(_links(m.at), m.params(id=claim_id)))
     if row is None:
         raise ClaimNotFound(claim_id)
-    return cast(ClaimLinks, row)
+    return row
 
 
-async def replacement_chain(g: Graph, claim_id: str) -> list[ClaimRef]:
-    """The claim and each claim that replaced it, in order, up to the current one."""
-    rows = await g.read(
+@cache
+def _chain(at: At) -> str:
+    # The time is tested on the rows, not in the MATCH: a condition on the far end makes
+    # FalkorDB start from every claim instead of from this one. A step counts once the
+    # claim it replaced was retired: every claim of the path before the last.
+    retired = at.retired(at.status("x"))
+    return (
         "MATCH p = (c:Node {id:$id})<-[:SUPERSEDES*0..64]-(r:Claim) WHERE c:Claim "
-        "RETURN r.id AS id, r.statement AS statement, r.status AS status, length(p) AS depth "
-        "ORDER BY depth",
-        {"id": claim_id},
-    )
+        f"RETURN r.id AS id, r.statement AS statement, {at.status('r')} AS status, "
+        f"{f'all(x IN nodes(p)[..-1] WHERE {retired})' if retired else 'true'} AS counts, "
+        "length(p) AS depth ORDER BY depth")
+
+
+async def replacement_chain(g: Graph, claim_id: str, as_of: int | None = None
+                            ) -> list[ClaimRef]:
+    """The claim and each claim that replaced it, in order, up to the current one (as of a
+    time, up to the one current then)."""
+    m = Moment(as_of)
     chain: list[ClaimRef] = []
     seen: set[str] = set()
-    for r in rows:
-        if r["id"] not in seen:
+    for r in await g.read(_chain(m.at), m.params(id=claim_id)):
+        # A claim created after the time has no status then.
+        if r["status"] is not None and r["counts"] and r["id"] not in seen:
             seen.add(r["id"])
             chain.append({"id": r["id"], "statement": r["statement"], "status": r["status"]})
     return chain
+
+
+async def valid_times(g: Graph, ids: list[str]) -> dict[str, tuple[int | None, int | None]]:
+    """Each claim's valid time (valid_from, valid_until), now."""
+    if not ids:
+        return {}
+    rows = await g.read("MATCH (c:Node) WHERE c:Claim AND c.id IN $ids "
+                        "RETURN c.id AS id, c.valid_from AS f, c.valid_until AS u", {"ids": ids})
+    return {r["id"]: (r["f"], r["u"]) for r in rows}

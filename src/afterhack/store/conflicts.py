@@ -5,23 +5,27 @@ It is a conflict between two statements: its ``key`` is made from both statement
 the same pair is raised once however many copies of either statement are ingested, and a
 claim is in every conflict some claim with its statement key is in. Raising happens inside
 the query that writes the new claims (``RAISE``); resolving is one guarded query, like a
-correction's apply.
+correction's apply. Reads are taken at a moment (store/moment.py): now, or as of a time,
+when a conflict raised by then shows the status it had then and its claims theirs.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, TypedDict, cast
+from functools import cache
+from typing import Any, TypedDict
 
 from afterhack.errors import ConflictNotFound
-from afterhack.model.claims import ClaimConflictView
-from afterhack.model.conflicts import ConflictRecord
+from afterhack.model.claims import ClaimConflictView, OtherSide
+from afterhack.model.conflicts import ConflictClaim, ConflictRecord
 from afterhack.model.vocab import ConflictKind, ConflictStatus
 from afterhack.store.audit import CREATE_AUDITS
-from afterhack.store.client import Graph
-from afterhack.store.cypher import CURRENT
+from afterhack.store.client import Graph, Row
+from afterhack.store.cypher import CURRENT, cypher_list
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD
 from afterhack.store.history import born, change
+from afterhack.store.moment import At, Moment, both, where
+from afterhack.store.rows import of
 
 
 class ConflictRow(TypedDict):
@@ -60,58 +64,93 @@ CALL {
 }
 """
 
-# The ids of the open conflicts a claim (bound as ``c``) is in, through its statement key:
-# a copy of a statement is in the conflicts of the claim that raised them. (One id per
-# claim of the conflict with that key: callers keep each id once.)
-OPEN_CONFLICT_IDS = ("[(oc_t:Node {statement_key: c.statement_key})<-[:BETWEEN]-"
-                     "(oc_k:Conflict) WHERE oc_t:Claim AND oc_k.status = 'open' | oc_k.id]")
+def open_conflict_ids(at: At) -> str:
+    """The ids of the open conflicts a claim (bound as ``c``) is in at the moment, through
+    its statement key: a copy of a statement is in the conflicts of the claim that raised
+    them (as of a time, through the copies that existed then). One id per claim of the
+    conflict with that key: callers keep each id once."""
+    return ("[(oc_t:Node {statement_key: c.statement_key})<-[:BETWEEN]-(oc_k:Conflict) "
+            f"WHERE oc_t:Claim{both(at.exists('oc_t'))} AND {at.status_in('oc_k', _OPEN)} "
+            "| oc_k.id]")
 
-_CLAIM = """{id: c.id, statement: c.statement, statement_key: c.statement_key,
-  status: c.status, revision: c.revision, evidence_quote: c.evidence_quote,
-  source_id: s.id, source_title: s.title, version: v.version, created_at: c.created_at,
-  source_added_at: v.created_at}"""
 
-_RECORD = """k {.id, .key, .status, .kind, .reason, .detected_by, .revision, .created_at,
-  .resolved_at, .resolved_by, .resolution, .kept_claim_id, .correction_id} AS k"""
+class ClaimConflict(TypedDict):
+    claim_id: str
+    conflict_id: str
+    side_key: str
 
-_WITH_CLAIMS = """
+
+_OPEN = cypher_list(["open"])
+_CONFLICT_CLAIM = of(ConflictClaim)
+_CONFLICT = of(ConflictRecord)
+_CLAIM_CONFLICT = of(ClaimConflict)
+_CLAIM_CONFLICT_VIEW = of(ClaimConflictView)
+_OTHER_SIDE = of(OtherSide)
+
+
+@cache
+def _with_claims(at: At) -> str:
+    """Continues a query that has bound a conflict ``k`` and its status then ``st``: the
+    conflict with its claims, each with its source."""
+    return f"""
 MATCH (k)-[:BETWEEN]->(c:Claim)
 OPTIONAL MATCH (c)-[:SUPPORTED_BY]->(:SourceFragment)<-[:HAS_FRAGMENT]-(v:SourceVersion)
   <-[:HAS_VERSION]-(s:Source)
-WITH k, c, v, s ORDER BY c.created_at, c.id
-RETURN """ + _RECORD + ", collect(" + _CLAIM + ") AS claims"
+WITH k, st, c, v, s ORDER BY c.created_at, c.id
+RETURN k {{.id, .key, .kind, .reason, .detected_by, .revision, .created_at, .resolved_at,
+  .resolved_by, .resolution, .kept_claim_id, .correction_id}} AS k, st,
+  collect({{id: c.id, statement: c.statement, statement_key: c.statement_key,
+    status: {at.status('c')}, revision: c.revision, evidence_quote: c.evidence_quote,
+    source_id: s.id, source_title: s.title, version: v.version, created_at: c.created_at,
+    source_added_at: v.created_at}}) AS claims"""
 
 
-def _record(row: dict[str, Any]) -> ConflictRecord:
+def _record(row: Row) -> ConflictRecord:
     record = dict(row["k"])
-    record["claims"] = [dict(c) for c in row["claims"]]
-    return cast(ConflictRecord, record)
+    record["status"] = row["st"]
+    if row["st"] == "open":
+        # Open at the moment: a resolution since did not exist yet.
+        record.update(resolved_at=None, resolved_by=None, resolution=None, kept_claim_id=None,
+                      correction_id=None)
+    record["claims"] = _CONFLICT_CLAIM.all(row["claims"])
+    return _CONFLICT.one(record)
+
+
+@cache
+def _list(at: At) -> str:
+    return (f"MATCH (k:Conflict){where(at.exists('k'))} "
+            f"WITH k, {at.status('k')} AS st WHERE $status IS NULL OR st = $status "
+            "WITH k, st ORDER BY k.created_at DESC, k.id SKIP $offset LIMIT $limit"
+            + _with_claims(at) + " ORDER BY k.created_at DESC, k.id")
 
 
 async def list_conflicts(g: Graph, *, status: ConflictStatus | None, limit: int,
-                         offset: int) -> list[ConflictRecord]:
-    """Newest first."""
-    rows = await g.read(
-        "MATCH (k:Conflict) WHERE $status IS NULL OR k.status = $status "
-        "WITH k ORDER BY k.created_at DESC, k.id SKIP $offset LIMIT $limit" + _WITH_CLAIMS
-        + " ORDER BY k.created_at DESC, k.id",
-        {"status": status, "limit": limit, "offset": offset})
+                         offset: int, as_of: int | None = None) -> list[ConflictRecord]:
+    """Newest first; as of a time, those raised by then, each with its status then."""
+    m = Moment(as_of)
+    rows = await g.read(_list(m.at), m.params(status=status, limit=limit, offset=offset))
     return [_record(r) for r in rows]
 
 
-async def get_conflicts(g: Graph, ids: list[str]) -> list[ConflictRecord]:
+@cache
+def _by_ids(at: At) -> str:
+    return (f"MATCH (k:Node) WHERE k:Conflict AND k.id IN $ids{both(at.exists('k'))} "
+            f"WITH k, {at.status('k')} AS st" + _with_claims(at) + " ORDER BY k.created_at, k.id")
+
+
+async def get_conflicts(g: Graph, ids: list[str], as_of: int | None = None
+                        ) -> list[ConflictRecord]:
     if not ids:
         return []
-    rows = await g.read("MATCH (k:Node) WHERE k:Conflict AND k.id IN $ids WITH k"
-                        + _WITH_CLAIMS
-                        + " ORDER BY k.created_at, k.id", {"ids": ids})
-    return [_record(r) for r in rows]
+    m = Moment(as_of)
+    return [_record(r) for r in await g.read(_by_ids(m.at), m.params(ids=ids))]
 
 
-async def get_conflict(g: Graph, conflict_id: str) -> ConflictRecord:
-    found = await get_conflicts(g, [conflict_id])
+async def get_conflict(g: Graph, conflict_id: str, as_of: int | None = None) -> ConflictRecord:
+    found = await get_conflicts(g, [conflict_id], as_of)
     if not found:
-        raise ConflictNotFound(conflict_id)
+        raise ConflictNotFound(conflict_id, None if as_of is None
+                               else "No conflict with that id at that time.")
     return found[0]
 
 
@@ -125,10 +164,12 @@ async def known_keys(g: Graph, keys: list[str]) -> set[str]:
     return {r["key"] for r in rows}
 
 
-class ClaimConflict(TypedDict):
-    claim_id: str
-    conflict_id: str
-    side_key: str
+# The claims first, then their keys' conflicts: the key is looked up in the index only when
+# the claim comes from a WITH and the conditions wait for the next one; otherwise FalkorDB
+# starts from every conflict (a condition on k) or joins with every node (no WITH).
+_CONFLICTS_OF_CLAIMS = (
+    "WITH c MATCH (t:Node {statement_key: c.statement_key})<-[:BETWEEN]-(k:Conflict) "
+    "WITH c, t, k WHERE t:Claim")
 
 
 async def open_conflicts_of(g: Graph, claim_ids: list[str]) -> list[ClaimConflict]:
@@ -136,34 +177,37 @@ async def open_conflicts_of(g: Graph, claim_ids: list[str]) -> list[ClaimConflic
     if not claim_ids:
         return []
     rows = await g.read(
-        # The key is looked up in the index only when the claim comes from a WITH and the
-        # conditions wait for the next one: otherwise FalkorDB starts from every conflict
-        # (a condition on k) or joins with every node (no WITH).
-        "MATCH (c:Node) WHERE c:Claim AND c.id IN $ids WITH c "
-        "MATCH (t:Node {statement_key: c.statement_key})<-[:BETWEEN]-(k:Conflict) "
-        "WITH c, t, k WHERE t:Claim AND k.status = 'open' "
+        f"MATCH (c:Node) WHERE c:Claim AND c.id IN $ids {_CONFLICTS_OF_CLAIMS} "
+        "AND k.status = 'open' "
         "RETURN DISTINCT c.id AS claim_id, k.id AS conflict_id, c.statement_key AS side_key",
         {"ids": claim_ids})
-    return [ClaimConflict(claim_id=r["claim_id"], conflict_id=r["conflict_id"],
-                          side_key=r["side_key"]) for r in rows]
+    return _CLAIM_CONFLICT.all(rows)
 
 
-async def open_conflicts_of_claim(g: Graph, claim_id: str) -> list[ClaimConflictView]:
-    """The open conflicts a claim's statement is in, each with the claims on the other
-    side."""
-    links = await open_conflicts_of(g, [claim_id])
-    if not links:
-        return []
-    own = links[0]["side_key"]
-    out: list[ClaimConflictView] = []
-    for k in await get_conflicts(g, sorted({x["conflict_id"] for x in links})):
-        out.append({"id": k["id"], "kind": k["kind"], "reason": k["reason"],
-                    "status": k["status"],
-                    "other": [{"id": c["id"], "statement": c["statement"],
-                               "status": c["status"], "source_id": c["source_id"],
-                               "source_title": c["source_title"]}
-                              for c in k["claims"] if c["statement_key"] != own]})
-    return out
+@cache
+def _of_claim(at: At) -> str:
+    return (
+        f"MATCH (c:Node {{id:$id}}) WHERE c:Claim {_CONFLICTS_OF_CLAIMS}"
+        f"{both(at.exists('t'))} AND {at.status_in('k', _OPEN)} "
+        "WITH DISTINCT c, k "
+        "MATCH (k)-[:BETWEEN]->(o:Claim) WHERE o.statement_key <> c.statement_key "
+        "OPTIONAL MATCH (o)-[:SUPPORTED_BY]->(:SourceFragment)<-[:HAS_FRAGMENT]-"
+        "(:SourceVersion)<-[:HAS_VERSION]-(s:Source) "
+        "WITH k, o, s ORDER BY o.created_at, o.id "
+        "RETURN k.id AS id, k.kind AS kind, k.reason AS reason, "
+        "collect({id: o.id, statement: o.statement, "
+        f"  status: {at.status('o')}, source_id: s.id, source_title: s.title}}) AS other "
+        "ORDER BY k.id")
+
+
+async def open_conflicts_of_claim(g: Graph, claim_id: str, as_of: int | None = None
+                                  ) -> list[ClaimConflictView]:
+    """The open conflicts (at the moment) a claim's statement is in, each with the claims
+    on the other side (as of a time, those that existed then)."""
+    m = Moment(as_of)
+    rows = await g.read(_of_claim(m.at), m.params(id=claim_id))
+    return [_CLAIM_CONFLICT_VIEW.one({**r, "status": "open", "other": _OTHER_SIDE.all(r["other"])})
+            for r in rows]
 
 
 # The conflict and the claim kept must be exactly as previewed, and the losing statement's

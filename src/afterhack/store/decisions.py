@@ -1,4 +1,5 @@
-"""Decisions and actions: reads, and the reviewer's compare-and-set changes.
+"""Decisions and actions: reads (now, or as of a time: store/moment.py), and the
+reviewer's compare-and-set changes.
 
 Every change carries the revision the client saw; the write goes through only if it is
 still the current one and the transition is allowed, checked inside the same query.
@@ -8,7 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Literal, TypedDict, cast
+from functools import cache
+from typing import Literal, TypedDict
 
 from afterhack.errors import ActionNotFound, DecisionNotFound
 from afterhack.model.decisions import (
@@ -21,29 +23,103 @@ from afterhack.model.decisions import (
 from afterhack.model.pages import After
 from afterhack.model.region import Stamps
 from afterhack.model.vocab import OPEN_ACTION, ActionStatus, DecisionStatus
+from afterhack.store.asof_decisions import claims_then, support_at
 from afterhack.store.audit import CREATE_AUDITS, AuditEvent, now_ms
 from afterhack.store.client import Graph, Row
 from afterhack.store.cypher import CURRENT, GOOD, cypher_list
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, Repair, guard_params
 from afterhack.store.history import change
 from afterhack.store.keyset import after_params
+from afterhack.store.moment import NOW, At, Moment, both, where
+from afterhack.store.rows import of
 
-_ACTION_MAP = (
-    "{id: a.id, description: a.description, status: a.status, revision: a.revision, "
-    "created_at: a.created_at, held_from: a.held_from, "
-    "decision_ids: [(a)-[:REQUIRES]->(x:Decision) | x.id]}"
-)
 
-_DECISION_RETURN = (
-    "RETURN d {.id, .title, .summary, .status, .revision, .created_at, .run_id, "
-    ".premise_order, .review_reason} AS d, "
-    "[(d)-[u:USED_CLAIM]->(c:Claim) | {premise: u.premise, id: c.id, statement: c.statement, "
-    "  status: c.status, source_id: c.source_id}] AS uses, "
-    "[(d)-[:DEPENDS_ON]->(x:Decision) | x {.id, .title, .status}] AS depends_on, "
-    "[(d)<-[:DEPENDS_ON]-(y:Decision) | y {.id, .title, .status}] AS dependents, "
-    "[(d)<-[:REQUIRES]-(a:Action) | a {.id, .description, .status, .revision, .created_at, "
-    "  .held_from}] AS actions"
-)
+def _action(at: At) -> str:
+    """An action ``a`` as its record reads it (without its decisions), at the moment."""
+    return ("{id: a.id, description: a.description, "
+            f"status: {at.status('a')}, revision: a.revision, created_at: a.created_at, "
+            f"held_from: {at.held_from('a')}}}")
+
+
+def _link(var: str, at: At) -> str:
+    return f"{{id: {var}.id, title: {var}.title, status: {at.status(var)}}}"
+
+
+@cache
+def _decision_return(at: At) -> str:
+    """Returns the decision ``d`` at the moment, with its premises' claims, the decisions it
+    builds on and that build on it, and its actions (as of a time, those that existed then).
+    Why it was flagged is kept only for its latest flag (``changed_since``: see
+    ``get_decision``)."""
+    return (
+        "RETURN d {.id, .title, .summary, .revision, .created_at, .run_id, .premise_order, "
+        ".review_reason, .support_history, .support_until} AS d, "
+        f"{at.status('d')} AS status, {at.changed_since('d')} AS changed_since, "
+        "[(d)-[u:USED_CLAIM]->(c:Claim) | {premise: u.premise, id: c.id, "
+        f"  statement: c.statement, status: {at.status('c')}, source_id: c.source_id}}] AS uses, "
+        f"[(d)-[:DEPENDS_ON]->(x:Decision){where(at.exists('x'))} | {_link('x', at)}] "
+        "AS depends_on, "
+        f"[(d)<-[:DEPENDS_ON]-(y:Decision){where(at.exists('y'))} | {_link('y', at)}] "
+        "AS dependents, "
+        f"[(d)<-[:REQUIRES]-(a:Action){where(at.exists('a'))} | {_action(at)}] AS actions")
+
+
+class _Fields(TypedDict):
+    id: str
+    title: str
+    summary: str
+    revision: int
+    created_at: int
+    run_id: str | None
+    premise_order: str | None  # JSON: the premises' labels in order
+    review_reason: str | None  # JSON of a ReviewReason
+    support_history: list[str] | None
+    support_until: list[int] | None
+
+
+class _Use(PremiseClaim):
+    premise: str
+
+
+class _ActionRow(TypedDict):
+    id: str
+    description: str
+    status: ActionStatus
+    revision: int
+    created_at: int
+    held_from: ActionStatus | None
+
+
+class _DecisionRow(TypedDict):
+    d: _Fields
+    status: DecisionStatus
+    changed_since: bool
+    uses: list[_Use]
+    depends_on: list[DecisionLink]
+    dependents: list[DecisionLink]
+    actions: list[_ActionRow]
+
+
+_DECISION_ROW = of(_DecisionRow)
+_FIELDS = of(_Fields)
+_USE = of(_Use)
+_ACTION_ROW = of(_ActionRow)
+_LINK = of(DecisionLink)
+_ACTION = of(ActionRecord)
+_REF = of(DecisionRef)
+
+
+def _decision_row(row: Row) -> _DecisionRow:
+    """A row of ``_decision_return`` as its record, each map inside it checked too."""
+    return _DECISION_ROW.one({
+        **row, "d": _FIELDS.one(row["d"]), "uses": _USE.all(row["uses"]),
+        "depends_on": _LINK.all(row["depends_on"]), "dependents": _LINK.all(row["dependents"]),
+        "actions": _ACTION_ROW.all(row["actions"])})
+
+
+def _action_record(a: _ActionRow, decision_ids: list[str]) -> ActionRecord:
+    return _ACTION.one({**a, "decision_ids": sorted(decision_ids)})
+
 
 # Restores held actions of decision d whose required decisions are all in good standing.
 RESTORE_HELD = (
@@ -78,31 +154,48 @@ async def action_decisions(g: Graph, action_ids: list[str]) -> dict[str, list[st
 _ACCEPTED_TAIL = "WITH d " + RESTORE_HELD + "WITH d, restored " + CREATE_AUDITS + " RETURN restored"
 
 
-def decision_view(row: Row, required: dict[str, list[str]]) -> DecisionView:
+def _view(row: _DecisionRow, uses: Sequence[_Use], order: Sequence[str],
+          required: dict[str, list[str]]) -> DecisionView:
     d = row["d"]
-    order = json.loads(d["premise_order"] or "[]")
     groups: dict[str, list[PremiseClaim]] = {}
-    for u in sorted(row["uses"], key=lambda u: u["id"]):
+    for u in sorted(uses, key=lambda u: u["id"]):
         groups.setdefault(u["premise"], []).append(PremiseClaim(
             id=u["id"], statement=u["statement"], status=u["status"], source_id=u["source_id"]))
     labels = [p for p in order if p in groups] + sorted(p for p in groups if p not in order)
     # A pattern comprehension nested in another comes back null in FalkorDB, so each
     # action's decisions are read apart (``required``).
-    actions = [cast(ActionRecord, {**a, "decision_ids": sorted(required.get(a["id"], []))})
+    actions = [_action_record(a, required.get(a["id"], []))
                for a in sorted(row["actions"], key=lambda a: (a["created_at"], a["id"]))]
+    # Why it was flagged is kept only for its latest flag: as of a time before its status
+    # last changed, it is not known.
+    reason = d["review_reason"] if not row["changed_since"] else None
     return DecisionView(
-        id=d["id"], title=d["title"], summary=d["summary"], status=d["status"],
+        id=d["id"], title=d["title"], summary=d["summary"], status=row["status"],
         revision=d["revision"], created_at=d["created_at"], run_id=d["run_id"],
-        review_reason=json.loads(d["review_reason"]) if d["review_reason"] else None,
+        review_reason=json.loads(reason) if reason else None,
         premises=[{"premise": p, "claims": groups[p]} for p in labels],
-        depends_on=cast(list[DecisionLink], sorted(row["depends_on"], key=lambda x: x["id"])),
-        dependents=cast(list[DecisionLink], sorted(row["dependents"], key=lambda x: x["id"])),
+        depends_on=sorted(row["depends_on"], key=lambda x: x["id"]),
+        dependents=sorted(row["dependents"], key=lambda x: x["id"]),
         actions=actions)
 
 
-async def _decision_views(g: Graph, rows: Sequence[Row]) -> list[DecisionView]:
-    required = await action_decisions(g, [a["id"] for r in rows for a in r["actions"]])
-    return [decision_view(r, required) for r in rows]
+async def _decision_views(g: Graph, rows: Sequence[Row], m: Moment) -> list[DecisionView]:
+    """The rows' decisions. As of a time, a decision re-confirmed since rested on other
+    claims then: the premises it had then are read from what it keeps of them."""
+    read = [_decision_row(r) for r in rows]
+    required = await action_decisions(g, [a["id"] for r in read for a in r["actions"]])
+    out: list[DecisionView] = []
+    for r in read:
+        uses: Sequence[_Use] = r["uses"]
+        order: list[str] = json.loads(r["d"]["premise_order"] or "[]")
+        then = None if m.as_of is None else support_at(r["d"], m.as_of)
+        if then is not None and m.as_of is not None:
+            order, was = then
+            claims = await claims_then(g, sorted({u["claim_id"] for u in was}), m.as_of)
+            uses = [_USE.one({**claims[u["claim_id"]], "premise": u["premise"]})
+                    for u in was if u["claim_id"] in claims]
+        out.append(_view(r, uses, order, required))
+    return out
 
 
 async def find_decisions(g: Graph, ids: list[str]) -> dict[str, DecisionRef]:
@@ -111,15 +204,24 @@ async def find_decisions(g: Graph, ids: list[str]) -> dict[str, DecisionRef]:
         "d.revision AS revision, d.title AS title",
         {"ids": ids},
     )
-    return {r["id"]: cast(DecisionRef, r) for r in rows}
+    return {r["id"]: r for r in _REF.all(rows)}
 
 
-async def get_decision(g: Graph, decision_id: str) -> DecisionView:
-    rows = await g.read("MATCH (d:Node {id:$id}) WHERE d:Decision " + _DECISION_RETURN,
-                        {"id": decision_id})
+@cache
+def _one(at: At) -> str:
+    return f"MATCH (d:Node {{id:$id}}) WHERE d:Decision{both(at.exists('d'))} " \
+        + _decision_return(at)
+
+
+async def get_decision(g: Graph, decision_id: str, as_of: int | None = None) -> DecisionView:
+    """The decision now, or as it was at ``as_of`` (DecisionNotFound if it did not exist
+    yet)."""
+    m = Moment(as_of)
+    rows = await g.read(_one(m.at), m.params(id=decision_id))
     if not rows:
-        raise DecisionNotFound(decision_id)
-    return (await _decision_views(g, rows))[0]
+        raise DecisionNotFound(decision_id, None if m.now
+                               else "No decision with that id at that time.")
+    return (await _decision_views(g, rows, m))[0]
 
 
 async def list_decisions(g: Graph, statuses: Sequence[DecisionStatus] | None, *, limit: int,
@@ -130,10 +232,10 @@ async def list_decisions(g: Graph, statuses: Sequence[DecisionStatus] | None, *,
         "AND ($at_after IS NULL OR d.created_at < $at_after "
         "OR (d.created_at = $at_after AND d.id > $id_after)) "
         "WITH d ORDER BY d.created_at DESC, d.id SKIP $offset LIMIT $limit "
-        + _DECISION_RETURN,
+        + _decision_return(NOW),
         {"statuses": statuses, "limit": limit, "offset": offset, **after_params(after)},
     )
-    return await _decision_views(g, rows)
+    return await _decision_views(g, rows, Moment())
 
 
 async def count_decisions(g: Graph, statuses: Sequence[DecisionStatus] | None) -> int:
@@ -142,22 +244,34 @@ async def count_decisions(g: Graph, statuses: Sequence[DecisionStatus] | None) -
     return int(rows.scalar() or 0)
 
 
+@cache
+def _action_return(at: At) -> str:
+    return f"RETURN {_action(at)} AS a, [(a)-[:REQUIRES]->(x:Decision) | x.id] AS ds"
+
+
 async def list_actions(g: Graph, statuses: Sequence[ActionStatus] | None, *, limit: int,
                        offset: int) -> list[ActionRecord]:
     rows = await g.read(
         "MATCH (a:Action) WHERE $statuses IS NULL OR a.status IN $statuses "
-        f"RETURN {_ACTION_MAP} AS a ORDER BY a.created_at DESC, a.id SKIP $offset LIMIT $limit",
+        "WITH a ORDER BY a.created_at DESC, a.id SKIP $offset LIMIT $limit "
+        f"{_action_return(NOW)} ORDER BY a.created_at DESC, a.id",
         {"statuses": statuses, "limit": limit, "offset": offset})
-    return [cast(ActionRecord, r["a"]) for r in rows]
+    return [_action_record(_ACTION_ROW.one(r["a"]), r["ds"]) for r in rows]
 
 
-async def get_action(g: Graph, action_id: str) -> ActionRecord:
-    rows = await g.read(f"MATCH (a:Node {{id:$id}}) WHERE a:Action RETURN {_ACTION_MAP} AS a",
-                        {"id": action_id})
-    row = rows.first()
+@cache
+def _action_one(at: At) -> str:
+    return (f"MATCH (a:Node {{id:$id}}) WHERE a:Action{both(at.exists('a'))} "
+            + _action_return(at))
+
+
+async def get_action(g: Graph, action_id: str, as_of: int | None = None) -> ActionRecord:
+    """The action now, or as it was at ``as_of`` (ActionNotFound if it did not exist yet)."""
+    m = Moment(as_of)
+    row = (await g.read(_action_one(m.at), m.params(id=action_id))).first()
     if row is None:
-        raise ActionNotFound(action_id)
-    return cast(ActionRecord, row["a"])
+        raise ActionNotFound(action_id, None if m.now else "No action with that id at that time.")
+    return _action_record(_ACTION_ROW.one(row["a"]), row["ds"])
 
 
 async def action_decision_statuses(g: Graph, action_id: str) -> list[DecisionStatus]:

@@ -16,6 +16,7 @@ from typing import TypeVar
 from afterhack.model.claims import ClaimRow
 from afterhack.model.vocab import CLAIM_STATUSES, ClaimStatus
 from afterhack.store import asof as store_asof
+from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
 from afterhack.temporal.moments import valid_at as valid_at_time
 
@@ -36,7 +37,7 @@ async def at_moment(g: Graph, rows: list[Row], statuses: Sequence[ClaimStatus], 
     ids = [r["id"] for r in rows]
     out: list[Row] = []
     if as_of is None:
-        valid = await store_asof.valid_times(g, ids)
+        valid = await store_claims.valid_times(g, ids)
         for r in rows:
             v = valid.get(r["id"])
             if v is not None and (valid_at is None or valid_at_time(*v, valid_at)):

@@ -10,7 +10,7 @@ from afterhack.memory import lists, review, why
 from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
 from afterhack.model.pages import DecisionList
 from afterhack.model.vocab import ActionStatus, DecisionStatus
-from afterhack.store import asof_decisions, decisions
+from afterhack.store import decisions
 from afterhack.temporal.moments import parse_as_of
 from afterhack.wire.answers import ActionList
 from afterhack.wire.inputs import ActionChange, DecisionReview
@@ -58,10 +58,7 @@ async def list_actions(
 
 @router.get("/workspaces/{ws}/actions/{action_id}", dependencies=[allow("read")])
 async def get_action(action_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> ActionRecord:
-    at = parse_as_of(as_of)
-    if at is None:
-        return await decisions.get_action(ws.graph, action_id)
-    return await asof_decisions.get_action_at(ws.graph, action_id, at)
+    return await decisions.get_action(ws.graph, action_id, parse_as_of(as_of))
 
 
 @router.patch("/workspaces/{ws}/actions/{action_id}", dependencies=[allow("review")])
