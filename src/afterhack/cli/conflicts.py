@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, cast
+from typing import Annotated
 
 import typer
 
@@ -17,7 +17,7 @@ from afterhack.cli.common import (
     one_claim,
 )
 from afterhack.client import DEFAULT_URL
-from afterhack.model.vocab import ConflictStatusFilter
+from afterhack.model.vocab import CONFLICT_STATUS_FILTERS, as_word
 
 conflicts_app = typer.Typer(no_args_is_help=False, add_completion=False,
                             help="Sources that disagree: list them, resolve one.")
@@ -33,10 +33,10 @@ def conflicts(
     """List conflicts, both sides with their quotes, sources and dates."""
     if ctx.invoked_subcommand is not None:
         return
-    if status not in ("open", "resolved", "dismissed", "all"):
+    if status not in CONFLICT_STATUS_FILTERS:
         raise typer.BadParameter("open, resolved, dismissed or all", param_hint="--status")
     with api_errors(), client_for(url, key, workspace) as c:
-        listed = c.list_conflicts(status=cast(ConflictStatusFilter, status))
+        listed = c.list_conflicts(status=as_word(CONFLICT_STATUS_FILTERS, status))
     console().print(show.conflicts_view(listed))
 
 

@@ -14,7 +14,7 @@ import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from afterhack import facts
 from afterhack.errors import GatewayError
@@ -24,7 +24,7 @@ from afterhack.llm.offline import NAME as OFFLINE_NAME
 from afterhack.llm.prompts import JUDGE_SCHEMA, JUDGE_SCHEMA_NAME, JUDGE_SYSTEM, JUDGE_USER
 from afterhack.model.calls import ModelCall
 from afterhack.model.chat import ChatMessage
-from afterhack.model.vocab import CONFLICT_KINDS, VERDICTS, ConflictKind, ModelRole, Verdict
+from afterhack.model.vocab import CONFLICT_KINDS, VERDICTS, ModelRole, as_word
 
 ROLE: ModelRole = "conflict_judge"
 
@@ -102,9 +102,9 @@ def judgement_from(data: dict[str, Any]) -> Judgement:
     text = reasoning.strip()[:2000] if isinstance(reasoning, str) and reasoning.strip() \
         else "The judge gave no reasoning."
     if verdict != "contradicts":
-        return Judgement(cast(Verdict, verdict), None, text)
-    return Judgement("contradicts", cast(ConflictKind, kind if kind in CONFLICT_KINDS
-                                         else "other"), text)
+        return Judgement(as_word(VERDICTS, verdict), None, text)
+    return Judgement("contradicts", as_word(CONFLICT_KINDS, kind)
+                     if kind in CONFLICT_KINDS else "other", text)
 
 
 class GatewayJudge:

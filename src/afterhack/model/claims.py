@@ -178,12 +178,6 @@ class ClaimView(ClaimDetailRow):
     conflicts: list[ClaimConflictView]  # the open conflicts its statement is in
 
 
-class NearClaim(ClaimRow):
-    """A claim found by its vector: ``distance`` is the cosine distance to the query's."""
-
-    distance: float
-
-
 class FoundBy(TypedDict):
     """How a search hit was found: by its words, by its meaning (the cosine distance), or as
     the neighbour of a hit above it (that hit's id)."""

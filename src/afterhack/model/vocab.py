@@ -7,7 +7,7 @@ it. Import them from here; never spell a set of them out again.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Literal, TypeVar, get_args
 
 # Claims. A current claim may be cited; the others are kept for the record (docs/rules.md,
 # rule 3).
@@ -60,6 +60,7 @@ ConflictStatus = Literal["open", "resolved", "dismissed"]
 CONFLICT_STATUSES: tuple[ConflictStatus, ...] = get_args(ConflictStatus)
 # What a conflicts list may ask for: one status, or all of them.
 ConflictStatusFilter = Literal["open", "resolved", "dismissed", "all"]
+CONFLICT_STATUS_FILTERS: tuple[ConflictStatusFilter, ...] = get_args(ConflictStatusFilter)
 ConflictKind = Literal["date", "time", "number", "amount", "place", "person", "other"]
 CONFLICT_KINDS: tuple[ConflictKind, ...] = get_args(ConflictKind)
 # What a judge says of two statements: only "contradicts" raises a conflict.
@@ -125,3 +126,15 @@ EDGE_ENDS: dict[EdgeType, tuple[NodeLabel, NodeLabel]] = {
 }
 # What the product view of the graph draws (projection.py), and which view is asked for.
 GraphViewName = Literal["product", "internal"]
+
+
+Word = TypeVar("Word", bound=str)
+
+
+def as_word(words: tuple[Word, ...], value: object) -> Word:
+    """``value`` as the word of the vocabulary ``words`` it is (typed as that vocabulary);
+    ValueError when it is none of them."""
+    for w in words:
+        if value == w:
+            return w
+    raise ValueError(f"{value!r} is not one of {', '.join(words)}")

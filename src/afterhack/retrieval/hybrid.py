@@ -8,16 +8,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from typing import cast
 
 from afterhack.memory import paging
 from afterhack.model.calls import ModelCall
 from afterhack.model.claims import (
-    ClaimRow,
     ClaimSearch,
     FoundBy,
     FoundClaim,
-    NearClaim,
     SearchInfo,
     VectorInfo,
 )
@@ -29,6 +26,7 @@ from afterhack.store import vectors as store_vectors
 from afterhack.store import workspaces
 from afterhack.store.claims import KeyedClaim
 from afterhack.store.client import Graph, concurrently
+from afterhack.store.vectors import NearClaim
 from afterhack.temporal.timefilter import at_moment, ranked_statuses
 
 # Each ranking offers at least this many claims to the fusion, whatever the page size; a
@@ -121,8 +119,7 @@ async def _vector_ranking(g: Graph, q: str, statuses: Sequence[ClaimStatus], dep
     if got is None:
         about["state"] = "off"
         return [], about, ms
-    found = await store_vectors.nearest(g, got[0][0], depth, statuses,
-                                        store_claims.SEARCH_FIELDS)
+    found = await store_vectors.nearest(g, got[0][0], depth, statuses)
     limit = vectors.max_distance
     if limit is not None:
         found = [r for r in found if r["distance"] <= limit]
@@ -134,17 +131,18 @@ def _holds_every_word(statement: str, words: list[str]) -> bool:
     return all(w in have for w in words)
 
 
-_PRIVATE = frozenset(("score", "distance", "statement_key"))
-
-
-def _public(row: KeyedClaim, open_by_key: dict[str, list[str]]) -> ClaimRow:
-    """The row as a search answers it, with its open conflicts: those it came with (a claim
-    as of a time), else those of its statement key."""
-    out = cast(ClaimRow, {k: v for k, v in row.items() if k not in _PRIVATE})
-    if "open_conflict_ids" not in out:
-        key = row.get("statement_key")
-        out["open_conflict_ids"] = list(open_by_key.get(key, ())) if key is not None else []
-    return out
+def _public(row: KeyedClaim, open_by_key: dict[str, list[str]], how: FoundBy) -> FoundClaim:
+    """The row as a search answers it (without its score, distance and statement key), with
+    how it was found and its open conflicts: those it came with (a claim as of a time), else
+    those of its statement key."""
+    ids = row.get("open_conflict_ids")
+    if ids is None:
+        key = row["statement_key"]
+        ids = list(open_by_key.get(key, ())) if key is not None else []
+    return {"id": row["id"], "statement": row["statement"], "status": row["status"],
+            "confidence": row["confidence"], "confidence_kind": row["confidence_kind"],
+            "source_id": row["source_id"], "revision": row["revision"],
+            "created_at": row["created_at"], "open_conflict_ids": ids, "found_by": how}
 
 
 def _with_neighbours(order: list[str], found: dict[str, list[KeyedClaim]],
@@ -234,8 +232,7 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     if valid_at is not None:
         by_text = await at_moment(g, by_text, statuses, as_of=as_of, valid_at=valid_at)
         by_meaning = await at_moment(g, by_meaning, statuses, as_of=as_of, valid_at=valid_at)
-    rows: dict[str, KeyedClaim] = {r["id"]: cast(KeyedClaim, r)
-                                   for r in (*by_meaning, *by_text)}
+    rows: dict[str, KeyedClaim] = {r["id"]: r for r in (*by_meaning, *by_text)}
     text_ids = {r["id"] for r in by_text}
     distance = {r["id"]: r["distance"] for r in by_meaning}
     order = ranking.fuse([[r["id"] for r in by_text], [r["id"] for r in by_meaning]])
@@ -265,7 +262,7 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
         how: FoundBy = {"text": i in text_ids,
                         "vector_distance": None if d is None else round(float(d), 4),
                         "neighbour_of": near_of.get(i)}
-        items.append(cast(FoundClaim, {**_public(rows[i], by_key), "found_by": how}))
+        items.append(_public(rows[i], by_key, how))
     words = search.tokens(q)
     info["backed_off"] = bool(items) and not any(
         _holds_every_word(c["statement"], words) for c in items)
@@ -298,5 +295,5 @@ async def _listed(g: Graph, statuses: Sequence[ClaimStatus], *, limit: int, offs
         listed, total, _ = await concurrently(
             store_claims.list_claims(g, statuses, limit + 1, offset, after),
             store_claims.count_claims_in(g, statuses), _checked(g, workspace_id))
-    return {"items": cast(list[FoundClaim], listed[:limit]), "search": info, "total": total,
+    return {"items": listed[:limit], "search": info, "total": total,
             "next_cursor": paging.next_after("claims", listed, limit)}

@@ -13,6 +13,7 @@ from afterhack.model.claims import (
     ClaimLinks,
     ClaimRef,
     ClaimRow,
+    FoundClaim,
     FragmentRow,
     NeighbourRow,
     QuotedClaim,
@@ -50,6 +51,7 @@ class KeyedClaim(ClaimRow):
 
 
 _CLAIM_ROW = of(ClaimRow)
+_LISTED = of(FoundClaim)
 _KEYED = of(KeyedClaim)
 _QUOTED = of(QuotedClaim)
 _DETAIL = of(ClaimDetailRow)
@@ -268,13 +270,13 @@ def _list(at: At) -> str:
 
 async def list_claims(g: Graph, statuses: Sequence[ClaimStatus], limit: int,
                       offset: int, after: After | None = None,
-                      as_of: int | None = None) -> list[ClaimRow]:
-    """The claims with a status of ``statuses`` in order of creation; as of a time, those
-    that existed then with a status of ``statuses`` then."""
+                      as_of: int | None = None) -> list[FoundClaim]:
+    """The claims with a status of ``statuses`` in order of creation, as a list answers
+    them; as of a time, those that existed then with a status of ``statuses`` then."""
     m = Moment(as_of)
     rows = await g.read(_list(m.at), m.params(statuses=statuses, limit=limit, offset=offset,
                                               **after_params(after)))
-    return _CLAIM_ROW.all(rows)
+    return _LISTED.all(rows)
 
 
 async def count_claims_in(g: Graph, statuses: Sequence[ClaimStatus]) -> int:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import TypedDict, cast
+from typing import TypedDict
 
 from afterhack.errors import CorrectionNotFound
-from afterhack.model.corrections import Correction
+from afterhack.model.corrections import Correction, ReviewerFragment
 from afterhack.model.region import Stamps
 from afterhack.model.vocab import ClaimStatus, CorrectionKind
 from afterhack.store.audit import CREATE_AUDITS, AuditEvent, now_ms
@@ -14,6 +14,7 @@ from afterhack.store.client import Graph
 from afterhack.store.cypher import CURRENT
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, TWINS_GUARD, Repair, guard_params
 from afterhack.store.history import born, change
+from afterhack.store.rows import of
 
 
 class NewCorrection(TypedDict):
@@ -148,6 +149,10 @@ async def find_by_key(g: Graph, key: str) -> str | None:
     return None if row is None else str(row["id"])
 
 
+_CORRECTION = of(Correction)
+_FRAGMENT = of(ReviewerFragment)
+
+
 async def get_correction(g: Graph, correction_id: str) -> Correction:
     rows = await g.read(
         "MATCH (k:Node {id:$id}) WHERE k:Correction "
@@ -162,7 +167,7 @@ async def get_correction(g: Graph, correction_id: str) -> Correction:
         raise CorrectionNotFound(correction_id)
     k = dict(row["k"])
     k["outcome"] = json.loads(k["outcome"]) if k.get("outcome") else {"flagged": [], "held": []}
-    k["fragment"] = dict(row["fragments"][0]) if row["fragments"] else None
+    k["fragment"] = _FRAGMENT.one(row["fragments"][0]) if row["fragments"] else None
     # The claims that stated the same thing, corrected together with the one named.
     k["also_corrected"] = sorted(c for c in row["corrected"] if c != k["claim_id"])
-    return cast(Correction, k)
+    return _CORRECTION.one(k)

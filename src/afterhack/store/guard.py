@@ -10,10 +10,11 @@ leaves all or nothing.
 
 from __future__ import annotations
 
-from typing import TypedDict, cast
+from typing import TypedDict
 
 from afterhack.model.region import DecisionStamp, RegionClaim, Stamps
 from afterhack.store.history import change
+from afterhack.store.rows import of
 
 # The counts the guard re-checks of each decision, by DecisionStamp's field: a new one is
 # declared in the stamp and here, and the guard below follows.
@@ -34,6 +35,9 @@ class DecisionStampRow(StampRow):
     n_actions: int
 
 
+_DECISION_STAMP = of(DecisionStampRow)
+
+
 class GuardParams(TypedDict):
     g_decisions: list[DecisionStampRow]
     g_actions: list[StampRow]
@@ -45,7 +49,7 @@ def guard_params(stamps: Stamps) -> GuardParams:
     """The stamps as the guard's parameters."""
     return GuardParams(
         # Field by field from the stamp, so a count added to it reaches the guard by itself.
-        g_decisions=[cast(DecisionStampRow, d._asdict()) for d in stamps.decisions],
+        g_decisions=[_DECISION_STAMP.one(d._asdict()) for d in stamps.decisions],
         g_actions=[{"id": k, "revision": v} for k, v in stamps.actions.items()],
         g_claims=[{"id": k, "revision": v} for k, v in stamps.claims.items()],
         g_ups=[{"id": k, "revision": v} for k, v in stamps.upstream.items()],

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import cast
 
 from afterhack.errors import KeyNotFound
 from afterhack.model.vocab import KEY_ROLES, KeyRole
@@ -17,8 +16,12 @@ from afterhack.model.workspaces import ApiKeyRow, NewApiKey
 from afterhack.store.audit import now_ms
 from afterhack.store.client import Store
 from afterhack.store.names import REGISTRY_GRAPH, new_id
+from afterhack.store.rows import of
 
 KEY_PREFIX = "ahk_"
+
+_KEY = of(ApiKeyRow)
+_NEW_KEY = of(NewApiKey)
 
 _FIELDS = (
     "k.id AS id, k.workspace_id AS workspace_id, k.role AS role, k.name AS name, "
@@ -46,7 +49,7 @@ async def create_key(store: Store, workspace_id: str, role: KeyRole, name: str) 
         {"id": new_id(), "ws": workspace_id, "role": role, "hash": key_hash(secret),
          "name": name, "now": now_ms()},
     )
-    return cast(NewApiKey, {**rows[0], "key": secret})
+    return _NEW_KEY.one({**rows[0], "key": secret})
 
 
 async def list_keys(store: Store, workspace_id: str) -> list[ApiKeyRow]:
@@ -54,7 +57,7 @@ async def list_keys(store: Store, workspace_id: str) -> list[ApiKeyRow]:
         f"MATCH (k:ApiKey {{workspace_id:$ws}}) RETURN {_FIELDS} ORDER BY k.created_at, k.id",
         {"ws": workspace_id},
     )
-    return cast(list[ApiKeyRow], list(rows))
+    return _KEY.all(rows)
 
 
 async def revoke_key(store: Store, workspace_id: str, key_id: str) -> ApiKeyRow:
@@ -67,7 +70,7 @@ async def revoke_key(store: Store, workspace_id: str, key_id: str) -> ApiKeyRow:
     row = rows.first()
     if row is None:
         raise KeyNotFound(key_id)
-    return cast(ApiKeyRow, row)
+    return _KEY.one(row)
 
 
 async def revoke_workspace_keys(store: Store, workspace_id: str) -> int:
@@ -87,4 +90,4 @@ async def find_live_key(store: Store, secret: str) -> ApiKeyRow | None:
         f"RETURN {_FIELDS} LIMIT 1",
         {"hash": key_hash(secret)},
     )
-    return cast(ApiKeyRow | None, rows.first())
+    return _KEY.first(rows)

@@ -7,7 +7,7 @@ repairs the region is guarded by what this read saw (store/guard.py).
 
 from __future__ import annotations
 
-from typing import NamedTuple, TypedDict, cast
+from typing import NamedTuple, TypedDict
 
 from afterhack.errors import WorkspaceNotFound
 from afterhack.model.region import (
@@ -19,7 +19,7 @@ from afterhack.model.region import (
     Up,
     Use,
 )
-from afterhack.model.vocab import ActionStatus, ClaimStatus, EdgeType
+from afterhack.model.vocab import ACTION_STATUSES, ClaimStatus, EdgeType, as_word
 from afterhack.store.client import Graph, GraphMissing, Row
 from afterhack.store.workspaces import IN_READY_WORKSPACE, check_ready
 
@@ -234,7 +234,7 @@ def _add_decision(r: Row, decisions: dict[str, DecisionInfo],
             action_ids.append(e.id)
             known = actions[e.id].decision_ids if e.id in actions else ()
             actions[e.id] = ActionInfo(id=e.id, description=e.description or "",
-                                       status=cast(ActionStatus, e.status),
+                                       status=as_word(ACTION_STATUSES, e.status),
                                        revision=e.revision,
                                        decision_ids=tuple(sorted({*known, did})),
                                        n_required=e.n_required or 0)

@@ -12,7 +12,7 @@ one write, and the final write finishes that node instead of creating one.
 from __future__ import annotations
 
 import json
-from typing import TypedDict, cast
+from typing import TypedDict
 
 from afterhack.errors import RunNotFound
 from afterhack.model.pages import After
@@ -31,6 +31,7 @@ from afterhack.store.cypher import CURRENT, GOOD
 from afterhack.store.decisions import NewUse
 from afterhack.store.history import born
 from afterhack.store.keyset import after_params
+from afterhack.store.rows import of
 
 
 class RunFields(TypedDict):
@@ -154,6 +155,12 @@ async def save_completed_run(g: Graph, run: RunWrite, handoffs: list[HandoffWrit
     return bool(rows)
 
 
+_RUN = of(RunRecord)
+_HANDOFF = of(HandoffRecord)
+_SUMMARY = of(RunSummary)
+_OPEN_RUN = of(OpenRunState)
+
+
 async def get_run(g: Graph, run_id: str) -> StoredRun:
     rows = await g.read(
         "MATCH (r:Node {id:$id}) WHERE r:AgentRun "
@@ -176,8 +183,8 @@ async def get_run(g: Graph, run_id: str) -> StoredRun:
         h = dict(h)
         for k in ("proposal", "dropped", "tool_calls"):
             h[k] = json.loads(h[k]) if h.get(k) else ([] if k != "proposal" else {})
-        handoffs.append(cast(HandoffRecord, h))
-    return {"run": cast(RunRecord, run), "handoffs": handoffs,
+        handoffs.append(_HANDOFF.one(h))
+    return {"run": _RUN.one(run), "handoffs": handoffs,
             "decision_ids": list(row["decision_ids"])}
 
 
@@ -193,7 +200,7 @@ async def list_runs(g: Graph, *, limit: int, offset: int,
         "ORDER BY r.created_at DESC, r.id SKIP $offset LIMIT $limit",
         {"limit": limit, "offset": offset, **after_params(after)},
     )
-    return cast(list[RunSummary], list(rows))
+    return _SUMMARY.all(rows)
 
 
 async def count_runs(g: Graph) -> int:
@@ -244,7 +251,7 @@ async def find_run_state(g: Graph, run_id: str) -> OpenRunState | None:
     for k in ("searched", "retrieved"):
         out[k] = list(out[k] or [])
     out["tool_log"] = [json.loads(c) for c in out["tool_log"] or []]
-    return cast(OpenRunState, out)
+    return _OPEN_RUN.one(out)
 
 
 async def record_tool_call(g: Graph, run_id: str, *, searched: list[str], retrieved: list[str],

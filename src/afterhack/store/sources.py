@@ -7,7 +7,7 @@ event, so a crash leaves the source either whole or absent.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NotRequired, TypedDict, cast
+from typing import NotRequired, TypedDict
 
 from afterhack.errors import SourceNotFound
 from afterhack.model.pages import After
@@ -27,6 +27,7 @@ from afterhack.store.cypher import CURRENT, PENDING, RETIRED
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, GuardParams, Repair
 from afterhack.store.history import born, change
 from afterhack.store.keyset import after_params
+from afterhack.store.rows import of
 
 
 class NewFragment(TypedDict):
@@ -130,6 +131,13 @@ class SourceClaim(TypedDict):
     statement_key: str
     evidence_quote: str | None
     revision: int
+
+_SOURCE = of(SourceRow)
+_VERSION_WRITTEN = of(VersionWritten)
+_CLAIMS_WRITTEN = of(ClaimsWritten)
+_SOURCE_CLAIM = of(SourceClaim)
+_FRAGMENT = of(FragmentRow)
+_VERSION = of(VersionView)
 
 _VERSION_FIELDS = (
     "v.id AS id, v.version AS version, v.content_hash AS content_hash, "
@@ -285,7 +293,7 @@ async def create_source(g: Graph, p: VersionWrite) -> VersionWritten:
         + " RETURN s.id AS source_id, v.version AS version, created, raised",
         _sent(p, fragment_cells(p["fragments"], p["claims"])),
     )
-    return cast(VersionWritten, rows[0])
+    return _VERSION_WRITTEN.one(rows[0])
 
 
 # A version retires the source's claims whose quote it no longer holds ($retire, planned by
@@ -341,7 +349,7 @@ async def add_version(g: Graph, p: NewVersionWrite) -> VersionWritten | None:
         + " RETURN s.id AS source_id, v.version AS version, created, raised",
         _sent(p, fragment_cells(p["fragments"], p["claims"])),
     )
-    return cast(VersionWritten | None, rows.first())
+    return _VERSION_WRITTEN.first(rows)
 
 
 async def find_source(g: Graph, source_id: str) -> SourceRow | None:
@@ -352,7 +360,7 @@ async def find_source(g: Graph, source_id: str) -> SourceRow | None:
         "s.latest_version AS latest_version",
         {"id": source_id},
     )
-    return cast(SourceRow | None, rows.first())
+    return _SOURCE.first(rows)
 
 
 async def get_source(g: Graph, source_id: str) -> SourceView:
@@ -374,9 +382,8 @@ async def get_source(g: Graph, source_id: str) -> SourceView:
     )
     by_version: dict[str, list[FragmentRow]] = {}
     for f in frags:
-        by_version.setdefault(f["version_id"], []).append(cast(FragmentRow, f))
-    views = [cast(VersionView, {**v, "fragments": by_version.get(v["id"], [])})
-             for v in versions]
+        by_version.setdefault(f["version_id"], []).append(_FRAGMENT.one(f))
+    views = [_VERSION.one({**v, "fragments": by_version.get(v["id"], [])}) for v in versions]
     return {**src, "versions": views}
 
 
@@ -392,7 +399,7 @@ async def list_sources(g: Graph, *, limit: int, offset: int,
         "ORDER BY s.created_at, s.id SKIP $offset LIMIT $limit",
         {"limit": limit, "offset": offset, **after_params(after)},
     )
-    return cast(list[SourceRow], list(rows))
+    return _SOURCE.all(rows)
 
 
 async def count_sources(g: Graph) -> int:
@@ -416,7 +423,7 @@ async def current_claims(g: Graph, source_id: str) -> list[SourceClaim]:
         "c.evidence_quote AS evidence_quote, c.revision AS revision ORDER BY c.quote_start, c.id",
         {"id": source_id},
     )
-    return [cast(SourceClaim, dict(r)) for r in rows]
+    return _SOURCE_CLAIM.all(rows)
 
 
 async def keys_held_elsewhere(g: Graph, keys: list[str], source_id: str) -> set[str]:
@@ -479,4 +486,4 @@ async def add_claims(g: Graph, p: ClaimsWrite) -> ClaimsWritten | None:
         + " RETURN s.id AS source_id, created, raised",
         _sent(p, claims_of(p["claims"])),
     )
-    return cast(ClaimsWritten | None, rows.first())
+    return _CLAIMS_WRITTEN.first(rows)

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypedDict, cast
+from typing import TypedDict
 
-from afterhack.model.claims import NearClaim
 from afterhack.model.vocab import ClaimStatus
+from afterhack.store.claims import SEARCH_FIELDS, KeyedClaim
 from afterhack.store.client import Graph, QueryFailed
 from afterhack.store.params import Floats
+from afterhack.store.rows import of
 
 # Candidates the HNSW search visits per query: recall at the default (10) is poor.
 EF_RUNTIME = 100
@@ -138,18 +139,28 @@ async def write(g: Graph, model: str, rows: list[VectorWrite]) -> int:
     return int(out.scalar() or 0)
 
 
-async def nearest(g: Graph, vector: list[float], k: int, statuses: Sequence[ClaimStatus],
-                  fields: str) -> list[NearClaim]:
+class NearClaim(KeyedClaim):
+    """A claim found by its vector, as a search reads it: ``distance`` is the cosine
+    distance to the query's."""
+
+    distance: float
+
+
+_NEAR = of(NearClaim)
+
+
+async def nearest(g: Graph, vector: list[float], k: int,
+                  statuses: Sequence[ClaimStatus]) -> list[NearClaim]:
     """The k claims nearest the vector, then only those with a wanted status (so fewer
     than k may come back); ``distance`` is the cosine distance (0 = same direction)."""
     try:
         rows = await g.read(
             "CALL db.idx.vector.queryNodes('Claim', 'embedding', $k, vecf32($v)) "
             "YIELD node AS c, score WHERE c.status IN $statuses "
-            f"RETURN {fields}, score AS distance ORDER BY distance, c.id",
+            f"RETURN {SEARCH_FIELDS}, score AS distance ORDER BY distance, c.id",
             {"k": k, "v": Floats(vector), "statuses": statuses})
     except QueryFailed:
         # The space was recorded a moment before its index was made, or dropped by a
         # re-embed meanwhile: nothing is near yet.
         return []
-    return cast(list[NearClaim], list(rows))
+    return _NEAR.all(rows)
