@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import subprocess
 import sys
@@ -9,9 +11,12 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
+from fastapi.routing import APIRoute
 from typer.testing import CliRunner
 
+from afterhack.api.app import ROUTERS
 from afterhack.cli.main import app as cli
 from afterhack.client import (
     ApiConnectionError,
@@ -23,7 +28,9 @@ from afterhack.client import (
     NotFoundError,
     StaleCorrectionPreviewError,
     UnavailableError,
+    UnexpectedAnswerError,
 )
+from afterhack.client._client import _Endpoints, endpoint
 from afterhack.runtime.embedded import free_loopback_port
 from tests.support.procs import AppProcess
 
@@ -268,3 +275,43 @@ def test_cli_tells_two_decisions_from_one_question_apart(api: Client,
     assert out.exit_code == 0, out.output
     shown = [line for line in out.output.splitlines() if question in line]
     assert len(shown) == 2 and shown[0] != shown[1], out.output
+
+
+def test_each_client_method_answers_its_routes_record() -> None:
+    # The clients' answers are the API's own records: each endpoint method names its route,
+    # and that route's response model is the record the method reads.
+    routes = {(m, r.path): r for router in ROUTERS for r in router.routes
+              if isinstance(r, APIRoute) for m in r.methods}
+    declared = {name: e for name, e in vars(_Endpoints).items() if isinstance(e, endpoint)}
+    assert len(declared) >= 33
+    for name, e in declared.items():
+        assert tuple(e.route.split(" ", 1)) in routes, (name, e.route)
+        assert routes[tuple(e.route.split(" ", 1))].response_model == e.answer.record, name
+
+
+def test_an_answer_that_is_not_its_record_is_an_error() -> None:
+    # A server answering another shape than the record (an older or foreign one): the
+    # client says so instead of handing on a dict its caller would trip over later.
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/health"):
+            return httpx.Response(200, json={"status": "ok"})
+        return httpx.Response(200, json={"id": "w1", "name": "n", "created_at": 1,
+                                         "revision": 1, "extra": "dropped"})
+
+    with Client("http://test", transport=httpx.MockTransport(answer)) as c:
+        with pytest.raises(UnexpectedAnswerError) as err:
+            c.health()
+        assert err.value.code == "unexpected_answer" and err.value.details["errors"]
+        assert isinstance(err.value, ApiError)
+
+
+def test_the_readme_python_example_runs(running_app: AppProcess) -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Script it from Python", 1)[1]
+    block = re.search(r"```python\n(.*?)```", section, re.S)
+    assert block is not None
+    code = block.group(1).replace("http://127.0.0.1:8000", running_app.base_url)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "README.md", "exec"), {})
+    assert "Plan the launch event" in printed.getvalue()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shlex
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Annotated, Any
@@ -100,9 +100,9 @@ def one_claim(c: Client, words_or_id: str) -> str:
     raise typer.Exit(2)
 
 
-def print_list(c: Client, list_page: Callable[..., dict[str, Any]], line: Callable[[Any], str],
-                *, again: list[str], limit: int, cursor: str | None, every: bool,
-                **params: Any) -> None:
+def print_list(c: Client, list_page: Callable[..., Mapping[str, Any]],
+               line: Callable[[Any], str], *, again: list[str], limit: int,
+               cursor: str | None, every: bool, **params: Any) -> None:
     """One page of a list (or, with ``every``, all of them); then, on stderr, how many are
     left and the command (``again`` with a cursor) that shows the next page."""
     if every:

@@ -7,7 +7,7 @@ to the server.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -16,7 +16,8 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-JSON = dict[str, Any]
+# An answer of the API as the client reads it: one of its records (afterhack.model).
+JSON = Mapping[str, Any]
 
 STATUS_STYLE = {
     "proposed": "cyan", "accepted": "green", "rejected": "red", "superseded": "dim strike",

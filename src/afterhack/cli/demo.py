@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import uvicorn
 from rich.console import Console
@@ -26,6 +27,8 @@ from afterhack.app import create_app
 from afterhack.cli import console as show
 from afterhack.client import ApiError, Client
 from afterhack.config import Settings
+from afterhack.model.decisions import DecisionView
+from afterhack.model.runs import RunView
 from afterhack.runtime.embedded import free_loopback_port
 
 SOURCE_TITLE = "Launch plan"
@@ -42,6 +45,7 @@ APRIL_MEMO = ("Launch update, April. The launch moves to June 19. "
 MARCH_DATE = "The product launch is planned for June 12."
 APRIL_DATE = "The launch moves to June 19."
 _STEPS = 14
+T = TypeVar("T")
 
 
 class DemoFailed(Exception):
@@ -51,6 +55,17 @@ class DemoFailed(Exception):
 def _check(ok: bool, what: str) -> None:
     if not ok:
         raise DemoFailed(what)
+
+
+def _present(value: T | None, what: str) -> T:
+    """``value``, which the journey goes on with: DemoFailed when the product gave none."""
+    if value is None:
+        raise DemoFailed(what)
+    return value
+
+
+def _decision(run: RunView) -> DecisionView:
+    return _present(run["decision"], f"the run of {run['run']['task']!r} made no decision")
 
 
 @contextmanager
@@ -109,7 +124,7 @@ def journey(c: Client, j: _Journey) -> None:
 
     with j.step(f"3. Ask the agent: {PLAN_TASK!r}"):
         run = c.run_agent(PLAN_TASK)
-        decision, actions = run["decision"], run["actions"]
+        decision, actions = _decision(run), run["actions"]
         out.print(show.run_view(run))
         cited = [x["id"] for p in decision["premises"] for x in p["claims"]]
         _check(wrong["id"] in cited and len(actions) == 1,
@@ -138,8 +153,8 @@ def journey(c: Client, j: _Journey) -> None:
     with j.step(f"7. A fresh run: {QUESTION!r}"):
         fresh = c.run_agent(QUESTION)
         out.print(show.run_view(fresh))
-        replacement = applied["replacement"]
-        cited = [x["id"] for p in fresh["decision"]["premises"] for x in p["claims"]]
+        replacement = _present(applied["replacement"], "the correction wrote no claim")
+        cited = [x["id"] for p in _decision(fresh)["premises"] for x in p["claims"]]
         _check(cited == [replacement["id"]], "the fresh run does not cite the correction")
         out.print(show.claim_card(c.get_claim(replacement["id"]), "It cites", "green"))
 
@@ -159,12 +174,14 @@ def two_memos(c: Client, j: _Journey) -> None:
         out.print(show.source_summary(march))
         plan = c.run_agent(PLAN_TASK)
         out.print(show.run_view(plan))
-        _check(plan["decision"]["status"] == "draft" and len(plan["actions"]) == 1,
+        _check(_decision(plan)["status"] == "draft" and len(plan["actions"]) == 1,
                "the plan was not written with its action")
 
     with j.step("10. The April memo: the sources disagree"):
         april = c.add_source(APRIL_MEMO, title="April memo")
         out.print(show.source_summary(april))
+        _check(april["status"] != "preview", "the April memo was not added")
+        assert april["status"] != "preview"
         dates = [k for k in april["conflicts"]
                  if {x["statement"] for x in k["claims"]} == {MARCH_DATE, APRIL_DATE}]
         _check(len(dates) == 1, "no conflict was raised between the two launch dates")
@@ -173,9 +190,9 @@ def two_memos(c: Client, j: _Journey) -> None:
     with j.step(f"11. Ask again: {QUESTION!r}"):
         ask = c.run_agent(QUESTION)
         out.print(show.run_view(ask))
-        reason = ask["decision"].get("review_reason") or {}
-        _check(ask["decision"]["status"] == "needs_review" and not ask["actions"]
-               and reason.get("type") == "sources_disagree",
+        reason = _decision(ask)["review_reason"]
+        _check(_decision(ask)["status"] == "needs_review" and not ask["actions"]
+               and reason is not None and reason["type"] == "sources_disagree",
                "the run picked a side instead of asking a reviewer")
         out.print("The run does not pick a side: the decision is needs_review, it cites both "
                   "memos, and no action is proposed.")
@@ -184,7 +201,7 @@ def two_memos(c: Client, j: _Journey) -> None:
     with j.step("12. Preview keeping the April date"):
         preview = c.preview_conflict_resolution(conflict["id"], keep=keep)
         out.print(show.resolution_preview_view(preview))
-        _check([f["decision_id"] for f in preview["flag"]] == [plan["decision"]["id"]],
+        _check([f["decision_id"] for f in preview["flag"]] == [_decision(plan)["id"]],
                "the preview does not flag the plan made on the March date")
 
     with j.step("13. Resolve it; a fresh run cites June 19 only"):
@@ -195,11 +212,11 @@ def two_memos(c: Client, j: _Journey) -> None:
                "the resolution did not hold the plan's action")
         fresh = c.run_agent(QUESTION)
         out.print(show.run_view(fresh))
-        cited = {x["statement"] for p in fresh["decision"]["premises"] for x in p["claims"]}
+        cited = {x["statement"] for p in _decision(fresh)["premises"] for x in p["claims"]}
         _check(APRIL_DATE in cited and MARCH_DATE not in cited
-               and fresh["decision"]["status"] == "draft",
+               and _decision(fresh)["status"] == "draft",
                "the fresh run does not cite the date that was kept")
-        out.print(f"plan decision is {c.get_decision(plan['decision']['id'])['status']}; "
+        out.print(f"plan decision is {c.get_decision(_decision(plan)['id'])['status']}; "
                   f"its action is {held['status']}")
 
 

@@ -7,7 +7,9 @@
         preview = c.preview_correction(claim["id"], "The launch is on June 19.")
         result = c.apply_preview(preview)   # the preview's revisions; stale -> 409 error
 
-Errors are raised as ``ApiError`` subclasses built from the canonical error body.
+Each method returns the record its route answers (a TypedDict of afterhack.model or
+afterhack.wire, checked on receipt). Errors are raised as ``ApiError`` subclasses built from
+the canonical error body.
 """
 
 from afterhack.client._client import DEFAULT_URL, AsyncClient, Client
@@ -23,6 +25,7 @@ from afterhack.client._errors import (
     StaleCorrectionPreviewError,
     UnauthorizedError,
     UnavailableError,
+    UnexpectedAnswerError,
     ValidationError,
     error_from_body,
 )
@@ -42,6 +45,7 @@ __all__ = [
     "StaleCorrectionPreviewError",
     "UnauthorizedError",
     "UnavailableError",
+    "UnexpectedAnswerError",
     "ValidationError",
     "error_from_body",
 ]

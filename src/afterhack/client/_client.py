@@ -1,19 +1,42 @@
-"""``Client`` and ``AsyncClient``: one method per endpoint of the HTTP API (docs/api.md).
+"""``Client`` and ``AsyncClient``: one method per endpoint of the HTTP API (docs/api.md),
+each answering the record the API's route answers (the TypedDicts of afterhack.model and
+afterhack.wire, shared with the server), checked as it arrives.
 
-Both share the endpoint methods (``_Endpoints``); only how a request is sent differs, so
-the sync client returns the decoded JSON and the async one an awaitable of it. Workspace
-methods use the client's ``workspace`` unless a call passes ``workspace=``.
+An endpoint is declared once, in ``_Endpoints``: its method builds the request and names
+its route and the record it answers (``endpoint``). Read from a ``Client``, the method sends
+the request and returns the record; read from an ``AsyncClient``, it returns an awaitable of
+it. An answer is validated against its record on receipt (pydantic): a key the record does
+not know is dropped, so a newer server's additions do not break an older client, and an
+answer without a key the record needs raises UnexpectedAnswerError. Workspace methods use
+the client's ``workspace`` unless a call passes ``workspace=``.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 from urllib.parse import quote
 
 import httpx
+import pydantic
 
-from afterhack.client._errors import ApiConnectionError, error_from_body
+from afterhack.client._errors import ApiConnectionError, UnexpectedAnswerError, error_from_body
+from afterhack.model.claims import ClaimSearch, ClaimView, FoundClaim
+from afterhack.model.conflicts import (
+    AppliedResolution,
+    ConflictList,
+    ConflictRecord,
+    ResolutionPreview,
+)
+from afterhack.model.corrections import AppliedCorrection, Correction, CorrectionPreview
+from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
+from afterhack.model.embeddings import EmbeddingProgress
+from afterhack.model.graph import GraphView, Timeline
+from afterhack.model.pages import DecisionList, RunList, SourceList, WorkspaceList
+from afterhack.model.runs import RunSummary, RunView
+from afterhack.model.sources import IngestResult, SameVersion, SourceRow, SourceView
 from afterhack.model.vocab import (
     ActionOp,
     ConflictStatusFilter,
@@ -22,9 +45,13 @@ from afterhack.model.vocab import (
     GraphViewName,
     SearchMode,
 )
+from afterhack.model.workspaces import WorkspaceRow
+from afterhack.wire.answers import AuditList, Health
 
 JSON = dict[str, Any]
-R = TypeVar("R")
+P = ParamSpec("P")
+T = TypeVar("T")
+Page = TypeVar("Page", bound=Mapping[str, Any])
 # A time the API takes: ISO 8601 or epoch milliseconds. ``as_of`` on a read: the read as
 # the memory held it then (docs/rules.md, rule 10).
 When = str | int
@@ -42,25 +69,103 @@ def _body(**fields: Any) -> JSON:
     return {k: v for k, v in fields.items() if v is not None}
 
 
-def _decode(response: httpx.Response) -> JSON:
-    if response.status_code == 204:
-        return {}
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    if response.is_error:
-        raise error_from_body(response.status_code, body)
-    if not isinstance(body, dict):
-        raise error_from_body(response.status_code, None)
-    return body
+@dataclass(frozen=True)
+class Request:
+    """One request to the API (its path under ``/api``)."""
+
+    method: str
+    path: str
+    params: Mapping[str, Any] | None = None
+    json: JSON | None = None
 
 
-class _Endpoints(Generic[R]):
+class Answer(Generic[T]):
+    """The record an endpoint answers (a TypedDict, a union of them, or None for a route
+    that answers nothing), read from a response's body. Its validator is built on first
+    use: a client that calls few endpoints builds few."""
+
+    def __init__(self, record: Any) -> None:
+        self.record = record
+        self._adapter: pydantic.TypeAdapter[T] | None = None
+
+    def read(self, route: str, status: int, content: bytes) -> T:
+        """The body as the record; UnexpectedAnswerError when it is not one."""
+        if self._adapter is None:
+            self._adapter = pydantic.TypeAdapter(self.record)
+        try:
+            return self._adapter.validate_json(content or b"null")
+        except pydantic.ValidationError as exc:
+            raise UnexpectedAnswerError(
+                status, "unexpected_answer",
+                f"The answer to {route} is not the record it answers: "
+                f"{exc.error_count()} error(s).",
+                {"errors": exc.errors(include_url=False, include_input=False)[:10]},
+            ) from None
+
+
+class endpoint(Generic[P, T]):
+    """An endpoint method of the clients: ``build`` makes its request; read from a client,
+    it sends the request and reads the answer (``answer``). ``route`` is the route's method
+    and path as the API declares it."""
+
+    def __init__(self, route: str, answer: Answer[T],
+                 build: Callable[Concatenate[Any, P], Request]) -> None:
+        self.route = route
+        self.answer = answer
+        self.build = build
+        self.__doc__ = build.__doc__
+        self.__name__ = build.__name__
+
+    def read(self, status: int, content: bytes) -> T:
+        return self.answer.read(self.route, status, content)
+
+    @overload
+    def __get__(self, client: None, owner: type[Any]) -> Self: ...
+
+    @overload
+    def __get__(self, client: Client, owner: type[Any]) -> Callable[P, T]: ...
+
+    @overload
+    def __get__(self, client: AsyncClient, owner: type[Any]) -> Callable[P, Awaitable[T]]: ...
+
+    def __get__(self, client: _Endpoints | None, owner: type[Any]) -> Any:
+        if client is None:
+            return self
+        build = self.build
+
+        @functools.wraps(build)
+        def call(*args: P.args, **kwargs: P.kwargs) -> Any:
+            return client._send(build(client, *args, **kwargs), self)
+
+        return call
+
+
+@overload
+def route(method_path: str, answer: type[T]
+          ) -> Callable[[Callable[Concatenate[Any, P], Request]], endpoint[P, T]]: ...
+
+
+@overload
+def route(method_path: str, answer: Answer[T]
+          ) -> Callable[[Callable[Concatenate[Any, P], Request]], endpoint[P, T]]: ...
+
+
+def route(method_path: str, answer: Any
+          ) -> Callable[[Callable[Concatenate[Any, P], Request]], endpoint[P, Any]]:
+    """Declares an endpoint method (see ``endpoint``): the route's method and path, and the
+    record it answers (an ``Answer`` of it where the record is not a class: a union, or
+    None)."""
+    read = answer if isinstance(answer, Answer) else Answer[Any](answer)
+
+    def declare(build: Callable[Concatenate[Any, P], Request]) -> endpoint[P, Any]:
+        return endpoint(method_path, read, build)
+    return declare
+
+
+class _Endpoints:
     workspace: str | None
 
-    def _call(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
-              json: JSON | None = None) -> R:
+    def _send(self, request: Request, answer: endpoint[Any, T]) -> Any:
         raise NotImplementedError
 
     def _ws(self, workspace: str | None) -> str:
@@ -71,220 +176,252 @@ class _Endpoints(Generic[R]):
 
     # Health and workspaces
 
-    def health(self) -> R:
-        return self._call("GET", "/health")
+    @route("GET /health", Health)
+    def health(self) -> Request:
+        return Request("GET", "/health")
 
-    def create_workspace(self, name: str) -> R:
-        return self._call("POST", "/workspaces", json={"name": name})
+    @route("POST /workspaces", WorkspaceRow)
+    def create_workspace(self, name: str) -> Request:
+        return Request("POST", "/workspaces", json={"name": name})
 
+    @route("GET /workspaces", WorkspaceList)
     def list_workspaces(self, *, limit: int = 100, offset: int = 0,
-                        cursor: str | None = None) -> R:
+                        cursor: str | None = None) -> Request:
         """A page of workspaces: ``items``, ``next_cursor`` (pass it as ``cursor`` for the
         next page; None on the last) and ``total``. ``pages`` walks them all."""
-        return self._call("GET", "/workspaces",
-                          params=_body(limit=limit, offset=offset or None, cursor=cursor))
+        return Request("GET", "/workspaces",
+                       params=_body(limit=limit, offset=offset or None, cursor=cursor))
 
-    def get_workspace(self, *, workspace: str | None = None) -> R:
-        return self._call("GET", self._ws(workspace))
+    @route("GET /workspaces/{ws}", WorkspaceRow)
+    def get_workspace(self, *, workspace: str | None = None) -> Request:
+        return Request("GET", self._ws(workspace))
 
-    def delete_workspace(self, *, workspace: str | None = None) -> R:
+    @route("DELETE /workspaces/{ws}", Answer[None](None))
+    def delete_workspace(self, *, workspace: str | None = None) -> Request:
         """Delete the workspace and everything in it; its keys are revoked (admin)."""
-        return self._call("DELETE", self._ws(workspace))
+        return Request("DELETE", self._ws(workspace))
 
+    @route("GET /workspaces/{ws}/audit", AuditList)
     def audit(self, *, limit: int = 100, before: int | None = None,
-              workspace: str | None = None) -> R:
-        return self._call("GET", self._ws(workspace) + "/audit",
-                          params=_body(limit=limit, before=before))
+              workspace: str | None = None) -> Request:
+        return Request("GET", self._ws(workspace) + "/audit",
+                       params=_body(limit=limit, before=before))
 
     # Sources
 
+    @route("POST /workspaces/{ws}/sources", Answer[IngestResult](IngestResult))
     def add_source(self, text: str, *, title: str | None = None,
                    origin_type: str | None = None, origin_name: str | None = None,
                    source_id: str | None = None, extract: bool = True,
-                   preview: bool = False, workspace: str | None = None) -> R:
+                   preview: bool = False, workspace: str | None = None) -> Request:
         """Add a source (or, with ``source_id``, a new version of one). The answer lists the
         conflicts it raised and what a new version retired, flagged and held; with
         ``preview``, what it would do, and nothing is written."""
-        return self._call("POST", self._ws(workspace) + "/sources", json=_body(
+        return Request("POST", self._ws(workspace) + "/sources", json=_body(
             text=text, title=title, origin_type=origin_type, origin_name=origin_name,
             source_id=source_id, extract=extract, preview=preview or None))
 
+    @route("GET /workspaces/{ws}/sources", SourceList)
     def list_sources(self, *, limit: int = 100, offset: int = 0, cursor: str | None = None,
-                     workspace: str | None = None) -> R:
+                     workspace: str | None = None) -> Request:
         """A page of sources, oldest first (``next_cursor``, ``total``: see list_workspaces)."""
-        return self._call("GET", self._ws(workspace) + "/sources",
-                          params=_body(limit=limit, offset=offset or None, cursor=cursor))
+        return Request("GET", self._ws(workspace) + "/sources",
+                       params=_body(limit=limit, offset=offset or None, cursor=cursor))
 
-    def get_source(self, source_id: str, *, workspace: str | None = None) -> R:
-        return self._call("GET", f"{self._ws(workspace)}/sources/{_seg(source_id)}")
+    @route("GET /workspaces/{ws}/sources/{source_id}", SourceView)
+    def get_source(self, source_id: str, *, workspace: str | None = None) -> Request:
+        return Request("GET", f"{self._ws(workspace)}/sources/{_seg(source_id)}")
 
-    def extract_source(self, source_id: str, *, workspace: str | None = None) -> R:
+    @route("POST /workspaces/{ws}/sources/{source_id}/extract", SameVersion)
+    def extract_source(self, source_id: str, *, workspace: str | None = None) -> Request:
         """Re-run extraction on the latest version's failed or skipped fragments."""
-        return self._call("POST", f"{self._ws(workspace)}/sources/{_seg(source_id)}/extract")
+        return Request("POST", f"{self._ws(workspace)}/sources/{_seg(source_id)}/extract")
 
     # Claims
 
+    @route("GET /workspaces/{ws}/claims", ClaimSearch)
     def search_claims(self, q: str | None = None, *, status: Sequence[str] | None = None,
                       limit: int = 20, offset: int = 0,
                       mode: SearchMode | None = None, as_of: When | None = None,
-                      cursor: str | None = None, workspace: str | None = None) -> R:
+                      cursor: str | None = None, workspace: str | None = None) -> Request:
         """Without ``q``, a page of claims oldest first with ``total``; with ``q``, a page of
         the ranking (``total`` None). ``next_cursor`` asks for the next page of the same
         search: keep ``q``, ``status``, ``mode`` and ``as_of`` unchanged."""
         params = _body(q=q, limit=limit, offset=offset or None, mode=mode,
                        status=",".join(status) if status else None, as_of=as_of,
                        cursor=cursor)
-        return self._call("GET", self._ws(workspace) + "/claims", params=params)
+        return Request("GET", self._ws(workspace) + "/claims", params=params)
 
     # Embeddings
 
-    def embedding_progress(self, *, workspace: str | None = None) -> R:
+    @route("GET /workspaces/{ws}/embeddings", EmbeddingProgress)
+    def embedding_progress(self, *, workspace: str | None = None) -> Request:
         """The workspace's vectors: their model and dimension, how many claims still wait."""
-        return self._call("GET", self._ws(workspace) + "/embeddings")
+        return Request("GET", self._ws(workspace) + "/embeddings")
 
-    def reembed(self, *, workspace: str | None = None) -> R:
+    @route("POST /workspaces/{ws}/embeddings/reembed", EmbeddingProgress)
+    def reembed(self, *, workspace: str | None = None) -> Request:
         """Drop every vector and embed all claims again with the server's model."""
-        return self._call("POST", self._ws(workspace) + "/embeddings/reembed", json={})
+        return Request("POST", self._ws(workspace) + "/embeddings/reembed", json={})
 
+    @route("GET /workspaces/{ws}/claims/{claim_id}", ClaimView)
     def get_claim(self, claim_id: str, *, as_of: When | None = None,
-                  workspace: str | None = None) -> R:
-        return self._call("GET", f"{self._ws(workspace)}/claims/{_seg(claim_id)}",
-                          params=_body(as_of=as_of))
+                  workspace: str | None = None) -> Request:
+        return Request("GET", f"{self._ws(workspace)}/claims/{_seg(claim_id)}",
+                       params=_body(as_of=as_of))
 
     # Agent runs
 
+    @route("POST /workspaces/{ws}/agent-runs", RunView)
     def run_agent(self, task: str, *, builds_on: Sequence[str] | None = None,
-                  as_of: When | None = None, workspace: str | None = None) -> R:
+                  as_of: When | None = None, workspace: str | None = None) -> Request:
         """Run the agent; with ``as_of`` (the time the task is about), it searches only the
         claims valid then."""
-        return self._call("POST", self._ws(workspace) + "/agent-runs",
-                          json=_body(task=task, builds_on=list(builds_on or []), as_of=as_of))
+        return Request("POST", self._ws(workspace) + "/agent-runs",
+                       json=_body(task=task, builds_on=list(builds_on or []), as_of=as_of))
 
+    @route("GET /workspaces/{ws}/agent-runs", RunList)
     def list_runs(self, *, limit: int = 50, offset: int = 0, cursor: str | None = None,
-                  workspace: str | None = None) -> R:
+                  workspace: str | None = None) -> Request:
         """A page of runs, newest first (``next_cursor``, ``total``: see list_workspaces)."""
-        return self._call("GET", self._ws(workspace) + "/agent-runs",
-                          params=_body(limit=limit, offset=offset or None, cursor=cursor))
+        return Request("GET", self._ws(workspace) + "/agent-runs",
+                       params=_body(limit=limit, offset=offset or None, cursor=cursor))
 
-    def get_run(self, run_id: str, *, workspace: str | None = None) -> R:
-        return self._call("GET", f"{self._ws(workspace)}/agent-runs/{_seg(run_id)}")
+    @route("GET /workspaces/{ws}/agent-runs/{run_id}", RunView)
+    def get_run(self, run_id: str, *, workspace: str | None = None) -> Request:
+        return Request("GET", f"{self._ws(workspace)}/agent-runs/{_seg(run_id)}")
 
     # Decisions and actions
 
+    @route("GET /workspaces/{ws}/decisions", DecisionList)
     def list_decisions(self, *, status: Sequence[str] | None = None, limit: int = 100,
                        offset: int = 0, cursor: str | None = None,
-                       workspace: str | None = None) -> R:
+                       workspace: str | None = None) -> Request:
         """A page of decisions, newest first (``next_cursor``, ``total``: see
         list_workspaces)."""
         params: dict[str, Any] = _body(limit=limit, offset=offset or None, cursor=cursor)
         if status:
             params["status"] = list(status)
-        return self._call("GET", self._ws(workspace) + "/decisions", params=params)
+        return Request("GET", self._ws(workspace) + "/decisions", params=params)
 
+    @route("GET /workspaces/{ws}/decisions/{decision_id}", DecisionRead)
     def get_decision(self, decision_id: str, *, as_of: When | None = None,
-                     workspace: str | None = None) -> R:
+                     workspace: str | None = None) -> Request:
         """The decision with ``support``: what it rested on when it was made and what holds
         it up now (or at ``as_of``)."""
-        return self._call("GET", f"{self._ws(workspace)}/decisions/{_seg(decision_id)}",
-                          params=_body(as_of=as_of))
+        return Request("GET", f"{self._ws(workspace)}/decisions/{_seg(decision_id)}",
+                       params=_body(as_of=as_of))
 
+    @route("PATCH /workspaces/{ws}/decisions/{decision_id}", DecisionView)
     def review_decision(self, decision_id: str, op: DecisionOp, *, revision: int,
                         claim_ids: Sequence[str] | None = None,
                         premises: Sequence[Mapping[str, Any]] | None = None,
-                        note: str | None = None, workspace: str | None = None) -> R:
-        return self._call(
+                        note: str | None = None, workspace: str | None = None) -> Request:
+        return Request(
             "PATCH", f"{self._ws(workspace)}/decisions/{_seg(decision_id)}", json=_body(
                 op=op, revision=revision, claim_ids=list(claim_ids) if claim_ids else None,
                 premises=[dict(p) for p in premises] if premises else None, note=note))
 
+    @route("GET /workspaces/{ws}/actions/{action_id}", ActionRecord)
     def get_action(self, action_id: str, *, as_of: When | None = None,
-                   workspace: str | None = None) -> R:
-        return self._call("GET", f"{self._ws(workspace)}/actions/{_seg(action_id)}",
-                          params=_body(as_of=as_of))
+                   workspace: str | None = None) -> Request:
+        return Request("GET", f"{self._ws(workspace)}/actions/{_seg(action_id)}",
+                       params=_body(as_of=as_of))
 
+    @route("PATCH /workspaces/{ws}/actions/{action_id}", ActionRecord)
     def change_action(self, action_id: str, op: ActionOp, *, revision: int,
-                      workspace: str | None = None) -> R:
-        return self._call("PATCH", f"{self._ws(workspace)}/actions/{_seg(action_id)}",
-                          json={"op": op, "revision": revision})
+                      workspace: str | None = None) -> Request:
+        return Request("PATCH", f"{self._ws(workspace)}/actions/{_seg(action_id)}",
+                       json={"op": op, "revision": revision})
 
     # Corrections
 
+    @route("POST /workspaces/{ws}/claims/{claim_id}/corrections/preview", CorrectionPreview)
     def preview_correction(self, claim_id: str, statement: str | None = None, *,
                            kind: CorrectionKind = "replace",
-                           workspace: str | None = None) -> R:
-        return self._call(
+                           workspace: str | None = None) -> Request:
+        return Request(
             "POST", f"{self._ws(workspace)}/claims/{_seg(claim_id)}/corrections/preview",
             json=_body(statement=statement, kind=kind))
 
+    @route("POST /workspaces/{ws}/claims/{claim_id}/corrections", AppliedCorrection)
     def apply_correction(self, claim_id: str, statement: str | None = None, *,
                          claim_revision: int, impact_token: str,
                          kind: CorrectionKind = "replace", reason: str | None = None,
-                         reviewer: str | None = None, workspace: str | None = None) -> R:
+                         reviewer: str | None = None, workspace: str | None = None) -> Request:
         """Apply with the revisions a preview returned; StaleCorrectionPreviewError when the
         claim or what depends on it changed since. ``status`` is applied / already_applied."""
-        return self._call(
+        return Request(
             "POST", f"{self._ws(workspace)}/claims/{_seg(claim_id)}/corrections",
             json=_body(statement=statement, kind=kind, reason=reason, reviewer=reviewer,
                        claim_revision=claim_revision, impact_token=impact_token))
 
+    @route("POST /workspaces/{ws}/claims/{claim_id}/corrections", AppliedCorrection)
     def apply_preview(self, preview: Mapping[str, Any], *, reason: str | None = None,
-                      reviewer: str | None = None, workspace: str | None = None) -> R:
+                      reviewer: str | None = None, workspace: str | None = None) -> Request:
         """Apply exactly what a ``preview_correction`` answer showed, with its revisions."""
         revisions = preview["revisions"]
-        return self.apply_correction(
-            preview["claim"]["id"], preview.get("statement"),
+        return _Endpoints.apply_correction.build(
+            self, preview["claim"]["id"], preview.get("statement"),
             claim_revision=revisions["claim_revision"], impact_token=revisions["impact_token"],
             kind=preview.get("kind") or "replace", reason=reason, reviewer=reviewer,
             workspace=workspace)
 
-    def get_correction(self, correction_id: str, *, workspace: str | None = None) -> R:
-        return self._call("GET", f"{self._ws(workspace)}/corrections/{_seg(correction_id)}")
+    @route("GET /workspaces/{ws}/corrections/{correction_id}", Correction)
+    def get_correction(self, correction_id: str, *, workspace: str | None = None) -> Request:
+        return Request("GET", f"{self._ws(workspace)}/corrections/{_seg(correction_id)}")
 
     # Conflicts
 
+    @route("GET /workspaces/{ws}/conflicts", ConflictList)
     def list_conflicts(self, *, status: ConflictStatusFilter | None = "open",
                        limit: int = 100, offset: int = 0, as_of: When | None = None,
-                       workspace: str | None = None) -> R:
+                       workspace: str | None = None) -> Request:
         """Conflicts newest first, each with both claims, their quotes, sources and dates."""
-        return self._call("GET", self._ws(workspace) + "/conflicts",
-                          params=_body(status=status, limit=limit, offset=offset, as_of=as_of))
+        return Request("GET", self._ws(workspace) + "/conflicts",
+                       params=_body(status=status, limit=limit, offset=offset, as_of=as_of))
 
+    @route("GET /workspaces/{ws}/conflicts/{conflict_id}", ConflictRecord)
     def get_conflict(self, conflict_id: str, *, as_of: When | None = None,
-                     workspace: str | None = None) -> R:
-        return self._call("GET", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}",
-                          params=_body(as_of=as_of))
+                     workspace: str | None = None) -> Request:
+        return Request("GET", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}",
+                       params=_body(as_of=as_of))
 
+    @route("POST /workspaces/{ws}/conflicts/{conflict_id}/preview", ResolutionPreview)
     def preview_conflict_resolution(self, conflict_id: str, *, keep: str | None = None,
-                                    dismiss: bool = False, workspace: str | None = None) -> R:
+                                    dismiss: bool = False,
+                                    workspace: str | None = None) -> Request:
         """What keeping one side (``keep``: a claim id) or dismissing would do, shaped like a
         correction preview, with the revisions ``resolve_conflict`` must send back."""
-        return self._call("POST", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}/preview",
-                          json=_body(keep=keep, dismiss=dismiss or None))
+        return Request("POST", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}/preview",
+                       json=_body(keep=keep, dismiss=dismiss or None))
 
+    @route("POST /workspaces/{ws}/conflicts/{conflict_id}/resolve", AppliedResolution)
     def resolve_conflict(self, conflict_id: str, *, conflict_revision: int, impact_token: str,
                          keep: str | None = None, dismiss: bool = False,
                          reason: str | None = None, reviewer: str | None = None,
                          valid_times: Sequence[Mapping[str, Any]] | None = None,
-                         workspace: str | None = None) -> R:
+                         workspace: str | None = None) -> Request:
         """Apply a resolution with the revisions its preview returned; status applied or
         already_applied; StaleCorrectionPreviewError when anything it reads changed since.
         ``valid_times`` (with dismiss: both hold, at different times): one
         ``{claim_id, valid_from?, valid_until?}`` per side."""
-        return self._call("POST", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}/resolve",
-                          json=_body(keep=keep, dismiss=dismiss or None, reason=reason,
-                                     reviewer=reviewer, conflict_revision=conflict_revision,
-                                     impact_token=impact_token,
-                                     valid_times=[dict(v) for v in valid_times]
-                                     if valid_times else None))
+        return Request("POST", f"{self._ws(workspace)}/conflicts/{_seg(conflict_id)}/resolve",
+                       json=_body(keep=keep, dismiss=dismiss or None, reason=reason,
+                                  reviewer=reviewer, conflict_revision=conflict_revision,
+                                  impact_token=impact_token,
+                                  valid_times=[dict(v) for v in valid_times]
+                                  if valid_times else None))
 
+    @route("POST /workspaces/{ws}/conflicts/{conflict_id}/resolve", AppliedResolution)
     def apply_resolution(self, preview: Mapping[str, Any], *, reason: str | None = None,
                          reviewer: str | None = None,
                          valid_times: Sequence[Mapping[str, Any]] | None = None,
-                         workspace: str | None = None) -> R:
+                         workspace: str | None = None) -> Request:
         """Apply exactly what a ``preview_conflict_resolution`` answer showed."""
         revisions = preview["revisions"]
-        return self.resolve_conflict(
-            preview["conflict"]["id"], keep=preview.get("keep"),
+        return _Endpoints.resolve_conflict.build(
+            self, preview["conflict"]["id"], keep=preview.get("keep"),
             dismiss=preview.get("resolution") == "dismiss",
             conflict_revision=revisions["conflict_revision"],
             impact_token=revisions["impact_token"], reason=reason, reviewer=reviewer,
@@ -292,15 +429,17 @@ class _Endpoints(Generic[R]):
 
     # Graph
 
+    @route("GET /workspaces/{ws}/graph", GraphView)
     def graph(self, *, view: GraphViewName = "product", limit: int | None = None,
-              as_of: When | None = None, workspace: str | None = None) -> R:
-        return self._call("GET", self._ws(workspace) + "/graph",
-                          params=_body(view=view, limit=limit, as_of=as_of))
+              as_of: When | None = None, workspace: str | None = None) -> Request:
+        return Request("GET", self._ws(workspace) + "/graph",
+                       params=_body(view=view, limit=limit, as_of=as_of))
 
-    def timeline(self, *, limit: int | None = None, workspace: str | None = None) -> R:
+    @route("GET /workspaces/{ws}/timeline", Timeline)
+    def timeline(self, *, limit: int | None = None, workspace: str | None = None) -> Request:
         """The events a time control marks (sources, runs, corrections, conflicts), oldest
         first, and the server's time now."""
-        return self._call("GET", self._ws(workspace) + "/timeline", params=_body(limit=limit))
+        return Request("GET", self._ws(workspace) + "/timeline", params=_body(limit=limit))
 
 
 def _headers(key: str | None) -> dict[str, str]:
@@ -310,7 +449,28 @@ def _headers(key: str | None) -> dict[str, str]:
     return headers
 
 
-class Client(_Endpoints[JSON]):
+def _answer(response: httpx.Response, answer: endpoint[Any, T]) -> T:
+    if response.is_error:
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        raise error_from_body(response.status_code, body)
+    # A route that answers nothing (204) reads as None.
+    return answer.read(response.status_code, response.content)
+
+
+def _unreachable(base_url: str, exc: httpx.TransportError) -> ApiConnectionError:
+    return ApiConnectionError(0, "connection_failed",
+                              f"Cannot reach afterhack at {base_url}: {exc}")
+
+
+def _next_cursor(page: Mapping[str, Any]) -> str | None:
+    cursor = page.get("next_cursor")
+    return cursor if isinstance(cursor, str) and cursor else None
+
+
+class Client(_Endpoints):
     """Synchronous client. ``with Client(url, key=..., workspace=...) as c: c.get_claim(id)``."""
 
     def __init__(self, base_url: str = DEFAULT_URL, *, key: str | None = None,
@@ -321,16 +481,15 @@ class Client(_Endpoints[JSON]):
         self._http = httpx.Client(base_url=self.base_url + "/api", headers=_headers(key),
                                   timeout=timeout, transport=transport)
 
-    def _call(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
-              json: JSON | None = None) -> JSON:
+    def _send(self, request: Request, answer: endpoint[Any, T]) -> T:
         try:
-            response = self._http.request(method, path, params=params, json=json)
+            response = self._http.request(request.method, request.path, params=request.params,
+                                          json=request.json)
         except httpx.TransportError as exc:
-            raise ApiConnectionError(0, "connection_failed",
-                                     f"Cannot reach afterhack at {self.base_url}: {exc}") from exc
-        return _decode(response)
+            raise _unreachable(self.base_url, exc) from exc
+        return _answer(response, answer)
 
-    def pages(self, list_page: Callable[..., JSON], /, **params: Any) -> Iterator[JSON]:
+    def pages(self, list_page: Callable[..., Page], /, **params: Any) -> Iterator[Page]:
         """Every page of a list, following ``next_cursor``: ``list_page`` is one of the
         ``list_*`` methods or ``search_claims``, ``params`` its arguments (not ``cursor``).
 
@@ -341,11 +500,36 @@ class Client(_Endpoints[JSON]):
         while True:
             page = list_page(**params, cursor=cursor)
             yield page
-            cursor = page.get("next_cursor")
-            if not cursor:
+            cursor = _next_cursor(page)
+            if cursor is None:
                 return
 
-    def items(self, list_page: Callable[..., JSON], /, **params: Any) -> Iterator[JSON]:
+    @overload
+    def items(self, list_page: Callable[..., WorkspaceList], /,
+              **params: Any) -> Iterator[WorkspaceRow]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., SourceList], /,
+              **params: Any) -> Iterator[SourceRow]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., RunList], /,
+              **params: Any) -> Iterator[RunSummary]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., DecisionList], /,
+              **params: Any) -> Iterator[DecisionView]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., ClaimSearch], /,
+              **params: Any) -> Iterator[FoundClaim]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., Mapping[str, Any]], /,
+              **params: Any) -> Iterator[Any]: ...
+
+    def items(self, list_page: Callable[..., Mapping[str, Any]], /,
+              **params: Any) -> Iterator[Any]:
         """Every item of a list, page after page (see ``pages``)."""
         for page in self.pages(list_page, **params):
             yield from page["items"]
@@ -360,7 +544,7 @@ class Client(_Endpoints[JSON]):
         self.close()
 
 
-class AsyncClient(_Endpoints[Awaitable[JSON]]):
+class AsyncClient(_Endpoints):
     """Asynchronous client: the same methods, each awaited."""
 
     def __init__(self, base_url: str = DEFAULT_URL, *, key: str | None = None,
@@ -371,32 +555,51 @@ class AsyncClient(_Endpoints[Awaitable[JSON]]):
         self._http = httpx.AsyncClient(base_url=self.base_url + "/api", headers=_headers(key),
                                        timeout=timeout, transport=transport)
 
-    async def _send(self, method: str, path: str, params: Mapping[str, Any] | None,
-                    json: JSON | None) -> JSON:
+    async def _send(self, request: Request, answer: endpoint[Any, T]) -> T:
         try:
-            response = await self._http.request(method, path, params=params, json=json)
+            response = await self._http.request(request.method, request.path,
+                                                params=request.params, json=request.json)
         except httpx.TransportError as exc:
-            raise ApiConnectionError(0, "connection_failed",
-                                     f"Cannot reach afterhack at {self.base_url}: {exc}") from exc
-        return _decode(response)
+            raise _unreachable(self.base_url, exc) from exc
+        return _answer(response, answer)
 
-    def _call(self, method: str, path: str, *, params: Mapping[str, Any] | None = None,
-              json: JSON | None = None) -> Awaitable[JSON]:
-        return self._send(method, path, params, json)
-
-    async def pages(self, list_page: Callable[..., Awaitable[JSON]], /,
-                    **params: Any) -> AsyncIterator[JSON]:
+    async def pages(self, list_page: Callable[..., Awaitable[Page]], /,
+                    **params: Any) -> AsyncIterator[Page]:
         """Every page of a list, following ``next_cursor`` (see ``Client.pages``)."""
         cursor: str | None = None
         while True:
             page = await list_page(**params, cursor=cursor)
             yield page
-            cursor = page.get("next_cursor")
-            if not cursor:
+            cursor = _next_cursor(page)
+            if cursor is None:
                 return
 
-    async def items(self, list_page: Callable[..., Awaitable[JSON]], /,
-                    **params: Any) -> AsyncIterator[JSON]:
+    @overload
+    def items(self, list_page: Callable[..., Awaitable[WorkspaceList]], /,
+              **params: Any) -> AsyncIterator[WorkspaceRow]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., Awaitable[SourceList]], /,
+              **params: Any) -> AsyncIterator[SourceRow]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., Awaitable[RunList]], /,
+              **params: Any) -> AsyncIterator[RunSummary]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., Awaitable[DecisionList]], /,
+              **params: Any) -> AsyncIterator[DecisionView]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., Awaitable[ClaimSearch]], /,
+              **params: Any) -> AsyncIterator[FoundClaim]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., Awaitable[Mapping[str, Any]]], /,
+              **params: Any) -> AsyncIterator[Any]: ...
+
+    async def items(self, list_page: Callable[..., Awaitable[Mapping[str, Any]]], /,
+                    **params: Any) -> AsyncIterator[Any]:
         """Every item of a list, page after page."""
         async for page in self.pages(list_page, **params):
             for item in page["items"]:
@@ -410,3 +613,4 @@ class AsyncClient(_Endpoints[Awaitable[JSON]]):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+

@@ -11,6 +11,8 @@
   + RateLimitedError               429
   + UnavailableError               502/503/504: the store or the model gateway
     - ApiConnectionError           the server could not be reached at all (status 0)
+  + UnexpectedAnswerError          a success whose body is not the endpoint's record
+                                   (``details["errors"]`` says where)
 """
 
 from __future__ import annotations
@@ -70,6 +72,10 @@ class UnavailableError(ApiError):
 
 
 class ApiConnectionError(UnavailableError):
+    pass
+
+
+class UnexpectedAnswerError(ApiError):
     pass
 
 
