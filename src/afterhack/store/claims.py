@@ -367,13 +367,14 @@ async def claim_links(g: Graph, claim_id: str, as_of: int | None = None) -> Clai
 def _chain(at: At) -> str:
     # The time is tested on the rows, not in the MATCH: a condition on the far end makes
     # FalkorDB start from every claim instead of from this one. A step counts once the
-    # claim it replaced was retired: every claim of the path before the last.
-    retired = at.retired(at.status("x"))
+    # claim it replaced was retired: every claim of the path before the last. (Not ``x``:
+    # the status pieces use it inside.)
+    retired = at.retired(at.status("step"))
+    counts = f"all(step IN nodes(p)[..-1] WHERE {retired})" if retired else "true"
     return (
         "MATCH p = (c:Node {id:$id})<-[:SUPERSEDES*0..64]-(r:Claim) WHERE c:Claim "
         f"RETURN r.id AS id, r.statement AS statement, {at.status('r')} AS status, "
-        f"{f'all(x IN nodes(p)[..-1] WHERE {retired})' if retired else 'true'} AS counts, "
-        "length(p) AS depth ORDER BY depth")
+        f"{counts} AS counts, length(p) AS depth ORDER BY depth")
 
 
 async def replacement_chain(g: Graph, claim_id: str, as_of: int | None = None
