@@ -16,7 +16,8 @@ ms), each piece reads what store/history.py keeps:
   was raised (their nodes' own existence).
 
 A view builds its text once per kind of moment (``At``: ``NOW`` or ``THEN``), so its text is
-the same on every call and FalkorDB's cached plan is reused.
+the same on every call and FalkorDB's cached plan is reused
+(docs/decisions/0025-one-text-for-now-and-as-of.md).
 """
 
 from __future__ import annotations

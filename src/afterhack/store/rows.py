@@ -6,6 +6,7 @@ and none it does not know, and then hands the same dict on as the record: no cop
 look at the values (mypy checks what the code puts in them; the query text names them).
 A row of the wrong shape (a column renamed in the query but not in the record, say) raises
 RowShapeError at the read that made it, not as a KeyError wherever the record is used.
+What it costs per row: docs/decisions/0024-rows-become-records.md.
 """
 
 from __future__ import annotations
