@@ -11,15 +11,15 @@ calls the run made (from its handoff trail).
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.records import AgentRunFigures
 from afterhack_tools.bench.stats import summary, timed
 
 
 async def measure_agent_runs(h: Harness, ws_id: str, tasks: list[str], floors: Floors,
-                             *, warmup: int = 2) -> dict[str, Any]:
+                             *, warmup: int = 2) -> AgentRunFigures:
     assert h.http is not None
     wall: list[float] = []
     model: list[float] = []

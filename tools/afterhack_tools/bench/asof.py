@@ -32,6 +32,7 @@ from afterhack.store.names import graph_name
 from afterhack_tools.bench.floors import ratio
 from afterhack_tools.bench.harness import Harness
 from afterhack_tools.bench.load import load_workspace
+from afterhack_tools.bench.records import AsofFigures, AsofMemory
 from afterhack_tools.bench.stats import summary, timed
 from afterhack_tools.bench.synth import Workspace, correction_targets, search_queries
 
@@ -87,7 +88,7 @@ async def _round_robin(probes: dict[str, Probe], n: int, warmup: int = 5
 
 
 async def measure_asof(h: Harness, ws: Workspace, n_samples: int,
-                       log: Callable[[str], None]) -> dict[str, Any]:
+                       log: Callable[[str], None]) -> AsofFigures:
     assert h.store is not None and h.http is not None
     http = h.http
     n = len(ws.claims)
@@ -105,7 +106,7 @@ async def measure_asof(h: Harness, ws: Workspace, n_samples: int,
     mem_a1 = await _memory(h, a_id)
     await _change_all(b_graph, with_history=False)
     late = int(time.time() * 1000) + 1
-    memory = {
+    memory: AsofMemory = {
         "claims": n,
         "first_entry_bytes_per_node_graph": round(
             (before_strip["graph"] - after_strip["graph"]) / n, 1),

@@ -17,6 +17,7 @@ from afterhack.store import repair as store_repair
 from afterhack.store.names import graph_name
 from afterhack_tools.bench.falkor import execution_ms
 from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.records import PreviewParts
 from afterhack_tools.bench.stats import summary, timed
 
 PROCESSES = ("client", "app", "falkordb")
@@ -42,7 +43,7 @@ def _cpu_s(pid: int | None) -> float | None:
 
 
 async def measure_preview_parts(h: Harness, ws_id: str, claims: list[str],
-                                rounds: int) -> dict[str, Any]:
+                                rounds: int) -> PreviewParts:
     """Previews of claims already corrected are refused before any work, so pass claims
     that are still current (read-only: nothing here writes)."""
     assert h.http is not None and h.store is not None and h.app is not None
@@ -85,8 +86,13 @@ async def measure_preview_parts(h: Harness, ws_id: str, claims: list[str],
         out["first_query_in_falkordb"].append(await execution_ms(
             store.url, g.name, store_repair.CLAIM_REGION_IN_WORKSPACE, {"id": claim, "ws": ws_id},
             cluster=h.cluster))
-    result: dict[str, Any] = {k: summary(v) for k, v in out.items()}
-    result["cpu_ms_per_request"] = (
-        {r: {p: round(s / rounds * 1000, 3) for p, s in by.items()} for r, by in cpu.items()}
-        if measured else None)
-    return result
+    return {
+        "preview": summary(out["preview"]),
+        "ping": summary(out["ping"]),
+        "return_one": summary(out["return_one"]),
+        "region_read": summary(out["region_read"]),
+        "first_query_in_falkordb": summary(out["first_query_in_falkordb"]),
+        "cpu_ms_per_request": (
+            {r: {p: round(s / rounds * 1000, 3) for p, s in by.items()}
+             for r, by in cpu.items()} if measured else None),
+    }

@@ -24,7 +24,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Protocol
+from typing import Protocol
 
 import httpx
 
@@ -33,6 +33,16 @@ from afterhack.store.invariants import collateral, states
 from afterhack.store.names import graph_name
 from afterhack_tools.bench import conflict_pairs, conflict_pairs_free
 from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.records import (
+    Collateral,
+    ConflictCost,
+    ConflictQuality,
+    FreeQuality,
+    IngestRates,
+    Score,
+    SetQuality,
+)
+from afterhack_tools.bench.render.conflicts import quality_table
 from afterhack_tools.bench.stats import timed
 from afterhack_tools.bench.synth import Vocabulary, Workspace, source_text
 
@@ -52,7 +62,7 @@ class Labelled(Protocol):
     def contradicts(self) -> bool: ...
 
 
-def _score(subset: Sequence[Labelled], named: Callable[[Judgement], str | None]) -> dict[str, Any]:
+def _score(subset: Sequence[Labelled], named: Callable[[Judgement], str | None]) -> Score:
     tp = fp = fn = tn = 0
     wrong_kind = 0
     misses: list[str] = []
@@ -77,7 +87,7 @@ def _score(subset: Sequence[Labelled], named: Callable[[Judgement], str | None])
 
 
 def _set_quality(pairs: Sequence[Labelled], named: Callable[[Judgement], str | None],
-                 kinds: Sequence[str]) -> dict[str, Any]:
+                 kinds: Sequence[str]) -> SetQuality:
     categories = sorted({p.category for p in pairs})
     return {
         "all": _score(pairs, named),
@@ -91,36 +101,17 @@ def _set_quality(pairs: Sequence[Labelled], named: Callable[[Judgement], str | N
 
 def quality(pairs: Sequence[conflict_pairs.Pair] = conflict_pairs.PAIRS,
             free: Sequence[conflict_pairs_free.Pair] = conflict_pairs_free.PAIRS,
-            ) -> dict[str, Any]:
+            ) -> ConflictQuality:
     """Precision and recall of the offline detector on the labelled pairs: the set whose
     sides share their wording at the top level (its categories are the service's conflict
     kinds), the freely worded set under ``free`` (its categories are the detector's value
     kinds), with its figures per language too."""
-    out = _set_quality(pairs, lambda j: j.kind, conflict_pairs.CONTRADICTION_KINDS)
-    free_q = _set_quality(free, lambda j: j.value_kind, conflict_pairs_free.CONTRADICTION_KINDS)
-    free_q["by_lang"] = {lang: _score([p for p in free if p.lang == lang], lambda j: j.value_kind)
-                         for lang in sorted({p.lang for p in free})}
-    out["free"] = free_q
-    return out
-
-
-def quality_table(q: dict[str, Any]) -> list[str]:
-    """Both sets' figures as table rows (part, pairs, precision, recall, TP/FP/FN/TN): the
-    set whose sides share their wording first, then the freely worded one."""
-
-    def row(name: str, x: dict[str, Any]) -> str:
-        return (f"| {name} | {x['pairs']} | {x['precision']} | {x['recall']} | "
-                f"{x['tp']} / {x['fp']} / {x['fn']} / {x['tn']} |")
-
-    rows: list[str] = []
-    for prefix, part in (("", q), ("free wording: ", q["free"])):
-        rows += [row(f"{prefix}all pairs", part["all"]),
-                 row(f"{prefix}tuned on (dev)", part["dev"]),
-                 row(f"{prefix}held out", part["held_out"])]
-        rows += [row(f"{prefix}category: {c}", x) for c, x in part["by_category"].items()]
-    rows += [row(f"free wording: language: {lang}", x)
-             for lang, x in q["free"]["by_lang"].items()]
-    return rows
+    shared = _set_quality(pairs, lambda j: j.kind, conflict_pairs.CONTRADICTION_KINDS)
+    free_q: FreeQuality = {
+        **_set_quality(free, lambda j: j.value_kind, conflict_pairs_free.CONTRADICTION_KINDS),
+        "by_lang": {lang: _score([p for p in free if p.lang == lang], lambda j: j.value_kind)
+                    for lang in sorted({p.lang for p in free})}}
+    return {**shared, "free": free_q}
 
 
 def _moved(statement: str) -> str | None:
@@ -156,7 +147,7 @@ async def _ingest(http: httpx.AsyncClient, ws_id: str, title: str,
 
 async def measure_cost(h: Harness, ws_id: str, ws: Workspace, vocab: Vocabulary, *,
                        sources: int, claims_per_source: int,
-                       serial_base: int) -> dict[str, Any]:
+                       serial_base: int) -> ConflictCost:
     assert h.http is not None
     rng = random.Random(17)
     side: dict[str, dict[str, float]] = {
@@ -175,7 +166,7 @@ async def measure_cost(h: Harness, ws_id: str, ws: Workspace, vocab: Vocabulary,
             s["claims"] += kept
             s["conflicts"] += raised
 
-    def rates(s: dict[str, float]) -> dict[str, Any]:
+    def rates(s: dict[str, float]) -> IngestRates:
         return {"claims": int(s["claims"]), "conflicts_raised": int(s["conflicts"]),
                 "wall_s": round(s["wall_ms"] / 1000, 3),
                 "model_s": round(s["model_ms"] / 1000, 3),
@@ -190,7 +181,7 @@ async def measure_cost(h: Harness, ws_id: str, ws: Workspace, vocab: Vocabulary,
                                          / on["claims_per_s_with_model"], 2)}
 
 
-async def measure_collateral(h: Harness, ws_id: str, resolutions: int) -> dict[str, Any]:
+async def measure_collateral(h: Harness, ws_id: str, resolutions: int) -> Collateral:
     assert h.http is not None and h.store is not None
     g = h.store.graph(graph_name(ws_id))
     listed = (await h.http.get(f"/api/workspaces/{ws_id}/conflicts",

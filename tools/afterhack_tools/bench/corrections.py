@@ -17,13 +17,13 @@ interleaved floors, taken in that same sequence.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from afterhack.model.vocab import GOOD_STANDING, OPEN_ACTION
 from afterhack.store import repair as store_repair
 from afterhack.store.names import graph_name
 from afterhack_tools.bench.floors import Floors, ratio
 from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.records import CorrectionFigures, FloorPair, LoopRound
 from afterhack_tools.bench.stats import summary, timed
 
 
@@ -40,7 +40,7 @@ async def naive_reach(h: Harness, ws_id: str, claim_id: str) -> tuple[int, int]:
 
 async def measure_corrections(h: Harness, ws_id: str, targets: list[str], floors: Floors,
                               *, floor_samples: int, loop_rounds: int = 5,
-                              warmup: int = 2) -> dict[str, Any]:
+                              warmup: int = 2) -> CorrectionFigures:
     assert h.http is not None
     http = h.http
     base = f"/api/workspaces/{ws_id}/claims"
@@ -59,15 +59,15 @@ async def measure_corrections(h: Harness, ws_id: str, targets: list[str], floors
         return out
 
     loop_ms: list[float] = []
-    rounds = []
+    rounds: list[tuple[LoopRound, FloorPair]] = []
     for _ in range(loop_rounds):
         ms, floor = await floors.around(floor_samples, loop)
         loop_ms += ms
         p50, floor_p50 = summary(ms)["p50"], floor["http_plus_falkordb"]["p50"]
-        rounds.append({"p50": p50, "floor_p50": floor_p50, "ratio": ratio(p50, floor_p50),
-                       "floor": floor})
+        rounds.append(({"p50": p50, "floor_p50": floor_p50, "ratio": ratio(p50, floor_p50)},
+                       floor))
     # The upper one of an even count: a ratio some round measured, never an average.
-    median = sorted(rounds, key=lambda r: r["ratio"])[len(rounds) // 2]
+    median, median_floor = sorted(rounds, key=lambda r: r[0]["ratio"])[len(rounds) // 2]
     preview_ms: list[float] = []
     apply_ms: list[float] = []
     region: list[int] = []
@@ -107,15 +107,17 @@ async def measure_corrections(h: Harness, ws_id: str, targets: list[str], floors
         "preview_loop": summary(loop_ms),
         # Per round: the back-to-back previews' p50 and the tight-loop floors taken just
         # before and just after them; the ratio and floor of the median round.
-        "preview_loop_rounds": [{k: r[k] for k in ("p50", "floor_p50", "ratio")}
-                                for r in rounds],
+        "preview_loop_rounds": [r for r, _ in rounds],
         "preview_loop_ratio": median["ratio"],
-        "preview_loop_floor": median["floor"],
+        "preview_loop_floor": median_floor,
         "apply": summary(apply_ms),
         "region_decisions": {"mean": round(sum(region) / len(region), 2), "max": max(region)},
         "baseline": {
             "corrections": len(apply_ms),
-            **totals,
+            "naive_decisions": totals["naive_decisions"],
+            "naive_actions": totals["naive_actions"],
+            "flagged": totals["flagged"],
+            "held": totals["held"],
             "false_alarms_avoided": (totals["naive_decisions"] - totals["flagged"]
                                      + totals["naive_actions"] - totals["held"]),
         },

@@ -15,9 +15,9 @@ import random
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.records import EmbeddingIngest, EmbedRun
 from afterhack_tools.bench.stats import timed
 from afterhack_tools.bench.synth import Vocabulary
 
@@ -30,7 +30,7 @@ def document(n: int = SENTENCES, seed: int = 5) -> str:
     return " ".join(vocab.statement(rng, 500_000 + i)[0] for i in range(n))
 
 
-async def _one(worker: bool, text: str, log: Callable[[str], None]) -> dict[str, Any]:
+async def _one(worker: bool, text: str, log: Callable[[str], None]) -> EmbedRun:
     before = os.environ.get("AFTERHACK_EMBEDDING_WORKER")
     os.environ["AFTERHACK_EMBEDDING_WORKER"] = "true" if worker else "false"
     try:
@@ -48,7 +48,7 @@ async def _one(worker: bool, text: str, log: Callable[[str], None]) -> dict[str,
             model_ms = sum(c["duration_ms"] for c in body["model_calls"])
             embed_ms = sum(c["duration_ms"] for c in body["model_calls"]
                            if c["role"] == "embedder")
-            out: dict[str, Any] = {
+            out: EmbedRun = {
                 "worker": worker, "claims": claims, "wall_s": round(ms / 1000, 2),
                 "model_s": round(model_ms / 1000, 2), "embedding_s": round(embed_ms / 1000, 2),
                 "claims_per_s_without_model": round(claims / ((ms - model_ms) / 1000)),
@@ -72,28 +72,8 @@ async def _one(worker: bool, text: str, log: Callable[[str], None]) -> dict[str,
 
 
 async def measure_embedding_ingest(log: Callable[[str], None],
-                                   sentences: int = SENTENCES) -> dict[str, Any]:
+                                   sentences: int = SENTENCES) -> EmbeddingIngest:
     text = document(sentences)
     return {"sentences": sentences, "chars": len(text),
             "with_worker": await _one(True, text, log),
             "without_worker": await _one(False, text, log)}
-
-
-def markdown(res: dict[str, Any]) -> list[str]:
-    w, n = res["with_worker"], res["without_worker"]
-    return [
-        "## Ingest with embeddings",
-        "",
-        f"One document of {res['sentences']:,} sentences ({res['chars']:,} characters) "
-        "through `POST /sources`, offline model.",
-        "",
-        "| | request wall | model in it | claims/s without model time | all vectors in |",
-        "|---|---|---|---|---|",
-        f"| with the vector worker (default) | {w['wall_s']} s | {w['model_s']} s | "
-        f"{w['claims_per_s_without_model']:,} | {w['vectors_filled_after_s']} s later "
-        f"({w['worker_claims_per_s']}/s) |",
-        f"| without (embedded during ingest) | {n['wall_s']} s | {n['model_s']} s "
-        f"(embedding {n['embedding_s']} s) | {n['claims_per_s_without_model']:,} | "
-        "with the write |",
-        "",
-    ]

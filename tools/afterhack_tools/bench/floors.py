@@ -13,13 +13,17 @@ state (and the same noise of a shared host) as the figure it divides.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.records import FloorPair, Summary
 from afterhack_tools.bench.stats import sample, summary, timed
 
+T = TypeVar("T")
 
-def _pair(falkordb: dict[str, Any], http: dict[str, Any]) -> dict[str, Any]:
+
+def _pair(falkordb: Summary, http: Summary) -> FloorPair:
     return {
         "falkordb": falkordb,
         "http": http,
@@ -52,11 +56,11 @@ class Floors:
         ms, _ = await timed(self.ping_app)
         self.ping.append(ms)
 
-    async def tight(self, n: int) -> dict[str, Any]:
+    async def tight(self, n: int) -> FloorPair:
         return _pair(summary(await sample(self.return_one, n, warmup=20)),
                      summary(await sample(self.ping_app, n, warmup=20)))
 
-    async def around(self, n: int, figure: Any) -> tuple[Any, dict[str, Any]]:
+    async def around(self, n: int, figure: Callable[[], Awaitable[T]]) -> tuple[T, FloorPair]:
         """Run ``figure()`` between two tight-loop floor blocks of n samples each and return
         its result with the floors of both blocks together: a tight floor taken next to the
         figure in time, so a host that speeds up or slows down between them moves both."""
@@ -67,7 +71,7 @@ class Floors:
         http += await sample(self.ping_app, n, warmup=20)
         return result, _pair(summary(db), summary(http))
 
-    def interleaved(self) -> dict[str, Any]:
+    def interleaved(self) -> FloorPair:
         return _pair(summary(self.falkordb), summary(self.ping))
 
 

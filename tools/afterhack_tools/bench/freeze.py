@@ -16,12 +16,13 @@ import os
 import signal
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
 
+from afterhack_tools.bench.records import Answers, FreezeAnswers, FreezeFigures, FreezeRun
 from afterhack_tools.bench.serve import ServeProcess
 from afterhack_tools.bench.stats import summary
 
@@ -100,24 +101,26 @@ async def _back(http: httpx.AsyncClient, base: str, ws: str, limit_s: float = 30
     raise RuntimeError("service did not come back after the freeze")
 
 
-def _figures(seen: list[_Seen], frozen_at: float, back_at: float) -> dict[str, Any]:
+def _figures(seen: list[_Seen], frozen_at: float, back_at: float) -> FreezeAnswers:
     during = [s for s in seen if frozen_at <= s.started <= back_at]
-    out: dict[str, Any] = {}
-    for kind in ("health", "read", "write"):
+
+    def answers(kind: str) -> Answers:
         mine = [s for s in during if s.kind == kind]
         codes: dict[str, int] = {}
         for s in mine:
             key = str(s.status) + (f" {s.code}" if s.code else "")
             codes[key] = codes.get(key, 0) + 1
-        out[kind] = {"answers": len(mine),
-                     "seconds": summary([s.seconds for s in mine]) if mine else None,
-                     "max_s": round(max((s.seconds for s in mine), default=0.0), 3),
-                     "by_status": codes}
-    return out
+        return {"answers": len(mine),
+                "seconds": summary([s.seconds for s in mine]) if mine else None,
+                "max_s": round(max((s.seconds for s in mine), default=0.0), 3),
+                "by_status": codes}
+
+    return {"health": answers("health"), "read": answers("read"), "write": answers("write")}
 
 
 async def _one_run(root: Path, http: httpx.AsyncClient, name: str, *, freeze_s: float,
-                   cont: bool, env: dict[str, str], log: Any) -> dict[str, Any]:
+                   cont: bool, env: dict[str, str], log: Callable[[str], None]
+                   ) -> FreezeRun:
     serve = ServeProcess(root / name, root / f"serve-{name}.log", env=env)
     serve.data_dir.mkdir()
     serve.start()
@@ -148,7 +151,7 @@ async def _one_run(root: Path, http: httpx.AsyncClient, name: str, *, freeze_s: 
             r = await http.get(f"{serve.base_url}/api/workspaces/{ws}/sources/{sid}")
             served += r.status_code == 200
         health = (await http.get(serve.base_url + "/api/health")).json()
-        out = {
+        out: FreezeRun = {
             "frozen_for_s": freeze_s if cont else None,
             "back_after_freeze_s": round(back_at - frozen_at, 2),
             "back_after_sigcont_s": round(back_at - continued_at, 2) if cont else None,
@@ -169,7 +172,7 @@ async def _one_run(root: Path, http: httpx.AsyncClient, name: str, *, freeze_s: 
 
 
 async def measure_freeze(root: Path, http: httpx.AsyncClient, *, freeze_s: float = 20.0,
-                         log: Any = print) -> dict[str, Any]:
+                         log: Callable[[str], None] = print) -> FreezeFigures:
     base = {"AFTERHACK_FALKORDB_QUERY_TIMEOUT_MS": str(QUERY_TIMEOUT_MS),
             "AFTERHACK_EMBEDDING_WORKER": "false"}
     sigcont = await _one_run(root, http, "freeze-sigcont", freeze_s=freeze_s, cont=True, env={

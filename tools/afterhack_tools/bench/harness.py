@@ -21,7 +21,6 @@ from collections.abc import AsyncIterator, Mapping
 from importlib import metadata
 from pathlib import Path
 from types import TracebackType
-from typing import Any
 
 import httpx
 
@@ -29,6 +28,7 @@ from afterhack.cluster.local import LocalCluster
 from afterhack.runtime.embedded import EmbeddedFalkorDB, exit_with_parent, free_loopback_port
 from afterhack.store.client import Store
 from afterhack.store.reply import info_fields
+from afterhack_tools.bench.records import Machine, Versions
 
 # Variables that would point the app at a gateway, another FalkorDB or a .env of the caller.
 SCRUBBED_ENV = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "AFTERHACK_OPENAI_BASE_URL",
@@ -158,7 +158,7 @@ class Harness:
         if not self.keep_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
 
-    async def falkordb_version(self) -> dict[str, str]:
+    async def falkordb_version(self) -> Versions:
         assert self.store is not None
         [modules] = (await self.store.on_primaries("MODULE", "LIST"))[:1]
         fields = [dict(zip(m[::2], m[1::2], strict=False)) for m in modules]
@@ -227,7 +227,7 @@ def _dist_version(name: str) -> str:
         return "?"
 
 
-def machine() -> dict[str, Any]:
+def machine() -> Machine:
     cpu = platform.processor() or "?"
     with contextlib.suppress(OSError):
         for line in Path("/proc/cpuinfo").read_text().splitlines():

@@ -10,15 +10,15 @@ the quote checks, the one write query (version, fragments, claims, audit) and th
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.records import IngestFigures
 from afterhack_tools.bench.stats import timed
 from afterhack_tools.bench.synth import Vocabulary, source_text
 
 
 async def measure_ingest(h: Harness, ws_id: str, vocab: Vocabulary, *, sources: int,
-                         claims_per_source: int, serial_base: int) -> dict[str, Any]:
+                         claims_per_source: int, serial_base: int) -> IngestFigures:
     assert h.http is not None
     kept = 0
     wall_ms = 0.0

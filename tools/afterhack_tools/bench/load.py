@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from afterhack.llm.embeddings import OFFLINE_DIM, OFFLINE_NAME
 from afterhack.store import admin
 from afterhack.store.names import graph_name
 from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.records import LoadFigures
 from afterhack_tools.bench.synth import Workspace
 from afterhack_tools.bench.synthvec import named_vectors
 from afterhack_tools.bulk import bulk_load
@@ -21,7 +21,7 @@ async def create_workspace(h: Harness, name: str) -> str:
     return str(r.json()["id"])
 
 
-async def load_workspace(h: Harness, ws: Workspace, name: str) -> tuple[str, dict[str, Any]]:
+async def load_workspace(h: Harness, ws: Workspace, name: str) -> tuple[str, LoadFigures]:
     """Returns the workspace id and the load's figures (time, throughput, memory)."""
     assert h.store is not None
     ws_id = await create_workspace(h, name)

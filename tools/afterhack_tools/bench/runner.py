@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from afterhack.store.names import graph_name
-from afterhack_tools.bench import report
+from afterhack_tools.bench import promises, report
 from afterhack_tools.bench.agents import measure_agent_runs
 from afterhack_tools.bench.asof import measure_asof
 from afterhack_tools.bench.breakdown import measure_preview_parts
@@ -32,6 +32,16 @@ from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
 from afterhack_tools.bench.ingest import measure_ingest
 from afterhack_tools.bench.load import load_workspace
+from afterhack_tools.bench.records import (
+    BenchResult,
+    ConflictFigures,
+    RestartFigures,
+    RestartResult,
+    SectionResult,
+    SizeResult,
+    TenantFigures,
+)
+from afterhack_tools.bench.render.cluster import side_by_side
 from afterhack_tools.bench.restart import AofPolicy, measure_restart
 from afterhack_tools.bench.retrieval import measure_retrieval
 from afterhack_tools.bench.search import measure_search
@@ -98,7 +108,7 @@ Log = Callable[[str], None]
 
 
 async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
-                        log: Log) -> dict[str, Any]:
+                        log: Log) -> SizeResult:
     assert h.http is not None
     http = h.http
     t0 = time.perf_counter()
@@ -180,7 +190,7 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
 
 
 async def _measure_conflicts(h: Harness, cfg: BenchConfig, ws_id: str, ws: Workspace,
-                             vocab: Vocabulary, n: int, log: Log) -> dict[str, Any]:
+                             vocab: Vocabulary, n: int, log: Log) -> ConflictFigures:
     cost = await measure_conflict_cost(h, ws_id, ws, vocab, sources=cfg.ingest_sources,
                                        claims_per_source=cfg.ingest_claims_per_source,
                                        serial_base=20_000_000)
@@ -209,27 +219,28 @@ def _steal_pct(before: tuple[int, int] | None) -> float | None:
     return round((after[0] - before[0]) / (after[1] - before[1]) * 100, 1)
 
 
-async def _restart(cfg: BenchConfig, vocab: Vocabulary, log: Log) -> dict[str, Any]:
+async def _restart(cfg: BenchConfig, vocab: Vocabulary, log: Log) -> RestartFigures:
     return await measure_restart(cfg.restart_sizes, per_source=cfg.restart_claims_per_source,
                                  claim_samples=cfg.restart_claim_samples,
                                  policy=cfg.restart_aof_policy, vocab=vocab, log=log)
 
 
-async def run_restart_only(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
+async def run_restart_only(cfg: BenchConfig, log: Log = print) -> RestartResult:
     started = time.time()
     t0 = time.perf_counter()
     restart = await _restart(cfg, Vocabulary(), log)
-    result = {"meta": {"started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
-                       "duration_s": round(time.perf_counter() - t0, 1),
-                       "command": cfg.command, "machine": machine()},
-              "restart": restart}
+    result: RestartResult = {
+        "meta": {"started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+                 "duration_s": round(time.perf_counter() - t0, 1),
+                 "command": cfg.command, "machine": machine()},
+        "restart": restart}
     cfg.out.mkdir(parents=True, exist_ok=True)
     (cfg.out / "restart.json").write_text(json.dumps(result, indent=2) + "\n")
     (cfg.out / "restart.md").write_text(report.restart_markdown(result))
     return result
 
 
-async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
+async def run_bench(cfg: BenchConfig, log: Log = print) -> BenchResult | RestartResult:
     if cfg.only == "restart":
         return await run_restart_only(cfg, log)
     if cfg.only not in (None, *SECTIONS):
@@ -245,11 +256,11 @@ async def run_bench(cfg: BenchConfig, log: Log = print) -> dict[str, Any]:
     write(cluster, cfg.out, name="latest-cluster",
           before="## One server and the cluster, side by side\n\nEach figure is divided by "
           "floors measured on its own FalkorDB (for the cluster: `RETURN 1` on the master "
-          "holding the workspace).\n\n" + report.side_by_side(single, cluster) + "\n")
+          "holding the workspace).\n\n" + side_by_side(single, cluster) + "\n")
     return cluster
 
 
-async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> dict[str, Any]:
+async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> BenchResult:
     started = time.time()
     t0 = time.perf_counter()
     vocab = Vocabulary()
@@ -266,7 +277,7 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> dict[str, 
             f"worded: {free['all']['precision']} / {free['all']['recall']} on "
             f"{free['all']['pairs']} pairs (held out: {free['held_out']['precision']} / "
             f"{free['held_out']['recall']})")
-        tenants: dict[str, Any] | None = None
+        tenants: TenantFigures | None = None
         if cfg.only is None:
             tenants = await measure_tenants(h, tenants_count, cfg.workspace_gets)
             log(f"{tenants_count} workspaces: "
@@ -274,7 +285,7 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> dict[str, 
                 f"master {tenants['graphs_per_master']}")
             log(f"GET p50 {tenants['get_with_1']['p50']} ms with 1 workspace, "
                 f"{tenants['get_with_all_random']['p50']} ms with all")
-        sizes = []
+        sizes: list[SizeResult] = []
         for n in cfg.sizes:
             sizes.append(await _measure_size(h, cfg, n, vocab, log))
         # A section run alone (conflicts, asof) leaves it out: it takes minutes.
@@ -284,7 +295,7 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> dict[str, 
     restart = (await _restart(cfg, vocab, log)
                if cfg.restart_sizes and cfg.only is None and not cluster else None)
     config = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()}
-    result: dict[str, Any] = {
+    result: BenchResult = {
         "meta": {
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
             "duration_s": round(time.perf_counter() - t0, 1),
@@ -305,23 +316,24 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> dict[str, 
         result["restart"] = restart
     if cfg.only is None:
         for size in sizes:
-            size["ratios"] = report.ratios(size)
-    result["promises"] = report.promises(result)
+            size["ratios"] = promises.ratios(size)
+    result["promises"] = promises.promises(result)
     return result
 
 
-async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> dict[str, Any]:
+async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> SectionResult:
     """One section alone (retrieval, embedding-ingest), written beside (never over) a full
     run's results, as <section>.json and <section>.md."""
+    if section not in ("retrieval", "embedding-ingest"):
+        raise ValueError(f"{section!r} does not run beside a full run")
     started = time.time()
     t0 = time.perf_counter()
     async with Harness() as h:
         versions = await h.falkordb_version()
-        if section == "retrieval":
-            figures = await measure_retrieval(h, cfg.retrieval_rows, log)
-    if section == "embedding-ingest":
-        figures = await measure_embedding_ingest(log)
-    result: dict[str, Any] = {
+        retrieval = (await measure_retrieval(h, cfg.retrieval_rows, log)
+                     if section == "retrieval" else None)
+    embedding = await measure_embedding_ingest(log) if section == "embedding-ingest" else None
+    result: SectionResult = {
         "meta": {
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
             "duration_s": round(time.perf_counter() - t0, 1),
@@ -329,15 +341,18 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> dict[
             "machine": machine(),
             "versions": versions,
         },
-        section: figures,
     }
+    if retrieval is not None:
+        result["retrieval"] = retrieval
+    if embedding is not None:
+        result["embedding-ingest"] = embedding
     cfg.out.mkdir(parents=True, exist_ok=True)
     (cfg.out / f"{section}.json").write_text(json.dumps(result, indent=2) + "\n")
     (cfg.out / f"{section}.md").write_text(report.section_markdown(result, section))
     return result
 
 
-def write(result: dict[str, Any], out: Path, *, name: str = "latest", before: str = "") -> None:
+def write(result: BenchResult, out: Path, *, name: str = "latest", before: str = "") -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
     (out / f"{name}.md").write_text(before + report.markdown(result))

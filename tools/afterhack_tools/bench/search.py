@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from typing import Any
 
 from afterhack.model.vocab import CURRENT_CLAIM
 from afterhack.retrieval import hybrid
@@ -42,13 +41,14 @@ from afterhack.store.names import graph_name
 from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness
 from afterhack_tools.bench.plainhttp import PlainHttp
+from afterhack_tools.bench.records import AfterIdle, FoundSummary, SearchFigures, Summary
 from afterhack_tools.bench.stats import sample, summary
 
 LIMIT = 20
 
 
 async def measure_search(h: Harness, ws_id: str, queries: list[list[str]], n: int,
-                         floors: Floors) -> dict[str, Any]:
+                         floors: Floors) -> SearchFigures:
     assert h.store is not None and h.http is not None
     http = h.http
     g = h.store.graph(graph_name(ws_id))
@@ -94,29 +94,37 @@ async def measure_search(h: Harness, ws_id: str, queries: list[list[str]], n: in
         rows = await store_claims.contains_scan(g, next(ct_q), statuses, LIMIT)
         hits["store_contains"].append(len(rows))
 
-    out: dict[str, Any] = {}
+    found: dict[str, FoundSummary] = {}
     walls: list[float] = []
     for name, fn in (("api_fulltext", api), ("api_fulltext_broad", api_broad),
                      ("store_fulltext", fulltext), ("store_contains", contains),
                      ("api_hybrid", api_hybrid)):
         walls = await sample(fn, n, warmup=5, before=floors.tick)
-        out[name] = summary(walls)
-        found = hits[name][-n:]  # without the warm-up calls
-        out[name]["mean_hits"] = round(sum(found) / len(found), 1)
-        out[name]["empty_results"] = sum(1 for x in found if x == 0)
+        counts = hits[name][-n:]  # without the warm-up calls
+        found[name] = {**summary(walls), "mean_hits": round(sum(counts) / len(counts), 1),
+                       "empty_results": sum(1 for x in counts if x == 0)}
     # The last loop was the hybrid one: its walls pair with the embedding times it reported.
     model = embedding_ms[-n:]
-    out["api_hybrid"]["mean_vector_hits"] = round(sum(vector_hits[-n:]) / n, 1)
-    out["query_embedding"] = summary(model)
-    out["api_hybrid_without_embedding"] = summary(
-        [w - m for w, m in zip(walls, model, strict=True)])
-    out.update(await _plain(h, ws_id, queries, n, floors))
-    out["after_idle"] = await _after_idle(floors, out["query_embedding"]["p50"], n)
-    return out
+    query_embedding = summary(model)
+    without_embedding = summary([w - m for w, m in zip(walls, model, strict=True)])
+    plain, plain_ping = await _plain(h, ws_id, queries, n, floors)
+    return {
+        "api_fulltext": found["api_fulltext"],
+        "api_fulltext_broad": found["api_fulltext_broad"],
+        "store_fulltext": found["store_fulltext"],
+        "store_contains": found["store_contains"],
+        "api_hybrid": {**found["api_hybrid"],
+                       "mean_vector_hits": round(sum(vector_hits[-n:]) / n, 1)},
+        "query_embedding": query_embedding,
+        "api_hybrid_without_embedding": without_embedding,
+        "api_hybrid_plain_without_embedding": plain,
+        "plain_ping": plain_ping,
+        "after_idle": await _after_idle(floors, query_embedding["p50"], n),
+    }
 
 
 async def _plain(h: Harness, ws_id: str, queries: list[list[str]], n: int,
-                 floors: Floors) -> dict[str, Any]:
+                 floors: Floors) -> tuple[Summary, Summary]:
     """The hybrid search (less its embedding) and the ping through the plain client."""
     plain = PlainHttp(h.base_url)
     qs = itertools.cycle(queries)
@@ -136,19 +144,17 @@ async def _plain(h: Harness, ws_id: str, queries: list[list[str]], n: int,
         pings = await sample(ping, n, warmup=20)
     finally:
         plain.close()
-    return {"api_hybrid_plain_without_embedding": summary(
-                [w - m for w, m in zip(walls, model[-n:], strict=True)]),
-            "plain_ping": summary(pings)}
+    return (summary([w - m for w, m in zip(walls, model[-n:], strict=True)]),
+            summary(pings))
 
 
-async def _after_idle(floors: Floors, gap_ms: float, n: int) -> dict[str, Any]:
+async def _after_idle(floors: Floors, gap_ms: float, n: int) -> AfterIdle:
     """Each floor back to back, and after ``gap_ms`` of doing nothing."""
     async def idle() -> None:
         await asyncio.sleep(gap_ms / 1000)
 
     tight = await floors.tight(n)
-    out: dict[str, Any] = {"gap_ms": gap_ms, "ping": tight["http"],
-                           "return_one": tight["falkordb"]}
-    for name, fn in (("ping", floors.ping_app), ("return_one", floors.return_one)):
-        out[f"{name}_after_gap"] = summary(await sample(fn, n, warmup=5, before=idle))
-    return out
+    ping = summary(await sample(floors.ping_app, n, warmup=5, before=idle))
+    return_one = summary(await sample(floors.return_one, n, warmup=5, before=idle))
+    return {"gap_ms": gap_ms, "ping": tight["http"], "return_one": tight["falkordb"],
+            "ping_after_gap": ping, "return_one_after_gap": return_one}

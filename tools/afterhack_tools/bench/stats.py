@@ -7,6 +7,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from afterhack_tools.bench.records import Summary
+
 T = TypeVar("T")
 
 
@@ -20,7 +22,7 @@ def percentile(values: list[float], q: float) -> float:
     return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
-def summary(values: list[float]) -> dict[str, Any]:
+def summary(values: list[float]) -> Summary:
     """{n, p50, p95, mean, min, max}, rounded to microseconds."""
     return {
         "n": len(values),

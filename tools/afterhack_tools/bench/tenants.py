@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
-from typing import Any
 
 from afterhack.store import admin
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
@@ -22,13 +21,14 @@ from afterhack.store.workspaces import delete_workspace
 from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness
 from afterhack_tools.bench.load import create_workspace
+from afterhack_tools.bench.records import Summary, TenantFigures
 from afterhack_tools.bench.stats import sample, summary, timed
 
 _CONCURRENCY = 4
 
 
 async def _sample_get(h: Harness, ids: list[str], n: int, seed: int,
-                      floors: Floors) -> dict[str, Any]:
+                      floors: Floors) -> Summary:
     assert h.http is not None
     http = h.http
     rng = random.Random(seed)
@@ -40,7 +40,7 @@ async def _sample_get(h: Harness, ids: list[str], n: int, seed: int,
     return summary(await sample(get, n, warmup=50, before=floors.tick))
 
 
-async def measure_tenants(h: Harness, count: int, n: int) -> dict[str, Any]:
+async def measure_tenants(h: Harness, count: int, n: int) -> TenantFigures:
     assert h.store is not None
     floors = Floors(h, REGISTRY_GRAPH)
     tight = await floors.tight(n)

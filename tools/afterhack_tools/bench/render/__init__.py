@@ -1,0 +1,1 @@
+"""The Markdown of the bench's results, a module per section; report.py puts them together."""

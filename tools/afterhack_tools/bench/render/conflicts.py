@@ -1,0 +1,76 @@
+"""The conflicts section: the offline detector on the labelled pairs, and what the checks
+cost at ingest and change when a conflict is resolved."""
+
+from __future__ import annotations
+
+from afterhack_tools.bench.records import ConflictQuality, Score, SetQuality, SizeResult
+from afterhack_tools.bench.render.table import row, size_head, table
+
+
+def quality_table(q: ConflictQuality) -> list[str]:
+    """Both sets' figures as table rows (part, pairs, precision, recall, TP/FP/FN/TN): the
+    set whose sides share their wording first, then the freely worded one."""
+
+    def score(name: str, x: Score) -> str:
+        return (f"| {name} | {x['pairs']} | {x['precision']} | {x['recall']} | "
+                f"{x['tp']} / {x['fp']} / {x['fn']} / {x['tn']} |")
+
+    rows: list[str] = []
+    parts: tuple[tuple[str, SetQuality], ...] = (("", q), ("free wording: ", q["free"]))
+    for prefix, part in parts:
+        rows += [score(f"{prefix}all pairs", part["all"]),
+                 score(f"{prefix}tuned on (dev)", part["dev"]),
+                 score(f"{prefix}held out", part["held_out"])]
+        rows += [score(f"{prefix}category: {c}", x) for c, x in part["by_category"].items()]
+    rows += [score(f"free wording: language: {lang}", x)
+             for lang, x in q["free"]["by_lang"].items()]
+    return rows
+
+
+def conflicts_section(q: ConflictQuality, all_sizes: list[SizeResult]) -> list[str]:
+    sizes = [s for s in all_sizes if "conflicts" in s]
+
+    def cost(s: SizeResult, with_checks: bool) -> str:
+        c = s["conflicts"]["cost"]["with_checks" if with_checks else "without_checks"]
+        return (f"{c['claims_per_s']:,}/s ({c['claims_per_s_with_model']:,}/s with model; "
+                f"{c['claims']:,} claims, {c['conflicts_raised']} conflicts)")
+
+    out = [
+        "## Conflicts",
+        "",
+        "The offline detector on two labelled sets of sentence pairs: conflict_pairs.py, "
+        "whose two sides share their wording, and conflict_pairs_free.py, worded freely "
+        "(other words for the same subject and attribute, units, German and Chinese); each "
+        "has contradictions of every kind and near misses (tools/afterhack_tools/bench/). "
+        "It was tuned on the dev pairs only; the held-out third says how far that "
+        "generalises. TP / FP / FN / TN count contradictions found, false alarms, misses "
+        "and near misses let be.",
+        "",
+        *table(["pairs", "count", "precision", "recall", "TP / FP / FN / TN"],
+               quality_table(q)),
+    ]
+    errors = q["all"]["errors"] + q["free"]["all"]["errors"]
+    if errors:
+        out += ["Wrong answers: " + "; ".join(errors), ""]
+    if sizes:
+        out += [
+            "Ingest cost: sources alternate between the app (checks on) and a second app "
+            "with `AFTERHACK_CONFLICT_CHECKS=false` on the same FalkorDB and workspace; one "
+            f"sentence in {sizes[0]['conflicts']['cost']['restate_every']} restates a "
+            "workspace claim with another date. Model time (extraction, and the conflict "
+            "judge, which the offline detector is) is excluded from claims/s.",
+            "",
+            *table(size_head([s["claims"] for s in sizes]), [
+                row("ingest with conflict checks", [cost(s, True) for s in sizes]),
+                row("ingest without them", [cost(s, False) for s in sizes]),
+                row("slowdown (without ÷ with), excluding / including model time",
+                    [f"{s['conflicts']['cost']['slowdown']}x / "
+                     f"{s['conflicts']['cost']['slowdown_with_model']}x" for s in sizes]),
+                row("conflicts resolved, decisions flagged, changes outside their regions",
+                    [f"{s['conflicts']['collateral']['resolved']}, "
+                     f"{s['conflicts']['collateral']['flagged']}, "
+                     f"{s['conflicts']['collateral']['changed_outside_region']}"
+                     for s in sizes]),
+            ]),
+        ]
+    return out
