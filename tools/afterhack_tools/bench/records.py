@@ -1,9 +1,10 @@
 """The bench's result as its JSON files hold it: one record for what each measuring module
 returns, and the run's record that runner.py assembles from them.
 
-These are the shapes of ``bench-results/*.json`` (committed results and tests read them), so
-a key here is a key there, in the same order. A key marked ``NotRequired`` is one a result
-written by an earlier version of the suite may lack; the Markdown handles its absence.
+These are the shapes of ``bench-results/*.json`` (committed results and tests read them): a
+key here is a key there. A key marked ``NotRequired`` is one a result may lack: one that some
+runs do not write (its record says which), or one that a result written by an earlier version
+of the suite lacks, whose absence the Markdown handles.
 """
 
 from __future__ import annotations
@@ -517,7 +518,8 @@ class PromiseRecord(TypedDict):
 
 
 class BenchResult(TypedDict):
-    """A suite's run (``latest.json``): a full run, or one section of it alone. Its promises
+    """A suite's run (``latest.json``): a full run, or one section of it alone. Retrieval and
+    restart are a full run's (restart not on a cluster, nor in a quick run); the promises
     are checked on the figures once they are all in, and written after them."""
 
     meta: SuiteMeta
