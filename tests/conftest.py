@@ -4,7 +4,7 @@ session (or the server in AFTERHACK_TEST_FALKORDB_URL). The only double anywhere
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,16 +12,19 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from afterhack.app import create_app
 from afterhack.cluster.local import LocalCluster
 from afterhack.config import Settings
 from afterhack.runtime.embedded import EmbeddedFalkorDB
-from afterhack.store.export import snapshot_graph
-from tests.support import LOCAL, dbwatch
+from afterhack.runtime.services import Services, build_services
+from afterhack.store.client import Store
+from tests.support import dbwatch
+from tests.support.api import app_client
 from tests.support.fakellm import FakeLLM
+from tests.support.paths import ROOT
 from tests.support.procs import AppProcess
+from tests.support.settings import EMBED_INLINE, make_settings
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = ROOT / "test-artifacts"
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
@@ -48,12 +51,6 @@ def falkordb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.stop()
 
 
-# Tests embed claims during ingest, in the claims' own write (the app's default leaves it to
-# a background worker): a search right after an ingest then sees the same vectors on every
-# run. tests/test_vectors.py covers the worker.
-EMBED_INLINE = {"embedding_worker": False}
-
-
 @pytest.fixture(scope="session")
 def falkordb_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
     """A local 3-master, 3-replica FalkorDB cluster (cluster/local.py), started once per
@@ -69,14 +66,13 @@ def falkordb_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Local
 
 @pytest.fixture(scope="session")
 def settings(falkordb: str, tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    return Settings(falkordb_url=falkordb, data_dir=tmp_path_factory.mktemp("data"),
-                    max_restore_bytes=8 * 1024 * 1024, **EMBED_INLINE,
-                    _env_file=None)  # type: ignore[call-arg]
+    return make_settings(falkordb_url=falkordb, data_dir=tmp_path_factory.mktemp("data"),
+                         max_restore_bytes=8 * 1024 * 1024, **EMBED_INLINE)
 
 
 @pytest.fixture(scope="session")
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings), raise_server_exceptions=False, base_url=LOCAL) as c:
+    with app_client(settings) as c:
         yield c
 
 
@@ -87,11 +83,16 @@ def ws(client: TestClient) -> str:
     return str(r.json()["id"])
 
 
-def snapshot(url: str, ws_id: str) -> dict[str, Any]:
-    """Every node and edge of a workspace graph, read straight from FalkorDB."""
-    from tests.support.graphs import with_graph
-
-    return with_graph(url, ws_id, snapshot_graph)
+@pytest.fixture
+async def services(settings: Settings) -> AsyncIterator[Services]:
+    """What the app's transports are built on, over the session's FalkorDB, in this
+    process: for tests that drive the MCP tools or the use cases without HTTP."""
+    assert settings.falkordb_url
+    store = Store(settings.falkordb_url)
+    try:
+        yield build_services(settings, store)
+    finally:
+        await store.close()
 
 
 @pytest.fixture
@@ -104,9 +105,9 @@ def fakellm() -> Iterator[FakeLLM]:
 @pytest.fixture
 def gateway_settings(falkordb: str, fakellm: FakeLLM, tmp_path: Path) -> Settings:
     """Settings pointing the model gateway at fakellm; override this fixture to vary them."""
-    return Settings(falkordb_url=falkordb, data_dir=tmp_path, openai_base_url=fakellm.base_url,
-                    openai_api_key=SecretStr("test-key"), llm_timeout_s=1.0, **EMBED_INLINE,
-                    _env_file=None)  # type: ignore[call-arg]
+    return make_settings(falkordb_url=falkordb, data_dir=tmp_path,
+                         openai_base_url=fakellm.base_url, openai_api_key=SecretStr("test-key"),
+                         llm_timeout_s=1.0, **EMBED_INLINE)
 
 
 @pytest.fixture
@@ -114,8 +115,7 @@ def gateway_client(
     gateway_settings: Settings, fakellm: FakeLLM
 ) -> Iterator[tuple[TestClient, FakeLLM]]:
     """The real app (real FalkorDB) whose model is the scripted server, over real HTTP."""
-    with TestClient(create_app(gateway_settings), raise_server_exceptions=False,
-                    base_url=LOCAL) as c:
+    with app_client(gateway_settings) as c:
         yield c, fakellm
 
 

@@ -8,18 +8,12 @@ import uuid
 from fastapi.testclient import TestClient
 
 from afterhack.agents.gate import Evidence, gate
-
-JUNE = "The product launch is planned for June 12."
-
-
-def _ingest(client: TestClient, ws: str, text: str = JUNE) -> list[dict]:
-    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": "Launch plan", "text": text})
-    assert r.status_code == 201, r.text
-    return r.json()["claims"]
+from tests.support.api import add_source, run_agent
+from tests.support.texts import JUNE
 
 
 def test_when_is_the_launch_cites_the_claim_with_trail(client: TestClient, ws: str) -> None:
-    claim = _ingest(client, ws)[0]
+    claim = add_source(client, ws, JUNE, title="Launch plan")["claims"][0]
     r = client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "When is the launch?"})
     assert r.status_code == 201, r.text
     view = r.json()
@@ -39,9 +33,8 @@ def test_when_is_the_launch_cites_the_claim_with_trail(client: TestClient, ws: s
 
 
 def test_plan_task_proposes_an_action(client: TestClient, ws: str) -> None:
-    _ingest(client, ws)
-    view = client.post(f"/api/workspaces/{ws}/agent-runs",
-                       json={"task": "Plan the launch event"}).json()
+    add_source(client, ws, JUNE, title="Launch plan")
+    view = run_agent(client, ws, "Plan the launch event")
     assert len(view["actions"]) == 1
     action = view["actions"][0]
     assert action["status"] == "proposed"
@@ -51,9 +44,8 @@ def test_plan_task_proposes_an_action(client: TestClient, ws: str) -> None:
 
 
 def test_no_evidence_is_an_honest_needs_review(client: TestClient, ws: str) -> None:
-    _ingest(client, ws)
-    view = client.post(f"/api/workspaces/{ws}/agent-runs",
-                       json={"task": "Order ten crates of bananas for the zoo"}).json()
+    add_source(client, ws, JUNE, title="Launch plan")
+    view = run_agent(client, ws, "Order ten crates of bananas for the zoo")
     d = view["decision"]
     assert d["status"] == "needs_review"
     assert d["title"] == "No source-backed answer yet"
@@ -61,11 +53,9 @@ def test_no_evidence_is_an_honest_needs_review(client: TestClient, ws: str) -> N
 
 
 def test_builds_on_links_only_decisions_in_good_standing(client: TestClient, ws: str) -> None:
-    _ingest(client, ws)
-    first = client.post(f"/api/workspaces/{ws}/agent-runs",
-                        json={"task": "When is the launch?"}).json()["decision"]
-    bad = client.post(f"/api/workspaces/{ws}/agent-runs",
-                      json={"task": "Buy zebras"}).json()["decision"]
+    add_source(client, ws, JUNE, title="Launch plan")
+    first = run_agent(client, ws, "When is the launch?")["decision"]
+    bad = run_agent(client, ws, "Buy zebras")["decision"]
     view = client.post(f"/api/workspaces/{ws}/agent-runs", json={
         "task": "Plan the launch event", "builds_on": [first["id"], bad["id"]]}).json()
     d = view["decision"]
@@ -79,8 +69,8 @@ def test_builds_on_links_only_decisions_in_good_standing(client: TestClient, ws:
 
 def test_parallel_runs_do_not_share_evidence(client: TestClient, ws: str) -> None:
     # Two sources, so neither claim is the other's neighbour in a search.
-    _ingest(client, ws, JUNE)
-    _ingest(client, ws, "The venue is Hall 7 in Berlin.")
+    add_source(client, ws, JUNE, title="Launch plan")
+    add_source(client, ws, "The venue is Hall 7 in Berlin.", title="Launch plan")
     results: dict[str, dict] = {}
 
     def run(task: str) -> None:

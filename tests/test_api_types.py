@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
+
 SCRIPT = ROOT / "scripts" / "gen-api-types"
 CHECKED_IN = ROOT / "web" / "src" / "apiTypes.ts"
 GENERATOR = ROOT / "web" / "api-types" / "node_modules" / ".bin" / "openapi-typescript"

@@ -9,45 +9,34 @@ from urllib.parse import quote
 
 from fastapi.testclient import TestClient
 
+from tests.support.api import add_source, claim_named, correct_claim, resolve_conflict, run_agent
 from tests.support.graphs import violations
 from tests.support.moments import compare_at, moment, world
-from tests.test_conflicts import APRIL, JUNE12, JUNE19, MARCH, _add, _claim, _resolve, _run
-
-VENUE = "The launch venue is the Grand Hotel."
-
-
-def _correct(client: TestClient, ws: str, claim_id: str, statement: str) -> dict[str, Any]:
-    path = f"/api/workspaces/{ws}/claims/{claim_id}/corrections"
-    p = client.post(path + "/preview", json={"statement": statement})
-    assert p.status_code == 200, p.text
-    r = client.post(path, json={"statement": statement, "reason": "The hotel cancelled.",
-                                "claim_revision": p.json()["revisions"]["claim_revision"],
-                                "impact_token": p.json()["revisions"]["impact_token"]})
-    assert r.status_code == 201, r.text
-    return dict(r.json())
+from tests.support.texts import APRIL, JUNE12, JUNE19, MARCH, VENUE
 
 
 def test_reads_as_of_each_moment_of_the_two_memos(client: TestClient, ws: str,
                                                   falkordb: str) -> None:
     snapshots: list[tuple[int, dict[str, Any]]] = []
     empty = moment()
-    march = _add(client, ws, "March memo", MARCH)
-    plan = _run(client, ws, "Plan the launch event")
+    march = add_source(client, ws, MARCH, title="March memo")
+    plan = run_agent(client, ws, "Plan the launch event")
     before_april = moment()
     snapshots.append((before_april, world(client, ws)))
-    april = _add(client, ws, "April memo", APRIL)
+    april = add_source(client, ws, APRIL, title="April memo")
     [conflict] = april["conflicts"]
     snapshots.append((moment(), world(client, ws)))
-    _correct(client, ws, _claim(march, VENUE)["id"], "The launch venue is the Park Pavilion.")
+    correct_claim(client, ws, claim_named(march, VENUE)["id"],
+                  "The launch venue is the Park Pavilion.", reason="The hotel cancelled.")
     snapshots.append((moment(), world(client, ws)))
-    _, r = _resolve(client, ws, conflict["id"], keep=_claim(april, JUNE19)["id"])
+    _, r = resolve_conflict(client, ws, conflict["id"], keep=claim_named(april, JUNE19)["id"])
     assert r.status_code == 201, r.text
     snapshots.append((moment(), world(client, ws)))
     compare_at(client, ws, snapshots)
     assert violations(falkordb, ws) == []
 
     base = f"/api/workspaces/{ws}"
-    june12 = _claim(march, JUNE12)["id"]
+    june12 = claim_named(march, JUNE12)["id"]
     # Before the April memo: June 12 current, no conflict, the plan in good standing.
     then = client.get(f"{base}/claims/{june12}", params={"as_of": before_april}).json()
     assert then["status"] == "proposed" and then["conflicts"] == []
@@ -77,8 +66,8 @@ NOT_A_TIME = ("\uff11\uff12\uff13", "\u0663", "", " ", " 123", "123 ",
 
 def test_as_of_takes_iso_times_and_epoch_ms(client: TestClient, ws: str) -> None:
     base = f"/api/workspaces/{ws}"
-    march = _add(client, ws, "March memo", MARCH)
-    run = _run(client, ws, "Plan the launch event")
+    march = add_source(client, ws, MARCH, title="March memo")
+    run = run_agent(client, ws, "Plan the launch event")
     for when in ("2999-01-01T00:00:00Z", "2999-01-01T00:00:00+02:00", "2999-01-01",
                  "32503680000000"):
         r = client.get(f"{base}/claims", params={"as_of": when})
@@ -89,7 +78,7 @@ def test_as_of_takes_iso_times_and_epoch_ms(client: TestClient, ws: str) -> None
         r = client.get(f"{base}/claims", params={"as_of": bad})
         assert r.status_code == 422, (bad, r.text)
         assert r.json()["error"]["code"] == "invalid_request"
-    conflict = _add(client, ws, "April memo", APRIL)["conflicts"][0]
+    conflict = add_source(client, ws, APRIL, title="April memo")["conflicts"][0]
     for path in ("/claims", "/claims?q=launch", "/graph", "/graph?view=internal",
                  "/conflicts", f"/conflicts/{conflict['id']}",
                  f"/decisions/{run['decision']['id']}", f"/actions/{run['actions'][0]['id']}",
@@ -106,13 +95,15 @@ def test_as_of_takes_iso_times_and_epoch_ms(client: TestClient, ws: str) -> None
 
 def test_why_then_why_now(client: TestClient, ws: str) -> None:
     base = f"/api/workspaces/{ws}"
-    march = _add(client, ws, "March memo", MARCH)
-    plan = _run(client, ws, "Plan the launch event")
+    march = add_source(client, ws, MARCH, title="March memo")
+    plan = run_agent(client, ws, "Plan the launch event")
     before_april = moment()
-    april = _add(client, ws, "April memo", APRIL)
-    venue = _claim(march, VENUE)["id"]
-    correction = _correct(client, ws, venue, "The launch venue is the Park Pavilion.")
-    _, r = _resolve(client, ws, april["conflicts"][0]["id"], keep=_claim(april, JUNE19)["id"])
+    april = add_source(client, ws, APRIL, title="April memo")
+    venue = claim_named(march, VENUE)["id"]
+    correction = correct_claim(client, ws, venue, "The launch venue is the Park Pavilion.",
+                               reason="The hotel cancelled.")
+    _, r = resolve_conflict(client, ws, april["conflicts"][0]["id"],
+                            keep=claim_named(april, JUNE19)["id"])
     decision = f"{base}/decisions/{plan['decision']['id']}"
 
     support = client.get(decision).json()["support"]
@@ -124,7 +115,7 @@ def test_why_then_why_now(client: TestClient, ws: str) -> None:
     assert lost_date["by"] == "conflict"
     assert lost_date["conflict_id"] == april["conflicts"][0]["id"]
     assert lost_date["correction_id"] == r.json()["correction"]["id"]
-    assert lost_date["replaced_by"]["id"] == _claim(april, JUNE19)["id"]
+    assert lost_date["replaced_by"]["id"] == claim_named(april, JUNE19)["id"]
     assert lost_date["reason"] == "The April memo is the latest word."
     [lost_venue] = by_premise[VENUE]["fell"]
     assert lost_venue["by"] == "correction"

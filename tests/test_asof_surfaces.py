@@ -12,12 +12,12 @@ from afterhack.cli.main import app as cli
 from afterhack.client import Client
 from afterhack.runtime.services import Services
 from afterhack.store.audit import now_ms
+from tests.support.cli import WIDE
+from tests.support.mcp import call, server_for, store_workspace
 from tests.support.moments import moment
 from tests.support.procs import AppProcess
-from tests.test_client_cli import WIDE
-from tests.test_mcp import call, new_ws, server_for, services  # noqa: F401  (a fixture)
+from tests.support.texts import JUNE
 
-JUNE = "The product launch is planned for June 12."
 FIXED = "The product launch is planned for June 30."
 DAY = 86_400_000
 
@@ -67,8 +67,8 @@ def test_cli_and_client_read_the_past(running_app: AppProcess) -> None:
         assert api.get_run(latest["id"])["run"]["valid_at"] == when
 
 
-async def test_mcp_search_and_get_claim_as_of(services: Services) -> None:  # noqa: F811
-    ws = await new_ws(services)
+async def test_mcp_search_and_get_claim_as_of(services: Services) -> None:
+    ws = await store_workspace(services)
     async with McpClient(server_for(services)) as c:
         await call(c, "add_source", workspace_id=ws, title="Spring",
                    text="The launch venue is the Grand Hotel until June 1, 2999.")

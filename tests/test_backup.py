@@ -17,12 +17,10 @@ from afterhack.memory.prov import prov_time
 from afterhack.store import admin
 from afterhack.store.client import Graph
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
-from tests.conftest import snapshot
-from tests.support.graphs import graph_names, load, violations, with_graph
-from tests.test_error_shape import assert_canonical_error
-
-JUNE = "The product launch is planned for June 12."
-JULY = "The product launch is planned for July 15."
+from tests.support.api import run_agent
+from tests.support.errors import assert_canonical_error
+from tests.support.graphs import graph_names, load, snapshot, violations, with_graph
+from tests.support.texts import JULY, JUNE
 
 
 def _indexes(url: str, ws: str) -> list[str]:
@@ -60,8 +58,7 @@ def _rich_workspace(client: TestClient, falkordb: str) -> str:
         "source_id": body["source"]["id"],
         "text": JUNE + " The caterer is Bella Foods. 🚀 Badges are blue. The venue is the "
                        "harbour hall."})
-    run = client.post(f"/api/workspaces/{ws}/agent-runs",
-                      json={"task": "Plan the launch event"}).json()
+    run = run_agent(client, ws, "Plan the launch event")
     client.post(f"/api/workspaces/{ws}/agent-runs", json={
         "task": "Schedule the caterer", "builds_on": [run["decision"]["id"]]})
     preview = client.post(f"/api/workspaces/{ws}/claims/{claim['id']}/corrections/preview",

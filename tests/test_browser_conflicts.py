@@ -11,39 +11,24 @@ step land in test-artifacts/conflicts/."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from afterhack.api.app import STATIC_DIR
+from tests.support.browser import chromium, drive, fresh_dir
 from tests.support.procs import AppProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-WEB = Path(__file__).resolve().parent.parent / "web"
 SIZES = ("1280x800", "800x1000", "390x844")
 
 
 def test_two_memos_disagree_in_chromium(tmp_path: Path, artifacts: Path) -> None:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert chromium, "Chromium is missing: scripts/test installs Debian's chromium package"
-    assert (WEB / "node_modules" / "playwright-core").is_dir(), "run scripts/test (npm ci)"
-    assert (STATIC_DIR / "index.html").exists(), "the UI is not built: run scripts/test"
-    out = artifacts / "conflicts"
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
+    browser = chromium()
+    out = fresh_dir(artifacts / "conflicts")
     env = {"AFTERHACK_FALKORDB_URL": ""}  # the embedded FalkorDB, as the README's run command
     with AppProcess(env, data_dir=tmp_path / "data", log_path=tmp_path / "app.log") as app:
-        result = subprocess.run(
-            ["node", "e2e/conflicts.mjs"], cwd=WEB, capture_output=True, text=True, timeout=600,
-            env={**os.environ, "BASE_URL": app.base_url, "CHROMIUM_PATH": chromium,
-                 "ARTIFACTS_DIR": str(out)})
-        (out / "conflicts.log").write_text(result.stdout + result.stderr)
-        print(result.stdout)
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-4000:]
+        drive("conflicts", base_url=app.base_url, browser=browser, out=out, timeout_s=600)
     shots = sorted(p.name for p in out.glob("*.png"))
     assert not any(s.startswith("FAILED") for s in shots), shots
     for size in SIZES:

@@ -12,33 +12,23 @@ screen land in test-artifacts/readable/."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 import uuid
 from pathlib import Path
 
 import httpx
 import pytest
 
-from afterhack.api.app import STATIC_DIR
+from tests.support.browser import chromium, drive, fresh_dir
 from tests.support.graphs import load
 from tests.support.procs import AppProcess
 from tests.support.worlds import big_world, launch_world, node_id
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-WEB = Path(__file__).resolve().parent.parent / "web"
-
 
 def test_every_screen_reads_at_three_sizes(tmp_path: Path, artifacts: Path) -> None:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert chromium, "Chromium is missing: scripts/test installs Debian's chromium package"
-    assert (WEB / "node_modules" / "playwright-core").is_dir(), "run scripts/test (npm ci)"
-    assert (STATIC_DIR / "index.html").exists(), "the UI is not built: run scripts/test"
-    out = artifacts / "readable"
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
+    browser = chromium()
+    out = fresh_dir(artifacts / "readable")
     env = {"AFTERHACK_FALKORDB_URL": ""}  # the embedded FalkorDB, as the README's run command
     with AppProcess(env, data_dir=tmp_path / "data", log_path=tmp_path / "app.log") as app:
         small = launch_world(app.base_url)
@@ -75,17 +65,10 @@ def test_every_screen_reads_at_three_sizes(tmp_path: Path, artifacts: Path) -> N
             fix([390, 844], "The database is backed up nightly.",
                 "The database is backed up every hour.", nothing=True),
         ]
-        result = subprocess.run(
-            ["node", "e2e/readable.mjs"], cwd=WEB, capture_output=True, text=True, timeout=600,
-            env={**os.environ, "BASE_URL": app.base_url, "CHROMIUM_PATH": chromium,
-                 "ARTIFACTS_DIR": str(out),
-                 "WORKSPACES": json.dumps([{"id": small["id"], "label": "40 nodes"},
-                                           {"id": big["id"], "label": "400 nodes"}]),
-                 "CORRECTIONS": json.dumps(corrections),
-                 "MISSING_WS": str(uuid.uuid4())})
-        (out / "readable.log").write_text(result.stdout + result.stderr)
-        print(result.stdout)
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-4000:]
+        drive("readable", base_url=app.base_url, browser=browser, out=out, timeout_s=600,
+              WORKSPACES=json.dumps([{"id": small["id"], "label": "40 nodes"},
+                                     {"id": big["id"], "label": "400 nodes"}]),
+              CORRECTIONS=json.dumps(corrections), MISSING_WS=str(uuid.uuid4()))
     shots = sorted(p.name for p in out.glob("*.png"))
     for label in ("40-nodes", "400-nodes"):
         for size in ("1280x800", "800x1000", "390x844"):

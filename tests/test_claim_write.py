@@ -16,7 +16,7 @@ from afterhack.store.sources import NewClaim, VersionWrite
 TEXT = "Alpha. The launch moved from May 2 to June 12 after review."
 
 
-def _claim(fragment_id: str) -> NewClaim:
+def _new_claim(fragment_id: str) -> NewClaim:
     # Every field distinct from every other of its type, so a swap in the order shows.
     quote = "The launch moved from May 2 to June 12 after review."
     start = TEXT.index(quote)
@@ -34,7 +34,7 @@ def test_each_field_of_a_written_claim_lands_on_its_own_property(
         g = store.graph(graph_name(ws))
         try:
             sid, fid = new_id(), new_id()
-            claim = _claim(fid)
+            claim = _new_claim(fid)
             p: VersionWrite = {
                 "source_id": sid, "version_id": new_id(), "title": "t",
                 "origin_type": "document", "origin_name": "t", "text": TEXT,

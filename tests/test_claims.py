@@ -5,19 +5,14 @@ import uuid
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.test_error_shape import assert_canonical_error
-
-JUNE = "The product launch is planned for June 12."
-
-
-def _add(client: TestClient, ws: str, text: str, title: str = "Plan") -> dict:
-    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": title, "text": text})
-    assert r.status_code == 201, r.text
-    return r.json()
+from tests.support.api import add_source
+from tests.support.errors import assert_canonical_error
+from tests.support.texts import JUNE
 
 
 def test_backoff_finds_the_launch_claim(client: TestClient, ws: str) -> None:
-    _add(client, ws, JUNE + " The venue is Hall 7 in Berlin. Catering is booked for 200 guests.")
+    add_source(client, ws,
+               JUNE + " The venue is Hall 7 in Berlin. Catering is booked for 200 guests.")
     r = client.get(f"/api/workspaces/{ws}/claims", params={"q": "launch date for the product"})
     assert r.status_code == 200
     body = r.json()
@@ -27,7 +22,7 @@ def test_backoff_finds_the_launch_claim(client: TestClient, ws: str) -> None:
 
 
 def test_phrase_that_matches_does_not_back_off(client: TestClient, ws: str) -> None:
-    _add(client, ws, JUNE + " The venue is Hall 7 in Berlin.")
+    add_source(client, ws, JUNE + " The venue is Hall 7 in Berlin.")
     body = client.get(f"/api/workspaces/{ws}/claims",
                       params={"q": "product launch", "neighbours": "false"}).json()
     assert body["search"]["backed_off"] is False
@@ -43,7 +38,7 @@ def test_phrase_that_matches_does_not_back_off(client: TestClient, ws: str) -> N
 @pytest.mark.parametrize("q", ["$(", "'", '"', "launch-date", "-", "|", "((", "@statement:x",
                                "*", "%%", "\\", "~launch", "{", "launch\"date", "$", "[1 TO 2]"])
 def test_hostile_queries_never_error(client: TestClient, ws: str, q: str) -> None:
-    _add(client, ws, JUNE)
+    add_source(client, ws, JUNE)
     r = client.get(f"/api/workspaces/{ws}/claims", params={"q": q})
     assert r.status_code == 200, r.text
     if "launch" in q:
@@ -51,14 +46,14 @@ def test_hostile_queries_never_error(client: TestClient, ws: str, q: str) -> Non
 
 
 def test_ranked_by_relevance(client: TestClient, ws: str) -> None:
-    _add(client, ws, "The launch venue is Hall 7. The launch of the launch party is on June 12. "
-                     "Berlin has good weather.")
+    add_source(client, ws, "The launch venue is Hall 7. The launch of the launch party is on "
+                           "June 12. Berlin has good weather.")
     items = client.get(f"/api/workspaces/{ws}/claims", params={"q": "launch party"}).json()["items"]
     assert items[0]["statement"].startswith("The launch of the launch party")
 
 
 def test_status_filter_and_validation(client: TestClient, ws: str) -> None:
-    _add(client, ws, JUNE)
+    add_source(client, ws, JUNE)
     assert len(client.get(f"/api/workspaces/{ws}/claims").json()["items"]) == 1
     r = client.get(f"/api/workspaces/{ws}/claims", params={"status": "superseded"})
     assert r.json()["items"] == []
@@ -70,7 +65,7 @@ def test_status_filter_and_validation(client: TestClient, ws: str) -> None:
 
 def test_claim_evidence_highlights_exact_words_with_emoji(client: TestClient, ws: str) -> None:
     text = "🚀🚀 Kick-off! 👩‍👩‍👧 party. The café opens on June 12 in Köln. Then e\u0301clair time."
-    out = _add(client, ws, text)
+    out = add_source(client, ws, text)
     claim = next(c for c in out["claims"] if "café" in c["statement"])
     assert text[claim["quote_start"] : claim["quote_end"]] == claim["evidence_quote"]
     detail = client.get(f"/api/workspaces/{ws}/claims/{claim['id']}").json()
@@ -92,7 +87,7 @@ def test_unknown_claim_is_404(client: TestClient, ws: str) -> None:
 
 
 def test_duplicate_claims_in_one_source_are_dropped(client: TestClient, ws: str) -> None:
-    out = _add(client, ws, JUNE + " " + JUNE + " the product launch is planned for june 12.")
+    out = add_source(client, ws, JUNE + " " + JUNE + " the product launch is planned for june 12.")
     assert len(out["claims"]) == 1
     assert out["dropped"] == {"duplicate": 2}
 

@@ -32,11 +32,11 @@ from afterhack.client import (
 )
 from afterhack.client._client import _Endpoints, endpoint
 from afterhack.runtime.embedded import free_loopback_port
+from tests.support.cli import WIDE
 from tests.support.procs import AppProcess
+from tests.support.texts import JUNE
 
-JUNE = "The product launch is planned for June 12."
 FIXED = "The product launch is planned for June 19."
-WIDE = {"COLUMNS": "200", "NO_COLOR": "1"}
 
 
 @pytest.fixture

@@ -23,7 +23,6 @@ import pytest
 from fastapi.testclient import TestClient
 from mcp import Client
 
-from afterhack.app import create_app
 from afterhack.cluster.local import LocalCluster
 from afterhack.config import Settings
 from afterhack.store import ratelimit
@@ -35,16 +34,22 @@ from afterhack.store.workspaces import (
     ready_workspaces,
     workspace_entries,
 )
-from tests.conftest import EMBED_INLINE
-from tests.support import LOCAL, clusters
+from tests.support import clusters
+from tests.support.api import (
+    add_source,
+    app_client,
+    apply_correction,
+    new_workspace,
+    preview_correction,
+)
+from tests.support.commands import command
 from tests.support.graphs import violations, with_graph
 from tests.support.moments import moment
 from tests.support.procs import AppProcess
+from tests.support.settings import EMBED_INLINE, make_settings
+from tests.support.texts import JUNE, KEYNOTE
 
 pytestmark = pytest.mark.slow
-
-JUNE = "The product launch is planned for June 12."
-KEYNOTE = "The keynote speaker is Dana Reyes."
 
 
 @pytest.fixture(scope="module", params=["single", "cluster"])
@@ -58,16 +63,14 @@ def backend(request: pytest.FixtureRequest, falkordb: str) -> str:
 
 
 def _settings(url: str, tmp: Path, **extra: Any) -> Settings:
-    # Claims embedded in their own write (conftest.EMBED_INLINE): no background vector
+    # Claims embedded in their own write (EMBED_INLINE): no background vector
     # write lands later (it would keep this process's reads of the graph on its master).
-    return Settings(falkordb_url=url, data_dir=tmp, _env_file=None,  # type: ignore[call-arg]
-                    **EMBED_INLINE, **extra)
+    return make_settings(falkordb_url=url, data_dir=tmp, **EMBED_INLINE, **extra)
 
 
 @pytest.fixture(scope="module")
 def api(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    with TestClient(create_app(_settings(backend, tmp_path_factory.mktemp("api"))),
-                    raise_server_exceptions=False, base_url=LOCAL) as c:
+    with app_client(_settings(backend, tmp_path_factory.mktemp("api"))) as c:
         yield c
 
 
@@ -90,31 +93,11 @@ def apps(backend: str, tmp_path_factory: pytest.TempPathFactory
         b.stop()
 
 
-def _new_ws(http: TestClient | httpx.Client, name: str = "journey") -> str:
-    r = http.post("/api/workspaces", json={"name": name})
-    assert r.status_code == 201, r.text
-    return str(r.json()["id"])
-
-
-def _preview(http: TestClient | httpx.Client, ws: str, claim: str, statement: str) -> Any:
-    r = http.post(f"/api/workspaces/{ws}/claims/{claim}/corrections/preview",
-                  json={"statement": statement})
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def _apply(http: TestClient | httpx.Client, ws: str, claim: str, statement: str,
-           preview: dict[str, Any]) -> httpx.Response:
-    return http.post(f"/api/workspaces/{ws}/claims/{claim}/corrections", json={
-        "statement": statement, "claim_revision": preview["revisions"]["claim_revision"],
-        "impact_token": preview["revisions"]["impact_token"]})
-
-
 # -- the core journeys, on both --------------------------------------------------------
 
 
 def test_ingest_ask_correct(api: TestClient, backend: str) -> None:
-    ws = _new_ws(api)
+    ws = new_workspace(api, "journey")
     src = api.post(f"/api/workspaces/{ws}/sources",
                    json={"title": "Launch plan", "text": f"{JUNE} {KEYNOTE}"})
     assert src.status_code == 201, src.text
@@ -124,14 +107,14 @@ def test_ingest_ask_correct(api: TestClient, backend: str) -> None:
     decision = run.json()["decision"]
     assert [c["id"] for p in decision["premises"] for c in p["claims"]] == [claims[JUNE]]
     july = "The product launch is planned for July 1."
-    preview = _preview(api, ws, claims[JUNE], july)
+    preview = preview_correction(api, ws, claims[JUNE], july)
     assert [f["decision_id"] for f in preview["flag"]] == [decision["id"]]
     before = moment()
-    applied = _apply(api, ws, claims[JUNE], july, preview)
+    applied = apply_correction(api, ws, claims[JUNE], july, preview)
     assert applied.status_code == 201, applied.text
     assert applied.json()["flagged"] == [decision["id"]]
     # The same preview again is stale now.
-    assert _apply(api, ws, claims[JUNE], "Another date.", preview).status_code == 409
+    assert apply_correction(api, ws, claims[JUNE], "Another date.", preview).status_code == 409
     fresh = api.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "When is the launch?"})
     cited = [c["id"] for p in fresh.json()["decision"]["premises"] for c in p["claims"]]
     assert cited == [applied.json()["replacement"]["id"]]
@@ -151,7 +134,7 @@ def test_ingest_ask_correct(api: TestClient, backend: str) -> None:
 
 
 def test_listing_and_the_registry(api: TestClient, backend: str) -> None:
-    made = [_new_ws(api, f"listed-{i}") for i in range(12)]
+    made = [new_workspace(api, f"listed-{i}") for i in range(12)]
     listed = api.get("/api/workspaces", params={"limit": 500}).json()["items"]
     assert set(made) <= {w["id"] for w in listed}
     gone = made.pop()
@@ -181,18 +164,18 @@ def test_racing_applies_from_two_apps_give_one_winner(
         apps: tuple[AppProcess, AppProcess], backend: str) -> None:
     a, b = apps
     with httpx.Client(base_url=a.base_url, timeout=60) as http:
-        ws = _new_ws(http, "race")
-        claim = http.post(f"/api/workspaces/{ws}/sources",
-                          json={"title": "plan", "text": JUNE}).json()["claims"][0]["id"]
+        ws = new_workspace(http, "race")
+        claim = add_source(http, ws, JUNE, title="plan")["claims"][0]["id"]
         run = http.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "Plan the launch"})
         assert run.status_code == 201, run.text
-        preview = _preview(http, ws, claim, "The launch is on July 1.")
+        preview = preview_correction(http, ws, claim, "The launch is on July 1.")
     barrier = threading.Barrier(12, timeout=60)  # a thread that fails cannot hang the rest
 
     def apply(i: int) -> int:
         with httpx.Client(base_url=(a if i % 2 else b).base_url, timeout=60) as http:
             barrier.wait()
-            return _apply(http, ws, claim, f"The launch is on July {i + 1}.", preview).status_code
+            return apply_correction(http, ws, claim, f"The launch is on July {i + 1}.",
+                                    preview).status_code
 
     with ThreadPoolExecutor(12) as pool:
         codes = sorted(pool.map(apply, range(12)))
@@ -309,17 +292,17 @@ def test_a_graph_moving_between_masters_is_followed(falkordb_cluster: LocalClust
                        if r == "master" and p != src)
             with falkordb_cluster.client(falkordb_cluster.node(src)) as a, \
                  falkordb_cluster.client(falkordb_cluster.node(dst)) as b:
-                slot = int(clusters.cmd(a, "CLUSTER", "KEYSLOT", name))
-                a_id, b_id = (clusters.cmd(c, "CLUSTER", "MYID") for c in (a, b))
-                clusters.cmd(b, "CLUSTER", "SETSLOT", slot, "IMPORTING", a_id)
-                clusters.cmd(a, "CLUSTER", "SETSLOT", slot, "MIGRATING", b_id)
-                clusters.cmd(a, "MIGRATE", "127.0.0.1", dst, "", 0, 5000, "KEYS", name)
+                slot = int(command(a, "CLUSTER", "KEYSLOT", name))
+                a_id, b_id = (command(c, "CLUSTER", "MYID") for c in (a, b))
+                command(b, "CLUSTER", "SETSLOT", slot, "IMPORTING", a_id)
+                command(a, "CLUSTER", "SETSLOT", slot, "MIGRATING", b_id)
+                command(a, "MIGRATE", "127.0.0.1", dst, "", 0, 5000, "KEYS", name)
                 counts = [(await g.read("MATCH (x:X) RETURN count(x) AS n")).scalar()]
                 await g.write("CREATE (:X {id: 2})")  # ASK: written on the new home
                 for n in clusters.nodes(falkordb_cluster):
                     with falkordb_cluster.client(n) as c:
                         if clusters.roles(falkordb_cluster).get(n.port) == "master":
-                            clusters.cmd(c, "CLUSTER", "SETSLOT", slot, "NODE", b_id)
+                            command(c, "CLUSTER", "SETSLOT", slot, "NODE", b_id)
             counts.append((await g.read("MATCH (x:X) RETURN count(x) AS n")).scalar())
             return counts, store._nodes.primary(name).endpoint.port, dst
         finally:
@@ -333,11 +316,9 @@ def test_a_graph_moving_between_masters_is_followed(falkordb_cluster: LocalClust
 def test_reads_served_by_replicas_and_stale_previews_still_refused(
         falkordb_cluster: LocalCluster, tmp_path: Path) -> None:
     settings = _settings(falkordb_cluster.url, tmp_path, read_from_replicas=True)
-    with TestClient(create_app(settings), raise_server_exceptions=False,
-                    base_url=LOCAL) as api:
-        ws = _new_ws(api, "replicas")
-        claim = api.post(f"/api/workspaces/{ws}/sources",
-                         json={"title": "plan", "text": JUNE}).json()["claims"][0]["id"]
+    with app_client(settings) as api:
+        ws = new_workspace(api, "replicas")
+        claim = add_source(api, ws, JUNE, title="plan")["claims"][0]["id"]
         assert api.post(f"/api/workspaces/{ws}/agent-runs",
                         json={"task": "Plan the launch"}).status_code == 201
         # This process reads what it wrote from the primary for a moment (read-your-writes).
@@ -347,7 +328,7 @@ def test_reads_served_by_replicas_and_stale_previews_still_refused(
         for _ in range(20):
             assert api.get(f"/api/workspaces/{ws}/graph").status_code == 200
             assert api.get(f"/api/workspaces/{ws}/claims/{claim}").status_code == 200
-        stale = _preview(api, ws, claim, "The launch is on July 1.")
+        stale = preview_correction(api, ws, claim, "The launch is on July 1.")
         reads = clusters.command_calls(falkordb_cluster, "graph.RO_QUERY")
         roles = clusters.roles(falkordb_cluster)
         print("\nGRAPH.RO_QUERY calls per node: " + ", ".join(
@@ -358,9 +339,10 @@ def test_reads_served_by_replicas_and_stale_previews_still_refused(
 
         # A newer apply moves the claim on; the preview read from a replica is now stale,
         # and the apply's guard, which runs on the master, says so.
-        fresh = _preview(api, ws, claim, "The launch is on July 2.")
-        assert _apply(api, ws, claim, "The launch is on July 2.", fresh).status_code == 201
-        r = _apply(api, ws, claim, "The launch is on July 1.", stale)
+        fresh = preview_correction(api, ws, claim, "The launch is on July 2.")
+        applied = apply_correction(api, ws, claim, "The launch is on July 2.", fresh)
+        assert applied.status_code == 201
+        r = apply_correction(api, ws, claim, "The launch is on July 1.", stale)
         assert r.status_code == 409, r.text
         assert violations(falkordb_cluster.url, ws) == []
 
@@ -376,7 +358,7 @@ def test_killing_a_master_during_writes(falkordb_cluster: LocalCluster,
     app = AppProcess(env, data_dir=tmp_path / "app", log_path=tmp_path / "app.log").start()
     try:
         with httpx.Client(base_url=app.base_url, timeout=60) as http:
-            wss = [_new_ws(http, f"failover-{i}") for i in range(9)]
+            wss = [new_workspace(http, f"failover-{i}") for i in range(9)]
         homes = {ws: clusters.master_of(falkordb_cluster, graph_name(ws)) for ws in wss}
         victim = Counter(homes.values()).most_common(1)[0][0]
         acked: dict[str, list[str]] = {ws: [] for ws in wss}

@@ -9,10 +9,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.support.api import add_source
 from tests.support.fakellm import FakeLLM, Reply
-
-MARCH = "The product launch is planned for June 12."
-APRIL = "The launch moves to June 19."
+from tests.support.texts import JUNE12, JUNE19
 
 
 def _role(body: Any) -> str:
@@ -28,12 +27,6 @@ def _extract(body: Any) -> Reply:
     text = _user(body).split("<<<FRAGMENT\n", 1)[1].rsplit("\nFRAGMENT>>>", 1)[0]
     return Reply.json({"claims": [{"statement": s.strip(), "evidence_quote": s.strip()}
                                   for s in text.replace(". ", ".\n").splitlines() if s.strip()]})
-
-
-def _add(client: TestClient, ws: str, title: str, text: str) -> dict[str, Any]:
-    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": title, "text": text})
-    assert r.status_code == 201, r.text
-    return dict(r.json())
 
 
 def test_the_judge_decides_each_candidate_pair(
@@ -53,8 +46,8 @@ def test_the_judge_decides_each_candidate_pair(
 
     llm.on_request(handler)
     ws = client.post("/api/workspaces", json={"name": "judge"}).json()["id"]
-    _add(client, ws, "March", MARCH)
-    april = _add(client, ws, "April", APRIL)
+    add_source(client, ws, JUNE12, title="March")
+    april = add_source(client, ws, JUNE19, title="April")
     (k,) = april["conflicts"]
     assert k["kind"] == "date" and k["detected_by"] == "gpt-4o-mini"
     assert k["reason"] == "Both give the launch date; June 12 is not June 19."
@@ -69,10 +62,10 @@ def test_the_judge_decides_each_candidate_pair(
     # A pair without a shared type of value is not worth a call; a garbage answer raises
     # nothing, and the claims are stored whatever the judge did.
     before = len([b for b in llm.bodies if _role(b) == "judge"])
-    other = _add(client, ws, "Venue", "The launch venue is the Grand Hotel.")
+    other = add_source(client, ws, "The launch venue is the Grand Hotel.", title="Venue")
     assert other["conflicts"] == [] and len(other["claims"]) == 1
     assert len([b for b in llm.bodies if _role(b) == "judge"]) == before
-    third = _add(client, ws, "May", "The launch moves to June 26.")
+    third = add_source(client, ws, "The launch moves to June 26.", title="May")
     assert third["conflicts"] == [] and len(third["claims"]) == 1
     failed = [m for m in third["model_calls"] if m["role"] == "conflict_judge"]
     assert failed and not any(m["ok"] for m in failed)

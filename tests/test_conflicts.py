@@ -13,60 +13,21 @@ from afterhack.store.client import Graph
 from afterhack.store.conflicts import open_conflict_ids
 from afterhack.store.moment import NOW
 from afterhack.store.names import graph_name
-from tests.conftest import snapshot
-from tests.support.graphs import RecordingGraph, explain, statuses, violations, with_graph
-
-MARCH = ("The product launch is planned for June 12. "
-         "The launch venue is the Grand Hotel.")
-APRIL = ("The launch moves to June 19. "
-         "The keynote speaker is Maria Lopez.")
-JUNE12 = "The product launch is planned for June 12."
-JUNE19 = "The launch moves to June 19."
-
-
-def _add(client: TestClient, ws: str, title: str, text: str, **extra: Any) -> dict[str, Any]:
-    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": title, "text": text,
-                                                           **extra})
-    assert r.status_code in (200, 201), r.text
-    return dict(r.json())
-
-
-def _claim(body: dict[str, Any], statement: str) -> dict[str, Any]:
-    return next(c for c in body["claims"] if c["statement"] == statement)
-
-
-def _run(client: TestClient, ws: str, task: str) -> dict[str, Any]:
-    r = client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": task})
-    assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
-def _resolve(client: TestClient, ws: str, conflict_id: str, **choice: Any) -> Any:
-    base = f"/api/workspaces/{ws}/conflicts/{conflict_id}"
-    p = client.post(base + "/preview", json=choice)
-    assert p.status_code == 200, p.text
-    preview = p.json()
-    r = client.post(base + "/resolve", json={
-        **choice, "reason": "The April memo is the latest word.",
-        "conflict_revision": preview["revisions"]["conflict_revision"],
-        "impact_token": preview["revisions"]["impact_token"]})
-    return preview, r
-
-
-def _cited(run: dict[str, Any]) -> list[str]:
-    return sorted(c["id"] for p in run["decision"]["premises"] for c in p["claims"])
+from tests.support.api import add_source, cited, claim_named, resolve_conflict, run_agent
+from tests.support.graphs import RecordingGraph, explain, snapshot, statuses, violations, with_graph
+from tests.support.texts import APRIL, JUNE12, JUNE19, MARCH
 
 
 def test_two_memos_end_to_end(client: TestClient, ws: str, falkordb: str) -> None:
-    march = _add(client, ws, "March memo", MARCH)
+    march = add_source(client, ws, MARCH, title="March memo")
     assert march["conflicts"] == []
-    plan = _run(client, ws, "Plan the launch event")  # before April: June 12 only
-    june12 = _claim(march, JUNE12)
-    assert _cited(plan) == sorted(c["id"] for c in march["claims"])
+    plan = run_agent(client, ws, "Plan the launch event")  # before April: June 12 only
+    june12 = claim_named(march, JUNE12)
+    assert sorted(cited(plan)) == sorted(c["id"] for c in march["claims"])
     assert plan["decision"]["status"] == "draft" and plan["actions"]
 
-    april = _add(client, ws, "April memo", APRIL)
-    june19 = _claim(april, JUNE19)
+    april = add_source(client, ws, APRIL, title="April memo")
+    june19 = claim_named(april, JUNE19)
     assert len(april["conflicts"]) == 1, april["conflicts"]
     conflict = april["conflicts"][0]
     assert conflict["kind"] == "date" and conflict["status"] == "open"
@@ -89,15 +50,15 @@ def test_two_memos_end_to_end(client: TestClient, ws: str, falkordb: str) -> Non
     assert {dashed[0]["source"], dashed[0]["target"]} == {june12["id"], june19["id"]}
 
     # The run does not pick a side.
-    ask = _run(client, ws, "When is the launch?")
+    ask = run_agent(client, ws, "When is the launch?")
     d = ask["decision"]
     assert d["status"] == "needs_review" and ask["actions"] == []
     assert d["review_reason"]["type"] == "sources_disagree"
     assert d["review_reason"]["conflict_ids"] == [conflict["id"]]
-    assert {june12["id"], june19["id"]} <= set(_cited(ask))
+    assert {june12["id"], june19["id"]} <= set(cited(ask))
 
     # Keep June 19: June 12 is superseded by it; only what lost support is flagged.
-    preview, r = _resolve(client, ws, conflict["id"], keep=june19["id"])
+    preview, r = resolve_conflict(client, ws, conflict["id"], keep=june19["id"])
     assert [s["claim_id"] for s in preview["supersede"]] == [june12["id"]]
     assert [f["decision_id"] for f in preview["flag"]] == [plan["decision"]["id"]]
     assert [h["action_id"] for h in preview["hold"]] == [a["id"] for a in plan["actions"]]
@@ -116,20 +77,20 @@ def test_two_memos_end_to_end(client: TestClient, ws: str, falkordb: str) -> Non
     superseded = client.get(f"/api/workspaces/{ws}/claims/{june12['id']}").json()
     assert superseded["superseded_by"]["id"] == june19["id"]
 
-    fresh = _run(client, ws, "When is the launch?")
+    fresh = run_agent(client, ws, "When is the launch?")
     assert fresh["decision"]["status"] == "draft"
-    assert june19["id"] in _cited(fresh) and june12["id"] not in _cited(fresh)
+    assert june19["id"] in cited(fresh) and june12["id"] not in cited(fresh)
     # Re-ingesting the losing statement comes back superseded by the kept claim.
-    again = _add(client, ws, "March memo, again", JUNE12)
+    again = add_source(client, ws, JUNE12, title="March memo, again")
     assert again["claims"][0]["status"] == "superseded" and again["conflicts"] == []
     assert violations(falkordb, ws) == []
 
 
 def test_twins_are_corrected_together(client: TestClient, ws: str, falkordb: str) -> None:
-    first = _add(client, ws, "Plan", JUNE12)
-    second = _add(client, ws, "Plan (copy)", JUNE12)
+    first = add_source(client, ws, JUNE12, title="Plan")
+    second = add_source(client, ws, JUNE12, title="Plan (copy)")
     a, b = first["claims"][0]["id"], second["claims"][0]["id"]
-    run = _run(client, ws, "Plan the launch event")
+    run = run_agent(client, ws, "Plan the launch event")
     # Two copies of one fact are alternatives of one premise.
     premises = run["decision"]["premises"]
     assert len(premises) == 1 and sorted(c["id"] for c in premises[0]["claims"]) == sorted([a, b])
@@ -150,21 +111,22 @@ def test_twins_are_corrected_together(client: TestClient, ws: str, falkordb: str
     twin = client.get(f"/api/workspaces/{ws}/claims/{b}").json()
     assert twin["superseded_by"]["id"] == rep
     # A third ingest of the refuted sentence stays refuted.
-    third = _add(client, ws, "Plan (third)", JUNE12)
+    third = add_source(client, ws, JUNE12, title="Plan (third)")
     assert third["claims"][0]["status"] == "superseded"
-    fresh = _run(client, ws, "When is the launch?")
-    assert _cited(fresh) == [rep]
+    fresh = run_agent(client, ws, "When is the launch?")
+    assert cited(fresh) == [rep]
     assert violations(falkordb, ws) == []
 
 
 def test_new_version_retires_what_the_source_no_longer_says(client: TestClient, ws: str,
                                                             falkordb: str) -> None:
-    v1 = _add(client, ws, "Plan", MARCH)
-    june12 = _claim(v1, JUNE12)
-    venue = _claim(v1, "The launch venue is the Grand Hotel.")
-    run = _run(client, ws, "Plan the launch event")
+    v1 = add_source(client, ws, MARCH, title="Plan")
+    june12 = claim_named(v1, JUNE12)
+    venue = claim_named(v1, "The launch venue is the Grand Hotel.")
+    run = run_agent(client, ws, "Plan the launch event")
     text2 = "The product launch is planned for July 3. The launch venue is the Grand Hotel."
-    preview = _add(client, ws, "Plan", text2, source_id=v1["source"]["id"], preview=True)
+    preview = add_source(client, ws, text2, title="Plan", source_id=v1["source"]["id"],
+                         preview=True)
     assert preview["status"] == "preview"
     assert [r["claim_id"] for r in preview["retired"]] == [june12["id"]]
     assert preview["flagged"] == [run["decision"]["id"]]
@@ -172,9 +134,9 @@ def test_new_version_retires_what_the_source_no_longer_says(client: TestClient, 
     assert client.get(f"/api/workspaces/{ws}/sources/{v1['source']['id']}").json()[
         "latest_version"] == 1
 
-    v2 = _add(client, ws, "Plan", text2, source_id=v1["source"]["id"])
+    v2 = add_source(client, ws, text2, title="Plan", source_id=v1["source"]["id"])
     assert v2["status"] == "versioned"
-    july = _claim(v2, "The product launch is planned for July 3.")
+    july = claim_named(v2, "The product launch is planned for July 3.")
     assert [c["statement"] for c in v2["claims"]] == [july["statement"]]  # no churn
     assert v2["retired"] == [{"claim_id": june12["id"], "statement": JUNE12,
                               "status": "superseded", "superseded_by": july["id"]}]
@@ -186,8 +148,8 @@ def test_new_version_retires_what_the_source_no_longer_says(client: TestClient, 
     assert s[run["decision"]["id"]] == "needs_review"
     assert all(s[a["id"]] == "held" for a in run["actions"])
     # A version that drops a sentence without restating it withdraws its claim.
-    v3 = _add(client, ws, "Plan", "The product launch is planned for July 3.",
-              source_id=v1["source"]["id"])
+    v3 = add_source(client, ws, "The product launch is planned for July 3.", title="Plan",
+                    source_id=v1["source"]["id"])
     assert v3["retired"] == [{"claim_id": venue["id"], "statement": venue["statement"],
                               "status": "rejected", "superseded_by": None}]
     assert violations(falkordb, ws) == []
@@ -195,10 +157,10 @@ def test_new_version_retires_what_the_source_no_longer_says(client: TestClient, 
 
 def test_a_statement_another_source_holds_is_not_retired(client: TestClient, ws: str,
                                                          falkordb: str) -> None:
-    v1 = _add(client, ws, "Plan", JUNE12)
-    other = _add(client, ws, "Calendar", JUNE12)
-    v2 = _add(client, ws, "Plan", "The launch venue is the Grand Hotel.",
-              source_id=v1["source"]["id"])
+    v1 = add_source(client, ws, JUNE12, title="Plan")
+    other = add_source(client, ws, JUNE12, title="Calendar")
+    v2 = add_source(client, ws, "The launch venue is the Grand Hotel.", title="Plan",
+                    source_id=v1["source"]["id"])
     assert v2["retired"] == []
     s = statuses(falkordb, ws)
     assert s[v1["claims"][0]["id"]] == s[other["claims"][0]["id"]] == "proposed"
@@ -206,14 +168,14 @@ def test_a_statement_another_source_holds_is_not_retired(client: TestClient, ws:
 
 def test_dismissed_pair_is_never_raised_again(client: TestClient, ws: str,
                                               falkordb: str) -> None:
-    _add(client, ws, "Berlin", "The team offsite is in Berlin.")
-    k = _add(client, ws, "Lisbon", "The team offsite is in Lisbon.")["conflicts"][0]
+    add_source(client, ws, "The team offsite is in Berlin.", title="Berlin")
+    k = add_source(client, ws, "The team offsite is in Lisbon.", title="Lisbon")["conflicts"][0]
     assert k["kind"] == "place"
-    preview, r = _resolve(client, ws, k["id"], dismiss=True)
+    preview, r = resolve_conflict(client, ws, k["id"], dismiss=True)
     assert preview["flag"] == [] and preview["supersede"] == []
     assert r.status_code == 201 and r.json()["conflict"]["status"] == "dismissed"
     before = statuses(falkordb, ws)
-    again = _add(client, ws, "Lisbon (copy)", "The team offsite is in Lisbon.")
+    again = add_source(client, ws, "The team offsite is in Lisbon.", title="Lisbon (copy)")
     assert again["conflicts"] == []
     assert statuses(falkordb, ws).items() >= before.items()
     assert [x["id"] for x in client.get(f"/api/workspaces/{ws}/conflicts",
@@ -221,11 +183,11 @@ def test_dismissed_pair_is_never_raised_again(client: TestClient, ws: str,
 
 
 def test_repeat_and_stale_resolutions(client: TestClient, ws: str) -> None:
-    a = _add(client, ws, "A", JUNE12)["claims"][0]
-    k = _add(client, ws, "B", JUNE19)["conflicts"][0]
+    a = add_source(client, ws, JUNE12, title="A")["claims"][0]
+    k = add_source(client, ws, JUNE19, title="B")["conflicts"][0]
     base = f"/api/workspaces/{ws}/conflicts/{k['id']}"
     preview = client.post(base + "/preview", json={"keep": a["id"]}).json()
-    _run(client, ws, "When is the launch?")  # a new user of the losing side: stale
+    run_agent(client, ws, "When is the launch?")  # a new user of the losing side: stale
     body = {"keep": a["id"], "conflict_revision": preview["revisions"]["conflict_revision"],
             "impact_token": preview["revisions"]["impact_token"]}
     stale = client.post(base + "/resolve", json=body)
@@ -241,9 +203,9 @@ def test_repeat_and_stale_resolutions(client: TestClient, ws: str) -> None:
 
 
 def test_bad_resolutions_change_nothing(client: TestClient, ws: str, falkordb: str) -> None:
-    a = _add(client, ws, "A", JUNE12)["claims"][0]
-    k = _add(client, ws, "B", JUNE19)["conflicts"][0]
-    outsider = _add(client, ws, "C", "The caterer is Mario's Kitchen.")["claims"][0]
+    a = add_source(client, ws, JUNE12, title="A")["claims"][0]
+    k = add_source(client, ws, JUNE19, title="B")["conflicts"][0]
+    outsider = add_source(client, ws, "The caterer is Mario's Kitchen.", title="C")["claims"][0]
     base = f"/api/workspaces/{ws}/conflicts"
     before = statuses(falkordb, ws)
 
@@ -265,7 +227,7 @@ def test_bad_resolutions_change_nothing(client: TestClient, ws: str, falkordb: s
         422, "invalid_request")
     err(client.get(f"{base}", params={"status": "closed"}), 422, "invalid_request")
     assert statuses(falkordb, ws) == before
-    _, r = _resolve(client, ws, k["id"], dismiss=True)
+    _, r = resolve_conflict(client, ws, k["id"], dismiss=True)
     assert r.status_code == 201
     err(client.post(f"{base}/{k['id']}/preview", json={"keep": a["id"]}), 409,
         "conflict_closed")
@@ -278,8 +240,8 @@ def test_bad_resolutions_change_nothing(client: TestClient, ws: str, falkordb: s
 
 def test_booleans_and_integers_are_not_each_other_and_change_nothing(
         client: TestClient, ws: str, falkordb: str) -> None:
-    a = _add(client, ws, "A", JUNE12)["claims"][0]
-    k = _add(client, ws, "B", JUNE19)["conflicts"][0]
+    a = add_source(client, ws, JUNE12, title="A")["claims"][0]
+    k = add_source(client, ws, JUNE19, title="B")["conflicts"][0]
     base = f"/api/workspaces/{ws}/conflicts/{k['id']}"
 
     def revisions(choice: dict[str, Any]) -> dict[str, Any]:
@@ -315,8 +277,8 @@ def test_booleans_and_integers_are_not_each_other_and_change_nothing(
 
 
 def test_re_extraction_raises_conflicts_too(client: TestClient, ws: str) -> None:
-    _add(client, ws, "March", JUNE12)
-    later = _add(client, ws, "April", JUNE19, extract=False)
+    add_source(client, ws, JUNE12, title="March")
+    later = add_source(client, ws, JUNE19, title="April", extract=False)
     assert later["claims"] == [] and later["conflicts"] == []
     r = client.post(f"/api/workspaces/{ws}/sources/{later['source']['id']}/extract")
     assert r.status_code == 200, r.text
@@ -336,13 +298,14 @@ def test_a_search_shows_each_claims_open_conflicts_twins_included(
     # claims), the page's are looked up by key.
     if cap is not None:
         monkeypatch.setattr(store_claims, "OPEN_PAIRS_CAP", cap)
-    march = _add(client, ws, "March memo", MARCH)
-    april = _add(client, ws, "April memo", APRIL)
+    march = add_source(client, ws, MARCH, title="March memo")
+    april = add_source(client, ws, APRIL, title="April memo")
     conflict = april["conflicts"][0]
-    twin = _claim(_add(client, ws, "March memo (copy)", MARCH), JUNE12)
-    _add(client, ws, "Berlin", "The launch offsite is in Berlin.")
-    dismissed = _add(client, ws, "Lisbon", "The launch offsite is in Lisbon.")["conflicts"][0]
-    _, r = _resolve(client, ws, dismissed["id"], dismiss=True)
+    twin = claim_named(add_source(client, ws, MARCH, title="March memo (copy)"), JUNE12)
+    add_source(client, ws, "The launch offsite is in Berlin.", title="Berlin")
+    lisbon = add_source(client, ws, "The launch offsite is in Lisbon.", title="Lisbon")
+    dismissed = lisbon["conflicts"][0]
+    _, r = resolve_conflict(client, ws, dismissed["id"], dismiss=True)
     assert r.status_code == 201, r.text
     hits = client.get(f"/api/workspaces/{ws}/claims",
                       params={"q": "launch", "limit": 50}).json()["items"]
@@ -356,7 +319,7 @@ def test_a_search_shows_each_claims_open_conflicts_twins_included(
     expected = with_graph(falkordb, ws, walked)
     assert {h["id"]: sorted(h["open_conflict_ids"]) for h in hits} == expected
     assert conflict["id"] in expected[twin["id"]]
-    assert conflict["id"] in expected[_claim(march, JUNE12)["id"]]
+    assert conflict["id"] in expected[claim_named(march, JUNE12)["id"]]
     assert all(dismissed["id"] not in k for k in expected.values())
     assert len(hits) >= 6
 
@@ -365,8 +328,8 @@ def test_the_page_conflicts_lookup_starts_from_the_claims(
         client: TestClient, ws: str, falkordb: str) -> None:
     # In one pattern FalkorDB planned this lookup from every open node (the status index)
     # and took a hundred times longer at 100k claims: the plan must start from the keys.
-    _add(client, ws, "March memo", MARCH)
-    _add(client, ws, "April memo", APRIL)
+    add_source(client, ws, MARCH, title="March memo")
+    add_source(client, ws, APRIL, title="April memo")
     seen: list[tuple[str, dict[str, Any]]] = []
 
     async def lookup(g: Graph) -> dict[str, list[str]]:
@@ -389,10 +352,10 @@ def test_keeping_a_claim_corrected_meanwhile_is_refused(client: TestClient, ws: 
     """A side corrected by hand after the preview: the conflict's state decides the answer.
     Still open, the claim to keep is the reason (claim_superseded); closed by the
     resolution that superseded it, the closing is (conflict_closed)."""
-    march = _add(client, ws, "March memo", MARCH)
-    april = _add(client, ws, "April memo", APRIL)
+    march = add_source(client, ws, MARCH, title="March memo")
+    april = add_source(client, ws, APRIL, title="April memo")
     (k,) = april["conflicts"]
-    june12 = _claim(march, JUNE12)["id"]
+    june12 = claim_named(march, JUNE12)["id"]
     base = f"/api/workspaces/{ws}/conflicts/{k['id']}"
     preview = client.post(base + "/preview", json={"keep": june12}).json()
     fix = client.post(f"/api/workspaces/{ws}/claims/{june12}/corrections/preview",
@@ -410,7 +373,7 @@ def test_keeping_a_claim_corrected_meanwhile_is_refused(client: TestClient, ws: 
     r = client.post(base + "/resolve", json=stale)
     assert r.status_code == 409 and r.json()["error"]["code"] == "claim_superseded", r.text
     assert statuses(falkordb, ws) == before
-    _, won = _resolve(client, ws, k["id"], keep=_claim(april, JUNE19)["id"])
+    _, won = resolve_conflict(client, ws, k["id"], keep=claim_named(april, JUNE19)["id"])
     assert won.status_code == 201, won.text
     before = statuses(falkordb, ws)
     r = client.post(base + "/resolve", json=stale)

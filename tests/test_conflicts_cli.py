@@ -9,10 +9,9 @@ from typer.testing import CliRunner
 from afterhack.cli.main import app as cli
 from afterhack.client import Client
 from tests.support.procs import AppProcess
+from tests.support.texts import JUNE12, JUNE19
 
 WIDE = {"COLUMNS": "220", "NO_COLOR": "1"}
-JUNE12 = "The product launch is planned for June 12."
-JUNE19 = "The launch moves to June 19."
 
 
 def test_two_memos_through_the_cli(running_app: AppProcess, tmp_path: Path) -> None:

@@ -5,40 +5,21 @@ way back."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.conftest import snapshot
-from tests.support.graphs import load, statuses, violations
-
-JUNE = "The product launch is planned for June 12."
-JULY = "The product launch is planned for July 15."
-
-
-def _preview(client: TestClient, ws: str, claim_id: str, statement: str = JULY,
-             kind: str = "replace") -> dict[str, Any]:
-    r = client.post(f"/api/workspaces/{ws}/claims/{claim_id}/corrections/preview",
-                    json={"statement": statement, "kind": kind})
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def _apply(client: TestClient, ws: str, claim_id: str, preview: dict[str, Any],
-           statement: str = JULY, kind: str = "replace", **extra: Any) -> Any:
-    return client.post(f"/api/workspaces/{ws}/claims/{claim_id}/corrections", json={
-        "statement": statement, "kind": kind,
-        "claim_revision": preview["revisions"]["claim_revision"],
-        "impact_token": preview["revisions"]["impact_token"], **extra})
+from tests.support.api import add_source, apply_correction, preview_correction, run_agent
+from tests.support.graphs import load, snapshot, statuses, violations, write
+from tests.support.texts import JULY, JUNE
 
 
 def test_the_journey(client: TestClient, ws: str, falkordb: str) -> None:
-    claim = client.post(f"/api/workspaces/{ws}/sources",
-                        json={"title": "Launch plan", "text": JUNE}).json()["claims"][0]
-    run = client.post(f"/api/workspaces/{ws}/agent-runs",
-                      json={"task": "Plan the launch event"}).json()
+    claim = add_source(client, ws, JUNE, title="Launch plan")["claims"][0]
+    run = run_agent(client, ws, "Plan the launch event")
     decision, action = run["decision"], run["actions"][0]
-    preview = _preview(client, ws, claim["id"])
+    preview = preview_correction(client, ws, claim["id"], JULY)
     assert [f["decision_id"] for f in preview["flag"]] == [decision["id"]]
     # One premise per distinct fact, named by its statement (docs/rules.md, rule 5).
     assert preview["flag"][0]["reasons"] == [
@@ -46,7 +27,7 @@ def test_the_journey(client: TestClient, ws: str, falkordb: str) -> None:
     assert [h["action_id"] for h in preview["hold"]] == [action["id"]]
     assert statuses(falkordb, ws)[decision["id"]] == "draft"  # preview wrote nothing
 
-    r = _apply(client, ws, claim["id"], preview, reason="The venue moved the date.")
+    r = apply_correction(client, ws, claim["id"], JULY, preview, reason="The venue moved the date.")
     assert r.status_code == 201, r.text
     out = r.json()
     assert out["status"] == "applied"
@@ -66,8 +47,7 @@ def test_the_journey(client: TestClient, ws: str, falkordb: str) -> None:
     s = statuses(falkordb, ws)
     assert s[decision["id"]] == "needs_review" and s[action["id"]] == "held"
 
-    fresh = client.post(f"/api/workspaces/{ws}/agent-runs",
-                        json={"task": "When is the launch?"}).json()
+    fresh = run_agent(client, ws, "When is the launch?")
     cited = [c["id"] for p in fresh["decision"]["premises"] for c in p["claims"]]
     assert cited == [rep["id"]]
     sources = client.get(f"/api/workspaces/{ws}/claims/{rep['id']}").json()["evidence"]
@@ -78,77 +58,73 @@ def test_the_journey(client: TestClient, ws: str, falkordb: str) -> None:
 
 def test_repeat_is_already_applied_with_the_same_replacement(client: TestClient,
                                                              ws: str) -> None:
-    claim = client.post(f"/api/workspaces/{ws}/sources",
-                        json={"title": "t", "text": JUNE}).json()["claims"][0]
-    preview = _preview(client, ws, claim["id"])
-    first = _apply(client, ws, claim["id"], preview)
-    again = _apply(client, ws, claim["id"], preview)
+    claim = add_source(client, ws, JUNE, title="t")["claims"][0]
+    preview = preview_correction(client, ws, claim["id"], JULY)
+    first = apply_correction(client, ws, claim["id"], JULY, preview)
+    again = apply_correction(client, ws, claim["id"], JULY, preview)
     assert first.status_code == 201 and again.status_code == 200
     assert again.json()["status"] == "already_applied"
     assert again.json()["replacement"]["id"] == first.json()["replacement"]["id"]
     assert again.json()["recheck"] == {"flagged": [], "held": []}
-    other = _apply(client, ws, claim["id"], preview, statement="It is in August.")
+    other = apply_correction(client, ws, claim["id"], "It is in August.", preview)
     assert other.status_code == 409
     assert other.json()["error"]["code"] == "stale_correction_preview"
 
 
 def test_stale_preview_is_refused_but_unrelated_writes_are_not(client: TestClient,
                                                               ws: str) -> None:
-    claim = client.post(f"/api/workspaces/{ws}/sources",
-                        json={"title": "t", "text": JUNE}).json()["claims"][0]
-    run = client.post(f"/api/workspaces/{ws}/agent-runs",
-                      json={"task": "Plan the launch event"}).json()
-    preview = _preview(client, ws, claim["id"])
+    claim = add_source(client, ws, JUNE, title="t")["claims"][0]
+    run = run_agent(client, ws, "Plan the launch event")
+    preview = preview_correction(client, ws, claim["id"], JULY)
     # An unrelated write elsewhere in the workspace.
     client.post(f"/api/workspaces/{ws}/sources",
                 json={"title": "other", "text": "The caterer is Mario's Kitchen."})
-    client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "Who is the caterer?"})
+    run_agent(client, ws, "Who is the caterer?")
     # A change inside the impact set: the action is approved.
     action = run["actions"][0]
     r = client.patch(f"/api/workspaces/{ws}/actions/{action['id']}",
                      json={"op": "approve", "revision": action["revision"]})
     assert r.status_code == 200
-    stale = _apply(client, ws, claim["id"], preview)
+    stale = apply_correction(client, ws, claim["id"], JULY, preview)
     assert stale.status_code == 409
     err = stale.json()["error"]
     assert err["code"] == "stale_correction_preview"
     assert err["details"]["seen"]["impact_token"] == preview["revisions"]["impact_token"]
-    fresh = _preview(client, ws, claim["id"])
+    fresh = preview_correction(client, ws, claim["id"], JULY)
     assert fresh["hold"][0]["status"] == "approved"
-    assert _apply(client, ws, claim["id"], fresh).status_code == 201
+    assert apply_correction(client, ws, claim["id"], JULY, fresh).status_code == 201
 
 
 def test_a_revision_that_is_not_an_integer_is_refused_and_changes_nothing(
         client: TestClient, ws: str, falkordb: str) -> None:
-    claim = client.post(f"/api/workspaces/{ws}/sources",
-                        json={"title": "t", "text": JUNE}).json()["claims"][0]
-    client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "Plan the launch event"})
-    preview = _preview(client, ws, claim["id"])
+    claim = add_source(client, ws, JUNE, title="t")["claims"][0]
+    run_agent(client, ws, "Plan the launch event")
+    preview = preview_correction(client, ws, claim["id"], JULY)
     # JSON's true would read as this revision if booleans passed as integers.
     assert preview["revisions"]["claim_revision"] == 1
     before = snapshot(falkordb, ws)
     for revision in (True, "1", 1.0, [1], None):
-        r = _apply(client, ws, claim["id"], {"revisions": {
+        r = apply_correction(client, ws, claim["id"], JULY, {"revisions": {
             **preview["revisions"], "claim_revision": revision}})
         assert r.status_code == 422, (revision, r.text)
         err = r.json()["error"]
         assert err["code"] == "invalid_request"
         assert err["details"]["errors"][0]["loc"] == ["body", "claim_revision"], err
     assert snapshot(falkordb, ws) == before
-    assert _apply(client, ws, claim["id"], preview).status_code == 201
+    assert apply_correction(client, ws, claim["id"], JULY, preview).status_code == 201
 
 
 def test_new_dependent_makes_preview_stale(client: TestClient, ws: str) -> None:
-    claim = client.post(f"/api/workspaces/{ws}/sources",
-                        json={"title": "t", "text": JUNE}).json()["claims"][0]
-    preview = _preview(client, ws, claim["id"])
-    client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "When is the launch?"})
-    r = _apply(client, ws, claim["id"], preview)
+    claim = add_source(client, ws, JUNE, title="t")["claims"][0]
+    preview = preview_correction(client, ws, claim["id"], JULY)
+    run_agent(client, ws, "When is the launch?")
+    r = apply_correction(client, ws, claim["id"], JULY, preview)
     assert r.status_code == 409
 
 
-def _seed(url: str, ws: str, *, claims: list[tuple[str, str]],
-          decisions: list[dict[str, Any]], actions: list[tuple[str, str]] = ()) -> None:
+def _load_world(url: str, ws: str, *, claims: list[tuple[str, str]],
+                decisions: list[dict[str, Any]],
+                actions: Sequence[tuple[str, str]] = ()) -> None:
     srcs = sorted({s for _, s in claims})
     load(url, ws,
          sources=[{"id": s, "title": f"Source {s}"} for s in srcs],
@@ -162,9 +138,11 @@ def _ids(n: int) -> list[str]:
     return [str(uuid.uuid4()) for _ in range(n)]
 
 
-def _correct(client: TestClient, ws: str, claim_id: str) -> dict[str, Any]:
-    preview = _preview(client, ws, claim_id, statement="A corrected statement.")
-    r = _apply(client, ws, claim_id, preview, statement="A corrected statement.")
+def _apply_as_previewed(client: TestClient, ws: str, claim_id: str) -> dict[str, Any]:
+    """A correction of the claim whose flags and holds are those its preview showed; the
+    preview."""
+    preview = preview_correction(client, ws, claim_id, "A corrected statement.")
+    r = apply_correction(client, ws, claim_id, "A corrected statement.", preview)
     assert r.status_code == 201, r.text
     out = r.json()
     assert sorted(f["decision_id"] for f in preview["flag"]) == out["flagged"]
@@ -175,10 +153,10 @@ def _correct(client: TestClient, ws: str, claim_id: str) -> dict[str, Any]:
 def test_alternative_from_another_source_keeps_the_decision(client: TestClient, ws: str,
                                                             falkordb: str) -> None:
     c1, c2, d, a, sa, sb = _ids(6)
-    _seed(falkordb, ws, claims=[(c1, sa), (c2, sb)],
-          decisions=[{"id": d, "title": "D", "premises": {"when": [c1, c2]}}],
-          actions=[(a, d)])
-    preview = _correct(client, ws, c1)
+    _load_world(falkordb, ws, claims=[(c1, sa), (c2, sb)],
+                decisions=[{"id": d, "title": "D", "premises": {"when": [c1, c2]}}],
+                actions=[(a, d)])
+    preview = _apply_as_previewed(client, ws, c1)
     assert preview["flag"] == [] and preview["hold"] == []
     assert preview["stay"] == [{"decision_id": d, "title": "D",
                                 "supported_by": [{"premise": "when", "claim_ids": [c2]}]}]
@@ -189,10 +167,10 @@ def test_alternative_from_another_source_keeps_the_decision(client: TestClient, 
 def test_alternative_from_the_same_source_does_not_count(client: TestClient, ws: str,
                                                          falkordb: str) -> None:
     c1, c3, d, a, sa = _ids(5)
-    _seed(falkordb, ws, claims=[(c1, sa), (c3, sa)],
-          decisions=[{"id": d, "title": "D", "premises": {"when": [c1, c3]}}],
-          actions=[(a, d)])
-    preview = _correct(client, ws, c1)
+    _load_world(falkordb, ws, claims=[(c1, sa), (c3, sa)],
+                decisions=[{"id": d, "title": "D", "premises": {"when": [c1, c3]}}],
+                actions=[(a, d)])
+    preview = _apply_as_previewed(client, ws, c1)
     assert [f["decision_id"] for f in preview["flag"]] == [d]
     s = statuses(falkordb, ws)
     assert s[d] == "needs_review" and s[a] == "held" and s[c3] == "proposed"
@@ -200,9 +178,9 @@ def test_alternative_from_the_same_source_does_not_count(client: TestClient, ws:
 
 def test_each_premise_must_hold(client: TestClient, ws: str, falkordb: str) -> None:
     c1, c2, d, sa, sb = _ids(5)
-    _seed(falkordb, ws, claims=[(c1, sa), (c2, sb)],
-          decisions=[{"id": d, "title": "D", "premises": {"p1": [c1], "p2": [c2]}}])
-    preview = _correct(client, ws, c2)
+    _load_world(falkordb, ws, claims=[(c1, sa), (c2, sb)],
+                decisions=[{"id": d, "title": "D", "premises": {"p1": [c1], "p2": [c2]}}])
+    preview = _apply_as_previewed(client, ws, c2)
     assert preview["flag"][0]["reasons"] == [
         {"type": "premise_lost", "premise": "p2", "claim_ids": [c2]}]
 
@@ -210,11 +188,11 @@ def test_each_premise_must_hold(client: TestClient, ws: str, falkordb: str) -> N
 def test_chain_two_steps_deep_is_flagged_and_held(client: TestClient, ws: str,
                                                   falkordb: str) -> None:
     c1, c9, d1, d2, a1, a2, sa, sb = _ids(8)
-    _seed(falkordb, ws, claims=[(c1, sa), (c9, sb)],
-          decisions=[{"id": d1, "title": "D1", "premises": {"p": [c1]}},
-                     {"id": d2, "title": "D2", "premises": {"q": [c9]}, "depends_on": [d1]}],
-          actions=[(a1, d1), (a2, d2)])
-    preview = _correct(client, ws, c1)
+    _load_world(falkordb, ws, claims=[(c1, sa), (c9, sb)],
+                decisions=[{"id": d1, "title": "D1", "premises": {"p": [c1]}},
+                           {"id": d2, "title": "D2", "premises": {"q": [c9]}, "depends_on": [d1]}],
+                actions=[(a1, d1), (a2, d2)])
+    preview = _apply_as_previewed(client, ws, c1)
     flags = {f["decision_id"]: f["reasons"] for f in preview["flag"]}
     assert flags[d2] == [{"type": "upstream_fell", "decision_id": d1}]
     s = statuses(falkordb, ws)
@@ -224,10 +202,10 @@ def test_chain_two_steps_deep_is_flagged_and_held(client: TestClient, ws: str,
 
 def test_cycle_does_not_hold_itself_up(client: TestClient, ws: str, falkordb: str) -> None:
     c1, c4, d1, d2, sa, sb = _ids(6)
-    _seed(falkordb, ws, claims=[(c1, sa), (c4, sb)],
-          decisions=[{"id": d1, "title": "D1", "premises": {"p": [c1, c4]}, "depends_on": [d2]},
-                     {"id": d2, "title": "D2", "premises": {"p": [c1, c4]}, "depends_on": [d1]}])
-    preview = _correct(client, ws, c1)
+    _load_world(falkordb, ws, claims=[(c1, sa), (c4, sb)], decisions=[
+        {"id": d1, "title": "D1", "premises": {"p": [c1, c4]}, "depends_on": [d2]},
+        {"id": d2, "title": "D2", "premises": {"p": [c1, c4]}, "depends_on": [d1]}])
+    preview = _apply_as_previewed(client, ws, c1)
     assert sorted(f["decision_id"] for f in preview["flag"]) == sorted([d1, d2])
     s = statuses(falkordb, ws)
     assert s[d1] == s[d2] == "needs_review"
@@ -235,11 +213,10 @@ def test_cycle_does_not_hold_itself_up(client: TestClient, ws: str, falkordb: st
 
 def _retract_june(client: TestClient, ws: str) -> Any:
     """Add the June claim and retract it; the correction's answer."""
-    claim = client.post(f"/api/workspaces/{ws}/sources",
-                        json={"title": "t", "text": JUNE}).json()["claims"][0]
-    preview = _preview(client, ws, claim["id"], statement="", kind="retract")
-    r = _apply(client, ws, claim["id"], preview, statement="", kind="retract",
-               reason="No launch date was ever agreed.")
+    claim = add_source(client, ws, JUNE, title="t")["claims"][0]
+    preview = preview_correction(client, ws, claim["id"], "", kind="retract")
+    r = apply_correction(client, ws, claim["id"], "", preview, kind="retract",
+                         reason="No launch date was ever agreed.")
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -256,11 +233,10 @@ def test_retract_rejects_the_claim_and_keeps_the_reason(client: TestClient, ws: 
 
 
 def test_reingest_does_not_resurrect_a_corrected_mistake(client: TestClient, ws: str) -> None:
-    src = client.post(f"/api/workspaces/{ws}/sources",
-                      json={"title": "Launch plan", "text": JUNE}).json()
+    src = add_source(client, ws, JUNE, title="Launch plan")
     claim = src["claims"][0]
-    preview = _preview(client, ws, claim["id"])
-    rep = _apply(client, ws, claim["id"], preview).json()["replacement"]
+    preview = preview_correction(client, ws, claim["id"], JULY)
+    rep = apply_correction(client, ws, claim["id"], JULY, preview).json()["replacement"]
     again = client.post(f"/api/workspaces/{ws}/sources",
                         json={"title": "Launch plan (copy)", "text": JUNE + " Doors open at 9."})
     back = next(c for c in again.json()["claims"] if c["statement"] == JUNE)
@@ -272,8 +248,7 @@ def test_reingest_does_not_resurrect_a_corrected_mistake(client: TestClient, ws:
     assert newer.status_code == 201
     assert [c["status"] for c in newer.json()["claims"] if c["statement"] == JUNE] == [
         "superseded"]
-    run = client.post(f"/api/workspaces/{ws}/agent-runs",
-                      json={"task": "When is the launch?"}).json()
+    run = run_agent(client, ws, "When is the launch?")
     cited = [c["id"] for p in run["decision"]["premises"] for c in p["claims"]]
     assert cited == [rep["id"]]
 
@@ -294,16 +269,14 @@ def test_reingest_of_a_retracted_mistake_is_born_rejected(client: TestClient, ws
 
 
 def test_reviewer_way_back(client: TestClient, ws: str, falkordb: str) -> None:
-    claim = client.post(f"/api/workspaces/{ws}/sources",
-                        json={"title": "t", "text": JUNE}).json()["claims"][0]
-    run = client.post(f"/api/workspaces/{ws}/agent-runs",
-                      json={"task": "Plan the launch event"}).json()
+    claim = add_source(client, ws, JUNE, title="t")["claims"][0]
+    run = run_agent(client, ws, "Plan the launch event")
     d, a = run["decision"], run["actions"][0]
     r = client.patch(f"/api/workspaces/{ws}/actions/{a['id']}",
                      json={"op": "approve", "revision": a["revision"]})
     assert r.status_code == 200
-    preview = _preview(client, ws, claim["id"])
-    rep = _apply(client, ws, claim["id"], preview).json()["replacement"]
+    preview = preview_correction(client, ws, claim["id"], JULY)
+    rep = apply_correction(client, ws, claim["id"], JULY, preview).json()["replacement"]
     held = client.get(f"/api/workspaces/{ws}/actions/{a['id']}").json()
     assert held["status"] == "held" and held["held_from"] == "approved"
     # A held action cannot move until its decision is back in good standing.
@@ -339,10 +312,10 @@ def test_reviewer_way_back(client: TestClient, ws: str, falkordb: str) -> None:
 def test_rejecting_a_decision_cancels_its_actions_and_flags_dependents(
         client: TestClient, ws: str, falkordb: str) -> None:
     c1, c2, d1, d2, a1, a2, sa, sb = _ids(8)
-    _seed(falkordb, ws, claims=[(c1, sa), (c2, sb)],
-          decisions=[{"id": d1, "title": "D1", "premises": {"p": [c1]}},
-                     {"id": d2, "title": "D2", "premises": {"q": [c2]}, "depends_on": [d1]}],
-          actions=[(a1, d1), (a2, d2)])
+    _load_world(falkordb, ws, claims=[(c1, sa), (c2, sb)],
+                decisions=[{"id": d1, "title": "D1", "premises": {"p": [c1]}},
+                           {"id": d2, "title": "D2", "premises": {"q": [c2]}, "depends_on": [d1]}],
+                actions=[(a1, d1), (a2, d2)])
     r = client.patch(f"/api/workspaces/{ws}/decisions/{d1}",
                      json={"op": "reject", "revision": 1, "note": "wrong call"})
     assert r.status_code == 200, r.text
@@ -357,17 +330,15 @@ def test_preview_before_any_decision_exists_does_not_make_later_applies_stale(
     # FalkorDB caches a read plan that names a relationship type the graph does not have
     # yet, and the cached plan keeps matching nothing after the type appears. A preview in a
     # fresh workspace must not poison every later correction of a claim with decisions.
-    claim = client.post(f"/api/workspaces/{ws}/sources",
-                        json={"title": "Launch plan", "text": JUNE}).json()["claims"][0]
-    _preview(client, ws, claim["id"])
+    claim = add_source(client, ws, JUNE, title="Launch plan")["claims"][0]
+    preview_correction(client, ws, claim["id"], JULY)
     client.get(f"/api/workspaces/{ws}/claims/{claim['id']}")
-    run = client.post(f"/api/workspaces/{ws}/agent-runs",
-                      json={"task": "Plan the launch event"}).json()
+    run = run_agent(client, ws, "Plan the launch event")
     client.post(f"/api/workspaces/{ws}/agent-runs",
                 json={"task": "Plan the launch party", "builds_on": [run["decision"]["id"]]})
-    preview = _preview(client, ws, claim["id"])
+    preview = preview_correction(client, ws, claim["id"], JULY)
     assert run["decision"]["id"] in {f["decision_id"] for f in preview["flag"]}
-    r = _apply(client, ws, claim["id"], preview)
+    r = apply_correction(client, ws, claim["id"], JULY, preview)
     assert r.status_code == 201, r.text
 
 
@@ -388,7 +359,7 @@ def test_region_deeper_than_one_query_walks_is_read_whole(client: TestClient, ws
         decisions += [{"id": d, "title": f"L{n}-{i}", "premises": {"q": [c2]},
                        "depends_on": list(levels[n - 1])} for i, d in enumerate(levels[n])]
     decisions[0]["depends_on"] = [levels[-1][0]]  # a cycle from the top back to the bottom
-    _seed(falkordb, ws, claims=[(c1, sa), (c2, sb)], decisions=decisions)
+    _load_world(falkordb, ws, claims=[(c1, sa), (c2, sb)], decisions=decisions)
 
     claim, snap = with_graph(falkordb, ws, lambda g: store_repair.claim_region(g, c2))
     assert claim is not None and claim["n_users"] == 2 * depth
@@ -398,7 +369,7 @@ def test_region_deeper_than_one_query_walks_is_read_whole(client: TestClient, ws
 
     # Correcting c2 takes the one premise of every level above the first; L0-0 then rests on
     # its own cycle, and only L0-1, whose premise keeps c1 from another source, stands.
-    preview = _correct(client, ws, c2)
+    preview = _apply_as_previewed(client, ws, c2)
     assert [s["decision_id"] for s in preview["stay"]] == [levels[0][1]]
     assert sorted(f["decision_id"] for f in preview["flag"]) == sorted(
         d for lv in levels for d in lv if d != levels[0][1])
@@ -420,7 +391,7 @@ def test_region_read_keeps_shared_actions_and_self_dependencies(client: TestClie
                     {"id": d_self, "title": "Self", "premises": {"p": [c1, c2]},
                      "depends_on": [d_self]}],
          actions=[{"id": a, "description": "do it", "decision_ids": [d_in, d_out]}])
-    preview = _correct(client, ws, c1)
+    preview = _apply_as_previewed(client, ws, c1)
     assert [h["decision_ids"] for h in preview["hold"]] == [sorted([d_in, d_out])]
     assert sorted(f["decision_id"] for f in preview["flag"]) == sorted([d_in, d_self])
     reasons = {f["decision_id"]: f["reasons"] for f in preview["flag"]}
@@ -435,14 +406,14 @@ def test_action_of_a_fallen_decision_is_held_when_it_also_requires_a_deep_one(
     # action required by a decision of the first read and one of a later read must keep
     # both, or the later read's view hides that one of its decisions fell.
     c, alt, d0, da, db, dc, dd, a, sa, sb = _ids(10)
-    _seed(falkordb, ws, claims=[(c, sa), (alt, sb)], decisions=[
+    _load_world(falkordb, ws, claims=[(c, sa), (alt, sb)], decisions=[
         {"id": d0, "title": "Falls", "premises": {"p": [c]}},
         {"id": da, "title": "Stands", "premises": {"p": [c, alt]}},
         {"id": db, "title": "B", "premises": {"p": [alt]}, "depends_on": [da]},
         {"id": dc, "title": "C", "premises": {"p": [alt]}, "depends_on": [db]},
         {"id": dd, "title": "D", "premises": {"p": [alt]}, "depends_on": [dc]}])
     load(falkordb, ws, actions=[{"id": a, "description": "both", "decision_ids": [d0, dd]}])
-    preview = _correct(client, ws, c)
+    preview = _apply_as_previewed(client, ws, c)
     assert [f["decision_id"] for f in preview["flag"]] == [d0]
     assert preview["hold"] == [{"action_id": a, "description": "both", "status": "proposed",
                                 "decision_ids": sorted([d0, dd])}]
@@ -453,39 +424,36 @@ def test_invariants_catch_a_replacement_citing_another_fragment(client: TestClie
                                                                falkordb: str) -> None:
     # The check reads two lists off each claim's fragments; when both comprehensions named
     # their node alike, FalkorDB gave the second nothing and this check could never fire.
-    from tests.support.graphs import with_graph
 
     c1, d, sa = _ids(3)
-    _seed(falkordb, ws, claims=[(c1, sa)],
-          decisions=[{"id": d, "title": "D", "premises": {"p": [c1]}}])
-    _correct(client, ws, c1)
+    _load_world(falkordb, ws, claims=[(c1, sa)],
+                decisions=[{"id": d, "title": "D", "premises": {"p": [c1]}}])
+    _apply_as_previewed(client, ws, c1)
     assert violations(falkordb, ws) == []
-    with_graph(falkordb, ws, lambda g: g.write(
-        "MATCH (:Claim {confidence_kind: 'human_correction'})-[:SUPPORTED_BY]->"
-        "(f:SourceFragment) SET f.source_id = 'elsewhere'"))
+    write(falkordb, ws, "MATCH (:Claim {confidence_kind: 'human_correction'})-[:SUPPORTED_BY]->"
+                        "(f:SourceFragment) SET f.source_id = 'elsewhere'")
     assert any("cites another correction's fragment" in v for v in violations(falkordb, ws))
 
 
 def test_invariants_catch_a_region_edge_between_other_labels(client: TestClient, ws: str,
                                                              falkordb: str) -> None:
     # The region query follows USED_CLAIM and DEPENDS_ON without checking labels.
-    from tests.support.graphs import with_graph
 
     c1, d, sa = _ids(3)
-    _seed(falkordb, ws, claims=[(c1, sa)],
-          decisions=[{"id": d, "title": "D", "premises": {"p": [c1]}}])
+    _load_world(falkordb, ws, claims=[(c1, sa)],
+                decisions=[{"id": d, "title": "D", "premises": {"p": [c1]}}])
     assert violations(falkordb, ws) == []
-    with_graph(falkordb, ws, lambda g: g.write(
-        "MATCH (c:Claim {id: $c}), (d:Decision {id: $d}) CREATE (c)-[:DEPENDS_ON]->(d)",
-        {"c": c1, "d": d}))
+    write(falkordb, ws,
+          "MATCH (c:Claim {id: $c}), (d:Decision {id: $d}) CREATE (c)-[:DEPENDS_ON]->(d)",
+          {"c": c1, "d": d})
     assert "1 DEPENDS_ON edges do not join a Decision to a Decision" in violations(falkordb, ws)
 
 
 def test_preview_checks_the_workspace_in_its_own_read(client: TestClient, ws: str,
                                                       falkordb: str) -> None:
     c1, d, sa = _ids(3)
-    _seed(falkordb, ws, claims=[(c1, sa)],
-          decisions=[{"id": d, "title": "D", "premises": {"p": [c1]}}])
+    _load_world(falkordb, ws, claims=[(c1, sa)],
+                decisions=[{"id": d, "title": "D", "premises": {"p": [c1]}}])
     missing_ws = str(uuid.uuid4())
     body = {"statement": "Another statement."}
     r = client.post(f"/api/workspaces/{missing_ws}/claims/{c1}/corrections/preview", json=body)

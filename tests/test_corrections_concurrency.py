@@ -12,10 +12,9 @@ import pytest
 from afterhack.runtime.embedded import EmbeddedFalkorDB
 from tests.support.graphs import violations, with_graph
 from tests.support.procs import AppProcess
+from tests.support.texts import JUNE
 
 pytestmark = pytest.mark.slow
-
-JUNE = "The product launch is planned for June 12."
 
 
 def test_twenty_racing_applies_give_one_replacement(tmp_path: Path) -> None:

@@ -9,13 +9,14 @@ from pathlib import Path
 import redis
 
 from afterhack.runtime.embedded import EmbeddedFalkorDB
+from tests.support.commands import command
 from tests.support.dbwatch import WatchedServer, answers
 
 
 def _graph_nodes(url: str) -> int:
     client = redis.Redis.from_url(url, decode_responses=True)
     try:
-        reply = client.execute_command("GRAPH.RO_QUERY", "w", "MATCH (n:N) RETURN count(n)")
+        reply = command(client, "GRAPH.RO_QUERY", "w", "MATCH (n:N) RETURN count(n)")
         return int(reply[1][0][0])
     finally:
         client.close()
@@ -24,7 +25,7 @@ def _graph_nodes(url: str) -> int:
 def _write(url: str) -> None:
     client = redis.Redis.from_url(url)
     try:
-        client.execute_command("GRAPH.QUERY", "w", "UNWIND range(1, 50) AS i CREATE (:N {i: i})")
+        command(client, "GRAPH.QUERY", "w", "UNWIND range(1, 50) AS i CREATE (:N {i: i})")
     finally:
         client.close()
 

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
+
 DOCS = ROOT / "docs"
 RULES = DOCS / "rules.md"
 DECISIONS = DOCS / "decisions"

@@ -12,32 +12,9 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel, ValidationError
 
 from afterhack.wire import inputs
-from tests.conftest import snapshot
-
-INJECTIONS = [
-    "') RETURN 1 //",
-    "'}) MATCH (n) DETACH DELETE n //",
-    "$x",
-    "}",
-    "{",
-    "a\x00b",
-    "`; GRAPH.DELETE x",
-    "\\' OR 1=1 --",
-    "\ud800",
-]
-
-
-def assert_canonical_error(r: Any, status: int | None = None) -> None:
-    assert 400 <= r.status_code < 500, (r.status_code, r.text)
-    if status is not None:
-        assert r.status_code == status, r.text
-    body = r.json()
-    assert set(body) == {"error"}, body
-    err = body["error"]
-    assert set(err) >= {"code", "message", "details"}
-    assert isinstance(err["code"], str) and err["code"]
-    assert isinstance(err["message"], str) and err["message"]
-    assert isinstance(err["details"], dict)
+from tests.support.api import fill_path
+from tests.support.errors import INJECTIONS, assert_canonical_error
+from tests.support.graphs import snapshot
 
 
 class _Route:
@@ -50,11 +27,6 @@ def _routes(client: TestClient) -> list[_Route]:
     app: Any = client.app
     return [_Route(path, {m.upper() for m in ops})
             for path, ops in app.openapi()["paths"].items() if path.startswith("/api")]
-
-
-def _fill(path: str, ws: str, other: str) -> str:
-    path = path.replace("{ws}", ws)
-    return re.sub(r"\{[^}]+\}", other, path)
 
 
 def _body_props(client: TestClient, route: _Route, method: str) -> dict[str, Any]:
@@ -110,24 +82,25 @@ def test_every_route_answers_bad_input_canonically(
             unknown = str(uuid.uuid4())
             if "{ws}" in route.path:
                 # An unknown workspace is 404 whatever else the request says.
-                r = _send(client, method, _fill(route.path, str(uuid.uuid4()), unknown), json={})
+                r = _send(client, method, fill_path(route.path, str(uuid.uuid4()), unknown),
+                          json={})
                 assert_canonical_error(r, 404)
-                r = _send(client, method, _fill(route.path, "not-a-uuid", unknown), json={})
+                r = _send(client, method, fill_path(route.path, "not-a-uuid", unknown), json={})
                 assert_canonical_error(r, 404)
-            url = _fill(route.path, ws, unknown)
+            url = fill_path(route.path, ws, unknown)
             if re.search(r"\{(?!ws\})[^}]+\}", route.path):
                 r = _send(client, method, url, json={})
                 assert r.status_code in (404, 422), (route.path, method, r.text)
                 assert_canonical_error(r)
                 for bad in INJECTIONS[:5]:
-                    r = _send(client, method, _fill(route.path, ws, bad.replace("/", "%2F")),
+                    r = _send(client, method, fill_path(route.path, ws, bad.replace("/", "%2F")),
                               json={})
                     assert r.status_code in (404, 405, 422), (route.path, bad, r.text)
                     assert_canonical_error(r)
             if method in ("POST", "PATCH", "PUT"):
                 url = re.sub(r"\{[^}]+\}", unknown, route.path.replace("{ws}", ws))
                 if re.search(r"\{(?!ws\})[^}]+\}", route.path):
-                    url = _fill(route.path, ws, unknown)
+                    url = fill_path(route.path, ws, unknown)
                 for raw in (b"{bad json", b"[]", b'"text"', b"\xff\xfe", b"null"):
                     r = _send(client, method, url, content=raw,
                               headers={"content-type": "application/json"})

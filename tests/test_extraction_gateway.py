@@ -17,18 +17,19 @@ from pydantic import SecretStr
 
 from afterhack.config import Settings
 from afterhack.rules.chunking import split_fragments
-from tests.conftest import snapshot
+from tests.support.api import new_workspace
 from tests.support.fakellm import FakeLLM, Reply
+from tests.support.graphs import snapshot
+from tests.support.settings import make_settings
 
 FRAGMENT_MAX = 60  # small, so each sentence below is a fragment of its own
 
 
 @pytest.fixture
 def gateway_settings(falkordb: str, fakellm: FakeLLM, tmp_path: Path) -> Settings:
-    return Settings(falkordb_url=falkordb, data_dir=tmp_path, openai_base_url=fakellm.base_url,
-                    openai_api_key=SecretStr("test-key"), llm_timeout_s=1.0,
-                    fragment_max_chars=FRAGMENT_MAX,
-                    _env_file=None)  # type: ignore[call-arg]
+    return make_settings(falkordb_url=falkordb, data_dir=tmp_path,
+                         openai_base_url=fakellm.base_url, openai_api_key=SecretStr("test-key"),
+                         llm_timeout_s=1.0, fragment_max_chars=FRAGMENT_MAX)
 
 
 def fragment_of(body: Any) -> str:
@@ -40,12 +41,6 @@ def fragment_of(body: Any) -> str:
 
 def claims(*pairs: tuple[str, str]) -> Reply:
     return Reply.json({"claims": [{"statement": s, "evidence_quote": q} for s, q in pairs]})
-
-
-def new_workspace(client: TestClient) -> str:
-    r = client.post("/api/workspaces", json={"name": "gateway extraction"})
-    assert r.status_code == 201, r.text
-    return str(r.json()["id"])
 
 
 def graph_of(falkordb: str, ws: str) -> tuple[dict[str, list[dict[str, Any]]], list[Any]]:
@@ -118,7 +113,7 @@ def test_misbehaving_model_stores_no_claim(
     client, fakellm = gateway_client
     replies, dropped, failed, n_requests = CASES[case]
     fakellm.script(*replies)
-    ws = new_workspace(client)
+    ws = new_workspace(client, "gateway extraction")
 
     r = client.post(f"/api/workspaces/{ws}/sources", json={"title": "Memo", "text": TEXT})
 
@@ -185,7 +180,7 @@ def test_one_source_with_every_failure_keeps_only_the_good_claim(
         return mixed_model(body)
 
     fakellm.on_request(model)
-    ws = new_workspace(client)
+    ws = new_workspace(client, "gateway extraction")
 
     r = client.post(f"/api/workspaces/{ws}/sources", json={"title": "Offsite", "text": MIXED})
 
@@ -235,7 +230,7 @@ def test_good_and_bad_claim_in_one_reply_keeps_the_good_one_at_code_point_offset
                        "launch is set for June 12 in Porto"))
 
     fakellm.on_request(model)
-    ws = new_workspace(client)
+    ws = new_workspace(client, "gateway extraction")
 
     r = client.post(f"/api/workspaces/{ws}/sources", json={"title": "Kick-off", "text": EMOJI})
 

@@ -17,36 +17,26 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from afterhack.app import create_app
 from afterhack.config import Settings
 from afterhack.runtime.embedded import free_loopback_port
-from tests.conftest import snapshot
-from tests.support import LOCAL
+from tests.support.api import app_client
+from tests.support.errors import assert_canonical_error
 from tests.support.fakellm import FakeLLM, Reply
-from tests.support.graphs import load
-from tests.test_error_shape import assert_canonical_error
+from tests.support.graphs import load, snapshot
+from tests.support.settings import make_settings
 
 LAUNCH = "The launch is planned for June 12."
 
 
-def app_client(settings: Settings) -> TestClient:
-    return TestClient(create_app(settings), raise_server_exceptions=False, base_url=LOCAL)
-
-
-def settings_for(falkordb: str, tmp: Path, **kw: Any) -> Settings:
-    return Settings(falkordb_url=falkordb, data_dir=tmp,  # type: ignore[call-arg]
-                    _env_file=None, **kw)
-
-
 @pytest.fixture
 def gw(falkordb: str, fakellm: FakeLLM, tmp_path: Path) -> Iterator[tuple[TestClient, FakeLLM]]:
-    s = settings_for(falkordb, tmp_path, openai_base_url=fakellm.base_url,
-                     openai_api_key=SecretStr("test-key"), llm_timeout_s=1.0, agent_max_rounds=4)
+    s = make_settings(falkordb_url=falkordb, data_dir=tmp_path, openai_base_url=fakellm.base_url,
+                      openai_api_key=SecretStr("test-key"), llm_timeout_s=1.0, agent_max_rounds=4)
     with app_client(s) as c:
         yield c, fakellm
 
 
-def seeded(client: TestClient, falkordb: str) -> tuple[str, str]:
+def _seeded(client: TestClient, falkordb: str) -> tuple[str, str]:
     ws = client.post("/api/workspaces", json={"name": "faults"}).json()["id"]
     sid, cid = str(uuid.uuid4()), str(uuid.uuid4())
     load(falkordb, ws, sources=[{"id": sid, "title": "Plan"}],
@@ -103,7 +93,7 @@ def test_failed_model_call_fails_the_run_with_its_trail_and_writes_no_decision(
     gw: tuple[TestClient, FakeLLM], falkordb: str, case: str
 ) -> None:
     client, fake = gw
-    ws, cid = seeded(client, falkordb)
+    ws, cid = _seeded(client, falkordb)
     replies, status, code, n_handoffs = CASES[case]
     fake.script(*replies(cid))
     before = labels(falkordb, ws)
@@ -145,7 +135,7 @@ def test_a_model_that_never_submits_is_stopped_after_the_round_limit(
     gw: tuple[TestClient, FakeLLM], falkordb: str
 ) -> None:
     client, fake = gw
-    ws, _ = seeded(client, falkordb)
+    ws, _ = _seeded(client, falkordb)
     fake.on_request(lambda body: SEARCH)
     r = client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "When is the launch?"})
     assert r.status_code == 201, r.text
@@ -161,10 +151,10 @@ def test_an_unreachable_gateway_is_502_for_runs_and_a_stored_source_for_ingest(
     falkordb: str, tmp_path: Path
 ) -> None:
     dead = f"http://127.0.0.1:{free_loopback_port()}/v1"
-    s = settings_for(falkordb, tmp_path, openai_base_url=dead, llm_timeout_s=1.0,
-                     fragment_max_chars=60)
+    s = make_settings(falkordb_url=falkordb, data_dir=tmp_path, openai_base_url=dead,
+                      llm_timeout_s=1.0, fragment_max_chars=60)
     with app_client(s) as client:
-        ws, _ = seeded(client, falkordb)
+        ws, _ = _seeded(client, falkordb)
         r = client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "When is the launch?"})
         assert_canonical_error_5xx(r, 502, "llm_gateway_unavailable")
         text = LAUNCH + " The venue is the harbour hall. Badges are blue."
@@ -185,7 +175,8 @@ def test_an_unreachable_gateway_is_502_for_runs_and_a_stored_source_for_ingest(
 
 def test_source_over_its_length_limit_is_413_and_stores_nothing(falkordb: str,
                                                                 tmp_path: Path) -> None:
-    with app_client(settings_for(falkordb, tmp_path, max_source_chars=100)) as client:
+    s = make_settings(falkordb_url=falkordb, data_dir=tmp_path, max_source_chars=100)
+    with app_client(s) as client:
         ws = client.post("/api/workspaces", json={"name": "limits"}).json()["id"]
         before = snapshot(falkordb, ws)
         r = client.post(f"/api/workspaces/{ws}/sources", json={"text": "a" * 101})
@@ -216,7 +207,8 @@ def test_body_over_its_limit_is_413_with_or_without_content_length(client: TestC
 def test_claims_over_the_per_source_limit_are_dropped_as_over_limit(falkordb: str,
                                                                     tmp_path: Path) -> None:
     text = " ".join(f"The room {i} holds {i * 10} guests." for i in range(1, 6))
-    with app_client(settings_for(falkordb, tmp_path, max_claims_per_source=2)) as client:
+    s = make_settings(falkordb_url=falkordb, data_dir=tmp_path, max_claims_per_source=2)
+    with app_client(s) as client:
         ws = client.post("/api/workspaces", json={"name": "limits"}).json()["id"]
         r = client.post(f"/api/workspaces/{ws}/sources", json={"title": "Rooms", "text": text})
         assert r.status_code == 201, r.text
@@ -226,9 +218,9 @@ def test_claims_over_the_per_source_limit_are_dropped_as_over_limit(falkordb: st
 
 def test_concurrent_model_calls_are_bounded(falkordb: str, fakellm: FakeLLM,
                                             tmp_path: Path) -> None:
-    s = settings_for(falkordb, tmp_path, openai_base_url=fakellm.base_url,
-                     openai_api_key=SecretStr("k"), llm_timeout_s=5.0, llm_concurrency=2,
-                     fragment_max_chars=60)
+    s = make_settings(falkordb_url=falkordb, data_dir=tmp_path, openai_base_url=fakellm.base_url,
+                      openai_api_key=SecretStr("k"), llm_timeout_s=5.0, llm_concurrency=2,
+                      fragment_max_chars=60)
     fakellm.on_request(lambda body: Reply.json({"claims": []}, delay_s=0.2))
     text = " ".join(f"Sentence number {i} is here and long enough." for i in range(8))
     with app_client(s) as client:

@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.procs import AppProcess
+from tests.support.procs import AppProcess, falkordb_pid
 
 pytestmark = pytest.mark.slow
 
@@ -105,10 +105,6 @@ class Traffic:
         self._stop.set()
         for t in self._threads:
             t.join(timeout=60)
-
-
-def falkordb_pid(data_dir: Path) -> int:
-    return int((data_dir / "falkordb.pid").read_text().strip())
 
 
 @pytest.fixture

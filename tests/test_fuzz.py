@@ -36,8 +36,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from tests.support.hosts import MALFORMED_HOSTS
 from tests.support.procs import AppProcess
-from tests.test_hardening import MALFORMED_HOSTS
 
 pytestmark = pytest.mark.slow
 

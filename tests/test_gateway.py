@@ -22,6 +22,7 @@ from afterhack.llm.gateway import AssistantTurn, Gateway, ToolCall, parse_json_o
 from afterhack.model.calls import ModelCall
 from afterhack.runtime.embedded import free_loopback_port
 from tests.support.fakellm import FakeLLM, Reply, ToolCallSpec
+from tests.support.settings import make_settings
 
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"claims": {"type": "array"}}}
 ASK = [{"role": "system", "content": "Reply in JSON."}, {"role": "user", "content": "Hi."}]
@@ -29,9 +30,10 @@ SECRET = "sk-test-SECRET-0123456789"
 
 
 def settings_for(base_url: str, **overrides: Any) -> Settings:
+    """The gateway's settings for the model at ``base_url``."""
     values: dict[str, Any] = {"openai_base_url": base_url, "openai_api_key": "test-key",
-                              "llm_timeout_s": 0.5, "_env_file": None}
-    return Settings(**{**values, **overrides})
+                              "llm_timeout_s": 0.5}
+    return make_settings(**{**values, **overrides})
 
 
 @pytest.fixture

@@ -2,16 +2,14 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-JUNE = "The product launch is planned for June 12."
-JULY = "The product launch is planned for July 15."
+from tests.support.api import add_source, run_agent
+from tests.support.texts import JULY, JUNE
 
 
 def test_product_view_shows_the_chain_and_the_correction(client: TestClient, ws: str) -> None:
-    src = client.post(f"/api/workspaces/{ws}/sources",
-                      json={"title": "Launch plan", "text": JUNE}).json()
+    src = add_source(client, ws, JUNE, title="Launch plan")
     claim = src["claims"][0]
-    run = client.post(f"/api/workspaces/{ws}/agent-runs",
-                      json={"task": "Plan the launch event"}).json()
+    run = run_agent(client, ws, "Plan the launch event")
     p = client.post(f"/api/workspaces/{ws}/claims/{claim['id']}/corrections/preview",
                     json={"statement": JULY}).json()
     out = client.post(f"/api/workspaces/{ws}/claims/{claim['id']}/corrections", json={
@@ -38,7 +36,7 @@ def test_product_view_shows_the_chain_and_the_correction(client: TestClient, ws:
 
 def test_internal_view_shows_everything_stored(client: TestClient, ws: str) -> None:
     client.post(f"/api/workspaces/{ws}/sources", json={"title": "t", "text": JUNE})
-    client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "When is the launch?"})
+    run_agent(client, ws, "When is the launch?")
     g = client.get(f"/api/workspaces/{ws}/graph", params={"view": "internal"}).json()
     types = {n["type"] for n in g["nodes"]}
     assert {"Workspace", "Source", "SourceVersion", "SourceFragment", "Claim", "AgentRun",

@@ -21,9 +21,12 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
-from afterhack.config import Settings
+from tests.support.api import run_agent
+from tests.support.errors import assert_canonical_error
+from tests.support.hosts import MALFORMED_HOSTS, ODD_HOSTS
+from tests.support.paths import ROOT
 from tests.support.procs import AppProcess
-from tests.test_error_shape import assert_canonical_error
+from tests.support.settings import make_settings
 
 ADMIN = "hardening-admin-" + uuid.uuid4().hex
 
@@ -132,14 +135,6 @@ def test_the_trailing_slash_redirect_stays_on_the_requests_own_host(
     assert r.status_code == 421 and "location" not in r.headers
 
 
-# What an outside probe sent (issue 33): each is no host[:port] by RFC 3986, though a
-# lenient reading finds a loopback name in it.
-MALFORMED_HOSTS = ["[::1].evil.example", "[::1]evil.example", "localhost:evil.example",
-                   "127.0.0.1:80@evil.example", "[127.0.0.1]"]
-# And more of the same kind: a second port, a non-ASCII port, an open bracket, a space, a
-# zone id, an empty Host, a name that is the loopback name percent-escaped.
-ODD_HOSTS = ["localhost:1:2", "localhost:\uff18\uff10", "[::1", "127.0.0.1 evil.example",
-             "[fe80::1%eth0]", "", "%6cocalhost"]
 INIT = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                    "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                               "clientInfo": {"name": "t", "version": "1"}}}).encode()
@@ -256,11 +251,10 @@ def test_under_plain_uvicorn_the_guard_reads_hosts_the_same_way(
 
 
 def test_allowed_hosts_must_be_hosts() -> None:
-    assert Settings(allowed_hosts=["memory.example:8000", "[fd00::1]", "*"],
-                    _env_file=None).allowed_hosts  # type: ignore[call-arg]
+    assert make_settings(allowed_hosts=["memory.example:8000", "[fd00::1]", "*"]).allowed_hosts
     for bad in ("[::1]evil.example", "http://memory.example", "memory.example:http"):
         with pytest.raises(ValidationError, match="is not a host"):
-            Settings(allowed_hosts=[bad], _env_file=None)  # type: ignore[call-arg]
+            make_settings(allowed_hosts=[bad])
 
 
 def test_a_keyed_read_from_another_origin_passes_to_the_key_check(
@@ -316,7 +310,7 @@ def test_every_path_id_that_is_not_an_id_is_an_unknown_id(client: TestClient,
 def export(client: TestClient, ws: str) -> dict[str, Any]:
     client.post(f"/api/workspaces/{ws}/sources",
                 json={"title": "Plan", "text": "The launch is planned for June 12."})
-    client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "Plan the launch"})
+    run_agent(client, ws, "Plan the launch")
     doc: dict[str, Any] = client.get(f"/api/workspaces/{ws}/export").json()
     assert client.delete(f"/api/workspaces/{ws}").status_code == 204
     return doc
@@ -450,9 +444,8 @@ def test_a_streamed_oversize_body_is_drained_and_answered_413(app_proc: AppProce
 
 
 def test_the_guards_are_documented() -> None:
-    root = Path(__file__).resolve().parent.parent
-    readme = (root / "README.md").read_text()
-    api = (root / "docs" / "api.md").read_text()
+    readme = (ROOT / "README.md").read_text()
+    api = (ROOT / "docs" / "api.md").read_text()
     for name in ("AFTERHACK_ALLOWED_HOSTS", "AFTERHACK_ALLOWED_ORIGINS",
                  "AFTERHACK_MAX_HEADER_BYTES", "AFTERHACK_MAX_HEADERS"):
         assert name in readme, name

@@ -15,10 +15,10 @@ from afterhack.store.client import Graph
 from afterhack.store.history import held_from_at, status_at_in
 from afterhack.store.history import status_at as status_at_cypher
 from afterhack.temporal.moments import parse_as_of, status_at, valid_at
-from tests.support.graphs import violations, with_graph
+from tests.support.api import add_source, claim_named, correct_claim, resolve_conflict, run_agent
+from tests.support.graphs import violations, with_graph, write
 from tests.support.moments import moment
-from tests.test_asof import VENUE, _correct
-from tests.test_conflicts import APRIL, JUNE12, JUNE19, MARCH, _add, _claim, _resolve, _run
+from tests.support.texts import APRIL, JUNE12, JUNE19, MARCH, VENUE
 
 
 def _histories(url: str, ws: str) -> dict[str, tuple[list[str], list[int], int]]:
@@ -31,27 +31,20 @@ def _histories(url: str, ws: str) -> dict[str, tuple[list[str], list[int], int]]
     return with_graph(url, ws, read)
 
 
-def _write(url: str, ws: str, cypher: str, **params: Any) -> None:
-    async def go(g: Graph) -> None:
-        await g.write(cypher, params)
-
-    with_graph(url, ws, go)
-
-
 def test_every_change_of_the_two_memos_is_in_the_history(client: TestClient, ws: str,
                                                           falkordb: str) -> None:
-    march = _add(client, ws, "March memo", MARCH)
-    plan = _run(client, ws, "Plan the launch event")
-    april = _add(client, ws, "April memo", APRIL)
-    fix = _correct(client, ws, _claim(march, VENUE)["id"], "The launch venue is the Park "
-                                                           "Pavilion.")
+    march = add_source(client, ws, MARCH, title="March memo")
+    plan = run_agent(client, ws, "Plan the launch event")
+    april = add_source(client, ws, APRIL, title="April memo")
+    fix = correct_claim(client, ws, claim_named(march, VENUE)["id"],
+                        "The launch venue is the Park Pavilion.", reason="The hotel cancelled.")
     conflict = april["conflicts"][0]["id"]
-    _resolve(client, ws, conflict, keep=_claim(april, JUNE19)["id"])
+    resolve_conflict(client, ws, conflict, keep=claim_named(april, JUNE19)["id"])
     h = _histories(falkordb, ws)
-    assert h[_claim(march, JUNE12)["id"]][0] == ["proposed", "superseded"]
-    assert h[_claim(march, VENUE)["id"]][0] == ["proposed", "superseded"]
+    assert h[claim_named(march, JUNE12)["id"]][0] == ["proposed", "superseded"]
+    assert h[claim_named(march, VENUE)["id"]][0] == ["proposed", "superseded"]
     assert h[fix["replacement"]["id"]][0] == ["accepted"]
-    assert h[_claim(april, JUNE19)["id"]][0] == ["proposed"]
+    assert h[claim_named(april, JUNE19)["id"]][0] == ["proposed"]
     # Flagged by the correction; flagging again on the conflict adds a second entry.
     assert h[plan["decision"]["id"]][0][:2] == ["draft", "needs_review"]
     assert h[plan["actions"][0]["id"]][0] == ["proposed", "held"]
@@ -65,17 +58,18 @@ def test_every_change_of_the_two_memos_is_in_the_history(client: TestClient, ws:
 def test_release_and_reconfirm_keep_what_was(client: TestClient, ws: str,
                                              falkordb: str) -> None:
     base = f"/api/workspaces/{ws}"
-    march = _add(client, ws, "March memo", MARCH)
-    plan = _run(client, ws, "Plan the launch event")
+    march = add_source(client, ws, MARCH, title="March memo")
+    plan = run_agent(client, ws, "Plan the launch event")
     d, action = plan["decision"], plan["actions"][0]
-    _correct(client, ws, _claim(march, VENUE)["id"], "The launch venue is the Park Pavilion.")
+    correct_claim(client, ws, claim_named(march, VENUE)["id"],
+                  "The launch venue is the Park Pavilion.", reason="The hotel cancelled.")
     flagged = moment()
     # A reviewer re-confirms the decision on the June 12 claim alone: the held action is
     # released to what it was, and the decision rests on one premise from now on.
     now = client.get(f"{base}/decisions/{d['id']}").json()
     r = client.patch(f"{base}/decisions/{d['id']}", json={
         "op": "reconfirm", "revision": now["revision"],
-        "claim_ids": [_claim(march, JUNE12)["id"]]})
+        "claim_ids": [claim_named(march, JUNE12)["id"]]})
     assert r.status_code == 200, r.text
     assert _histories(falkordb, ws)[action["id"]][0] == ["proposed", "held", "proposed"]
     assert _histories(falkordb, ws)[d["id"]][0] == ["draft", "needs_review", "accepted"]
@@ -98,19 +92,20 @@ def test_release_and_reconfirm_keep_what_was(client: TestClient, ws: str,
 def test_a_graph_written_before_histories_reads_and_changes(client: TestClient, ws: str,
                                                             falkordb: str) -> None:
     base = f"/api/workspaces/{ws}"
-    march = _add(client, ws, "March memo", MARCH)
-    plan = _run(client, ws, "Plan the launch event")
-    _write(falkordb, ws, "MATCH (n) REMOVE n.status_history, n.status_since")
+    march = add_source(client, ws, MARCH, title="March memo")
+    plan = run_agent(client, ws, "Plan the launch event")
+    write(falkordb, ws, "MATCH (n) REMOVE n.status_history, n.status_since")
     assert violations(falkordb, ws) == []
     t = moment()
-    june12 = _claim(march, JUNE12)["id"]
+    june12 = claim_named(march, JUNE12)["id"]
     # Read as "this status since it was created".
     assert client.get(f"{base}/claims/{june12}", params={"as_of": t}).json()["status"] == \
         "proposed"
     created = plan["decision"]["created_at"]
     assert client.get(f"{base}/decisions/{plan['decision']['id']}",
                       params={"as_of": created - 1}).status_code == 404
-    _correct(client, ws, june12, "The product launch is planned for June 30.")
+    correct_claim(client, ws, june12, "The product launch is planned for June 30.",
+                  reason="The hotel cancelled.")
     h = _histories(falkordb, ws)
     assert h[june12][0] == ["proposed", "superseded"]
     assert h[june12][1][0] == h[june12][2]
@@ -122,18 +117,18 @@ def test_a_graph_written_before_histories_reads_and_changes(client: TestClient, 
 
 def test_the_invariants_see_a_status_written_without_its_history(client: TestClient, ws: str,
                                                                   falkordb: str) -> None:
-    march = _add(client, ws, "March memo", MARCH)
+    march = add_source(client, ws, MARCH, title="March memo")
     cid = march["claims"][0]["id"]
-    _write(falkordb, ws, "MATCH (c:Claim {id:$id}) SET c.status = 'accepted'", id=cid)
+    write(falkordb, ws, "MATCH (c:Claim {id:$id}) SET c.status = 'accepted'", {"id": cid})
     assert any("history ends proposed" in v for v in violations(falkordb, ws))
-    _write(falkordb, ws, "MATCH (c:Claim {id:$id}) SET c.status_since = [1, 0]", id=cid)
+    write(falkordb, ws, "MATCH (c:Claim {id:$id}) SET c.status_since = [1, 0]", {"id": cid})
     problems = violations(falkordb, ws)
     assert any("differ in length" in v for v in problems), problems
 
 
 def test_a_restore_refuses_a_history_that_is_not_its_status(client: TestClient, ws: str
                                                             ) -> None:
-    _add(client, ws, "March memo", MARCH)
+    add_source(client, ws, MARCH, title="March memo")
     doc = client.get(f"/api/workspaces/{ws}/export").json()
     assert client.delete(f"/api/workspaces/{ws}").status_code == 204
     claim = next(n for n in doc["nodes"] if n["labels"] == ["Claim"])["properties"]

@@ -8,15 +8,15 @@ import json
 import re
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
 from afterhack.store.client import Graph, Rows
+from tests.support.errors import INJECTIONS
 from tests.support.graphs import with_graph
+from tests.support.paths import ROOT
 from tests.support.procs import AppProcess
-from tests.test_error_shape import INJECTIONS
 
 MEMO = "The launch is planned for June 12. The caterer is Bella Foods."
 
@@ -132,5 +132,5 @@ def test_bad_input_is_still_answered_4xx_without_a_request_id(app_proc: AppProce
 
 
 def test_the_rule_is_documented() -> None:
-    api = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+    api = (ROOT / "docs" / "api.md").read_text()
     assert "X-Request-Id" in api and "request_id" in api

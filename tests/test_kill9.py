@@ -42,10 +42,6 @@ def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[WatchedSe
         yield WatchedServer(s, request.node.name)
 
 
-def read(url: str, ws: str, fn: Callable[[Graph], Any]) -> Any:
-    return with_graph(url, ws, fn)
-
-
 @dataclass
 class Hammer:
     """Threads calling ``work(client, i)`` until stopped; records acknowledged results."""
@@ -129,7 +125,7 @@ def test_kill9_during_large_ingests_leaves_each_source_whole_or_absent(
                 "violations": await check_workspace(g) + await check_sources(g)}
 
     server.ensure_serving()
-    got = read(url, ws, state)
+    got = with_graph(url, ws, state)
     assert got["violations"] == []
     assert len(hammer.acked) >= ROUNDS  # the test did ingest something each round
     for ack in hammer.acked:
@@ -210,7 +206,7 @@ def test_kill9_during_corrections_applies_each_all_or_nothing(
                 "violations": await check_workspace(g)}
 
     server.ensure_serving()
-    got = read(url, ws, state)
+    got = with_graph(url, ws, state)
     assert got["violations"] == []
     acked = {a["claim_id"]: a["correction_id"] for a in hammer.acked}
     assert len(acked) >= 3
@@ -240,4 +236,4 @@ def test_kill9_during_corrections_applies_each_all_or_nothing(
                                           else "already_applied")
     finally:
         app.stop()
-    assert read(url, ws, check_workspace) == []
+    assert with_graph(url, ws, check_workspace) == []

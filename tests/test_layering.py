@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import afterhack
+from tests.support.imports import is_private
 
 # (importing module, imported module) -> why it is imported inside a function.
 LOCAL_IMPORTS = {
@@ -184,20 +185,16 @@ def test_the_cycle_finder_finds_cycles() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-def _private(part: str) -> bool:
-    return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
-
-
 def test_no_private_names_across_modules() -> None:
     bad = []
     for i in IMPORTS:
         bad += [f"{i.importer}:{i.line} imports {n} from {i.target}" for n in i.names
-                if _private(n)]
+                if is_private(n)]
         parts = i.target.split(".")
         for depth, part in enumerate(parts):
             # A private module is for its own package: afterhack.client may import
             # afterhack.client._errors, nothing outside afterhack.client may.
-            if _private(part) and not _within(i.importer, ".".join(parts[:depth])):
+            if is_private(part) and not _within(i.importer, ".".join(parts[:depth])):
                 bad.append(f"{i.importer}:{i.line} imports the private module {i.target}")
     assert bad == []
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import afterhack
+from tests.support.imports import is_private
 
 SRC = Path(afterhack.__file__).resolve().parent
 TRANSPORTS = ("afterhack.api", "afterhack.mcpserver")
@@ -46,10 +47,6 @@ def _resolve(importer: str, is_package: bool, module: str | None, level: int) ->
     base = importer.split(".") if is_package else importer.split(".")[:-1]
     base = base[: len(base) - level + 1]
     return ".".join([*base, module] if module else base)
-
-
-def _private(name: str) -> bool:
-    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def _is_framework(module: str) -> bool:
@@ -109,7 +106,7 @@ def violations(importer: str, found: list[Use]) -> list[str]:
             if _inside(importer, mine) and (_inside(use.target, other)
                                             or _inside(use.target, COMPOSITION)):
                 out.append(f"{where}: a transport must not import the other one")
-        if _is_framework(use.target) and any(_private(p) for p in use.target.split(".")):
+        if _is_framework(use.target) and any(is_private(p) for p in use.target.split(".")):
             out.append(f"{where}: a private name of a framework")
     return out
 

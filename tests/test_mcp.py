@@ -8,11 +8,11 @@ import json
 import os
 import sys
 import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
+from pydantic import SecretStr
 from starlette.requests import Request
 
 from afterhack.access import Caller, key_resolver
@@ -21,7 +21,6 @@ from afterhack.agents.run import get_run_view
 from afterhack.client import Client as ApiClient
 from afterhack.config import Settings
 from afterhack.mcpserver import (
-    LOCAL_ADMIN,
     AfterhackMCP,
     create_mcp_server,
     fixed_key_caller,
@@ -30,34 +29,18 @@ from afterhack.mcpserver import (
 from afterhack.runtime.services import Services, build_services
 from afterhack.store.client import Store
 from afterhack.store.export import snapshot_graph
-from afterhack.store.workspaces import create_workspace, workspace_graph
+from afterhack.store.workspaces import workspace_graph
 from tests.support.fakellm import FakeLLM, Reply
+from tests.support.mcp import call, fail, server_for, store_workspace
 from tests.support.procs import AppProcess
+from tests.support.settings import make_settings
+from tests.support.texts import JUNE, KEYNOTE
 
-JUNE = "The product launch is planned for June 12."
-KEYNOTE = "The keynote speaker is Dana Reyes."
 INVENTED = str(uuid.uuid4())
 
 TOOLS = {"start_run", "search_claims", "get_claim_sources", "submit_proposal", "add_source",
          "get_claim", "preview_correction", "apply_correction", "get_impact",
          "list_conflicts", "preview_conflict_resolution", "resolve_conflict"}
-
-
-@pytest.fixture
-async def services(settings: Settings) -> AsyncIterator[Services]:
-    assert settings.falkordb_url
-    store = Store(settings.falkordb_url)
-    try:
-        yield build_services(settings, store)
-    finally:
-        await store.close()
-
-
-def server_for(svc: Services, caller: Caller = LOCAL_ADMIN) -> AfterhackMCP:
-    async def source(_request: Any) -> Caller:
-        return caller
-
-    return create_mcp_server(lambda: svc, source)
 
 
 @pytest.fixture(params=["in-process", "http"])
@@ -66,26 +49,6 @@ def target(request: pytest.FixtureRequest, services: Services) -> AfterhackMCP |
         app: AppProcess = request.getfixturevalue("running_app")
         return app.base_url + "/mcp"
     return server_for(services)
-
-
-async def new_ws(svc: Services, name: str = "mcp") -> str:
-    return str((await create_workspace(svc.store, name, "test"))["id"])
-
-
-async def call(c: Client, name: str, **args: Any) -> Any:
-    r = await c.call_tool(name, args)
-    assert not r.is_error, r.content
-    data = r.structured_content
-    assert data is not None
-    return data["result"] if set(data) == {"result"} else data
-
-
-async def fail(c: Client, name: str, **args: Any) -> dict[str, Any]:
-    r = await c.call_tool(name, args)
-    assert r.is_error, r.structured_content
-    body = json.loads(r.content[0].text)  # type: ignore[union-attr]
-    assert body == r.structured_content and set(body["error"]) == {"code", "message", "details"}
-    return dict(body["error"])
 
 
 async def test_tools_listed_with_hints(services: Services) -> None:
@@ -102,7 +65,7 @@ async def test_tools_listed_with_hints(services: Services) -> None:
 
 
 async def test_conflicts_over_mcp(target: AfterhackMCP | str, services: Services) -> None:
-    ws = await new_ws(services)
+    ws = await store_workspace(services)
     async with Client(target) as c:
         march = await call(c, "add_source", workspace_id=ws, title="March", text=JUNE)
         april = await call(c, "add_source", workspace_id=ws, title="April",
@@ -138,7 +101,7 @@ async def test_conflicts_over_mcp(target: AfterhackMCP | str, services: Services
 
 async def test_gate_holds_across_separate_calls(target: AfterhackMCP | str,
                                                 services: Services) -> None:
-    ws = await new_ws(services)
+    ws = await store_workspace(services)
     async with Client(target) as c:
         added = await call(c, "add_source", workspace_id=ws, title="Plan",
                            text=f"{JUNE} {KEYNOTE}")
@@ -199,7 +162,7 @@ async def test_gate_holds_across_separate_calls(target: AfterhackMCP | str,
 
 
 async def test_errors_carry_the_canonical_code(services: Services) -> None:
-    ws = await new_ws(services)
+    ws = await store_workspace(services)
     async with Client(server_for(services)) as c:
         claim = (await call(c, "add_source", workspace_id=ws, title="Plan", text=JUNE))["claims"][0]
         err = await fail(c, "start_run", workspace_id=ws, task="   ")
@@ -247,7 +210,7 @@ async def test_errors_carry_the_canonical_code(services: Services) -> None:
 
 
 async def test_get_impact_is_the_preview_without_a_statement(services: Services) -> None:
-    ws = await new_ws(services)
+    ws = await store_workspace(services)
     g = workspace_graph(services.store, ws)
     async with Client(server_for(services)) as c:
         claim = (await call(c, "add_source", workspace_id=ws, title="Plan", text=JUNE))["claims"][0]
@@ -269,8 +232,8 @@ async def test_get_impact_is_the_preview_without_a_statement(services: Services)
 
 
 async def test_keys_and_roles_as_over_http(services: Services) -> None:
-    ws = await new_ws(services, "mine")
-    other = await new_ws(services, "theirs")
+    ws = await store_workspace(services, "mine")
+    other = await store_workspace(services, "theirs")
     async with Client(server_for(services)) as c:
         claim = (await call(c, "add_source", workspace_id=ws, title="Plan", text=JUNE))["claims"][0]
 
@@ -295,7 +258,7 @@ async def test_keys_and_roles_as_over_http(services: Services) -> None:
         assert (await fail(c, "add_source", workspace_id=ws, title="t", text="x"))["code"] \
             == "forbidden"
 
-    keyed = Settings(falkordb_url="unused", admin_key="s3cret", _env_file=None)  # type: ignore[call-arg]
+    keyed = make_settings(falkordb_url="unused", admin_key=SecretStr("s3cret"))
     for key, code in ((None, "unauthorized"), ("wrong", "unauthorized"), ("s3cret", None)):
         server = create_mcp_server(lambda: services,
                                    fixed_key_caller(key_resolver(keyed, lambda: services.store),
@@ -308,7 +271,7 @@ async def test_keys_and_roles_as_over_http(services: Services) -> None:
 
 async def test_http_caller_prefers_the_api_key_check_then_the_bearer_key(
         services: Services) -> None:
-    keyed = Settings(falkordb_url="unused", admin_key="s3cret", _env_file=None)  # type: ignore[call-arg]
+    keyed = make_settings(falkordb_url="unused", admin_key=SecretStr("s3cret"))
     source = http_caller(key_resolver(keyed, lambda: services.store))
 
     def request(auth: str | None, caller: Caller | None = None) -> Request:
@@ -377,7 +340,7 @@ async def test_a_correction_through_mcp_equals_one_through_http(running_app: App
 
 
 async def test_stdio_round_trip(falkordb: str, services: Services) -> None:
-    ws = await new_ws(services)
+    ws = await store_workspace(services)
     env = {**os.environ, "AFTERHACK_FALKORDB_URL": falkordb, "OPENAI_BASE_URL": "",
            "AFTERHACK_ADMIN_KEY": ""}
     params = StdioServerParameters(command=sys.executable, args=["-m", "afterhack.cli", "mcp"],
@@ -393,7 +356,7 @@ async def test_the_coordinator_is_gated_again_and_its_failure_closes_the_run(
         services: Services, gateway_settings: Settings, fakellm: FakeLLM) -> None:
     """The Coordinator behind submit_proposal is the configured model (here a scripted one
     over real HTTP): what it cites is gated again with the run's persisted evidence."""
-    ws = await new_ws(services)
+    ws = await store_workspace(services)
     async with Client(server_for(services)) as c:  # offline extraction for the story
         added = await call(c, "add_source", workspace_id=ws, title="Plan",
                            text=f"{JUNE} {KEYNOTE}")
@@ -444,7 +407,7 @@ async def test_the_coordinator_is_gated_again_and_its_failure_closes_the_run(
 
 
 async def test_two_racing_submits_conclude_the_run_once(services: Services) -> None:
-    ws = await new_ws(services)
+    ws = await store_workspace(services)
     g = workspace_graph(services.store, ws)
     async with Client(server_for(services)) as c:
         june = (await call(c, "add_source", workspace_id=ws, title="Plan",
@@ -466,7 +429,7 @@ async def test_two_racing_submits_conclude_the_run_once(services: Services) -> N
 
 
 async def test_an_open_run_left_too_long_expires(services: Services) -> None:
-    ws = await new_ws(services)
+    ws = await store_workspace(services)
     g = workspace_graph(services.store, ws)
     ttl_s = services.settings.agent_run_open_ttl_s
     async with Client(server_for(services)) as c:

@@ -15,9 +15,9 @@ from afterhack.store import admin
 from afterhack.store.client import Store
 from afterhack.store.names import NODE_RANGE_INDEXED, graph_name
 from afterhack.store.workspaces import register_schema_everywhere
+from tests.support.api import add_source, run_agent
 from tests.support.graphs import violations
-
-JUNE = "The product launch is planned for June 12."
+from tests.support.texts import JUNE
 
 
 async def _make_it_old(store: Store, name: str) -> None:
@@ -87,10 +87,8 @@ def _started_twice(falkordb: str, name: str, change: Callable[[Store], Awaitable
 
 def test_an_old_workspace_is_upgraded_at_start(client: TestClient, falkordb: str) -> None:
     ws = client.post("/api/workspaces", json={"name": "old"}).json()["id"]
-    claim = client.post(f"/api/workspaces/{ws}/sources",
-                        json={"title": "plan", "text": JUNE}).json()["claims"][0]["id"]
-    decision = client.post(f"/api/workspaces/{ws}/agent-runs",
-                           json={"task": "Plan the launch event"}).json()["decision"]["id"]
+    claim = add_source(client, ws, JUNE, title="plan")["claims"][0]["id"]
+    decision = run_agent(client, ws, "Plan the launch event")["decision"]["id"]
     name = graph_name(ws)
 
     async def go() -> tuple[Any, Any]:

@@ -7,7 +7,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
 
 
 def test_the_wheel_carries_no_bench_or_load_code(tmp_path: Path) -> None:

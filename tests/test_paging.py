@@ -23,12 +23,12 @@ from afterhack.model.vocab import ClaimStatus
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Store
 from afterhack.store.names import graph_name, new_id
+from tests.support.cli import WIDE
+from tests.support.errors import assert_canonical_error
 from tests.support.graphs import RecordingGraph, explain, load
 from tests.support.procs import AppProcess
-from tests.test_error_shape import assert_canonical_error
 
 Page = dict[str, Any]
-WIDE = {"COLUMNS": "200", "NO_COLOR": "1"}
 
 
 def walk(get: Callable[[str | None], Page], between: Callable[[int], None] | None = None,

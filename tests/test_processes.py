@@ -14,6 +14,8 @@ import httpx
 import pytest
 
 from afterhack.runtime.embedded import EmbeddedFalkorDB
+from tests.support.graphs import with_graph
+from tests.support.paths import ROOT
 from tests.support.procs import AppProcess
 
 pytestmark = pytest.mark.slow
@@ -125,12 +127,11 @@ def test_readme_run_command_serves_api_and_ui(tmp_path: Path) -> None:
     """scripts/run (the README's run command) on the embedded FalkorDB and offline model."""
     from afterhack.runtime.embedded import free_loopback_port
 
-    root = Path(__file__).resolve().parent.parent
     port = free_loopback_port()
     env = {**_env_without_url(), "AFTERHACK_DATA_DIR": str(tmp_path / "data")}
     env.pop("OPENAI_BASE_URL", None)
     with open(tmp_path / "run.log", "wb") as log:
-        proc = subprocess.Popen([str(root / "scripts" / "run"), "--port", str(port)], cwd=root,
+        proc = subprocess.Popen([str(ROOT / "scripts" / "run"), "--port", str(port)], cwd=ROOT,
                                 env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         base = f"http://127.0.0.1:{port}"
@@ -163,7 +164,6 @@ def test_falkordb_stopped_and_restarted_under_traffic(tmp_path: Path) -> None:
     import threading
 
     from afterhack.store.invariants import check_sources, check_workspace
-    from tests.test_kill9 import read
 
     server = EmbeddedFalkorDB(tmp_path / "fdb")
     url = server.start()
@@ -228,10 +228,11 @@ def test_falkordb_stopped_and_restarted_under_traffic(tmp_path: Path) -> None:
     last = [s for t, s, _ in statuses if t > up_at + 2.0]
     assert last and set(last) <= {200, 201}, last
     with EmbeddedFalkorDB(tmp_path / "fdb") as again:
-        got = read(again.url or "", ws, lambda g: g.read("MATCH (s:Source) RETURN s.id AS id"))
+        got = with_graph(again.url or "", ws,
+                         lambda g: g.read("MATCH (s:Source) RETURN s.id AS id"))
         assert set(acked) <= {r["id"] for r in got}
-        assert read(again.url or "", ws, check_workspace) == []
-        assert read(again.url or "", ws, check_sources) == []
+        assert with_graph(again.url or "", ws, check_workspace) == []
+        assert with_graph(again.url or "", ws, check_sources) == []
 
 
 def test_embedded_falkordb_that_dies_is_restarted_by_the_app(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import redis
 
 from afterhack.runtime.embedded import QUERY_THREADS, EmbeddedFalkorDB
+from tests.support.commands import command
 
 GRAPH = "race"
 READERS = 8
@@ -28,16 +29,16 @@ MAX_WRITES = 100_000
 def test_the_embedded_server_runs_one_query_thread(tmp_path: Path) -> None:
     with EmbeddedFalkorDB(tmp_path / "fdb") as server:
         client = redis.Redis.from_url(server.url or "")
-        name, value = client.execute_command("GRAPH.CONFIG", "GET", "THREAD_COUNT")
+        name, value = command(client, "GRAPH.CONFIG", "GET", "THREAD_COUNT")
         assert (name, value) == (b"THREAD_COUNT", QUERY_THREADS) and QUERY_THREADS == 1
 
 
 def _hammer(url: str) -> tuple[int, int, list[str]]:
     """Write and read for a while; return (writes, reads, errors)."""
     seed = redis.Redis.from_url(url)
-    seed.execute_command("GRAPH.QUERY", GRAPH, "CREATE INDEX FOR (n:Node) ON (n.id)")
-    seed.execute_command("GRAPH.QUERY", GRAPH, "UNWIND range(0, 2999) AS i "
-                         "CREATE (:Node:Source {id: 's' + toString(i)})")
+    command(seed, "GRAPH.QUERY", GRAPH, "CREATE INDEX FOR (n:Node) ON (n.id)")
+    command(seed, "GRAPH.QUERY", GRAPH, "UNWIND range(0, 2999) AS i "
+                                        "CREATE (:Node:Source {id: 's' + toString(i)})")
     stop = time.monotonic() + HAMMER_S
     made = [0]
     reads = [0]
@@ -48,11 +49,11 @@ def _hammer(url: str) -> tuple[int, int, list[str]]:
         while time.monotonic() < stop and not errors and made[0] < MAX_WRITES:
             first = made[0]
             try:
-                client.execute_command(
-                    "GRAPH.QUERY", GRAPH,
-                    f"UNWIND range({first}, {first + 49}) AS i "
-                    "MATCH (s:Node {id: 's' + toString(i % 3000)}) "
-                    "CREATE (s)<-[:FROM]-(:Node:Claim {id: 'c' + toString(i)})")
+                command(client,
+                        "GRAPH.QUERY", GRAPH,
+                        f"UNWIND range({first}, {first + 49}) AS i "
+                        "MATCH (s:Node {id: 's' + toString(i % 3000)}) "
+                        "CREATE (s)<-[:FROM]-(:Node:Claim {id: 'c' + toString(i)})")
             except redis.RedisError as exc:
                 errors.append(f"write: {exc!r}")
                 return
@@ -64,10 +65,10 @@ def _hammer(url: str) -> tuple[int, int, list[str]]:
         while time.monotonic() < stop and not errors and made[0] < MAX_WRITES:
             ids = [f"c{rng.randrange(max(made[0], 1))}" for _ in range(20)]
             try:
-                client.execute_command(
-                    "GRAPH.RO_QUERY", GRAPH,
-                    f"CYPHER ids={ids!r} MATCH (c:Node) WHERE c:Claim AND c.id IN $ids "
-                    "MATCH (c)-[:FROM]->(s:Source) RETURN count(s)")
+                command(client,
+                        "GRAPH.RO_QUERY", GRAPH,
+                        f"CYPHER ids={ids!r} MATCH (c:Node) WHERE c:Claim AND c.id IN $ids "
+                        "MATCH (c)-[:FROM]->(s:Source) RETURN count(s)")
             except redis.RedisError as exc:
                 errors.append(f"read: {exc!r}")
                 return

@@ -6,11 +6,9 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from pathlib import Path
 
+from tests.support.paths import ROOT
 from tests.support.procs import AppProcess
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def journey() -> str:

@@ -26,7 +26,8 @@ import pytest
 import redis
 
 from afterhack.runtime.embedded import EmbeddedError, EmbeddedFalkorDB
-from tests.support.procs import AppProcess
+from tests.support.commands import command
+from tests.support.procs import AppProcess, falkordb_pid
 
 pytestmark = pytest.mark.slow
 
@@ -47,13 +48,6 @@ def _embedded_env() -> dict[str, str]:
     return {"AFTERHACK_FALKORDB_URL": "", "OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""}
 
 
-def _falkordb_pid(data_dir: Path) -> int | None:
-    try:
-        return int((data_dir / "falkordb.pid").read_text().strip())
-    except (OSError, ValueError):
-        return None
-
-
 def _log(data_dir: Path) -> str:
     try:
         return (data_dir / "falkordb.log").read_text(errors="replace")
@@ -61,15 +55,15 @@ def _log(data_dir: Path) -> str:
         return ""
 
 
-def _gone(pid: int | None, timeout_s: float = 60) -> bool:
+def _gone(pid: int, timeout_s: float = 60) -> bool:
     deadline = time.monotonic() + timeout_s
-    while pid is not None and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
             return True
         time.sleep(0.05)
-    return pid is None
+    return False
 
 
 def _write(app: AppProcess) -> tuple[str, dict[str, set[str]]]:
@@ -113,7 +107,7 @@ def test_kill9_after_24k_claims_comes_back_with_every_acknowledged_source(
     app = AppProcess(_embedded_env(), data_dir=data, log_path=tmp_path / "app.log").start()
     try:
         ws, acked = _write(app)
-        fdb_pid = _falkordb_pid(data)
+        fdb_pid = falkordb_pid(data)
         app.kill()
         # FalkorDB follows its parent (SIGTERM on the parent's death) and flushes its file.
         assert _gone(fdb_pid), "the embedded FalkorDB outlived its app"
@@ -147,10 +141,10 @@ def aof_dir(tmp_path: Path) -> Path:
         client = redis.Redis.from_url(url)
         # Off, so the file stays all increments (the load to watch is a replay).
         client.config_set("auto-aof-rewrite-percentage", 0)
-        client.execute_command("GRAPH.QUERY", "g", "CREATE INDEX FOR (n:N) ON (n.id)")
+        command(client, "GRAPH.QUERY", "g", "CREATE INDEX FOR (n:N) ON (n.id)")
         for k in range(0, NODES, 5000):
-            client.execute_command("GRAPH.QUERY", "g",
-                                   f"UNWIND range({k}, {k + 4999}) AS i CREATE (:N {{id: i}})")
+            command(client, "GRAPH.QUERY", "g",
+                    f"UNWIND range({k}, {k + 4999}) AS i CREATE (:N {{id: i}})")
         pipe = client.pipeline(transaction=False)
         for i in range(LOOKUPS):
             pipe.execute_command("GRAPH.QUERY", "g",
@@ -213,8 +207,8 @@ def test_an_orphan_still_loading_is_stopped_and_its_data_dir_comes_back(
             assert server.pid != orphan_pid and server.last_load is not None
             client = redis.Redis.from_url(server.url or "")
             try:
-                counts = client.execute_command(
-                    "GRAPH.RO_QUERY", "g", "MATCH (n:N) RETURN count(n), count(n.seen)")[1][0]
+                counts = command(client, "GRAPH.RO_QUERY", "g",
+                                 "MATCH (n:N) RETURN count(n), count(n.seen)")[1][0]
             finally:
                 client.close()
         assert counts == [NODES, LOOKUPS]
@@ -244,8 +238,8 @@ def test_falkordb_dying_during_start_up_is_started_again(aof_dir: Path, tmp_path
         assert "during start-up; starting it again (attempt 2 of 5)" in app.log_tail(200)
         client = redis.Redis.from_url((aof_dir / "falkordb.url").read_text())
         try:
-            counts = client.execute_command(
-                "GRAPH.RO_QUERY", "g", "MATCH (n:N) RETURN count(n), count(n.seen)")[1][0]
+            counts = command(client, "GRAPH.RO_QUERY", "g",
+                             "MATCH (n:N) RETURN count(n), count(n.seen)")[1][0]
         finally:
             client.close()
         assert counts == [NODES, LOOKUPS]

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi.testclient import TestClient
 
-from tests.test_error_shape import assert_canonical_error
+from tests.support.api import add_source, run_agent
+from tests.support.errors import assert_canonical_error
+from tests.support.texts import JUNE
 
-JUNE = "The product launch is planned for June 12."
 
-
-def _plan(client: TestClient, ws: str) -> dict:
-    client.post(f"/api/workspaces/{ws}/sources", json={"title": "t", "text": JUNE})
-    return client.post(f"/api/workspaces/{ws}/agent-runs",
-                       json={"task": "Plan the launch event"}).json()
+def _plan(client: TestClient, ws: str) -> dict[str, Any]:
+    add_source(client, ws, JUNE, title="t")
+    return run_agent(client, ws, "Plan the launch event")
 
 
 def test_action_lifecycle_with_revisions(client: TestClient, ws: str) -> None:

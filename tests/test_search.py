@@ -16,18 +16,13 @@ from afterhack.model.claims import ClaimSearch
 from afterhack.retrieval import hybrid, ranking, search
 from afterhack.retrieval.vectors import Vectors
 from afterhack.store.client import Graph
+from tests.support.api import add_source, claim_named, run_agent
 from tests.support.fakellm import FakeLLM, Reply
 from tests.support.graphs import RecordingGraph, with_graph
+from tests.support.texts import JUNE
 
-JUNE = "The product launch is planned for June 12."
 PLAN = (JUNE + " The venue is Hall 7 in Berlin. Catering is booked for 200 guests. "
         "Anna Schmidt leads the marketing team.")
-
-
-def _add(client: TestClient, ws: str, text: str, title: str = "Plan") -> list[dict]:
-    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": title, "text": text})
-    assert r.status_code == 201, r.text
-    return r.json()["claims"]
 
 
 def _search(client: TestClient, ws: str, q: str, mode: str = "hybrid") -> dict:
@@ -68,15 +63,15 @@ def test_rare_terms_bring_claims_in_within_the_budget() -> None:
 
 
 def test_bm25_prefers_the_rarer_word(client: TestClient, ws: str) -> None:
-    _add(client, ws, "The launch is in Berlin. The launch is soon. The launch is big. "
-                     "Zeppelins fly over the launch.")
+    add_source(client, ws, "The launch is in Berlin. The launch is soon. The launch is big. "
+               "Zeppelins fly over the launch.")
     items = _search(client, ws, "launch zeppelins", "text")["items"]
     assert items[0]["statement"] == "Zeppelins fly over the launch."
     assert len(items) == 4 and all(i["found_by"]["text"] for i in items)
 
 
 def test_paraphrase_is_found_by_meaning(client: TestClient, ws: str) -> None:
-    _add(client, ws, PLAN)
+    add_source(client, ws, PLAN)
     # No word of the question is in the claim: words alone find nothing.
     assert _search(client, ws, "When do we ship?", "text")["items"] == []
     for mode in ("vector", "hybrid"):
@@ -92,7 +87,7 @@ def test_a_query_is_embedded_only_for_a_space_that_is_ready(client: TestClient, 
     # A search embeds its query beside the space's read only where the space was ready at
     # the last search; a workspace whose vectors are another model's has its queries left
     # alone (they would wait on the model for nothing).
-    _add(client, ws, PLAN)
+    add_source(client, ws, PLAN)
     for _ in range(2):
         body = _search(client, ws, "When do we ship?")
         assert body["search"]["vectors"]["state"] == "ready"
@@ -115,12 +110,12 @@ def test_a_query_is_embedded_only_for_a_space_that_is_ready(client: TestClient, 
 
 
 def test_far_questions_find_nothing_by_meaning(client: TestClient, ws: str) -> None:
-    _add(client, ws, PLAN)
+    add_source(client, ws, PLAN)
     assert _search(client, ws, "What is the weather on Mars?")["items"] == []
 
 
 def test_chinese_is_found_without_spaces_between_words(client: TestClient, ws: str) -> None:
-    _add(client, ws, "我们的产品将于6月12日发布🚀。会场在柏林的7号厅。" + PLAN)
+    add_source(client, ws, "我们的产品将于6月12日发布🚀。会场在柏林的7号厅。" + PLAN)
     items = _search(client, ws, "产品什么时候发布", "text")["items"]
     assert items[0]["statement"] == "我们的产品将于6月12日发布🚀。"
     # e5 is multilingual: the English question finds the Chinese sentence by meaning too.
@@ -129,7 +124,7 @@ def test_chinese_is_found_without_spaces_between_words(client: TestClient, ws: s
 
 
 def test_superseded_claims_are_never_found_by_meaning(client: TestClient, ws: str) -> None:
-    claim = next(c for c in _add(client, ws, PLAN) if c["statement"] == JUNE)
+    claim = claim_named(add_source(client, ws, PLAN), JUNE)
     pv = client.post(f"/api/workspaces/{ws}/claims/{claim['id']}/corrections/preview",
                      json={"statement": "The product launch moved to July 3."}).json()
     r = client.post(f"/api/workspaces/{ws}/claims/{claim['id']}/corrections",
@@ -152,9 +147,8 @@ def test_unknown_mode_is_a_422(client: TestClient, ws: str) -> None:
 
 
 def test_offline_agent_answers_a_question_in_other_words(client: TestClient, ws: str) -> None:
-    launch = next(c for c in _add(client, ws, PLAN) if c["statement"] == JUNE)
-    view = client.post(f"/api/workspaces/{ws}/agent-runs",
-                       json={"task": "When do we ship?"}).json()
+    launch = claim_named(add_source(client, ws, PLAN), JUNE)
+    view = run_agent(client, ws, "When do we ship?")
     d = view["decision"]
     assert d["status"] == "draft"
     assert [c["id"] for p in d["premises"] for c in p["claims"]] == [launch["id"]]
@@ -169,7 +163,7 @@ def test_a_claim_found_by_meaning_alone_must_be_retrieved_before_it_is_cited(
     client, llm = gateway_client
     ws = client.post("/api/workspaces", json={"name": "gate"}).json()["id"]
     llm.script(Reply.json({"claims": [{"statement": JUNE, "evidence_quote": JUNE}]}))
-    launch = _add(client, ws, JUNE)[0]
+    launch = add_source(client, ws, JUNE)["claims"][0]
     llm.reset()
     turns = [Reply.tools(("search_claims", {"query": "When do we ship?"}))]
     if retrieve:
@@ -179,8 +173,7 @@ def test_a_claim_found_by_meaning_alone_must_be_retrieved_before_it_is_cited(
     coordinator = {"title": "Ship date", "summary": "June 12", "claim_ids": [launch["id"]],
                    "premises": [], "actions": []}
     llm.script(*turns, Reply.json(coordinator))
-    view = client.post(f"/api/workspaces/{ws}/agent-runs",
-                       json={"task": "When do we ship?"}).json()
+    view = run_agent(client, ws, "When do we ship?")
     search_call = view["handoffs"][0]["tool_calls"][0]
     # Words alone would not have found it: this hit came from the vector index.
     assert search_call["claim_ids"] == [launch["id"]]
@@ -220,9 +213,10 @@ def test_first_hits_neighbours_are_read_while_the_query_is_embedded(
     # The word ranking's hits have their neighbours read before the kNN returns: when the
     # fused first hits are among them (here, found by words and meaning alike), no read of
     # neighbours follows, and the answer is the one a late read gives.
-    claims = _add(client, ws, JUNE + " Catering is booked for 200 guests. The launch venue is "
-                  "Hall 7. Anna Schmidt leads the marketing team. The launch party is on June "
-                  "13. The weather in Berlin is mild. The launch budget is ten thousand euros.")
+    claims = add_source(client, ws, JUNE + " Catering is booked for 200 guests. The launch venue "
+                        "is Hall 7. Anna Schmidt leads the marketing team. The launch party is on "
+                        "June 13. The weather in Berlin is mild. The launch budget is ten thousand "
+                        "euros.")["claims"]
     ids = {c["statement"]: c["id"] for c in claims}
     early, reads = _recorded_search(falkordb, ws, "product launch")
     late, late_reads = _recorded_search(falkordb, ws, "product launch", early=0)

@@ -27,12 +27,12 @@ from afterhack import roles
 from afterhack.access import keys_required, refuse_to_serve
 from afterhack.api.app import ROUTERS
 from afterhack.api.security import OPEN_PATHS, route_permissions
-from afterhack.app import create_app
 from afterhack.config import Settings
 from afterhack.store.client import Store
 from afterhack.store.names import REGISTRY_GRAPH
-from tests.support import LOCAL
-from tests.test_error_shape import assert_canonical_error
+from tests.support.api import app_client, fill_path, new_workspace
+from tests.support.errors import assert_canonical_error
+from tests.support.settings import make_settings
 
 ADMIN = "test-admin-" + uuid.uuid4().hex
 ROLES = ("reader", "agent", "reviewer")
@@ -42,7 +42,7 @@ WORKSPACE_ROLES_OK = {"reader", "agent", "reviewer"}
 def keyed_settings(falkordb: str, tmp: Any, **kw: Any) -> Settings:
     base: dict[str, Any] = {"falkordb_url": falkordb, "data_dir": tmp,
                             "admin_key": SecretStr(ADMIN), "rate_limit_per_minute": 100_000}
-    return Settings(**{**base, **kw}, _env_file=None)  # type: ignore[arg-type]
+    return make_settings(**{**base, **kw})
 
 
 def bearer(key: str) -> dict[str, str]:
@@ -51,15 +51,8 @@ def bearer(key: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def keyed(falkordb: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    app = create_app(keyed_settings(falkordb, tmp_path_factory.mktemp("keyed")))
-    with TestClient(app, raise_server_exceptions=False, base_url=LOCAL) as c:
+    with app_client(keyed_settings(falkordb, tmp_path_factory.mktemp("keyed"))) as c:
         yield c
-
-
-def new_ws(c: TestClient, name: str = "ws") -> str:
-    r = c.post("/api/workspaces", json={"name": name}, headers=bearer(ADMIN))
-    assert r.status_code == 201, r.text
-    return str(r.json()["id"])
 
 
 def new_key(c: TestClient, ws: str, role: str, name: str | None = None) -> dict[str, Any]:
@@ -74,7 +67,7 @@ def tenants(keyed: TestClient) -> dict[str, Any]:
     """Two workspaces, A and B, each with a source, a run and one key per role."""
     out: dict[str, Any] = {}
     for name in ("A", "B"):
-        ws = new_ws(keyed, name)
+        ws = new_workspace(keyed, name, headers=bearer(ADMIN))
         r = keyed.post(f"/api/workspaces/{ws}/sources", headers=bearer(ADMIN),
                        json={"title": "Plan", "text": "The launch is planned for June 12."})
         assert r.status_code == 201, r.text
@@ -96,10 +89,6 @@ def operations(c: TestClient) -> list[tuple[str, str, str | None]]:
     return ops
 
 
-def fill(path: str, ws: str, other: str) -> str:
-    return re.sub(r"\{[^}]+\}", other, path.replace("{ws}", ws))
-
-
 def call(c: TestClient, method: str, url: str, headers: dict[str, str] | None = None) -> Any:
     kw: dict[str, Any] = {"headers": headers or {}}
     if method in ("POST", "PATCH", "PUT"):
@@ -112,7 +101,7 @@ def call(c: TestClient, method: str, url: str, headers: dict[str, str] | None = 
 
 def test_a_key_is_shown_once_and_stored_only_as_its_hash(keyed: TestClient,
                                                          falkordb: str) -> None:
-    ws = new_ws(keyed)
+    ws = new_workspace(keyed, headers=bearer(ADMIN))
     made = new_key(keyed, ws, "agent", "ci bot")
     secret = made["key"]
     assert re.fullmatch(r"ahk_[A-Za-z0-9_-]{32,}", secret)
@@ -139,7 +128,7 @@ def test_a_key_is_shown_once_and_stored_only_as_its_hash(keyed: TestClient,
 
 
 def test_revoked_key_is_refused_on_its_next_request(keyed: TestClient) -> None:
-    ws = new_ws(keyed)
+    ws = new_workspace(keyed, headers=bearer(ADMIN))
     made = new_key(keyed, ws, "reviewer")
     assert keyed.get(f"/api/workspaces/{ws}", headers=bearer(made["key"])).status_code == 200
     r = keyed.delete(f"/api/workspaces/{ws}/keys/{made['id']}", headers=bearer(ADMIN))
@@ -149,13 +138,13 @@ def test_revoked_key_is_refused_on_its_next_request(keyed: TestClient) -> None:
     r = keyed.get(f"/api/workspaces/{ws}", headers=bearer(made["key"]))
     assert_canonical_error(r, 401)
     # A key id of another workspace is not found through this one.
-    other = new_ws(keyed)
+    other = new_workspace(keyed, headers=bearer(ADMIN))
     r = keyed.delete(f"/api/workspaces/{other}/keys/{made['id']}", headers=bearer(ADMIN))
     assert_canonical_error(r, 404)
 
 
 def test_deleting_a_workspace_revokes_its_keys(keyed: TestClient) -> None:
-    ws = new_ws(keyed)
+    ws = new_workspace(keyed, headers=bearer(ADMIN))
     key = new_key(keyed, ws, "reader")["key"]
     assert keyed.delete(f"/api/workspaces/{ws}", headers=bearer(ADMIN)).status_code == 204
     assert_canonical_error(keyed.get("/api/workspaces", headers=bearer(key)), 401)
@@ -180,7 +169,7 @@ def test_every_route_refuses_a_missing_unknown_or_revoked_key_with_one_body(
     }
     bodies = set()
     for method, path, _ in operations(keyed):
-        url = fill(path, ws, str(uuid.uuid4()))
+        url = fill_path(path, ws, str(uuid.uuid4()))
         for name, headers in senders.items():
             r = call(keyed, method, url, headers)
             assert r.status_code == 401, (method, path, name, r.text)
@@ -211,10 +200,10 @@ def test_another_workspaces_key_gets_exactly_a_missing_workspaces_404(
             continue
         other = str(uuid.uuid4())
         missing = str(uuid.uuid4())
-        expected = call(keyed, method, fill(path, missing, other), bearer(ADMIN))
+        expected = call(keyed, method, fill_path(path, missing, other), bearer(ADMIN))
         assert expected.status_code == 404, (method, path, expected.text)
         for role, key in a["keys"].items():
-            r = call(keyed, method, fill(path, b["ws"], other), bearer(key))
+            r = call(keyed, method, fill_path(path, b["ws"], other), bearer(key))
             assert r.status_code == 404, (method, path, role, r.text)
             assert r.content.replace(b["ws"].encode(), b"WS") == \
                 expected.content.replace(missing.encode(), b"WS"), (method, path, role)
@@ -256,7 +245,7 @@ def test_every_role_is_refused_what_its_permission_table_lacks(
     for method, path, permission in operations(keyed):
         assert permission is not None, (method, path)
         for role, key in a["keys"].items():
-            r = call(keyed, method, fill(path, a["ws"], str(uuid.uuid4())), bearer(key))
+            r = call(keyed, method, fill_path(path, a["ws"], str(uuid.uuid4())), bearer(key))
             if roles.allows(role, permission):  # type: ignore[arg-type]
                 assert r.status_code not in (401, 403), (method, path, role, r.text)
             else:
@@ -268,7 +257,7 @@ def test_every_role_is_refused_what_its_permission_table_lacks(
 
 
 def test_what_each_role_may_do_in_its_own_workspace(keyed: TestClient) -> None:
-    ws = new_ws(keyed)
+    ws = new_workspace(keyed, headers=bearer(ADMIN))
     k = {role: bearer(new_key(keyed, ws, role)["key"]) for role in ROLES}
     src = {"title": "Plan", "text": "The launch is planned for June 12."}
     # reader: reads only.
@@ -329,11 +318,10 @@ def _away_from_a_minute_boundary() -> None:
 def test_rate_limit_per_key_is_shared_by_every_app_process(
     keyed: TestClient, falkordb: str, tmp_path: Any
 ) -> None:
-    ws = new_ws(keyed)
+    ws = new_workspace(keyed, headers=bearer(ADMIN))
     hot, cold = new_key(keyed, ws, "reader")["key"], new_key(keyed, ws, "reader")["key"]
     s = keyed_settings(falkordb, tmp_path, rate_limit_per_minute=5)
-    with TestClient(create_app(s), raise_server_exceptions=False, base_url=LOCAL) as one, \
-         TestClient(create_app(s), raise_server_exceptions=False, base_url=LOCAL) as two:
+    with app_client(s) as one, app_client(s) as two:
         _away_from_a_minute_boundary()
         statuses = [(one if i % 2 else two).get(f"/api/workspaces/{ws}",
                                                 headers=bearer(hot)).status_code
@@ -354,22 +342,19 @@ def test_each_admin_key_has_its_own_budget(falkordb: str, tmp_path: Any) -> None
     # Apps sharing one FalkorDB with different admin keys (or one after a key rotation) must
     # not spend each other's requests: the counter is per admin secret, not per role.
     mine, theirs = "admin-a-" + uuid.uuid4().hex, "admin-b-" + uuid.uuid4().hex
-    with TestClient(create_app(keyed_settings(falkordb, tmp_path, admin_key=SecretStr(mine),
-                                              rate_limit_per_minute=3)),
-                    raise_server_exceptions=False, base_url=LOCAL) as c:
+    with app_client(keyed_settings(falkordb, tmp_path, admin_key=SecretStr(mine),
+                    rate_limit_per_minute=3)) as c:
         _away_from_a_minute_boundary()
         assert [c.get("/api/workspaces", headers=bearer(mine)).status_code
                 for _ in range(4)] == [200, 200, 200, 429]
-    with TestClient(create_app(keyed_settings(falkordb, tmp_path, admin_key=SecretStr(theirs),
-                                              rate_limit_per_minute=3)),
-                    raise_server_exceptions=False, base_url=LOCAL) as c:
+    with app_client(keyed_settings(falkordb, tmp_path, admin_key=SecretStr(theirs),
+                    rate_limit_per_minute=3)) as c:
         assert c.get("/api/workspaces", headers=bearer(theirs)).status_code == 200
 
 
 def test_keyless_local_user_is_not_rate_limited(falkordb: str, tmp_path: Any) -> None:
-    s = Settings(falkordb_url=falkordb, data_dir=tmp_path, rate_limit_per_minute=3,
-                 _env_file=None)  # type: ignore[call-arg]
-    with TestClient(create_app(s), raise_server_exceptions=False, base_url=LOCAL) as c:
+    s = make_settings(falkordb_url=falkordb, data_dir=tmp_path, rate_limit_per_minute=3)
+    with app_client(s) as c:
         assert [c.get("/api/workspaces").status_code for _ in range(10)] == [200] * 10
 
 
@@ -387,8 +372,8 @@ def test_keyless_local_user_is_not_rate_limited(falkordb: str, tmp_path: Any) ->
 ])
 def test_when_keys_are_on(host: str, admin: str | None, require: bool | None,
                           on: bool) -> None:
-    s = Settings(host=host, admin_key=SecretStr(admin) if admin else None,
-                 require_keys=require, _env_file=None)  # type: ignore[call-arg]
+    s = make_settings(host=host, admin_key=SecretStr(admin) if admin else None,
+                      require_keys=require)
     assert keys_required(s) is on
 
 
@@ -401,7 +386,7 @@ def test_when_keys_are_on(host: str, admin: str | None, require: bool | None,
 def test_refuse_to_serve_beyond_loopback_without_keys(env: dict[str, str],
                                                       refused: bool) -> None:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("AFTERHACK_")}
-    s = Settings(host="0.0.0.0", _env_file=None, **{  # type: ignore[arg-type]
+    s = make_settings(host="0.0.0.0", **{
         k.removeprefix("AFTERHACK_").lower(): v for k, v in env.items()})
     assert (refuse_to_serve(s) is not None) is refused
     if refused:

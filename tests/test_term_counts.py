@@ -14,17 +14,12 @@ from afterhack.model.vocab import CURRENT_CLAIM
 from afterhack.retrieval import hybrid, ranking, search
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
+from tests.support.api import add_source, correct_claim
 from tests.support.graphs import with_graph
 
 TEXT = ("The launch is in Berlin. The launch of the rocket is soon. The rocket is big. "
         "Zeppelins fly over the launch site in Berlin. Anna leads the launch team. "
         "The venue in Berlin holds 200 guests.")
-
-
-def _add(client: TestClient, ws: str, text: str, title: str = "Plan") -> list[dict[str, Any]]:
-    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": title, "text": text})
-    assert r.status_code == 201, r.text
-    return list(r.json()["claims"])
 
 
 async def _claims(g: Graph) -> list[dict[str, Any]]:
@@ -33,27 +28,15 @@ async def _claims(g: Graph) -> list[dict[str, Any]]:
     return [dict(r) for r in rows]
 
 
-def _correct(client: TestClient, ws: str, claim_id: str, statement: str) -> None:
-    r = client.post(f"/api/workspaces/{ws}/claims/{claim_id}/corrections/preview",
-                    json={"kind": "replace", "statement": statement})
-    assert r.status_code == 200, r.text
-    revisions = r.json()["revisions"]
-    r = client.post(f"/api/workspaces/{ws}/claims/{claim_id}/corrections",
-                    json={"kind": "replace", "statement": statement,
-                          "claim_revision": revisions["claim_revision"],
-                          "impact_token": revisions["impact_token"]})
-    assert r.status_code in (200, 201), r.text
-
-
 @pytest.mark.parametrize("cap", [store_claims.TERM_COUNT_CAP, 3])
 def test_counts_are_the_claims_holding_each_term(client: TestClient, ws: str, falkordb: str,
                                                  cap: int,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(store_claims, "TERM_COUNT_CAP", cap)
-    made = _add(client, ws, TEXT)
+    made = add_source(client, ws, TEXT)["claims"]
     # Claims of every status count: a superseded claim and its replacement.
-    _correct(client, ws, next(c["id"] for c in made if "rocket is big" in c["statement"]),
-             "The rocket is huge.")
+    correct_claim(client, ws, next(c["id"] for c in made if "rocket is big" in c["statement"]),
+                  "The rocket is huge.")
 
     async def check(g: Graph) -> None:
         claims = await _claims(g)
@@ -103,8 +86,9 @@ def test_ranking_equals_the_plain_formula(client: TestClient, ws: str, falkordb:
                                           cap: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # With a cap of 3, "berlin" and "launch" are common: they score, but bring nothing in.
     monkeypatch.setattr(store_claims, "TERM_COUNT_CAP", cap)
-    _add(client, ws, TEXT)
-    _add(client, ws, "Berlin rocket guests fly soon. The team in Berlin is big.", title="More")
+    add_source(client, ws, TEXT)
+    add_source(client, ws, "Berlin rocket guests fly soon. The team in Berlin is big.",
+               title="More")
     queries = ["launch Berlin", "rocket team", "zeppelins launch Berlin site",
                "guests venue 200", "big", "nothing matches this"]
 

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from afterhack.store.audit import now_ms
 from afterhack.temporal import validity
 from afterhack.temporal.validity import valid_time
+from tests.support.api import add_source
 from tests.support.graphs import violations
-from tests.test_conflicts import _add
 
 DAY = 86_400_000
 GRAND = "The launch venue is the Grand Hotel."
@@ -45,7 +45,8 @@ def test_explicit_forms_of_a_statement() -> None:
 
 
 def test_extraction_keeps_what_the_statement_says(client: TestClient, ws: str) -> None:
-    body = _add(client, ws, "Venue memo", "The launch venue is the Grand Hotel until June 1.")
+    body = add_source(client, ws, "The launch venue is the Grand Hotel until June 1.",
+                      title="Venue memo")
     [claim] = body["claims"]
     assert claim["valid_from"] is None and claim["valid_until"] is not None
     read = client.get(f"/api/workspaces/{ws}/claims/{claim['id']}").json()
@@ -65,8 +66,8 @@ def _dismiss(client: TestClient, ws: str, conflict_id: str, **extra: Any) -> Any
 def test_dismissed_as_both_hold_at_different_times(client: TestClient, ws: str,
                                                    falkordb: str) -> None:
     base = f"/api/workspaces/{ws}"
-    grand = _add(client, ws, "March memo", GRAND)["claims"][0]
-    park_memo = _add(client, ws, "April memo", PARK)
+    grand = add_source(client, ws, GRAND, title="March memo")["claims"][0]
+    park_memo = add_source(client, ws, PARK, title="April memo")
     park = park_memo["claims"][0]
     [conflict] = park_memo["conflicts"]
     split = now_ms() + 30 * DAY
@@ -115,8 +116,8 @@ def test_dismissed_as_both_hold_at_different_times(client: TestClient, ws: str,
 
 
 def test_valid_times_only_with_dismiss(client: TestClient, ws: str) -> None:
-    grand = _add(client, ws, "March memo", GRAND)["claims"][0]
-    [conflict] = _add(client, ws, "April memo", PARK)["conflicts"]
+    grand = add_source(client, ws, GRAND, title="March memo")["claims"][0]
+    [conflict] = add_source(client, ws, PARK, title="April memo")["conflicts"]
     base = f"/api/workspaces/{ws}/conflicts/{conflict['id']}"
     p = client.post(base + "/preview", json={"keep": grand["id"]}).json()
     r = client.post(base + "/resolve", json={

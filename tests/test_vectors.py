@@ -15,12 +15,15 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 
 from afterhack.app import create_app
 from afterhack.config import Settings
+from tests.support import LOCAL
 from tests.support.fakellm import FakeLLM, Reply
+from tests.support.settings import make_settings
+from tests.support.texts import JUNE
 
-JUNE = "The product launch is planned for June 12."
 PLAN = JUNE + " The venue is Hall 7 in Berlin. Catering is booked for 200 guests."
 FAKE_DIM = 16
 
@@ -65,9 +68,9 @@ def _fake_vector(text: str) -> list[float]:
 
 @pytest.fixture
 def gateway_settings(falkordb: str, fakellm: FakeLLM, tmp_path: Path) -> Settings:
-    return Settings(falkordb_url=falkordb, data_dir=tmp_path, openai_base_url=fakellm.base_url,
-                    openai_api_key="test-key", llm_timeout_s=2.0, embedding_worker=False,
-                    embedding_model="fake-embed", _env_file=None)  # type: ignore[arg-type]
+    return make_settings(falkordb_url=falkordb, data_dir=tmp_path,
+                         openai_base_url=fakellm.base_url, openai_api_key=SecretStr("test-key"),
+                         llm_timeout_s=2.0, embedding_worker=False, embedding_model="fake-embed")
 
 
 def _wait_embedded(client: TestClient, ws: str, timeout_s: float = 240) -> dict:
@@ -142,10 +145,9 @@ def test_a_gateway_vector_of_another_dimension_is_never_stored(
 @pytest.fixture
 def worker_client(falkordb: str, tmp_path: Path) -> Iterator[TestClient]:
     """The app as it ships: vectors filled in after the write by the background worker."""
-    settings = Settings(falkordb_url=falkordb, data_dir=tmp_path,
-                        _env_file=None)  # type: ignore[call-arg]
+    settings = make_settings(falkordb_url=falkordb, data_dir=tmp_path)
     assert settings.embedding_worker
-    with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(settings), base_url=LOCAL) as c:
         yield c
 
 

@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 import time
-from typing import Any
-
-import redis
 
 from afterhack.cluster.local import LocalCluster, NodeSpec
-
-
-def cmd(c: redis.Redis, *args: Any) -> Any:
-    return c.execute_command(*args)  # type: ignore[no-untyped-call]
+from tests.support.commands import command
 
 
 def nodes(cluster: LocalCluster) -> list[NodeSpec]:
@@ -29,8 +23,8 @@ def master_of(cluster: LocalCluster, key: str) -> int:
     """The port of the master that holds ``key`` now."""
     n = nodes(cluster)[0]
     with cluster.client(n) as c:
-        slot = int(cmd(c, "CLUSTER", "KEYSLOT", key))
-        for first, last, master, *_ in cmd(c, "CLUSTER", "SLOTS"):
+        slot = int(command(c, "CLUSTER", "KEYSLOT", key))
+        for first, last, master, *_ in command(c, "CLUSTER", "SLOTS"):
             if first <= slot <= last:
                 return int(master[1])
     raise AssertionError(f"no master holds {key}")
@@ -58,7 +52,7 @@ def command_calls(cluster: LocalCluster, command: str) -> dict[int, int]:
 def reset_stats(cluster: LocalCluster) -> None:
     for n in nodes(cluster):
         with cluster.client(n) as c:
-            cmd(c, "CONFIG", "RESETSTAT")
+            command(c, "CONFIG", "RESETSTAT")
 
 
 def settle(cluster: LocalCluster, timeout_s: float = 10.0) -> None:

@@ -10,10 +10,13 @@ from typing import Any, TypeVar
 import redis
 from falkordb.helpers import stringify_param_value
 
+from afterhack.model.workspaces import GraphSnapshot
 from afterhack.store.client import Graph, Rows, Store
+from afterhack.store.export import snapshot_graph
 from afterhack.store.invariants import check_workspace
 from afterhack.store.workspaces import workspace_graph
 from afterhack_tools.bulk import bulk_load
+from tests.support.commands import command
 
 T = TypeVar("T")
 
@@ -34,7 +37,7 @@ def explain(url: str, graph: str, cypher: str, params: Mapping[str, Any]) -> str
     header = "CYPHER " + "".join(f"{k}={stringify_param_value(v)} " for k, v in params.items())
     r = redis.Redis.from_url(url, decode_responses=True)
     try:
-        return "\n".join(r.execute_command("GRAPH.EXPLAIN", graph, header + cypher))
+        return "\n".join(command(r, "GRAPH.EXPLAIN", graph, header + cypher))
     finally:
         r.close()
 
@@ -54,9 +57,22 @@ def graph_names(url: str) -> set[str]:
     """Every graph the FalkorDB at ``url`` holds (GRAPH.LIST), read straight from it."""
     r = redis.Redis.from_url(url, decode_responses=True)
     try:
-        return set(r.execute_command("GRAPH.LIST"))
+        return set(command(r, "GRAPH.LIST"))
     finally:
         r.close()
+
+
+def snapshot(url: str, ws: str) -> GraphSnapshot:
+    """Every node and edge of a workspace graph, read straight from FalkorDB."""
+    return with_graph(url, ws, snapshot_graph)
+
+
+def write(url: str, ws: str, cypher: str, params: Mapping[str, Any] | None = None) -> None:
+    """A write straight to a workspace graph, around the app: a state it would not make."""
+    async def go(g: Graph) -> None:
+        await g.write(cypher, params)
+
+    with_graph(url, ws, go)
 
 
 def load(url: str, ws: str, **parts: Any) -> None:

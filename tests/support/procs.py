@@ -15,6 +15,11 @@ import httpx
 from afterhack.runtime.embedded import free_loopback_port, stop_orphan
 
 
+def falkordb_pid(data_dir: Path) -> int:
+    """The pid of the FalkorDB an app runs embedded on ``data_dir``, from its pid file."""
+    return int((data_dir / "falkordb.pid").read_text().strip())
+
+
 class AppProcess:
     """``afterhack serve``; with ``http``, the app under plain uvicorn with that HTTP parser
     instead (``h11`` or ``httptools``), as an operator running their own uvicorn would."""
