@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import uuid
+from typing import Any
 
 from fastapi.testclient import TestClient
 
 from afterhack.agents.gate import Evidence, gate
+from afterhack.agents.offline import OfflineAnalyst
+from afterhack.agents.tools import RunTools
+from afterhack.model.calls import ModelCall
+from afterhack.model.runs import ClaimSources, SearchHit
+from afterhack.store.client import Store
 from tests.support.api import add_source, run_agent
 from tests.support.texts import JUNE
 
@@ -71,7 +78,7 @@ def test_parallel_runs_do_not_share_evidence(client: TestClient, ws: str) -> Non
     # Two sources, so neither claim is the other's neighbour in a search.
     add_source(client, ws, JUNE, title="Launch plan")
     add_source(client, ws, "The venue is Hall 7 in Berlin.", title="Launch plan")
-    results: dict[str, dict] = {}
+    results: dict[str, dict[str, Any]] = {}
 
     def run(task: str) -> None:
         results[task] = client.post(f"/api/workspaces/{ws}/agent-runs",
@@ -103,26 +110,31 @@ def test_gate_drops_unsearched_and_unretrieved_ids() -> None:
     assert gate("garbage", ev, actions_key="actions").empty
 
 
-def test_offline_analyst_records_its_own_time_not_its_tools() -> None:
+def test_offline_analyst_records_its_own_time_not_its_tools(falkordb: str) -> None:
     """Model time on a run is the model's: the store reads its tools make are not in it."""
-    import asyncio
-    from typing import Any
-
-    from afterhack.agents.offline import OfflineAnalyst
-    from afterhack.agents.tools import RunTools
 
     class SlowTools(RunTools):
-        async def search_claims(self, query: Any) -> list[dict[str, Any]]:
+        async def search_claims(self, query: object) -> list[SearchHit]:
             await asyncio.sleep(0.1)
             return [{"claim_id": "c1", "statement": "The launch is in June.",
-                     "status": "proposed"}]
+                     "status": "proposed", "open_conflict_ids": []}]
 
-        async def get_claim_sources(self, claim_ids: Any) -> list[dict[str, Any]]:
+        async def get_claim_sources(self, claim_ids: object) -> list[ClaimSources]:
             await asyncio.sleep(0.1)
-            return [{"claim_id": "c1", "fragments": [{"text": "The launch is in June."}]}]
+            return [{"claim_id": "c1", "status": "proposed", "fragments": [
+                {"fragment_id": "f1", "text": "The launch is in June.", "origin_type": "text",
+                 "origin_name": None, "quote_start": 0, "quote_end": 22, "start": 0,
+                 "end": 22}]}]
 
-    proposal, calls = asyncio.run(
-        OfflineAnalyst().run(SlowTools(None, Evidence()), "When is the launch?", 8))  # type: ignore[arg-type]
-    assert proposal["claim_ids"] == ["c1"]
+    async def run() -> tuple[object, list[ModelCall]]:
+        store = Store(falkordb)
+        try:
+            tools = SlowTools(store.graph("unused-" + uuid.uuid4().hex), Evidence())
+            return await OfflineAnalyst().run(tools, "When is the launch?", 8)
+        finally:
+            await store.close()
+
+    proposal, calls = asyncio.run(run())
+    assert isinstance(proposal, dict) and proposal["claim_ids"] == ["c1"]
     assert [c.role for c in calls] == ["analyst"]
     assert 0 <= calls[0].duration_ms < 100

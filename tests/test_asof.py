@@ -88,9 +88,9 @@ def test_as_of_takes_iso_times_and_epoch_ms(client: TestClient, ws: str) -> None
             r = client.get(f"{base}{path}{sep}as_of={quote(bad)}")
             assert r.status_code == 422, (path, bad, r.text)
             assert r.json()["error"]["code"] == "invalid_request"
-    for bad in (*NOT_A_TIME, True, 1.5):
-        r = client.post(f"{base}/agent-runs", json={"task": "Plan the launch", "as_of": bad})
-        assert r.status_code == 422, (bad, r.text)
+    for wrong in (*NOT_A_TIME, True, 1.5):
+        r = client.post(f"{base}/agent-runs", json={"task": "Plan the launch", "as_of": wrong})
+        assert r.status_code == 422, (wrong, r.text)
 
 
 def test_why_then_why_now(client: TestClient, ws: str) -> None:

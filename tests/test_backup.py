@@ -7,6 +7,7 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -42,7 +43,7 @@ def _indexes(url: str, ws: str) -> list[str]:
     return with_graph(url, ws, read)
 
 
-def _canon(snap: dict[str, Any]) -> dict[str, list[str]]:
+def _canon(snap: Mapping[str, Any]) -> dict[str, list[str]]:
     return {k: sorted(json.dumps(x, sort_keys=True) for x in snap[k]) for k in ("nodes", "edges")}
 
 

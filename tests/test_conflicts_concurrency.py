@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from afterhack.runtime.embedded import EmbeddedFalkorDB
+from afterhack.store.client import Graph, Row
 from tests.support.graphs import violations, with_graph
 from tests.support.procs import AppProcess
 
@@ -64,12 +65,13 @@ def test_racing_resolutions_give_one_winner(tmp_path: Path) -> None:
                     assert body["error"]["code"] in ("stale_correction_preview",
                                                      "conflict_closed")
 
-            async def count(g):  # type: ignore[no-untyped-def]
+            async def count(g: Graph) -> Row:
                 rows = await g.read(
                     "MATCH (k:Conflict {id:$id}) RETURN k.status AS status, k.revision AS rev, "
                     "size([(k)<-[r:RESOLVES]-(:Correction) | r]) AS resolutions",
                     {"id": conflict["id"]})
-                return rows.first()
+                [row] = rows
+                return row
 
             state = with_graph(server.url or "", ws, count)
             assert state["rev"] == 2
@@ -150,7 +152,7 @@ def test_kill_falkordb_during_resolutions(tmp_path: Path) -> None:
                 server.restart()
                 assert violations(url, ws) == []
 
-                async def resolved(g):  # type: ignore[no-untyped-def]
+                async def resolved(g: Graph) -> dict[str, tuple[str, str | None]]:
                     rows = await g.read("MATCH (k:Conflict) RETURN k.id AS id, "
                                         "k.status AS status, k.correction_id AS c")
                     return {r["id"]: (r["status"], r["c"]) for r in rows}

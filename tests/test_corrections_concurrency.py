@@ -5,11 +5,13 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from afterhack.runtime.embedded import EmbeddedFalkorDB
+from afterhack.store.client import Graph, Row
 from tests.support.graphs import violations, with_graph
 from tests.support.procs import AppProcess
 from tests.support.texts import JUNE
@@ -33,7 +35,7 @@ def test_twenty_racing_applies_give_one_replacement(tmp_path: Path) -> None:
             rev = preview["revisions"]
             barrier = threading.Barrier(20, timeout=60)
 
-            def apply(i: int) -> tuple[int, dict]:
+            def apply(i: int) -> tuple[int, dict[str, Any]]:
                 base = (a if i % 2 else b).base_url
                 body = {"statement": f"The product launch is planned for July {i + 1}.",
                         "claim_revision": rev["claim_revision"],
@@ -51,7 +53,7 @@ def test_twenty_racing_applies_give_one_replacement(tmp_path: Path) -> None:
                        for code, body in results if code == 409)
             winner = next(body for code, body in results if code == 201)
 
-            async def count(g):  # type: ignore[no-untyped-def]
+            async def count(g: Graph) -> Row | None:
                 rows = await g.read(
                     "MATCH (c:Claim {id:$id}) RETURN "
                     "size([(c)<-[s:SUPERSEDES]-(:Claim) | s]) AS replacements, "

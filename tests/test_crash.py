@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from afterhack.runtime.embedded import EmbeddedFalkorDB
+from afterhack.store.client import Graph
 from tests.support.graphs import load, violations, with_graph
 from tests.support.procs import AppProcess
 
@@ -80,7 +81,7 @@ class Corrector(threading.Thread):
 
 
 def _acked_present(url: str, ws: str, acked: dict[str, str]) -> None:
-    async def read(g):  # type: ignore[no-untyped-def]
+    async def read(g: Graph) -> dict[str, tuple[Any, ...]]:
         rows = await g.read(
             "MATCH (k:Correction)-[:CORRECTS]->(c:Claim) RETURN k.id AS k, c.id AS c, "
             "c.status AS status, c.status_history AS history, c.status_since AS since, "

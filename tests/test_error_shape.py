@@ -166,7 +166,8 @@ def test_every_body_takes_exactly_the_json_types_it_documents() -> None:
     # A boolean is no integer (a revision, a limit) and an integer no flag: pydantic's lax
     # mode reads true as 1 and 0 as false, so one typo in a client became a real write.
     checked = 0
-    for model in {*_models(inputs.Body), inputs.RestoreWorkspace}:
+    models: set[type[BaseModel]] = {*_models(inputs.Body), inputs.RestoreWorkspace}
+    for model in models:
         for name, prop in model.model_json_schema()["properties"].items():
             types = _json_types(prop)
             wrong: list[Any] = []

@@ -20,12 +20,14 @@ from afterhack.errors import (
 )
 from afterhack.llm.gateway import AssistantTurn, Gateway, ToolCall, parse_json_object
 from afterhack.model.calls import ModelCall
+from afterhack.model.chat import ChatMessage, ToolSpec
 from afterhack.runtime.embedded import free_loopback_port
 from tests.support.fakellm import FakeLLM, Reply, ToolCallSpec
 from tests.support.settings import make_settings
 
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"claims": {"type": "array"}}}
-ASK = [{"role": "system", "content": "Reply in JSON."}, {"role": "user", "content": "Hi."}]
+ASK: list[ChatMessage] = [{"role": "system", "content": "Reply in JSON."},
+                          {"role": "user", "content": "Hi."}]
 SECRET = "sk-test-SECRET-0123456789"
 
 
@@ -291,7 +293,7 @@ async def test_without_a_key_a_dummy_bearer_is_sent(
 
 # -- tool calls ----------------------------------------------------------------------------
 
-TOOLS: list[dict[str, Any]] = [
+TOOLS: list[ToolSpec] = [
     {"type": "function", "function": {
         "name": "search_claims", "description": "Search claims.",
         "parameters": {"type": "object", "properties": {"query": {"type": "string"}},
@@ -335,8 +337,8 @@ async def test_chat_tools_turn_round_trips_as_a_message(
                    Reply.text("No source-backed answer."))
     turn, _ = await gateway.chat_tools("analyst", ASK, TOOLS)
     [tc] = turn.tool_calls
-    history = [*ASK, turn.as_message(),
-               {"role": "tool", "tool_call_id": tc.id, "content": "[]"}]
+    history: list[ChatMessage] = [*ASK, turn.as_message(),
+                                  {"role": "tool", "tool_call_id": tc.id, "content": "[]"}]
     final, _ = await gateway.chat_tools("analyst", history, TOOLS)
     assert final == AssistantTurn(content="No source-backed answer.", tool_calls=[])
     sent = fakellm.bodies[1]["messages"]

@@ -3,6 +3,7 @@ new_id()'s, whatever bytes the OS hands out."""
 
 from __future__ import annotations
 
+import os
 import uuid
 
 import pytest
@@ -27,7 +28,7 @@ def test_batch_ids_are_canonical_random_v4_uuids() -> None:
 def test_version_and_variant_bits_hold_for_any_random_bytes(
     byte: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(names.os, "urandom", lambda n: bytes([byte]) * n)
+    monkeypatch.setattr(os, "urandom", lambda n: bytes([byte]) * n)
     ids = names.new_ids(3)
     assert all(_is_v4(i) for i in ids)
     assert ids[0] == str(uuid.UUID(bytes=bytes([byte]) * 16, version=4))

@@ -148,8 +148,9 @@ def test_kill9_during_corrections_applies_each_all_or_nothing(
     sources = [{"id": str(uuid.uuid4()), "title": f"s{i}"} for i in range(60)]
     claims = [{"id": str(uuid.uuid4()), "statement": f"Fact {i} holds.",
                "source_id": sources[i]["id"]} for i in range(60)]
-    decisions = [{"id": str(uuid.uuid4()), "title": f"D{i}-{k}",
-                  "premises": {"p": [claims[i]["id"]]}} for i in range(60) for k in range(100)]
+    decisions: list[dict[str, Any]] = [
+        {"id": str(uuid.uuid4()), "title": f"D{i}-{k}",
+         "premises": {"p": [claims[i]["id"]]}} for i in range(60) for k in range(100)]
     actions = [{"id": str(uuid.uuid4()), "description": f"A{d['id']}",
                 "decision_ids": [d["id"]]} for d in decisions]
     load(url, ws, sources=sources, claims=claims, decisions=decisions, actions=actions)

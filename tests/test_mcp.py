@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.types import TextContent
 from pydantic import SecretStr
 from starlette.requests import Request
 
@@ -57,11 +58,12 @@ async def test_tools_listed_with_hints(services: Services) -> None:
     assert set(tools) == TOOLS
     for t in tools.values():
         assert "workspace_id" in t.input_schema["required"], t.name
-    assert tools["preview_correction"].annotations.read_only_hint is True  # type: ignore[union-attr]
-    assert tools["get_impact"].annotations.read_only_hint is True  # type: ignore[union-attr]
-    assert tools["apply_correction"].annotations.destructive_hint is True  # type: ignore[union-attr]
-    assert tools["list_conflicts"].annotations.read_only_hint is True  # type: ignore[union-attr]
-    assert tools["resolve_conflict"].annotations.destructive_hint is True  # type: ignore[union-attr]
+    hints = {"preview_correction": "read_only_hint", "get_impact": "read_only_hint",
+             "apply_correction": "destructive_hint", "list_conflicts": "read_only_hint",
+             "resolve_conflict": "destructive_hint"}
+    for name, hint in hints.items():
+        annotations = tools[name].annotations
+        assert annotations is not None and getattr(annotations, hint) is True, (name, hint)
 
 
 async def test_conflicts_over_mcp(target: AfterhackMCP | str, services: Services) -> None:
@@ -265,7 +267,8 @@ async def test_keys_and_roles_as_over_http(services: Services) -> None:
                                                     key))
         async with Client(server) as c:
             r = await c.call_tool("get_claim", {"workspace_id": ws, "claim_id": claim["id"]})
-            got = json.loads(r.content[0].text)  # type: ignore[union-attr]
+            assert isinstance(r.content[0], TextContent), r.content
+            got = json.loads(r.content[0].text)
             assert (got["error"]["code"] if r.is_error else None) == code
 
 
@@ -422,7 +425,7 @@ async def test_two_racing_submits_conclude_the_run_once(services: Services) -> N
                                        c.call_tool("submit_proposal", args))
     assert sorted(r.is_error for r in results) == [False, True]
     loser = next(r for r in results if r.is_error)
-    assert loser.structured_content["error"]["code"] == "agent_run_closed"  # type: ignore[index]
+    assert loser.structured_content["error"]["code"] == "agent_run_closed"
     rows = await g.read("MATCH (:AgentRun {id:$id})-[:PRODUCED]->(d:Decision) "
                         "RETURN count(d) AS n", {"id": run})
     assert rows.scalar() == 1

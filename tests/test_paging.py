@@ -144,8 +144,9 @@ def test_sources_and_decisions_page_with_totals(client: TestClient, falkordb: st
                                                 ws: str) -> None:
     sources = [{"id": new_id(), "title": f"doc {i}"} for i in range(25)]
     claims = [c for s in sources for c in claims_of(1, s["id"], "epsilon")]
-    decisions = [{"id": new_id(), "title": f"decide {i}", "premises": {"p": [claims[i]["id"]]}}
-                 for i in range(23)]
+    decisions: list[dict[str, Any]] = [
+        {"id": new_id(), "title": f"decide {i}", "premises": {"p": [claims[i]["id"]]}}
+        for i in range(23)]
     load(falkordb, ws, sources=sources, claims=claims, decisions=decisions)
 
     def lister(path: str, limit: int, **extra: Any) -> Callable[[str | None], Page]:

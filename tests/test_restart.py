@@ -147,8 +147,8 @@ def aof_dir(tmp_path: Path) -> Path:
                     f"UNWIND range({k}, {k + 4999}) AS i CREATE (:N {{id: i}})")
         pipe = client.pipeline(transaction=False)
         for i in range(LOOKUPS):
-            pipe.execute_command("GRAPH.QUERY", "g",
-                                 f"MATCH (n:N {{id: {i * 7}}}) SET n.seen = true")
+            command(pipe, "GRAPH.QUERY", "g",
+                    f"MATCH (n:N {{id: {i * 7}}}) SET n.seen = true")
         pipe.execute()
         client.close()
     finally:

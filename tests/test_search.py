@@ -25,10 +25,11 @@ PLAN = (JUNE + " The venue is Hall 7 in Berlin. Catering is booked for 200 guest
         "Anna Schmidt leads the marketing team.")
 
 
-def _search(client: TestClient, ws: str, q: str, mode: str = "hybrid") -> dict:
+def _search(client: TestClient, ws: str, q: str, mode: str = "hybrid") -> dict[str, Any]:
     r = client.get(f"/api/workspaces/{ws}/claims", params={"q": q, "mode": mode})
     assert r.status_code == 200, r.text
-    return r.json()
+    body: dict[str, Any] = r.json()
+    return body
 
 
 def test_claim_terms_fold_plurals_and_drop_stopwords() -> None:

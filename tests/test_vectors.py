@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -73,10 +74,10 @@ def gateway_settings(falkordb: str, fakellm: FakeLLM, tmp_path: Path) -> Setting
                          llm_timeout_s=2.0, embedding_worker=False, embedding_model="fake-embed")
 
 
-def _wait_embedded(client: TestClient, ws: str, timeout_s: float = 240) -> dict:
+def _wait_embedded(client: TestClient, ws: str, timeout_s: float = 240) -> dict[str, Any]:
     deadline = time.monotonic() + timeout_s
     while True:
-        p = client.get(f"/api/workspaces/{ws}/embeddings").json()
+        p: dict[str, Any] = client.get(f"/api/workspaces/{ws}/embeddings").json()
         if p["pending"] == 0 and p["state"] == "ready":
             return p
         assert time.monotonic() < deadline, p

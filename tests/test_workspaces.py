@@ -6,6 +6,7 @@ import uuid
 from fastapi.testclient import TestClient
 
 from afterhack.store import admin
+from afterhack.store.client import Graph
 from afterhack.store.names import graph_name
 from tests.support.graphs import graph_names, with_graph
 
@@ -117,8 +118,8 @@ def test_a_search_answers_404_once_its_workspace_is_gone_or_not_ready(
         if gone == "deleted":
             assert client.delete(f"/api/workspaces/{ws}").status_code in (200, 204)
         else:
-            async def unready(g: object) -> None:
-                await g.write("MATCH (w:Workspace) SET w.ready = false")  # type: ignore[attr-defined]
+            async def unready(g: Graph) -> None:
+                await g.write("MATCH (w:Workspace) SET w.ready = false")
 
             with_graph(falkordb, ws, unready)
         for q in ("?q=sky", "?q=sky&mode=text", "?q=sky&mode=vector", ""):
