@@ -15,34 +15,25 @@ test-artifacts/firstscreen/."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import httpx
 import pytest
 
-from afterhack.api.app import STATIC_DIR
+from tests.support.browser import chromium, drive, fresh_dir
 from tests.support.graphs import load
 from tests.support.procs import AppProcess
 from tests.support.worlds import FIRST_QUESTION, dismiss_conflict, first_world, over_the_limit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-WEB = Path(__file__).resolve().parent.parent / "web"
 # What the graph view draws of each kind at most (the API's default limit).
 GRAPH_LIMIT = 5000
 
 
 def test_first_screens_read_at_three_sizes(tmp_path: Path, artifacts: Path) -> None:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert chromium, "Chromium is missing: scripts/test installs Debian's chromium package"
-    assert (WEB / "node_modules" / "playwright-core").is_dir(), "run scripts/test (npm ci)"
-    assert (STATIC_DIR / "index.html").exists(), "the UI is not built: run scripts/test"
-    out = artifacts / "firstscreen"
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
+    browser = chromium()
+    out = fresh_dir(artifacts / "firstscreen")
     env = {"AFTERHACK_FALKORDB_URL": ""}  # the embedded FalkorDB, as the README's run command
     with AppProcess(env, data_dir=tmp_path / "data", log_path=tmp_path / "app.log") as app:
         corrections = first_world(app.base_url, "First steps")
@@ -74,13 +65,8 @@ def test_first_screens_read_at_three_sizes(tmp_path: Path, artifacts: Path) -> N
             "big": {"id": big["id"], "says": f"Drawing {GRAPH_LIMIT:,} of {claims:,} claims",
                     "undrawn_id": undrawn["id"], "undrawn_statement": undrawn["statement"]},
         }
-        result = subprocess.run(
-            ["node", "e2e/firstscreen.mjs"], cwd=WEB, capture_output=True, text=True,
-            timeout=600, env={**os.environ, "BASE_URL": app.base_url, "CHROMIUM_PATH": chromium,
-                              "ARTIFACTS_DIR": str(out), "STORY": json.dumps(story)})
-        (out / "firstscreen.log").write_text(result.stdout + result.stderr)
-        print(result.stdout)
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-4000:]
+        drive("firstscreen", base_url=app.base_url, browser=browser, out=out, timeout_s=600,
+              STORY=json.dumps(story))
     shots = sorted(p.name for p in out.glob("*.png"))
     assert not any("FAILED" in s for s in shots), shots
     for label in ("corrections", "conflict"):

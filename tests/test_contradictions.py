@@ -6,9 +6,10 @@ detector was not tuned on, so a change that fits the tuned pairs and breaks the 
 
 from __future__ import annotations
 
-from afterhack.facts import ValueKind, judge_statements, read, same_subject
+from afterhack.facts import judge_statements, read, same_subject
 from afterhack_tools.bench.conflict_pairs import CONTRADICTION_KINDS, PAIRS
 from afterhack_tools.bench.conflicts import quality
+from tests.support.facts import norms
 
 
 def test_the_labelled_set_is_what_it_says() -> None:
@@ -39,9 +40,6 @@ def test_the_detector_is_symmetric_and_deterministic() -> None:
 
 
 def test_values_are_read_in_their_usual_spellings() -> None:
-    def norms(text: str, kind: ValueKind) -> list[object]:
-        return [v.norm for v in read(text).values.get(kind, ())]
-
     assert norms("It is on 2025-12-31.", "date") == norms("It is on 31 December 2025.", "date")
     assert norms("It is on December 31, 2025.", "date") == [(2025, 12, 31, None)]
     assert norms("It starts at 2:30 pm.", "time") == norms("It starts at 14:30.", "time")

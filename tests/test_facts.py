@@ -17,10 +17,7 @@ from afterhack.facts import ValueRead, judge_statements, other_value, read, same
 from afterhack_tools.bench import conflict_pairs_free
 from afterhack_tools.bench.conflict_pairs_free import CONTRADICTION_KINDS, NEAR_MISS_KINDS, PAIRS
 from afterhack_tools.bench.conflicts import quality
-
-
-def _norms(text: str, kind: str) -> list[object]:
-    return [v.norm for v in read(text).values.get(kind, ())]  # type: ignore[call-overload]
+from tests.support.facts import norms
 
 
 def test_the_issue_examples() -> None:
@@ -62,35 +59,35 @@ def test_german_and_chinese_memos_that_agree(a: str, b: str) -> None:
 
 
 def test_values_in_german_and_chinese() -> None:
-    assert _norms("Der Launch ist am 15. September.", "date") == [(None, 9, 15, None)]
-    assert _norms("Der Launch ist am 15.09.2025.", "date") == [(2025, 9, 15, None)]
-    assert _norms("Das Budget beträgt 120.000 Euro.", "amount") == [("eur", 120_000.0)]
-    assert _norms("Die Renovierung kostet 3 Mio. €.", "amount") == [("eur", 3_000_000.0)]
-    assert _norms("Die Inflationsrate liegt bei 2,4 %.", "percentage") == [(2.4,)]
-    assert _norms("Die Sitzung beginnt um 14:30 Uhr.", "time") == [(870, False)]
-    assert _norms("Die Schulung dauert drei Tage.", "duration") == \
-        _norms("The training lasts 72 hours.", "duration")
-    assert _norms("产品发布定于九月十五日。", "date") == [(None, 9, 15, None)]
-    assert _norms("年会将于2025年12月20日举行。", "date") == [(2025, 12, 20, None)]
-    assert _norms("国庆活动10月1日开始。", "date") == [(None, 10, 1, None)]
-    assert _norms("项目预算为12万元。", "amount") == [("cny", 120_000.0)]
-    assert _norms("会议下午三点开始。", "time") == [(900, False)]
-    assert _norms("折扣是百分之三十。", "percentage") == [(30.0,)]
-    assert _norms("设备重2吨。", "number") == _norms("The unit weighs 2,000 kg.", "number")
+    assert norms("Der Launch ist am 15. September.", "date") == [(None, 9, 15, None)]
+    assert norms("Der Launch ist am 15.09.2025.", "date") == [(2025, 9, 15, None)]
+    assert norms("Das Budget beträgt 120.000 Euro.", "amount") == [("eur", 120_000.0)]
+    assert norms("Die Renovierung kostet 3 Mio. €.", "amount") == [("eur", 3_000_000.0)]
+    assert norms("Die Inflationsrate liegt bei 2,4 %.", "percentage") == [(2.4,)]
+    assert norms("Die Sitzung beginnt um 14:30 Uhr.", "time") == [(870, False)]
+    assert norms("Die Schulung dauert drei Tage.", "duration") == \
+        norms("The training lasts 72 hours.", "duration")
+    assert norms("产品发布定于九月十五日。", "date") == [(None, 9, 15, None)]
+    assert norms("年会将于2025年12月20日举行。", "date") == [(2025, 12, 20, None)]
+    assert norms("国庆活动10月1日开始。", "date") == [(None, 10, 1, None)]
+    assert norms("项目预算为12万元。", "amount") == [("cny", 120_000.0)]
+    assert norms("会议下午三点开始。", "time") == [(900, False)]
+    assert norms("折扣是百分之三十。", "percentage") == [(30.0,)]
+    assert norms("设备重2吨。", "number") == norms("The unit weighs 2,000 kg.", "number")
 
 
 def test_values_in_other_words() -> None:
     # Twelve- and twenty-four-hour clocks, and a clock time with no half of the day.
-    assert _norms("Dinner starts at 9 pm.", "time") == _norms("Dinner starts at 21:00.", "time")
-    assert _norms("Dinner starts at 9 pm.", "time") != _norms("Dinner starts at 21:30.", "time")
+    assert norms("Dinner starts at 9 pm.", "time") == norms("Dinner starts at 21:00.", "time")
+    assert norms("Dinner starts at 9 pm.", "time") != norms("Dinner starts at 21:30.", "time")
     assert judge_statements("The keynote is at 10:00.", "The keynote begins at 10 o'clock.") \
         .verdict == "same_fact"
     # Percentages, number words, currencies and their scales, durations in other units.
-    assert _norms("It is 20%.", "percentage") == _norms("It is twenty percent.", "percentage")
-    assert _norms("It has fifty-two seats.", "number") == [("", 52.0)]
-    assert _norms("It costs $12,000.", "amount") == _norms("It costs 12,000 dollars.", "amount")
-    assert _norms("It costs USD 15k.", "amount") == [("usd", 15_000.0)]
-    assert _norms("It takes two weeks.", "duration") == _norms("It takes 14 days.", "duration")
+    assert norms("It is 20%.", "percentage") == norms("It is twenty percent.", "percentage")
+    assert norms("It has fifty-two seats.", "number") == [("", 52.0)]
+    assert norms("It costs $12,000.", "amount") == norms("It costs 12,000 dollars.", "amount")
+    assert norms("It costs USD 15k.", "amount") == [("usd", 15_000.0)]
+    assert norms("It takes two weeks.", "duration") == norms("It takes 14 days.", "duration")
     # "$5,000 a month" is a rate, not a month's duration.
     assert "duration" not in read("The contractor is paid $5,000 a month.").values
 

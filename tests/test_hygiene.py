@@ -34,19 +34,19 @@ def imports_of_test_modules(source: str) -> list[tuple[int, str]]:
     return found
 
 
-def _sources() -> list[Path]:
+def _test_files() -> list[Path]:
     return sorted(TESTS.rglob("*.py"))
 
 
 def test_every_module_of_the_tests_is_read() -> None:
-    names = {p.relative_to(TESTS).as_posix() for p in _sources()}
+    names = {p.relative_to(TESTS).as_posix() for p in _test_files()}
     assert {"conftest.py", "test_hygiene.py", "support/api.py", "support/errors.py"} <= names
     assert len(names) > 60
 
 
 def test_no_module_imports_from_a_test_module() -> None:
     bad = [f"{p.relative_to(TESTS.parent)}:{line} imports {module}"
-           for p in _sources()
+           for p in _test_files()
            for line, module in imports_of_test_modules(p.read_text(encoding="utf-8"))]
     assert not bad, "move what they share to tests/support or tests/conftest.py:\n" + "\n".join(bad)
 

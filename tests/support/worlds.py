@@ -10,6 +10,8 @@ from typing import Any, TypedDict
 
 import httpx
 
+from tests.support.api import add_source, correct_claim, new_workspace, resolve_conflict, run_agent
+
 
 class GraphNode(TypedDict):
     id: str
@@ -68,20 +70,14 @@ LAUNCH_BUILDS_ON = ("Brief the partners", "Prepare the press release")
 
 def launch_world(base_url: str, name: str = "Launch, 40 nodes") -> LaunchWorld:
     """A launch workspace of 40 product-view nodes, made through the HTTP API."""
-    with httpx.Client(base_url=base_url + "/api", timeout=60) as c:
-        ws = c.post("/workspaces", json={"name": name}).json()["id"]
+    with httpx.Client(base_url=base_url, timeout=60) as c:
+        ws = new_workspace(c, name)
         for title, text in LAUNCH_SOURCES.items():
-            added = c.post(f"/workspaces/{ws}/sources", json={"title": title, "text": text})
-            added.raise_for_status()
-        decisions: dict[str, str] = {}
-        for task in LAUNCH_TASKS:
-            run = c.post(f"/workspaces/{ws}/agent-runs", json={"task": task})
-            run.raise_for_status()
-            decisions[task] = run.json()["decision"]["id"]
+            add_source(c, ws, text, title=title)
+        decisions = {task: run_agent(c, ws, task)["decision"]["id"] for task in LAUNCH_TASKS}
         task, upstream = LAUNCH_BUILDS_ON
-        c.post(f"/workspaces/{ws}/agent-runs",
-               json={"task": task, "builds_on": [decisions[upstream]]}).raise_for_status()
-        graph = c.get(f"/workspaces/{ws}/graph").json()
+        run_agent(c, ws, task, builds_on=[decisions[upstream]])
+        graph = c.get(f"/api/workspaces/{ws}/graph").json()
     return {"id": ws, "nodes": graph["nodes"], "edges": graph["edges"]}
 
 
@@ -113,38 +109,22 @@ class FirstWorld(TypedDict):
     conflict_id: str | None
 
 
-def _correct(c: httpx.Client, ws: str, claim_id: str, statement: str) -> None:
-    base = f"/workspaces/{ws}/claims/{claim_id}/corrections"
-    p = c.post(base + "/preview", json={"statement": statement})
-    p.raise_for_status()
-    c.post(base, json={"statement": statement, "reason": "Checked with the organisers.",
-                       "claim_revision": p.json()["revisions"]["claim_revision"],
-                       "impact_token": p.json()["revisions"]["impact_token"]}).raise_for_status()
-
-
 def first_world(base_url: str, name: str, *, conflict: bool = False) -> FirstWorld:
     """The workspace of issue 37's first screen, made through the HTTP API."""
-    with httpx.Client(base_url=base_url + "/api", timeout=60) as c:
-        ws = c.post("/workspaces", json={"name": name}).json()["id"]
+    with httpx.Client(base_url=base_url, timeout=60) as c:
+        ws = new_workspace(c, name)
         claims: dict[str, str] = {}
         for title, text in FIRST_SOURCES.items():
-            added = c.post(f"/workspaces/{ws}/sources", json={"title": title, "text": text})
-            added.raise_for_status()
-            claims.update({x["statement"]: x["id"] for x in added.json()["claims"]})
-        c.post(f"/workspaces/{ws}/agent-runs",
-               json={"task": "Plan the launch event"}).raise_for_status()
-        twice = []
-        for _ in range(2):
-            run = c.post(f"/workspaces/{ws}/agent-runs", json={"task": FIRST_QUESTION})
-            run.raise_for_status()
-            twice.append(run.json()["decision"]["id"])
+            added = add_source(c, ws, text, title=title)
+            claims.update({x["statement"]: x["id"] for x in added["claims"]})
+        run_agent(c, ws, "Plan the launch event")
+        twice = [run_agent(c, ws, FIRST_QUESTION)["decision"]["id"] for _ in range(2)]
         for old, new in FIRST_CORRECTIONS.items():
-            _correct(c, ws, claims[old], new)
+            correct_claim(c, ws, claims[old], new, reason="Checked with the organisers.")
         conflict_id = None
         if conflict:
-            c.post(f"/workspaces/{ws}/sources",
-                   json={"title": "April memo", "text": APRIL_MEMO}).raise_for_status()
-            listed = c.get(f"/workspaces/{ws}/conflicts", params={"status": "open"})
+            add_source(c, ws, APRIL_MEMO, title="April memo")
+            listed = c.get(f"/api/workspaces/{ws}/conflicts", params={"status": "open"})
             [open_] = listed.json()["items"]
             conflict_id = open_["id"]
     return {"id": ws, "decisions": twice, "conflict_id": conflict_id}
@@ -152,14 +132,10 @@ def first_world(base_url: str, name: str, *, conflict: bool = False) -> FirstWor
 
 def dismiss_conflict(base_url: str, ws: str, conflict_id: str) -> None:
     """Settles a conflict as a reviewer would: both claims can be true."""
-    with httpx.Client(base_url=base_url + "/api", timeout=60) as c:
-        base = f"/workspaces/{ws}/conflicts/{conflict_id}"
-        p = c.post(base + "/preview", json={"dismiss": True})
-        p.raise_for_status()
-        c.post(base + "/resolve", json={
-            "dismiss": True, "reason": "Both dates hold: one is the press day.",
-            "conflict_revision": p.json()["revisions"]["conflict_revision"],
-            "impact_token": p.json()["revisions"]["impact_token"]}).raise_for_status()
+    with httpx.Client(base_url=base_url, timeout=60) as c:
+        _, r = resolve_conflict(c, ws, conflict_id, dismiss=True,
+                                reason="Both dates hold: one is the press day.")
+        assert r.status_code == 201, r.text
 
 
 def over_the_limit(claims: int, sources: int = 20,
