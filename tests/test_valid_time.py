@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from afterhack.store.audit import now_ms
 from afterhack.temporal import validity
 from afterhack.temporal.validity import valid_time
-from tests.support.api import add_source
+from tests.support.api import HttpResponse, add_source, resolve_conflict
 from tests.support.graphs import violations
 
 DAY = 86_400_000
@@ -54,13 +54,10 @@ def test_extraction_keeps_what_the_statement_says(client: TestClient, ws: str) -
     assert datetime.fromtimestamp(read["valid_until"] / 1000, UTC).strftime("%m-%d") == "06-01"
 
 
-def _dismiss(client: TestClient, ws: str, conflict_id: str, **extra: Any) -> Any:
-    base = f"/api/workspaces/{ws}/conflicts/{conflict_id}"
-    p = client.post(base + "/preview", json={"dismiss": True}).json()
-    return client.post(base + "/resolve", json={
-        "dismiss": True, "reason": "The venue changes in the summer.",
-        "conflict_revision": p["revisions"]["conflict_revision"],
-        "impact_token": p["revisions"]["impact_token"], **extra})
+def _dismiss(client: TestClient, ws: str, conflict_id: str, **resolution: Any) -> HttpResponse:
+    """Both claims hold, at different times; the answer, unchecked."""
+    return resolve_conflict(client, ws, conflict_id, dismiss=True,
+                            reason="The venue changes in the summer.", resolution=resolution)[1]
 
 
 def test_dismissed_as_both_hold_at_different_times(client: TestClient, ws: str,

@@ -110,9 +110,11 @@ def correct_claim(http: Http, ws: str, claim_id: str, statement: str, *,
 
 def resolve_conflict(http: Http, ws: str, conflict_id: str, *,
                      reason: str = "The April memo is the latest word.",
+                     resolution: Mapping[str, Any] | None = None,
                      **choice: Any) -> tuple[dict[str, Any], HttpResponse]:
-    """Preview, then resolve with ``choice`` (``keep`` or ``dismiss`` and what it needs): the
-    preview and the resolution's answer, unchecked."""
+    """Preview, then resolve with ``choice`` (``keep`` or ``dismiss``): the preview and the
+    resolution's answer, unchecked. ``resolution``: what only the resolution carries
+    (``valid_times``)."""
     base = f"/api/workspaces/{ws}/conflicts/{conflict_id}"
     p = http.post(base + "/preview", json=choice)
     assert p.status_code == 200, p.text
@@ -120,7 +122,7 @@ def resolve_conflict(http: Http, ws: str, conflict_id: str, *,
     r = http.post(base + "/resolve", json={
         **choice, "reason": reason,
         "conflict_revision": preview["revisions"]["conflict_revision"],
-        "impact_token": preview["revisions"]["impact_token"]})
+        "impact_token": preview["revisions"]["impact_token"], **(resolution or {})})
     return preview, r
 
 
