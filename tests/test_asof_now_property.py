@@ -16,22 +16,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import afterhack
+from tests.support.api import read_json
 from tests.support.moments import moment
 from tests.support.steps import SENTENCES, TASKS, step, steps
-
-
-def _get(client: TestClient, path: str, **params: Any) -> Any:
-    r = client.get(path, params=params)
-    assert r.status_code == 200, (path, params, r.text)
-    return r.json()
 
 
 def _reads(client: TestClient, ws: str) -> list[tuple[str, dict[str, Any]]]:
     """Every read of the workspace that takes ``as_of``, each item of a list read alone."""
     base = f"/api/workspaces/{ws}"
-    graph = _get(client, base + "/graph")
-    claims = _get(client, base + "/claims", status="all", limit=1000)["items"]
-    conflicts = _get(client, base + "/conflicts", status="all")["items"]
+    graph = read_json(client, base + "/graph")
+    claims = read_json(client, base + "/claims", status="all", limit=1000)["items"]
+    conflicts = read_json(client, base + "/conflicts", status="all")["items"]
     reads: list[tuple[str, dict[str, Any]]] = [
         (base + "/graph", {}), (base + "/graph", {"view": "internal"}),
         (base + "/claims", {"status": "all", "limit": 1000}),
@@ -89,7 +84,7 @@ def _settled(client: TestClient, ws: str) -> None:
     reviewer's claims after the write, and the internal view shows a claim's vector as
     stored at the time of the read, whatever its ``as_of``."""
     deadline = time.monotonic() + 30
-    while _get(client, f"/api/workspaces/{ws}/embeddings")["pending"]:
+    while read_json(client, f"/api/workspaces/{ws}/embeddings")["pending"]:
         assert time.monotonic() < deadline, "claims still wait for their vectors"
         time.sleep(0.05)
 
@@ -97,10 +92,10 @@ def _settled(client: TestClient, ws: str) -> None:
 def _assert_same_now(client: TestClient, ws: str) -> None:
     _settled(client, ws)
     reads = _reads(client, ws)
-    now = [_answer(path, _get(client, path, **params)) for path, params in reads]
+    now = [_answer(path, read_json(client, path, **params)) for path, params in reads]
     t = moment()
     for (path, params), read_now in zip(reads, now, strict=True):
-        then = _answer(path, _get(client, path, **params, as_of=t))
+        then = _answer(path, read_json(client, path, **params, as_of=t))
         assert then == read_now, (path, params, _difference(read_now, then))
 
 

@@ -30,6 +30,7 @@ def test_cli_and_client_read_the_past(running_app: AppProcess) -> None:
         api.workspace = ws
         claim = api.add_source(JUNE, title="plan")["claims"][0]
         run = api.run_agent("Plan the launch event")
+        assert run["decision"] is not None
         before = moment()
         api.apply_preview(api.preview_correction(claim["id"], FIXED), reason="moved")
         assert api.get_claim(claim["id"])["status"] == "superseded"

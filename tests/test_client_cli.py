@@ -61,6 +61,7 @@ def test_client_journey_and_errors(api: Client) -> None:
     assert api.get_run(view["run"]["id"]) == view
     assert [r["id"] for r in api.list_runs()["items"]] == [view["run"]["id"]]
     decision, action = view["decision"], view["actions"][0]
+    assert decision is not None
     assert [d["id"] for d in api.list_decisions(status=["draft"])["items"]] == [decision["id"]]
 
     preview = api.preview_correction(claim["id"], FIXED)
@@ -88,6 +89,7 @@ def test_client_journey_and_errors(api: Client) -> None:
         api.preview_correction(claim["id"], "Another date.")
     assert superseded.value.code == "claim_superseded"
 
+    assert applied["replacement"] is not None
     replacement = applied["replacement"]["id"]
     stale = api.preview_correction(replacement, "The product launch is planned for June 20.")
     api.run_agent("When is the launch?")  # a new decision now rests on it
@@ -136,7 +138,8 @@ def test_cli_ingest_ask_correct_graph(running_app: AppProcess, tmp_path: Path) -
 
     with Client(running_app.base_url, workspace=ws) as api:
         claim = next(c for c in api.search_claims("launch")["items"] if c["statement"] == JUNE)
-        assert api.get_claim(claim["id"])["origin"]["source_title"] == "launch-plan"
+        origin = api.get_claim(claim["id"])["origin"]
+        assert origin is not None and origin["source_title"] == "launch-plan"
 
         out = runner.invoke(cli, ["ask", "Plan the launch event", *url], env=env)
         assert out.exit_code == 0, out.output
@@ -268,6 +271,7 @@ def test_cli_tells_two_decisions_from_one_question_apart(api: Client,
     lines = [line for line in out.output.splitlines() if question in line]
     assert len(lines) == 2, out.output
     for view, line in zip(reversed(runs), lines, strict=True):  # newest first
+        assert view["decision"] is not None
         assert line.startswith(view["decision"]["id"]) and line.endswith(question)
         assert f"run {view['run']['id']}" in line
         assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", line), line
@@ -281,12 +285,13 @@ def test_each_client_method_answers_its_routes_record() -> None:
     # The clients' answers are the API's own records: each endpoint method names its route,
     # and that route's response model is the record the method reads.
     routes = {(m, r.path): r for router in ROUTERS for r in router.routes
-              if isinstance(r, APIRoute) for m in r.methods}
+              if isinstance(r, APIRoute) for m in r.methods or ()}
     declared = {name: e for name, e in vars(_Endpoints).items() if isinstance(e, endpoint)}
     assert len(declared) >= 33
     for name, e in declared.items():
-        assert tuple(e.route.split(" ", 1)) in routes, (name, e.route)
-        assert routes[tuple(e.route.split(" ", 1))].response_model == e.answer.record, name
+        method, path = e.route.split(" ", 1)
+        assert (method, path) in routes, (name, e.route)
+        assert routes[method, path].response_model == e.answer.record, name
 
 
 def test_an_answer_that_is_not_its_record_is_an_error() -> None:

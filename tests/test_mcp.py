@@ -27,6 +27,7 @@ from afterhack.mcpserver import (
     fixed_key_caller,
     http_caller,
 )
+from afterhack.model.graph import GraphView
 from afterhack.runtime.services import Services, build_services
 from afterhack.store.client import Store
 from afterhack.store.export import snapshot_graph
@@ -298,13 +299,15 @@ def _story(api: ApiClient) -> dict[str, str]:
     api.workspace = ws
     june = api.add_source(JUNE, title="Launch plan")["claims"][0]["id"]
     api.add_source(KEYNOTE, title="Speakers")
-    first = api.run_agent("Plan the launch event")["decision"]["id"]
+    plan = api.run_agent("Plan the launch event")["decision"]
+    assert plan is not None
+    first = plan["id"]
     api.run_agent("Book the keynote speaker")
     api.run_agent("Prepare the launch party", builds_on=[first])
     return {"ws": ws, "june": june}
 
 
-def _shape(graph: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+def _shape(graph: GraphView) -> tuple[list[Any], list[Any]]:
     key = {n["id"]: (n["type"], n["label"], n["status"]) for n in graph["nodes"]}
     edges = sorted((e["type"], key[e["source"]], key[e["target"]]) for e in graph["edges"])
     return sorted(key.values()), edges

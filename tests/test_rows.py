@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from afterhack.model.claims import ClaimRow
+from afterhack.model.claims import ClaimRow, QuotedClaim
 from afterhack.model.graph import ClaimNodeRow
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
 from afterhack.store.rows import RowShapeError, of
+from tests.support.api import add_source
 from tests.support.graphs import with_graph
 
 CLAIM_NODE: dict[str, Any] = {"id": "c1", "statement": "s", "status": "proposed",
@@ -55,11 +56,10 @@ def test_not_required_keys_may_be_there_or_not() -> None:
 
 def test_a_query_that_drifts_from_its_record_fails_at_its_read(
         client: TestClient, ws: str, falkordb: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    added = client.post(f"/api/workspaces/{ws}/sources",
-                        json={"title": "t", "text": "The launch is on June 12."}).json()
+    added = add_source(client, ws, "The launch is on June 12.", title="t")
     claim_id = added["claims"][0]["id"]
 
-    async def read(g: Graph) -> object:
+    async def read(g: Graph) -> dict[str, QuotedClaim]:
         return await store_claims.find_claims(g, [claim_id])
 
     assert claim_id in with_graph(falkordb, ws, read)

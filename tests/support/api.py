@@ -30,6 +30,8 @@ class HttpResponse(Protocol):
 
 
 class Http(Protocol):
+    def get(self, url: str, *, params: Mapping[str, Any] | None = None) -> HttpResponse: ...
+
     def post(self, url: str, *, json: Any = None,
              headers: Mapping[str, str] | None = None) -> HttpResponse: ...
 
@@ -38,6 +40,13 @@ def app_client(settings: Settings) -> TestClient:
     """The app in this process on ``settings``, as a local client talks to it; a failure
     inside answers as it would over the wire (a 500), not as an exception in the test."""
     return TestClient(create_app(settings), raise_server_exceptions=False, base_url=LOCAL)
+
+
+def read_json(http: Http, path: str, **params: Any) -> Any:
+    """The answer of a read that must succeed."""
+    r = http.get(path, params=params)
+    assert r.status_code == 200, (path, params, r.text)
+    return r.json()
 
 
 def new_workspace(http: Http, name: str = "test",

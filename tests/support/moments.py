@@ -10,6 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from afterhack.store.audit import now_ms
+from tests.support.api import read_json
 
 
 def moment() -> int:
@@ -22,11 +23,7 @@ def moment() -> int:
 
 
 def _get(client: TestClient, path: str, as_of: int | None, **params: Any) -> Any:
-    if as_of is not None:
-        params["as_of"] = as_of
-    r = client.get(path, params=params)
-    assert r.status_code == 200, (path, as_of, r.text)
-    return r.json()
+    return read_json(client, path, **params, **({} if as_of is None else {"as_of": as_of}))
 
 
 def _claim(c: dict[str, Any]) -> dict[str, Any]:
