@@ -250,6 +250,17 @@ class ConflictClosed(Conflict):
         return "This conflict was already resolved or dismissed."
 
 
+class SourceKindMismatch(Conflict):
+    """Raised when a source is asked to grow in a way its kind does not: messages appended
+    to a document, or a document's text sent as a new version of a conversation."""
+
+    code = "source_kind_mismatch"
+
+    def default_message(self) -> str:
+        return ("A conversation grows by its messages, a document by new versions of its "
+                "text or file; this source is the other kind.")
+
+
 class RateLimited(AfterhackError):
     status = 429
     code = "rate_limited"

@@ -102,7 +102,13 @@ export interface paths {
         delete: operations["delete_workspace_api_workspaces__ws__delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change Workspace
+         * @description How a newer statement by the same speaker is taken (docs/rules.md, rule 11):
+         *     ``review`` (a conflict for a reviewer, the default) or ``latest_wins`` (it supersedes
+         *     the older one at once).
+         */
+        patch: operations["change_workspace_api_workspaces__ws__patch"];
         trace?: never;
     };
     "/api/workspaces/{ws}/actions": {
@@ -504,7 +510,10 @@ export interface paths {
         /** List Sources */
         get: operations["list_sources_api_workspaces__ws__sources_get"];
         put?: never;
-        /** Add Source */
+        /**
+         * Add Source
+         * @description A document (``text``), or a conversation (``messages``: rule 11).
+         */
         post: operations["add_source_api_workspaces__ws__sources_post"];
         delete?: never;
         options?: never;
@@ -540,6 +549,27 @@ export interface paths {
         put?: never;
         /** Extract Source */
         post: operations["extract_source_api_workspaces__ws__sources__source_id__extract_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{ws}/sources/{source_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append Messages
+         * @description Messages appended to a conversation: a new version of them alone; only they are
+         *     read. ``source`` in the answer holds that version (GET the source for all of them).
+         */
+        post: operations["append_messages_api_workspaces__ws__sources__source_id__messages_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -853,6 +883,10 @@ export interface components {
             replacement_chain: components["schemas"]["ClaimRef"][];
             /** Revision */
             revision: number;
+            /** Said At */
+            said_at: number | null;
+            /** Said By */
+            said_by: string | null;
             /** Score */
             score?: number;
             /** Source Id */
@@ -887,6 +921,10 @@ export interface components {
             id: string;
             /** Revision */
             revision: number;
+            /** Said At */
+            said_at: number | null;
+            /** Said By */
+            said_by: string | null;
             /** Source Added At */
             source_added_at: number | null;
             /** Source Id */
@@ -941,6 +979,8 @@ export interface components {
              * @enum {string}
              */
             kind: "date" | "time" | "number" | "amount" | "place" | "person" | "other";
+            /** Newer Claim Id */
+            newer_claim_id: string | null;
             /** Reason */
             reason: string;
             /** Resolution */
@@ -951,6 +991,8 @@ export interface components {
             resolved_by: string | null;
             /** Revision */
             revision: number;
+            /** Same Speaker */
+            same_speaker: boolean | null;
             /**
              * Status
              * @enum {string}
@@ -1301,22 +1343,34 @@ export interface components {
             end: number;
             /** Fragment Id */
             fragment_id: string;
+            /** Media Type */
+            media_type: string | null;
+            /** Message Index */
+            message_index: number | null;
             /** Origin Name */
             origin_name: string | null;
             /** Origin Type */
             origin_type: string;
+            /** Page */
+            page: number | null;
             /** Quote End */
             quote_end: number;
             /** Quote Start */
             quote_start: number;
             /** Role */
             role: string;
+            /** Said At */
+            said_at: number | null;
+            /** Section */
+            section: string | null;
             /** Segments */
             segments: components["schemas"]["SegmentDict"][];
             /** Source Id */
             source_id: string | null;
             /** Source Title */
             source_title: string | null;
+            /** Speaker */
+            speaker: string | null;
             /** Start */
             start: number;
             /** Text */
@@ -1484,8 +1538,18 @@ export interface components {
             extraction: "done" | "failed" | "skipped" | "none";
             /** Id */
             id: string;
+            /** Message Index */
+            message_index: number | null;
+            /** Page */
+            page: number | null;
+            /** Said At */
+            said_at: number | null;
+            /** Section */
+            section: string | null;
             /** Seq */
             seq: number;
+            /** Speaker */
+            speaker: string | null;
             /** Start */
             start: number;
             /** Text */
@@ -1597,6 +1661,10 @@ export interface components {
             quote_end: number;
             /** Quote Start */
             quote_start: number;
+            /** Said At */
+            said_at: number | null;
+            /** Said By */
+            said_by: string | null;
             /** Statement */
             statement: string;
             /**
@@ -1633,6 +1701,37 @@ export interface components {
              * @enum {string}
              */
             type: "source" | "correction" | "claim" | "decision" | "action" | "node";
+        };
+        /**
+         * MessageIn
+         * @description One message of a conversation: who said it, what, and when (without ``at``, when it
+         *     was received).
+         */
+        MessageIn: {
+            /** At */
+            at?: string | number | null;
+            /** Speaker */
+            speaker: string;
+            /** Text */
+            text: string;
+        };
+        /**
+         * MessagesAppend
+         * @description ``POST .../sources/{id}/messages``: messages appended to a conversation.
+         */
+        MessagesAppend: {
+            /**
+             * Extract
+             * @default true
+             */
+            extract: boolean;
+            /** Messages */
+            messages: components["schemas"]["MessageIn"][];
+            /**
+             * Preview
+             * @default false
+             */
+            preview: boolean;
         };
         /**
          * ModelCallRecord
@@ -2157,20 +2256,22 @@ export interface components {
              */
             status: "draft" | "accepted" | "needs_review" | "rejected";
         };
-        /** SourceCreate */
+        /**
+         * SourceCreate
+         * @description A document's ``text``, or a conversation's ``messages``: one or the other.
+         */
         SourceCreate: {
             /**
              * Extract
              * @default true
              */
             extract: boolean;
+            /** Messages */
+            messages?: components["schemas"]["MessageIn"][] | null;
             /** Origin Name */
             origin_name?: string | null;
-            /**
-             * Origin Type
-             * @default document
-             */
-            origin_type: string;
+            /** Origin Type */
+            origin_type?: string | null;
             /**
              * Preview
              * @default false
@@ -2179,7 +2280,7 @@ export interface components {
             /** Source Id */
             source_id?: string | null;
             /** Text */
-            text: string;
+            text?: string | null;
             /** Title */
             title?: string | null;
         };
@@ -2256,8 +2357,15 @@ export interface components {
             created_at: number;
             /** Id */
             id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "text" | "conversation" | "file";
             /** Latest Version */
             latest_version: number;
+            /** Message Count */
+            message_count: number | null;
             /** Origin Name */
             origin_name: string | null;
             /** Origin Type */
@@ -2273,8 +2381,15 @@ export interface components {
             created_at: number;
             /** Id */
             id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "text" | "conversation" | "file";
             /** Latest Version */
             latest_version: number;
+            /** Message Count */
+            message_count: number | null;
             /** Origin Name */
             origin_name: string | null;
             /** Origin Type */
@@ -2429,12 +2544,20 @@ export interface components {
             content_hash: string;
             /** Created At */
             created_at: number;
+            /** File Hash */
+            file_hash: string | null;
+            /** File Name */
+            file_name: string | null;
+            /** File Size */
+            file_size: number | null;
             /** Fragments */
             fragments: components["schemas"]["FragmentRow"][];
             /** Id */
             id: string;
             /** Length */
             length: number;
+            /** Media Type */
+            media_type: string | null;
             /** Text */
             text: string;
             /** Version */
@@ -2469,6 +2592,17 @@ export interface components {
             status: string | null;
             /** Type */
             type: string;
+        };
+        /**
+         * WorkspaceChange
+         * @description ``PATCH /workspaces/{ws}``: how a newer statement by the same speaker is taken.
+         */
+        WorkspaceChange: {
+            /**
+             * Updates
+             * @enum {string}
+             */
+            updates: "review" | "latest_wins";
         };
         /** WorkspaceCreate */
         WorkspaceCreate: {
@@ -2511,6 +2645,11 @@ export interface components {
             name: string;
             /** Revision */
             revision: number;
+            /**
+             * Updates
+             * @enum {string}
+             */
+            updates: "review" | "latest_wins";
         };
     };
     responses: never;
@@ -3321,6 +3460,140 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description No key, an unknown key or a revoked key (when keys are on). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's role does not allow this, or the request came from another site's page (origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or a workspace this key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: stale revision or preview, already corrected, invalid transition. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or a field is over its limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header does not name this server (host_not_allowed). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-key rate limit; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request's headers are too large or too many. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The graph store is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_workspace_api_workspaces__ws__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceRow"];
+                };
             };
             /** @description No key, an unknown key or a revoked key (when keys are on). */
             401: {
@@ -7364,6 +7637,150 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SameVersion"];
+                };
+            };
+            /** @description No key, an unknown key or a revoked key (when keys are on). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's role does not allow this, or the request came from another site's page (origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or a workspace this key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: stale revision or preview, already corrected, invalid transition. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or a field is over its limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header does not name this server (host_not_allowed). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-key rate limit; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request's headers are too large or too many. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The graph store is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    append_messages_api_workspaces__ws__sources__source_id__messages_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessagesAppend"];
+            };
+        };
+        responses: {
+            /** @description A preview (nothing written). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourcePreview"];
+                };
+            };
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewVersion"] | components["schemas"]["SameVersion"] | components["schemas"]["SourcePreview"];
                 };
             };
             /** @description No key, an unknown key or a revoked key (when keys are on). */

@@ -86,6 +86,12 @@ def _evidence_item(f: FragmentRow) -> EvidenceItem:
         "quote_end": qe,
         "segments": [{"text": s.text, "highlight": s.highlight}
                      for s in evidence.highlight_segments(text, local_s, local_e)],
+        "speaker": f["speaker"],
+        "said_at": f["said_at"],
+        "message_index": f["message_index"],
+        "page": f["page"],
+        "section": f["section"],
+        "media_type": f["media_type"],
     }
 
 

@@ -56,12 +56,12 @@ from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store import corrections as store_corrections
 from afterhack.store import repair as store_repair
-from afterhack.store.audit import audit_event, now_ms
+from afterhack.store.audit import AuditEvent, audit_event, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.conflicts import ConflictRow
 from afterhack.store.guard import Flag, guard_params, twin_rows
 from afterhack.store.names import new_id
-from afterhack.store.sources import NewClaim
+from afterhack.store.sources import LoserRow, NewClaim, PolicyRow, PolicyWrite, RetireRow
 from afterhack.temporal.moments import parse_time
 
 
@@ -111,15 +111,134 @@ async def check_new_claims(g: Graph, judge: ConflictJudge, new: Sequence[NewClai
     verdicts, calls = await judge.judge([Candidate(a=h["statement"], b=c["statement"])
                                          for _, c, h in todo])
     out.calls += calls
-    for (k, c, h), j in zip(todo, verdicts, strict=True):
-        if j.verdict != "contradicts" or j.kind is None:
-            continue
-        cid = new_id()
+    found_pairs = [(k, c, h, j) for (k, c, h), j in zip(todo, verdicts, strict=True)
+                   if j.verdict == "contradicts" and j.kind is not None]
+    old = await store_conflicts.said(g, [h["id"] for _, _, h, _ in found_pairs])
+    now = now_ms()
+    for k, c, h, j in found_pairs:
+        assert j.kind is not None
+        newer, same = _newer_and_speaker(c, old.get(h["id"]), now)
         out.rows.append(ConflictRow(
-            id=cid, key=k, kind=j.kind, reason=j.reason, detected_by=judge.name,
-            new_id=c["id"], old_id=h["id"], audit_id=new_id(),
+            id=new_id(), key=k, kind=j.kind, reason=j.reason, detected_by=judge.name,
+            new_id=c["id"], old_id=h["id"], newer_id=newer, same_speaker=same,
+            audit_id=new_id(),
             audit_detail=store_conflicts.audit_detail(j.kind, j.reason, c["id"], h["id"])))
     return out
+
+
+def _newer_and_speaker(new: NewClaim, old: store_conflicts.Said | None,
+                       now: int) -> tuple[str | None, bool | None]:
+    """Which side of a pair is newer (by when each was said, or for a claim not said in a
+    conversation, when it was added: a new one now) and whether one speaker said both."""
+    if old is None:
+        return new["id"], None
+    t_new = new["said_at"] if new["said_at"] is not None else now
+    t_old = old["said_at"] if old["said_at"] is not None else old["created_at"]
+    newer = new["id"] if t_new > t_old else old["id"] if t_old > t_new else None
+    same = (None if new["said_by"] is None or old["said_by"] is None
+            else new["said_by"] == old["said_by"])
+    return newer, same
+
+
+# --- A newer statement by the same speaker (a workspace's latest_wins, rule 11) ----------
+
+
+@dataclass
+class PolicyPlan:
+    """What a ``latest_wins`` workspace supersedes in the write that raises the conflicts:
+    the rows the write resolves, the claims it supersedes as seen, the region read and its
+    relabel, and the same as a new version's retirement reads (versions.report)."""
+
+    rows: list[PolicyRow] = field(default_factory=list)
+    losers: list[LoserRow] = field(default_factory=list)
+    snap: Snapshot = field(default_factory=lambda: Snapshot({}, {}))
+    out: Outcome = field(default_factory=Outcome)
+    audits: list[AuditEvent] = field(default_factory=list)
+    report: list[RetireRow] = field(default_factory=list)
+
+    def write(self) -> PolicyWrite:
+        flags: list[Flag] = []
+        for d, reasons in self.out.flag.items():
+            used = {u.claim_id for u in self.snap.decisions[d].uses}
+            row = next((r for r in self.rows if used & set(r["losers"])), self.rows[0])
+            flags.append({"id": d, "reason": json.dumps({
+                "type": "conflict_resolved", "conflict_id": row["conflict_id"],
+                "correction_id": row["correction_id"], "kept_claim_id": row["keep_id"],
+                "superseded": row["losers"], "reviewer": POLICY_REVIEWER,
+                "reasons": reasons})})
+        return {**guard_params(self.snap.stamps()),
+                "policy": self.rows,
+                "policy_losers": self.losers, "policy_audits": self.audits,
+                "flags": flags, "holds": sorted(self.out.hold)}
+
+
+POLICY_REVIEWER = "policy"
+
+
+async def plan_latest_wins(g: Graph, raised: Sequence[ConflictRow],
+                           new: Sequence[NewClaim], *, policy: SupportPolicy,
+                           actor: str) -> PolicyPlan:
+    """Of the conflicts new claims raise, those where the new claim is the newer statement
+    of the same speaker: the older statement is superseded by it at once, recorded as a
+    resolution whose reviewer is ``policy``, with the relabel of rule 5. Only when every
+    current claim of the older statement was said by that speaker: the policy speaks for a
+    speaker's own words, never for another source's that happen to state the same."""
+    plan = PolicyPlan()
+    by_id = {c["id"]: c for c in new}
+    wanted = [r for r in raised if r["same_speaker"] and r["newer_id"] == r["new_id"]]
+    if not wanted:
+        return plan
+    old_keys = await store_claims.statement_keys(g, [r["old_id"] for r in wanted])
+    dead = await store_conflicts.corrected_keys(g, sorted({by_id[r["new_id"]]["key"]
+                                                           for r in wanted}))
+    held = await store_conflicts.holders(g, sorted({old_keys[r["old_id"]][0]
+                                                    for r in wanted if r["old_id"] in old_keys}))
+    by_key: dict[str, list[store_conflicts.Holder]] = {}
+    for h in held:
+        by_key.setdefault(h["statement_key"], []).append(h)
+    taken: set[str] = set()
+    rows: list[tuple[ConflictRow, list[store_conflicts.Holder]]] = []
+    for r in wanted:
+        kept = by_id[r["new_id"]]
+        if kept["key"] in dead or r["old_id"] not in old_keys:
+            continue
+        losers = by_key.get(old_keys[r["old_id"]][0], [])
+        if not losers or any(h["said_by"] != kept["said_by"] for h in losers):
+            continue
+        if taken & {h["id"] for h in losers}:
+            continue  # another newer statement of this batch supersedes it already
+        taken |= {h["id"] for h in losers}
+        rows.append((r, losers))
+    if not rows:
+        return plan
+    plan.snap = await store_repair.load_region(
+        g, await store_repair.decisions_using(g, sorted(taken)))
+    plan.out = relabel(plan.snap, refuted={h["id"]: h["source_id"] for _, ls in rows
+                                           for h in ls}, policy=policy)
+    now = now_ms()
+    outcome = json.dumps({"flagged": sorted(plan.out.flag), "held": sorted(plan.out.hold)})
+    for r, losers in rows:
+        correction_id = new_id()
+        ids = [h["id"] for h in losers]
+        row: PolicyRow = {
+            "conflict_id": r["id"], "key": r["key"], "keep_id": r["new_id"],
+            "correction_id": correction_id,
+            "resolution_key": resolution_key(r["id"], "keep", r["new_id"], 1),
+            "loser_id": r["old_id"], "losers": ids,
+            "reason": "A newer statement by the same speaker (the workspace takes the "
+                      "latest).",
+            "outcome": outcome}
+        plan.rows.append(row)
+        plan.losers += [{"id": h["id"], "revision": h["revision"], "n_users": h["n_users"]}
+                        for h in losers]
+        plan.report += [RetireRow(id=h["id"], revision=h["revision"], n_users=h["n_users"],
+                                  status="superseded", superseded_by=r["new_id"],
+                                  statement=h["statement"]) for h in losers]
+        plan.audits.append(audit_event("conflict.resolved", actor, r["id"], {
+            "correction_id": correction_id, "kept_claim_id": r["new_id"], "superseded": ids,
+            "reviewer": POLICY_REVIEWER, "updates": "latest_wins",
+            "flagged": sorted(plan.out.flag), "held": sorted(plan.out.hold)}, at=now))
+    return plan
 
 
 # --- Reading ---------------------------------------------------------------------------

@@ -20,9 +20,11 @@ from afterhack.errors import (
     GatewayError,
     GatewayInvalidOutput,
     PayloadTooLarge,
+    SourceKindMismatch,
     SourceNotFound,
     WorkspaceBusy,
 )
+from afterhack.files.document import Place
 from afterhack.llm.judge import ConflictJudge
 from afterhack.memory import conflicts, versions
 from afterhack.model.calls import ModelCall
@@ -36,7 +38,7 @@ from afterhack.model.sources import (
     SameVersion,
     SourcePreview,
 )
-from afterhack.model.vocab import DropReason, FragmentExtraction, SupportPolicy
+from afterhack.model.vocab import DropReason, FragmentExtraction, SourceKind, SupportPolicy
 from afterhack.retrieval import search
 from afterhack.rules import evidence
 from afterhack.rules.chunking import Span, split_fragments
@@ -48,7 +50,9 @@ from afterhack.store.client import Graph
 from afterhack.store.guard import Flag, guard_params
 from afterhack.store.names import new_id, new_ids
 from afterhack.store.sources import (
+    NO_FILE,
     ClaimsWrite,
+    FileFields,
     NewClaim,
     NewFragment,
     SourceClaim,
@@ -78,6 +82,19 @@ class FragmentPlan:
     text: str
     extraction: FragmentExtraction = "skipped"
     error: str | None = None
+    # A message's fragment: who said it, when, and its place among the version's messages
+    # (claims from it carry the speaker and time, and a sentence is a duplicate only
+    # within its own message: the same words said again later were said again).
+    speaker: str | None = None
+    said_at: int | None = None
+    message_offset: int | None = None
+    # A file's fragment: where it stands in the original.
+    page: int | None = None
+    section: str | None = None
+
+    @property
+    def scope(self) -> str:
+        return "" if self.message_offset is None else f"{self.message_offset}\x1f"
 
 
 @dataclass
@@ -139,15 +156,19 @@ def check_candidates(
             _drop(ex, "statement_not_in_quote", item, frag)
             continue
         key = evidence.statement_key(statement)
-        if key in seen_keys:
+        if frag.scope + key in seen_keys:
             _drop(ex, "duplicate", item, frag)
             continue
         if len(ex.kept) >= max_claims:
             _drop(ex, "over_limit", item, frag)
             continue
-        seen_keys.add(key)
+        seen_keys.add(frag.scope + key)
         start = frag.span.start + at
-        valid_from, valid_until = valid_time(statement, now)
+        # What someone said holds from when they said it, unless they said from when.
+        valid_from, valid_until = valid_time(
+            statement, now if frag.said_at is None else frag.said_at)
+        if valid_from is None:
+            valid_from = frag.said_at
         ex.kept.append({
             "id": ids[n],
             "fragment_id": frag.id,
@@ -161,6 +182,8 @@ def check_candidates(
             "extracted_by": extracted_by,
             "valid_from": valid_from,
             "valid_until": valid_until,
+            "said_by": frag.speaker,
+            "said_at": frag.said_at,
         })
 
 
@@ -200,24 +223,45 @@ async def run_extraction(
     return ex
 
 
-def plan_fragments(text: str, max_chars: int) -> list[FragmentPlan]:
-    spans = split_fragments(text, max_chars)
-    ids = new_ids(len(spans))
-    return [
-        FragmentPlan(id=ids[i], seq=i, span=s, text=text[s.start : s.end])
-        for i, s in enumerate(spans)
-    ]
+def plan_fragments(text: str, max_chars: int,
+                   places: Sequence[Place] | None = None) -> list[FragmentPlan]:
+    """The fragments of a version's text. With ``places`` (a file's: they tile the text),
+    no fragment crosses from one place to the next, so each knows its page or heading."""
+    if places is None:
+        spans = split_fragments(text, max_chars)
+        ids = new_ids(len(spans))
+        return [FragmentPlan(id=ids[i], seq=i, span=s, text=text[s.start : s.end])
+                for i, s in enumerate(spans)]
+    out: list[FragmentPlan] = []
+    for place in places:
+        for s in split_fragments(text[place.start : place.end], max_chars):
+            span = Span(place.start + s.start, place.start + s.end)
+            out.append(FragmentPlan(id="", seq=len(out), span=span,
+                                    text=text[span.start : span.end], page=place.page,
+                                    section=place.section))
+    for f, i in zip(out, new_ids(len(out)), strict=True):
+        f.id = i
+    return out
 
 
-def _fragment_rows(frags: list[FragmentPlan]) -> list[NewFragment]:
-    return [
-        {"id": f.id, "seq": f.seq, "text": f.text, "start": f.span.start, "end": f.span.end,
-         "extraction": f.extraction}
-        for f in frags
-    ]
+def fragment_rows(frags: list[FragmentPlan]) -> list[NewFragment]:
+    rows: list[NewFragment] = []
+    for f in frags:
+        row: NewFragment = {"id": f.id, "seq": f.seq, "text": f.text, "start": f.span.start,
+                            "end": f.span.end, "extraction": f.extraction}
+        if f.speaker is not None and f.said_at is not None and f.message_offset is not None:
+            row["speaker"] = f.speaker
+            row["said_at"] = f.said_at
+            row["message_offset"] = f.message_offset
+        if f.page is not None:
+            row["page"] = f.page
+        if f.section is not None:
+            row["section"] = f.section
+        rows.append(row)
+    return rows
 
 
-def _outcome(ex: Extraction, frags: list[FragmentPlan],
+def extraction_outcome(ex: Extraction, frags: list[FragmentPlan],
              created: list[CreatedClaim]) -> ExtractionOutcome:
     """The part of an ingest's answer about extraction: what was kept, dropped and failed.
 
@@ -228,7 +272,8 @@ def _outcome(ex: Extraction, frags: list[FragmentPlan],
             {"id": c["id"], "statement": c["statement"], "evidence_quote": c["quote"],
              "quote_start": c["quote_start"], "quote_end": c["quote_end"],
              "fragment_id": c["fragment_id"], "status": status_by_id.get(c["id"], "proposed"),
-             "valid_from": c["valid_from"], "valid_until": c["valid_until"]}
+             "valid_from": c["valid_from"], "valid_until": c["valid_until"],
+             "said_by": c["said_by"], "said_at": c["said_at"]}
             for c in ex.kept
         ],
         "dropped": dict(ex.dropped),
@@ -258,15 +303,16 @@ async def ingest_source(
     policy: SupportPolicy = "independent",
     preview: bool = False,
     vectors: Vectors | None = None,
+    kind: SourceKind = "text",
+    places: Sequence[Place] | None = None,
+    file: FileFields = NO_FILE,
 ) -> IngestResult:
     """Add a source or a new version of one. With ``judge``, the new claims are checked for
     conflicts with their neighbours (conflicts.py); a new version retires what the source no
     longer says (versions.py). With ``preview``, everything is worked out and nothing is
-    written."""
-    if len(text) > settings.max_source_chars:
-        raise PayloadTooLarge(
-            f"The source text is {len(text)} characters; the limit is "
-            f"{settings.max_source_chars}.", limit=settings.max_source_chars)
+    written. A file's text comes with its ``places`` (each fragment keeps its page or
+    heading) and its original (``file``), kept on the version."""
+    check_length(settings, text)
     digest = content_hash(text)
     seen_keys: set[str] = set()
     gone: list[SourceClaim] = []
@@ -274,9 +320,14 @@ async def ingest_source(
         existing = await store_sources.find_source(g, source_id)
         if existing is None:
             raise SourceNotFound(source_id)
+        if existing["kind"] == "conversation":
+            raise SourceKindMismatch(
+                "This source is a conversation: append messages to it "
+                "(POST .../sources/{id}/messages).", source_id=source_id)
         if await store_sources.latest_hash(g, source_id) == digest:
             src = await store_sources.get_source(g, source_id)
-            return {"status": "unchanged", "source": src, **_outcome(Extraction(), [], []),
+            return {"status": "unchanged", "source": src,
+                    **extraction_outcome(Extraction(), [], []),
                     **no_checks()}
         current = await store_sources.current_claims(g, source_id)
         gone = versions.gone_from(current, text)
@@ -285,7 +336,7 @@ async def ingest_source(
         # may come back reworded as a new claim.
         seen_keys = {c["statement_key"] for c in current if c["id"] not in gone_ids}
 
-    frags = plan_fragments(text, settings.fragment_max_chars)
+    frags = plan_fragments(text, settings.fragment_max_chars, places)
     ex = Extraction()
     if extract:
         ex = await run_extraction(extractor, frags, seen_keys, settings.max_claims_per_source)
@@ -305,18 +356,21 @@ async def ingest_source(
                                                       exclude=plan.retired_ids)
         calls = [*ex.calls, *plan.calls, *checks.calls]
         if preview:
-            return await _preview(g, ex, frags, plan, checks, calls, new_source, sid)
+            return await preview_answer(g, ex, frags, plan, checks, calls, new_source, sid)
         version_id = new_id()
         params: VersionWrite = {
             "source_id": sid,
             "version_id": version_id,
+            "kind": kind,
             "title": title,
             "origin_type": origin_type,
             "origin_name": origin_name or title,
             "text": text,
             "content_hash": digest,
             "length": len(text),
-            "fragments": _fragment_rows(frags),
+            "message_count": None,
+            **file,
+            "fragments": fragment_rows(frags),
             "claims": ex.kept,
             "conflicts": checks.rows,
             "model_calls": json.dumps([c.as_dict() for c in calls]),
@@ -347,7 +401,7 @@ async def ingest_source(
                 continue  # what it retires changed meanwhile: plan again
         if vectors is not None:
             vectors.notify(g)
-        outcome = _outcome(ex, frags, row["created"])
+        outcome = extraction_outcome(ex, frags, row["created"])
         outcome["model_calls"] = [c.as_dict() for c in calls]
         return {"status": "created" if new_source else "versioned",
                 "source": await store_sources.get_source(g, sid), "version": row["version"],
@@ -357,19 +411,28 @@ async def ingest_source(
     raise WorkspaceBusy("The claims this version retires kept changing; retry.")
 
 
+def check_length(settings: Settings, text: str) -> None:
+    """413 for a version's text over the source limit, whatever it was read from."""
+    if len(text) > settings.max_source_chars:
+        raise PayloadTooLarge(
+            f"The source text is {len(text)} characters; the limit is "
+            f"{settings.max_source_chars}.", limit=settings.max_source_chars)
+
+
 def no_checks() -> ChecksOutcome:
     return {"conflicts": [], "retired": [], "flag": [], "hold": [], "stay": [],
             "flagged": [], "held": []}
 
 
-async def _preview(g: Graph, ex: Extraction, frags: list[FragmentPlan], plan: versions.VersionPlan,
-                   checks: conflicts.Checks, calls: list[ModelCall], new_source: bool,
-                   sid: str) -> SourcePreview:
+async def preview_answer(g: Graph, ex: Extraction, frags: list[FragmentPlan],
+                         plan: versions.VersionPlan, checks: conflicts.Checks,
+                         calls: list[ModelCall], new_source: bool,
+                         sid: str) -> SourcePreview:
     """What adding this source (or version) would do; nothing is written, and the ids shown
     for new claims are not kept."""
     statements = {c["id"]: c["statement"] for c in ex.kept}
     existing = await store_claims.find_claims(g, [r["old_id"] for r in checks.rows])
-    outcome = _outcome(ex, frags, [])
+    outcome = extraction_outcome(ex, frags, [])
     outcome["model_calls"] = [c.as_dict() for c in calls]
     planned: list[PlannedConflict] = [
         {"kind": r["kind"], "reason": r["reason"], "detected_by": r["detected_by"],
@@ -425,5 +488,5 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
         if vectors is not None:
             vectors.notify(g)
     return {"status": "extracted", "source": await store_sources.get_source(g, source_id),
-            **_outcome(ex, frags, created), **no_checks(),
+            **extraction_outcome(ex, frags, created), **no_checks(),
             "conflicts": await store_conflicts.get_conflicts(g, raised)}

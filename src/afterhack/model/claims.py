@@ -41,6 +41,10 @@ class ClaimDetailRow(QuotedClaim):
     # valid_from (inclusive) until valid_until (exclusive); None is open-ended.
     valid_from: int | None
     valid_until: int | None
+    # Who said it and when, for a claim from a conversation's message (docs/rules.md,
+    # rule 11); None for a document's.
+    said_by: str | None
+    said_at: int | None
 
 
 class ClaimAt(TypedDict):
@@ -104,6 +108,12 @@ class FragmentRow(TypedDict):
     source_title: str | None
     version: int | None
     correction_id: str | None
+    speaker: str | None
+    said_at: int | None
+    message_index: int | None
+    page: int | None
+    section: str | None
+    media_type: str | None
 
 
 class SegmentDict(TypedDict):
@@ -128,6 +138,14 @@ class EvidenceItem(TypedDict):
     quote_start: int
     quote_end: int
     segments: list[SegmentDict]
+    # Where the fragment stands: a message (who said it, when, its index in the
+    # conversation), or a file's page or heading and the file's media type.
+    speaker: str | None
+    said_at: int | None
+    message_index: int | None
+    page: int | None
+    section: str | None
+    media_type: str | None
 
 
 class Origin(TypedDict):

@@ -33,6 +33,8 @@ class ConflictClaim(TypedDict):
     version: int | None
     created_at: int  # when the claim was stored
     source_added_at: int | None  # when the source version that says it was added
+    said_by: str | None  # a message's speaker and time (docs/rules.md, rule 11)
+    said_at: int | None
 
 
 class ConflictRecord(TypedDict):
@@ -49,6 +51,11 @@ class ConflictRecord(TypedDict):
     resolution: Resolution | None
     kept_claim_id: str | None
     correction_id: str | None
+    # Which side is newer: the one said later, or for claims not said in a conversation, the
+    # one added later (None when both came in one write with no time between them).
+    newer_claim_id: str | None
+    # Whether one speaker said both sides (None unless both were said in a conversation).
+    same_speaker: bool | None
     claims: list[ConflictClaim]
 
 

@@ -9,17 +9,23 @@ from typing_extensions import TypedDict
 from afterhack.model.calls import ModelCallRecord
 from afterhack.model.conflicts import ConflictRecord, PlannedConflict, Retired
 from afterhack.model.corrections import Impact
-from afterhack.model.vocab import ClaimStatus, DropReason, FragmentExtraction
+from afterhack.model.vocab import ClaimStatus, DropReason, FragmentExtraction, SourceKind
+
+# Between two messages in a conversation's version text: a blank line, which no fragment
+# covers (each fragment is a message's own text, so no quote reaches past its message).
+MESSAGE_SEPARATOR = "\n\n"
 
 
 class SourceRow(TypedDict):
     id: str
+    kind: SourceKind
     title: str | None
     origin_type: str
     origin_name: str | None
     created_at: int
     revision: int
     latest_version: int
+    message_count: int | None  # a conversation's messages so far
 
 
 class FragmentRow(TypedDict):
@@ -30,6 +36,14 @@ class FragmentRow(TypedDict):
     start: int  # code points into the version text, [start, end)
     end: int
     extraction: FragmentExtraction
+    # A conversation's fragment is (a part of) one message: who said it, when (epoch ms),
+    # and the message's index in the conversation, from 0.
+    speaker: str | None
+    said_at: int | None
+    message_index: int | None
+    # A file's fragment: the PDF page (from 1) or the heading it falls under.
+    page: int | None
+    section: str | None
 
 
 class VersionView(TypedDict):
@@ -39,6 +53,12 @@ class VersionView(TypedDict):
     created_at: int
     length: int
     text: str
+    # A file's original, kept: its media type, size in bytes, sha256 and name (all None for
+    # text and conversations).
+    media_type: str | None
+    file_size: int | None
+    file_hash: str | None
+    file_name: str | None
     fragments: list[FragmentRow]
 
 
@@ -79,6 +99,8 @@ class KeptClaim(TypedDict):
     status: ClaimStatus
     valid_from: int | None  # when what it says holds, where it says so (validity.py)
     valid_until: int | None
+    said_by: str | None  # a message's speaker and time (None for documents)
+    said_at: int | None
 
 
 class DroppedExample(TypedDict):

@@ -73,6 +73,15 @@ RESOLUTIONS: tuple[Resolution, ...] = get_args(Resolution)
 RetiredStatus = Literal["superseded", "rejected"]
 
 # Sources: what ingest answers, and how far each fragment's extraction got.
+# What a source is: pasted text, a conversation (its messages are its fragments) or a file
+# read to text (docs/rules.md, rule 11). A source stored without a kind is text.
+SourceKind = Literal["text", "conversation", "file"]
+SOURCE_KINDS: tuple[SourceKind, ...] = get_args(SourceKind)
+# How a workspace takes a newer statement by the same speaker that contradicts an older one:
+# a conflict for a reviewer (review, the default), or the newer supersedes the older at once
+# (latest_wins). A workspace stored without the setting reviews.
+UpdatesPolicy = Literal["review", "latest_wins"]
+UPDATES_POLICIES: tuple[UpdatesPolicy, ...] = get_args(UpdatesPolicy)
 IngestStatus = Literal["created", "versioned", "unchanged", "extracted", "preview"]
 FragmentExtraction = Literal["done", "failed", "skipped", "none"]
 # A fragment whose extraction did not run, or failed: what re-extraction picks up.

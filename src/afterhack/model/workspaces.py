@@ -6,7 +6,7 @@ from typing import Literal
 
 from typing_extensions import TypedDict
 
-from afterhack.model.vocab import KeyRole
+from afterhack.model.vocab import KeyRole, UpdatesPolicy
 
 
 class WorkspaceRow(TypedDict):
@@ -14,6 +14,9 @@ class WorkspaceRow(TypedDict):
     name: str
     revision: int
     created_at: int
+    # How a newer statement by the same speaker is taken (docs/rules.md, rule 11): a
+    # conflict for a reviewer, or it supersedes the older one at once.
+    updates: UpdatesPolicy
 
 
 class ApiKeyRow(TypedDict):

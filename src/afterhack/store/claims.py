@@ -304,7 +304,9 @@ async def claim_fragments(g: Graph, ids: list[str]) -> list[FragmentRow]:
         "c.quote_end AS quote_end, s.role AS role, f.id AS fragment_id, f.text AS text, "
         "f.start AS start, f.end AS end, f.origin_type AS origin_type, "
         "f.origin_name AS origin_name, src.id AS source_id, src.title AS source_title, "
-        "v.version AS version, k.id AS correction_id "
+        "v.version AS version, k.id AS correction_id, f.speaker AS speaker, "
+        "f.said_at AS said_at, f.message_index AS message_index, f.page AS page, "
+        "f.section AS section, v.media_type AS media_type "
         "ORDER BY c.id, f.start",
         {"ids": ids},
     )
@@ -316,7 +318,8 @@ def _row(at: At) -> str:
     return (f"MATCH (c:Node {{id:$id}}) WHERE c:Claim{both(at.exists('c'))} "
             f"RETURN {claim_fields(at)}, c.evidence_quote AS evidence_quote, "
             "c.quote_start AS quote_start, c.quote_end AS quote_end, "
-            "c.valid_from AS valid_from, c.valid_until AS valid_until")
+            "c.valid_from AS valid_from, c.valid_until AS valid_until, "
+            "c.said_by AS said_by, c.said_at AS said_at")
 
 
 def _not_found(claim_id: str, m: Moment) -> ClaimNotFound:

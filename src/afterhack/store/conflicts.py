@@ -21,7 +21,7 @@ from afterhack.model.conflicts import ConflictClaim, ConflictRecord
 from afterhack.model.vocab import ConflictKind, ConflictStatus
 from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph, Row
-from afterhack.store.cypher import CURRENT, cypher_list
+from afterhack.store.cypher import CURRENT, RETIRED, cypher_list
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD
 from afterhack.store.history import born, change
 from afterhack.store.moment import At, Moment, both, where
@@ -38,6 +38,8 @@ class ConflictRow(TypedDict):
     detected_by: str
     new_id: str
     old_id: str
+    newer_id: str | None  # the side said (or added) later; None when both came at once
+    same_speaker: bool | None  # both said by one speaker; None unless both were said
     audit_id: str
     audit_detail: str
 
@@ -56,7 +58,8 @@ CALL {
   OPTIONAL MATCH (seen:Node {key: x.key}) WHERE seen:Conflict
   WITH x, na, ob, seen WHERE seen IS NULL
   CREATE (k:Conflict:Node {id: x.id, key: x.key, """ + born("'open'") + """, kind: x.kind,
-      reason: x.reason, detected_by: x.detected_by, revision: 1, created_at: $now})
+      reason: x.reason, detected_by: x.detected_by, revision: 1, created_at: $now,
+      newer_claim_id: x.newer_id, same_speaker: x.same_speaker})
   CREATE (k)-[:BETWEEN]->(ob), (k)-[:BETWEEN]->(na)
   CREATE (:AuditEvent:Node {id: x.audit_id, kind: 'conflict.raised', actor: $audit_actor,
       at: $now, subject_id: x.id, detail: x.audit_detail})
@@ -72,6 +75,65 @@ def open_conflict_ids(at: At) -> str:
     return ("[(oc_t:Node {statement_key: c.statement_key})<-[:BETWEEN]-(oc_k:Conflict) "
             f"WHERE oc_t:Claim{both(at.exists('oc_t'))} AND {at.status_in('oc_k', _OPEN)} "
             "| oc_k.id]")
+
+
+class Said(TypedDict):
+    """When a claim was said (or, for a document's claim, added) and by whom."""
+
+    id: str
+    said_by: str | None
+    said_at: int | None
+    created_at: int
+
+
+class Holder(TypedDict):
+    """A current claim of a statement, with what a policy supersession must know of it."""
+
+    id: str
+    statement_key: str
+    statement: str
+    revision: int
+    n_users: int
+    said_by: str | None
+    source_id: str
+
+
+_SAID = of(Said)
+_HOLDER = of(Holder)
+
+
+async def said(g: Graph, ids: list[str]) -> dict[str, Said]:
+    if not ids:
+        return {}
+    rows = await g.read("MATCH (c:Node) WHERE c:Claim AND c.id IN $ids "
+                        "RETURN c.id AS id, c.said_by AS said_by, c.said_at AS said_at, "
+                        "c.created_at AS created_at", {"ids": ids})
+    return {r["id"]: r for r in _SAID.all(rows)}
+
+
+async def holders(g: Graph, keys: list[str]) -> list[Holder]:
+    """The current claims of these statements."""
+    if not keys:
+        return []
+    rows = await g.read(
+        "UNWIND $keys AS k MATCH (c:Node {statement_key: k}) "
+        f"WHERE c:Claim AND c.status IN {CURRENT} "
+        "RETURN c.id AS id, c.statement_key AS statement_key, c.statement AS statement, "
+        "c.revision AS revision, size([(c)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users, "
+        "c.said_by AS said_by, c.source_id AS source_id ORDER BY c.id", {"keys": keys})
+    return _HOLDER.all(rows)
+
+
+async def corrected_keys(g: Graph, keys: list[str]) -> set[str]:
+    """Which of these statements a correction (or a resolution) retired: a new claim of
+    one is written retired (store/sources.py), so it can supersede nothing."""
+    if not keys:
+        return set()
+    rows = await g.read(
+        "UNWIND $keys AS k MATCH (c:Node {statement_key: k}) "
+        f"WHERE c:Claim AND c.status IN {RETIRED} AND (c)<-[:CORRECTS]-(:Correction) "
+        "RETURN DISTINCT k AS key", {"keys": keys})
+    return {r["key"] for r in rows}
 
 
 class ClaimConflict(TypedDict):
@@ -98,11 +160,12 @@ OPTIONAL MATCH (c)-[:SUPPORTED_BY]->(:SourceFragment)<-[:HAS_FRAGMENT]-(v:Source
   <-[:HAS_VERSION]-(s:Source)
 WITH k, st, c, v, s ORDER BY c.created_at, c.id
 RETURN k {{.id, .key, .kind, .reason, .detected_by, .revision, .created_at, .resolved_at,
-  .resolved_by, .resolution, .kept_claim_id, .correction_id}} AS k, st,
+  .resolved_by, .resolution, .kept_claim_id, .correction_id, .newer_claim_id,
+  .same_speaker}} AS k, st,
   collect({{id: c.id, statement: c.statement, statement_key: c.statement_key,
     status: {at.status('c')}, revision: c.revision, evidence_quote: c.evidence_quote,
     source_id: s.id, source_title: s.title, version: v.version, created_at: c.created_at,
-    source_added_at: v.created_at}}) AS claims"""
+    source_added_at: v.created_at, said_by: c.said_by, said_at: c.said_at}}) AS claims"""
 
 
 def _record(row: Row) -> ConflictRecord:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import itertools
 import json
 
+from afterhack.model.sources import MESSAGE_SEPARATOR
 from afterhack.model.vocab import CURRENT_CLAIM, EDGE_ENDS, GOOD_STANDING, OPEN_ACTION
 from afterhack.store.client import Graph, Row
 from afterhack.store.history import HISTORY_LABELS
@@ -184,15 +185,17 @@ async def _check_histories(g: Graph) -> list[str]:
 
 async def check_sources(g: Graph) -> list[str]:
     """Every source version is whole: its fragments tile its text exactly (in seq order,
-    from 0 to its length, each fragment's text the slice at its offsets), and it holds as
+    from 0 to its length, each fragment's text the slice at its offsets; a conversation's
+    messages apart, each gap the blank line between two), and it holds as
     many claims as the audit event written with it says were kept. (For sources added
     through the API; the bulk loader writes no audit events.)"""
     v: list[str] = []
     versions = await _all(g, (
         "MATCH (s:Source)-[:HAS_VERSION]->(ver:SourceVersion) "
         "RETURN s.id AS source_id, ver.id AS id, ver.text AS text, "
+        "s.kind = 'conversation' AS conversation, "
         "[(ver)-[:HAS_FRAGMENT]->(f:SourceFragment) | {seq: f.seq, start: f.start, "
-        "  end: f.end, text: f.text}] AS frags, "
+        "  end: f.end, text: f.text, message: f.message_index}] AS frags, "
         "size([(ver)-[:HAS_FRAGMENT]->(:SourceFragment)<-[k:SUPPORTED_BY]-(:Claim) | k]) "
         "AS n_claims ORDER BY ver.id"))
     kept: dict[str, int] = {}
@@ -209,11 +212,16 @@ async def check_sources(g: Graph) -> list[str]:
         frags = sorted(ver["frags"], key=lambda f: f["seq"])
         text = ver["text"] or ""
         pos = 0
+        message = None
         for f in frags:
-            if f["start"] != pos or text[f["start"] : f["end"]] != f["text"]:
+            # A conversation's messages are joined by a blank line that no fragment covers.
+            gap = (MESSAGE_SEPARATOR if ver["conversation"] and pos and f["message"] != message
+                   else "")
+            if (f["start"] != pos + len(gap) or text[pos : f["start"]] != gap
+                    or text[f["start"] : f["end"]] != f["text"]):
                 v.append(f"version {ver['id']}: fragment {f['seq']} does not tile its text")
                 break
-            pos = f["end"]
+            pos, message = f["end"], f["message"]
         else:
             if pos != len(text) or (text and not frags):
                 v.append(f"version {ver['id']}: fragments cover {pos} of {len(text)} chars")

@@ -20,6 +20,8 @@ from afterhack.model.vocab import (
     OPEN_ACTION,
     RESOLUTIONS,
     RUN_STATUSES,
+    SOURCE_KINDS,
+    UPDATES_POLICIES,
 )
 
 PropType = Literal["str", "int", "number", "bool", "str_list", "number_list", "int_list"]
@@ -29,21 +31,27 @@ _CREATED: dict[str, PropType] = {"id": "str", "created_at": "int"}
 _HISTORY: dict[str, PropType] = {"status_history": "str_list", "status_since": "int_list"}
 
 NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
-    "Workspace": {**_CREATED, "name": "str", "revision": "int", "ready": "bool"},
+    "Workspace": {**_CREATED, "name": "str", "revision": "int", "ready": "bool",
+                  "updates": "str"},
     "Source": {**_CREATED, "title": "str", "origin_type": "str", "origin_name": "str",
-               "revision": "int", "latest_version": "int"},
+               "revision": "int", "latest_version": "int", "kind": "str", "messages": "int"},
+    # A file's original is kept on its version (base64 in file_data: decisions/0023).
     "SourceVersion": {**_CREATED, "version": "int", "text": "str", "content_hash": "str",
-                      "length": "int", "model_calls": "str"},
+                      "length": "int", "model_calls": "str", "first_message": "int",
+                      "media_type": "str", "file_size": "int", "file_hash": "str",
+                      "file_name": "str", "file_data": "str"},
     "SourceFragment": {**_CREATED, "seq": "int", "text": "str", "start": "int", "end": "int",
                        "origin_type": "str", "origin_name": "str", "source_id": "str",
-                       "version_id": "str", "extraction": "str", "error": "str"},
+                       "version_id": "str", "extraction": "str", "error": "str",
+                       "speaker": "str", "said_at": "int", "message_index": "int",
+                       "page": "int", "section": "str"},
     "Claim": {**_CREATED, **_HISTORY, "statement": "str", "statement_key": "str",
               "evidence_quote": "str",
               "quote_start": "int", "quote_end": "int", "status": "str",
               "confidence": "number", "confidence_kind": "str", "revision": "int",
               "source_id": "str", "version_id": "str", "fragment_id": "str",
               "extracted_by": "str", "retired_by": "str", "valid_from": "int",
-              "valid_until": "int",
+              "valid_until": "int", "said_by": "str", "said_at": "int",
               # Its search terms; its vector is derived and never exported (store/export.py).
               "terms": "str_list"},
     "Correction": {**_CREATED, "claim_id": "str", "key": "str", "statement": "str",
@@ -53,7 +61,8 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
                  "reason": "str",
                  "detected_by": "str", "revision": "int", "resolved_at": "int",
                  "resolved_by": "str", "resolution": "str", "kept_claim_id": "str",
-                 "correction_id": "str", "resolution_key": "str", "dismiss_reason": "str"},
+                 "correction_id": "str", "resolution_key": "str", "dismiss_reason": "str",
+                 "newer_claim_id": "str", "same_speaker": "bool"},
     "AgentRun": {**_CREATED, "task": "str", "status": "str", "model": "str",
                  "finished_at": "int", "model_calls": "str", "error": "str",
                  "builds_on": "str_list", "builds_on_skipped": "str", "started_by": "str",
@@ -96,6 +105,8 @@ VALUES: dict[tuple[str, str], tuple[str, ...]] = {
     ("Conflict", "kind"): CONFLICT_KINDS,
     ("Conflict", "resolution"): RESOLUTIONS,
     ("AgentRun", "status"): RUN_STATUSES,
+    ("Source", "kind"): SOURCE_KINDS,
+    ("Workspace", "updates"): UPDATES_POLICIES,
 }
 
 # Without these a node is not what the app reads back (a claim without a status is neither

@@ -19,7 +19,7 @@ from afterhack.model.sources import (
     SourceView,
     VersionView,
 )
-from afterhack.model.vocab import FragmentExtraction, RetiredStatus
+from afterhack.model.vocab import FragmentExtraction, RetiredStatus, SourceKind
 from afterhack.store.audit import CREATE_AUDIT, CREATE_AUDITS, AuditEvent, AuditParams
 from afterhack.store.client import Graph
 from afterhack.store.conflicts import RAISE, ConflictRow
@@ -37,6 +37,15 @@ class NewFragment(TypedDict):
     start: int
     end: int
     extraction: FragmentExtraction
+    # A conversation's message (docs/rules.md, rule 11): who said it, when, and its place
+    # among the messages this version adds (the write turns it into the conversation's
+    # index). A file's fragment: the PDF page or the heading it falls under. Absent for
+    # pasted text, so a text source's rows carry none of these keys.
+    speaker: NotRequired[str]
+    said_at: NotRequired[int]
+    message_offset: NotRequired[int]
+    page: NotRequired[int]
+    section: NotRequired[str]
 
 
 class NewClaim(TypedDict):
@@ -55,23 +64,75 @@ class NewClaim(TypedDict):
     v: NotRequired[list[float]]  # its vector, when ingest embedded it (else it is pending)
     valid_from: int | None  # when what it says holds, where it says so (validity.py)
     valid_until: int | None
+    said_by: str | None  # a message's speaker and time (None for documents)
+    said_at: int | None
 
 
-class VersionWrite(AuditParams):
+class FileFields(TypedDict):
+    """A file's original, kept on the version it was read into (None for text)."""
+
+    media_type: str | None
+    file_size: int | None
+    file_hash: str | None  # sha256:<hex> of the original bytes
+    file_name: str | None
+    file_data: str | None  # the original bytes, base64
+
+
+NO_FILE = FileFields(media_type=None, file_size=None, file_hash=None, file_name=None,
+                     file_data=None)
+
+
+class PolicyRow(TypedDict):
+    """A newer statement by the same speaker superseding an older one at once, under a
+    workspace's ``latest_wins`` (conflicts.plan_latest_wins): the conflict with ``key`` is
+    resolved by keeping ``keep_id``, recorded as a policy's supersede correction."""
+
+    key: str
+    conflict_id: str  # the conflict this write raises for the pair (if none was open)
+    keep_id: str
+    correction_id: str
+    resolution_key: str
+    loser_id: str  # the conflict's older side, which the correction names
+    losers: list[str]  # every current claim of the older statement
+    reason: str
+    outcome: str  # JSON: what it flagged and held
+
+
+class LoserRow(TypedDict):
+    """A claim a policy supersedes, as planned: still current at this revision, used by as
+    many decisions."""
+
+    id: str
+    revision: int
+    n_users: int
+
+
+class VersionWrite(AuditParams, FileFields):
     """A source's new version (or first one) with its fragments and kept claims."""
 
     source_id: str
     version_id: str
+    kind: SourceKind
     title: str | None
     origin_type: str
     origin_name: str | None
     text: str
     content_hash: str
     length: int
+    message_count: int | None  # a conversation's messages in this version
     fragments: list[NewFragment]
     claims: list[NewClaim]
     model_calls: str  # JSON: the ModelCallRecord list
     conflicts: list[ConflictRow]  # to raise between new claims and current ones
+
+
+class PolicyWrite(GuardParams, Repair):
+    """What a ``latest_wins`` workspace supersedes in the same write (empty lists when
+    nothing): guarded like a repair, then the conflicts resolved, the flags and holds."""
+
+    policy: list[PolicyRow]
+    policy_losers: list[LoserRow]
+    policy_audits: list[AuditEvent]
 
 
 class RetireRow(TypedDict):
@@ -91,6 +152,11 @@ class NewVersionWrite(VersionWrite, GuardParams, Repair):
 
     retire: list[RetireRow]
     audits: list[AuditEvent]
+
+
+class MessagesWrite(VersionWrite, PolicyWrite):
+    """A conversation, or the messages appended to one, with what ``latest_wins`` supersedes
+    at once."""
 
 
 class FragmentUpdate(TypedDict):
@@ -149,17 +215,18 @@ _VERSION_FIELDS = (
 # server parses before it runs anything, and a claim inside its fragment's row needs no
 # lookup of that fragment by id.
 _CELLS = ("id", "statement", "key", "terms", "quote", "quote_start", "quote_end",
-          "confidence", "extracted_by", "valid_from", "valid_until", "v")
+          "confidence", "extracted_by", "valid_from", "valid_until", "v", "said_by",
+          "said_at")
 _C = {name: f"c[{i}]" for i, name in enumerate(_CELLS)}
 ClaimCells = tuple[str, str, str, str, str, int, int, float, str, int | None, int | None,
-                   list[float] | None]
+                   list[float] | None, str | None, int | None]
 
 
 def claim_cells(c: NewClaim) -> ClaimCells:
     """A claim's fields in the order of ``_CELLS``."""
     return (c["id"], c["statement"], c["key"], c["terms"], c["quote"], c["quote_start"],
             c["quote_end"], c["confidence"], c["extracted_by"], c["valid_from"],
-            c["valid_until"], c.get("v"))
+            c["valid_until"], c.get("v"), c["said_by"], c["said_at"])
 
 
 class ClaimsOf(TypedDict):
@@ -205,7 +272,7 @@ _CLAIM_PROPS = f"""id: {_C['id']}, statement: {_C['statement']}, statement_key: 
       confidence_kind: 'quote_match', revision: 1,
       source_id: $source_id, version_id: $version_id, fragment_id: f.id,
       extracted_by: {_C['extracted_by']}, created_at: $now, valid_from: {_C['valid_from']},
-      valid_until: {_C['valid_until']},
+      valid_until: {_C['valid_until']}, said_by: {_C['said_by']}, said_at: {_C['said_at']},
       terms: CASE {_C['terms']} WHEN '' THEN [] ELSE split({_C['terms']}, ' ') END,
       vector_pending: {_C['v']} IS NULL,
       embedding: CASE WHEN {_C['v']} IS NULL THEN null ELSE vecf32({_C['v']}) END"""
@@ -266,12 +333,75 @@ CALL {
 # Conflicts found for the new claims (conflicts.py) are raised in the same query: $raised.
 _RAISE = "WITH s, v, created " + RAISE
 
-# The version's fragments, each with its claims ($fragments: FragmentCells).
+# The version's fragments, each with its claims ($fragments: FragmentCells). A key a row
+# lacks reads as null and is not stored: only a message has a speaker, only a file a page or
+# a section. A message's index in its conversation counts on from the messages before this
+# version (``v.first_message``).
 _CREATE_FRAGMENTS_AND_CLAIMS = _create_claims(
     "CREATE (v)-[:HAS_FRAGMENT]->(f:SourceFragment:Node {id: fr.id, seq: fr.seq, "
     "text: fr.text, start: fr.start, end: fr.end, origin_type: s.origin_type, "
     "origin_name: s.origin_name, source_id: s.id, version_id: v.id, "
-    "extraction: fr.extraction, created_at: $now})")
+    "extraction: fr.extraction, created_at: $now, speaker: fr.speaker, "
+    "said_at: fr.said_at, message_index: v.first_message + fr.message_offset, "
+    "page: fr.page, section: fr.section})")
+
+_VERSION_PROPS = (
+    "text:$text, content_hash:$content_hash, length:$length, model_calls:$model_calls, "
+    "created_at:$now, media_type:$media_type, file_size:$file_size, file_hash:$file_hash, "
+    "file_name:$file_name, file_data:$file_data")
+
+# A newer statement by the same speaker supersedes the older one at once (a workspace's
+# latest_wins, rule 11), recorded as a conflict resolution: the claims it supersedes must
+# be as planned (current, at the revision and with the users the relabel read), and the
+# conflict of the pair, if one was raised before, still open. Put after GUARD.
+_POLICY_GUARD = """
+CALL {
+  UNWIND $policy_losers AS lo
+  MATCH (pl:Node {id: lo.id})
+  WHERE pl:Claim AND pl.revision = lo.revision AND pl.status IN """ + CURRENT + """
+  WITH pl, lo, size([(pl)<-[plu:USED_CLAIM]-(:Decision) | plu]) AS n_pl_users
+  WHERE n_pl_users = lo.n_users
+  RETURN count(pl) AS ok_losers
+}
+CALL {
+  UNWIND $policy AS pr
+  MATCH (px:Node {key: pr.key}) WHERE px:Conflict AND px.status <> 'open'
+  RETURN count(px) AS closed_pairs
+}
+WITH ok_losers, closed_pairs
+WHERE ok_losers = size($policy_losers) AND closed_pairs = 0
+"""
+
+# After RAISE: each pair's conflict (raised by this write, or open from before) is resolved
+# by keeping the newer claim, exactly as a reviewer's keep writes it (conflicts.keep), with
+# 'policy' as the reviewer; every current claim of the older statement is superseded by it.
+_POLICY = """
+WITH *
+CALL {
+  UNWIND $policy AS pr
+  MATCH (px:Node {key: pr.key}) WHERE px:Conflict AND px.status = 'open'
+  MATCH (pk:Node {id: pr.keep_id}) WHERE pk:Claim AND pk.status IN """ + CURRENT + """
+  SET """ + change("px", "'resolved'") + """, px.revision = px.revision + 1,
+      px.resolved_at = $now, px.resolved_by = 'policy', px.resolution = 'keep',
+      px.kept_claim_id = pk.id, px.correction_id = pr.correction_id,
+      px.resolution_key = pr.resolution_key
+  CREATE (pc:Correction:Node {id: pr.correction_id, claim_id: pr.loser_id,
+      key: pr.resolution_key, statement: pk.statement, reason: pr.reason,
+      reviewer: 'policy', kind: 'supersede', replacement_id: pk.id, outcome: pr.outcome,
+      created_at: $now})-[:RESOLVES]->(px)
+  WITH pc, pk, pr
+  UNWIND pr.losers AS lid
+  MATCH (pl:Node {id: lid}) WHERE pl:Claim AND pl.status IN """ + CURRENT + """
+  SET """ + change("pl", "'superseded'") + """, pl.revision = pl.revision + 1
+  CREATE (pc)-[:CORRECTS]->(pl)
+  CREATE (pk)-[:SUPERSEDES {reason: 'conflict'}]->(pl)
+  RETURN count(pl) AS n_policy
+}
+""" + FLAG_AND_HOLD + """
+WITH *
+FOREACH (a IN $policy_audits | CREATE (:AuditEvent:Node {id:a.id, kind:a.kind,
+  actor:a.actor, at:a.at, subject_id:a.subject_id, detail:a.detail}))
+"""
 
 
 def _sent(p: Mapping[str, object], fragments: list[FragmentCells] | list[ClaimsOf],
@@ -280,16 +410,20 @@ def _sent(p: Mapping[str, object], fragments: list[FragmentCells] | list[ClaimsO
     return {**{k: val for k, val in p.items() if k != "claims"}, "fragments": fragments}
 
 
+_CREATE_SOURCE = (
+    "MATCH (w:Workspace) "
+    "CREATE (s:Source:Node {id:$source_id, kind:$kind, title:$title, "
+    "origin_type:$origin_type, origin_name:$origin_name, created_at:$now, revision:1, "
+    "latest_version:1, messages:$message_count}) "
+    "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion:Node {id:$version_id, version:1, "
+    "first_message: CASE WHEN $message_count IS NULL THEN null ELSE 0 END, "
+    + _VERSION_PROPS + "}) "
+    + _CREATE_FRAGMENTS_AND_CLAIMS + _RAISE)
+
+
 async def create_source(g: Graph, p: VersionWrite) -> VersionWritten:
     rows = await g.write(
-        "MATCH (w:Workspace) "
-        "CREATE (s:Source:Node {id:$source_id, title:$title, origin_type:$origin_type, "
-        "origin_name:$origin_name, created_at:$now, revision:1, latest_version:1}) "
-        "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion:Node {id:$version_id, version:1, "
-        "text:$text, "
-        "content_hash:$content_hash, length:$length, model_calls:$model_calls, created_at:$now}) "
-        + _CREATE_FRAGMENTS_AND_CLAIMS + _RAISE
-        + "WITH s, v, created, raised " + CREATE_AUDIT
+        _CREATE_SOURCE + "WITH s, v, created, raised " + CREATE_AUDIT
         + " RETURN s.id AS source_id, v.version AS version, created, raised",
         _sent(p, fragment_cells(p["fragments"], p["claims"])),
     )
@@ -329,19 +463,22 @@ CALL {
 """
 
 
+# The next version of a source: a conversation's counts on from its messages so far.
+_NEXT_VERSION = (
+    "MATCH (s:Node {id:$source_id}) WHERE s:Source "
+    "WITH s, s.messages AS first_message "
+    "SET s.latest_version = s.latest_version + 1, s.revision = s.revision + 1, "
+    "s.title = coalesce($title, s.title), s.messages = first_message + $message_count "
+    "WITH s, first_message "
+    "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion:Node {id:$version_id, "
+    "version:s.latest_version, first_message:first_message, " + _VERSION_PROPS + "}) ")
+
+
 async def add_version(g: Graph, p: NewVersionWrite) -> VersionWritten | None:
     """Append a version; None when the source does not exist (or was removed meanwhile) or
     when what it retires (and their region) changed since it was planned."""
     rows = await g.write(
-        GUARD + _RETIRE_GUARD +
-        "MATCH (s:Node {id:$source_id}) WHERE s:Source "
-        "SET s.latest_version = s.latest_version + 1, s.revision = s.revision + 1, "
-        "s.title = coalesce($title, s.title) "
-        "WITH s "
-        "CREATE (s)-[:HAS_VERSION]->(v:SourceVersion:Node {id:$version_id, "
-        "version:s.latest_version, "
-        "text:$text, content_hash:$content_hash, length:$length, model_calls:$model_calls, "
-        "created_at:$now}) "
+        GUARD + _RETIRE_GUARD + _NEXT_VERSION
         + _CREATE_FRAGMENTS_AND_CLAIMS + _RETIRE
         + "WITH s, v, created " + FLAG_AND_HOLD + _RAISE
         + "WITH s, v, created, raised " + CREATE_AUDIT + " WITH s, v, created, raised "
@@ -352,32 +489,84 @@ async def add_version(g: Graph, p: NewVersionWrite) -> VersionWritten | None:
     return _VERSION_WRITTEN.first(rows)
 
 
+async def create_conversation(g: Graph, p: MessagesWrite) -> VersionWritten | None:
+    """A new conversation with its first messages, and what a latest_wins workspace
+    supersedes at once; None when the source id is taken (two creates racing for one
+    named conversation: the loser appends) or what it supersedes changed since planned."""
+    rows = await g.write(
+        GUARD + _POLICY_GUARD
+        + "OPTIONAL MATCH (taken:Node {id:$source_id}) WITH count(taken) AS n_taken "
+        "WHERE n_taken = 0 "
+        + _CREATE_SOURCE + _POLICY
+        + "WITH s, v, created, raised " + CREATE_AUDIT
+        + " RETURN s.id AS source_id, v.version AS version, created, raised",
+        _sent(p, fragment_cells(p["fragments"], p["claims"])),
+    )
+    return _VERSION_WRITTEN.first(rows)
+
+
+async def append_messages(g: Graph, p: MessagesWrite) -> VersionWritten | None:
+    """The messages as the conversation's next version (the earlier ones are not written
+    again), and what a latest_wins workspace supersedes at once; None when the source is
+    gone or what it supersedes changed since planned."""
+    rows = await g.write(
+        GUARD + _POLICY_GUARD + _NEXT_VERSION + _CREATE_FRAGMENTS_AND_CLAIMS + _RAISE
+        + _POLICY + "WITH s, v, created, raised " + CREATE_AUDIT
+        + " RETURN s.id AS source_id, v.version AS version, created, raised",
+        _sent(p, fragment_cells(p["fragments"], p["claims"])),
+    )
+    return _VERSION_WRITTEN.first(rows)
+
+
+_SOURCE_FIELDS = (
+    "s.id AS id, coalesce(s.kind, 'text') AS kind, s.title AS title, "
+    "s.origin_type AS origin_type, s.origin_name AS origin_name, s.created_at AS created_at, "
+    "s.revision AS revision, s.latest_version AS latest_version, "
+    "s.messages AS message_count")
+
+
 async def find_source(g: Graph, source_id: str) -> SourceRow | None:
     rows = await g.read(
-        "MATCH (s:Node {id:$id}) WHERE s:Source "
-        "RETURN s.id AS id, s.title AS title, s.origin_type AS origin_type, "
-        "s.origin_name AS origin_name, s.created_at AS created_at, s.revision AS revision, "
-        "s.latest_version AS latest_version",
+        f"MATCH (s:Node {{id:$id}}) WHERE s:Source RETURN {_SOURCE_FIELDS}",
         {"id": source_id},
     )
     return _SOURCE.first(rows)
 
 
-async def get_source(g: Graph, source_id: str) -> SourceView:
+async def find_conversation(g: Graph, title: str) -> SourceRow | None:
+    """The oldest conversation with this title."""
+    rows = await g.read(
+        "MATCH (s:Source) WHERE s.kind = 'conversation' AND s.title = $title "
+        f"RETURN {_SOURCE_FIELDS} ORDER BY s.created_at, s.id LIMIT 1",
+        {"title": title},
+    )
+    return _SOURCE.first(rows)
+
+
+_FILE_FIELDS = ("v.media_type AS media_type, v.file_size AS file_size, "
+                "v.file_hash AS file_hash, v.file_name AS file_name")
+_FRAGMENT_FIELDS = (
+    "v.id AS version_id, f.id AS id, f.seq AS seq, f.text AS text, f.start AS start, "
+    "f.end AS end, f.extraction AS extraction, f.speaker AS speaker, f.said_at AS said_at, "
+    "f.message_index AS message_index, f.page AS page, f.section AS section")
+
+
+async def get_source(g: Graph, source_id: str, *, latest_only: bool = False) -> SourceView:
+    """The source with its versions (with ``latest_only``, its latest version alone: what
+    an append to a long conversation answers)."""
     src = await find_source(g, source_id)
     if src is None:
         raise SourceNotFound(source_id)
+    which = "AND v.version = s.latest_version " if latest_only else ""
     versions = await g.read(
         "MATCH (s:Node {id:$id})-[:HAS_VERSION]->(v:SourceVersion) WHERE s:Source "
-        f"RETURN {_VERSION_FIELDS}, v.text AS text ORDER BY v.version",
+        f"{which}RETURN {_VERSION_FIELDS}, v.text AS text, {_FILE_FIELDS} ORDER BY v.version",
         {"id": source_id},
     )
     frags = await g.read(
         "MATCH (s:Node {id:$id})-[:HAS_VERSION]->(v:SourceVersion)-[:HAS_FRAGMENT]->"
-        "(f:SourceFragment) WHERE s:Source "
-        "RETURN v.id AS version_id, f.id AS id, f.seq AS seq, f.text AS text, "
-        "f.start AS start, f.end AS end, f.extraction AS extraction "
-        "ORDER BY v.version, f.seq",
+        f"(f:SourceFragment) WHERE s:Source {which}"
+        f"RETURN {_FRAGMENT_FIELDS} ORDER BY v.version, f.seq",
         {"id": source_id},
     )
     by_version: dict[str, list[FragmentRow]] = {}
@@ -393,9 +582,7 @@ async def list_sources(g: Graph, *, limit: int, offset: int,
     rows = await g.read(
         "MATCH (s:Source) WHERE $at_after IS NULL OR s.created_at > $at_after "
         "OR (s.created_at = $at_after AND s.id > $id_after) "
-        "RETURN s.id AS id, s.title AS title, s.origin_type AS origin_type, "
-        "s.origin_name AS origin_name, s.created_at AS created_at, s.revision AS revision, "
-        "s.latest_version AS latest_version "
+        f"RETURN {_SOURCE_FIELDS} "
         "ORDER BY s.created_at, s.id SKIP $offset LIMIT $limit",
         {"limit": limit, "offset": offset, **after_params(after)},
     )

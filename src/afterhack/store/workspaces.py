@@ -13,7 +13,7 @@ import time
 
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
 from afterhack.model.pages import After, PageKey
-from afterhack.model.vocab import EDGE_TYPES
+from afterhack.model.vocab import EDGE_TYPES, UpdatesPolicy
 from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store import admin
 from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
@@ -171,9 +171,32 @@ async def wait_schema_built_everywhere(store: Store, poll_s: float = 1.0) -> Non
             await asyncio.sleep(poll_s)
 
 
+_FIELDS = ("w.id AS id, w.name AS name, w.revision AS revision, w.created_at AS created_at, "
+           "coalesce(w.updates, 'review') AS updates")
+
+
 def _row(r: Row) -> WorkspaceRow:
     return {"id": r["id"], "name": r["name"], "revision": r["revision"],
-            "created_at": r["created_at"]}
+            "created_at": r["created_at"], "updates": r["updates"]}
+
+
+async def set_updates(store: Store, ws_id: str, updates: UpdatesPolicy,
+                      actor: str) -> WorkspaceRow:
+    """How the workspace takes a newer statement by the same speaker (rule 11)."""
+    row = await get_workspace(store, ws_id)
+    if row["updates"] == updates:
+        return row
+    rows = await store.graph(graph_name(ws_id)).write(
+        "MATCH (w:Node {id:$id}) WHERE w:Workspace AND w.ready = true "
+        "SET w.updates = $updates, w.revision = w.revision + 1 WITH w "
+        + CREATE_AUDIT + f" RETURN {_FIELDS}",
+        {"id": ws_id, "updates": updates,
+         **audit_params("workspace.updated", actor, ws_id,
+                        {"updates": updates, "was": row["updates"]})})
+    found = rows.first()
+    if found is None:
+        raise WorkspaceNotFound(ws_id)
+    return _row(found)
 
 
 async def create_workspace(store: Store, name: str, actor: str) -> WorkspaceRow:
@@ -196,7 +219,7 @@ async def create_workspace(store: Store, name: str, actor: str) -> WorkspaceRow:
         )
         rows = await g.write(
             "MATCH (w:Node {id:$id}) WHERE w:Workspace SET w.ready = true "
-            "RETURN w.id AS id, w.name AS name, w.revision AS revision, w.created_at AS created_at",
+            f"RETURN {_FIELDS}",
             {"id": ws_id},
         )
     except BaseException:
@@ -224,7 +247,7 @@ async def get_workspace(store: Store, ws_id: str) -> WorkspaceRow:
     try:
         rows = await store.graph(gname).read(
             "MATCH (w:Node {id:$id}) WHERE w:Workspace AND w.ready = true "
-            "RETURN w.id AS id, w.name AS name, w.revision AS revision, w.created_at AS created_at",
+            f"RETURN {_FIELDS}",
             {"id": ws_id},
         )
     except GraphMissing:

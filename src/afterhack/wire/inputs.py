@@ -13,9 +13,10 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    model_validator,
 )
 
-from afterhack.model.vocab import ActionOp, CorrectionKind, DecisionOp, KeyRole
+from afterhack.model.vocab import ActionOp, CorrectionKind, DecisionOp, KeyRole, UpdatesPolicy
 
 
 def _clean_text(value: str) -> str:
@@ -60,10 +61,30 @@ class WorkspaceCreate(Body):
     name: Annotated[NonBlank, Field(max_length=200)]
 
 
-class SourceCreate(Body):
-    title: Annotated[NonBlank, Field(max_length=500)] | None = None
+# A time as a request names it: ISO 8601 or epoch milliseconds (moments.parse_time).
+TimeIn = (Annotated[StrictStr, Field(min_length=1, max_length=64)]
+          | Annotated[StrictInt, Field(ge=0)])
+
+
+class MessageIn(Body):
+    """One message of a conversation: who said it, what, and when (without ``at``, when it
+    was received)."""
+
+    speaker: Annotated[NonBlank, Field(max_length=200)]
     text: NonBlank
-    origin_type: Annotated[NonBlank, Field(max_length=50)] = "document"
+    at: TimeIn | None = None
+
+
+Messages = Annotated[list[MessageIn], Field(min_length=1, max_length=10_000)]
+
+
+class SourceCreate(Body):
+    """A document's ``text``, or a conversation's ``messages``: one or the other."""
+
+    title: Annotated[NonBlank, Field(max_length=500)] | None = None
+    text: NonBlank | None = None
+    messages: Messages | None = None
+    origin_type: Annotated[NonBlank, Field(max_length=50)] | None = None
     origin_name: Annotated[NonBlank, Field(max_length=500)] | None = None
     source_id: Id | None = None
     extract: Flag = True
@@ -71,10 +92,28 @@ class SourceCreate(Body):
     # flags and holds) and write nothing.
     preview: Flag = False
 
+    @model_validator(mode="after")
+    def _text_or_messages(self) -> SourceCreate:
+        if (self.text is None) == (self.messages is None):
+            raise ValueError("send either text (a document) or messages (a conversation)")
+        if self.messages is not None and self.source_id is not None:
+            raise ValueError("messages are appended to a conversation with "
+                             "POST .../sources/{id}/messages, not with source_id")
+        return self
 
-# A time as a request names it: ISO 8601 or epoch milliseconds (moments.parse_time).
-TimeIn = (Annotated[StrictStr, Field(min_length=1, max_length=64)]
-          | Annotated[StrictInt, Field(ge=0)])
+
+class MessagesAppend(Body):
+    """``POST .../sources/{id}/messages``: messages appended to a conversation."""
+
+    messages: Messages
+    extract: Flag = True
+    preview: Flag = False
+
+
+class WorkspaceChange(Body):
+    """``PATCH /workspaces/{ws}``: how a newer statement by the same speaker is taken."""
+
+    updates: UpdatesPolicy
 
 
 class AgentRunCreate(Body):

@@ -68,6 +68,8 @@ export const CONFLICT: Conflict = {
   resolution: null,
   kept_claim_id: null,
   correction_id: null,
+  newer_claim_id: MEMO.june19,
+  same_speaker: null,
   claims: [
     {
       id: MEMO.june12,
@@ -81,6 +83,8 @@ export const CONFLICT: Conflict = {
       version: 1,
       created_at: MARCH_ADDED,
       source_added_at: MARCH_ADDED,
+      said_by: null,
+      said_at: null,
     },
     {
       id: MEMO.june19,
@@ -94,6 +98,8 @@ export const CONFLICT: Conflict = {
       version: 2,
       created_at: APRIL_ADDED,
       source_added_at: APRIL_ADDED,
+      said_by: null,
+      said_at: null,
     },
   ],
 }
@@ -142,6 +148,8 @@ export function claimView(id: string, statement: string, status: ClaimStatus, so
     quote_end: statement.length,
     valid_from: null,
     valid_until: null,
+    said_by: null,
+    said_at: null,
     origin: { type: 'document', name: title, source_id: sourceId, source_title: title, version: 1 },
     evidence: [],
     corrections: [],

@@ -7,7 +7,7 @@ from pydantic import TypeAdapter
 
 from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
-from afterhack.memory import ingest, lists
+from afterhack.memory import conversations, ingest, lists
 from afterhack.model.pages import SourceList
 from afterhack.model.sources import (
     IngestResult,
@@ -17,7 +17,9 @@ from afterhack.model.sources import (
     SourceView,
 )
 from afterhack.store import sources
-from afterhack.wire.inputs import SourceCreate
+from afterhack.store.audit import now_ms
+from afterhack.temporal.moments import parse_time
+from afterhack.wire.inputs import MessageIn, MessagesAppend, SourceCreate
 
 router = APIRouter(tags=["sources"])
 
@@ -44,16 +46,55 @@ def encode_ingest(result: IngestResult) -> bytes:
                                              "(unchanged), or a preview (nothing written)."}})
 async def add_source(body: SourceCreate, ws: WorkspaceDep, services: ServicesDep,
                      caller: CallerDep) -> Response:
-    result = await ingest.ingest_source(
-        ws.graph, services.settings, services.extractor,
-        title=body.title, text=body.text, origin_type=body.origin_type,
-        origin_name=body.origin_name, source_id=body.source_id, extract=body.extract,
-        actor=caller.actor, judge=services.conflict_judge, policy=services.policy,
-        preview=body.preview,
-        vectors=services.vectors,
-    )
+    """A document (``text``), or a conversation (``messages``: rule 11)."""
+    result: IngestResult
+    if body.messages is not None:
+        result = await conversations.add_messages(
+            ws.graph, services.settings, services.extractor, title=body.title,
+            messages=_messages(body.messages), source_id=None, actor=caller.actor,
+            extract=body.extract, judge=services.conflict_judge, policy=services.policy,
+            updates=ws.row["updates"], preview=body.preview, vectors=services.vectors,
+            origin_type=body.origin_type or "conversation", origin_name=body.origin_name)
+    else:
+        assert body.text is not None
+        result = await ingest.ingest_source(
+            ws.graph, services.settings, services.extractor,
+            title=body.title, text=body.text, origin_type=body.origin_type or "document",
+            origin_name=body.origin_name, source_id=body.source_id, extract=body.extract,
+            actor=caller.actor, judge=services.conflict_judge, policy=services.policy,
+            preview=body.preview,
+            vectors=services.vectors,
+        )
+    return _answer(result)
+
+
+def _answer(result: IngestResult) -> Response:
     status = 200 if result["status"] in ("unchanged", "preview") else 201
     return Response(encode_ingest(result), status_code=status, media_type="application/json")
+
+
+def _messages(given: list[MessageIn]) -> list[conversations.Message]:
+    """The messages with their times: as given, or when they were received (now)."""
+    now = now_ms()
+    return [conversations.Message(speaker=m.speaker, text=m.text,
+                                  at=conversations.received(parse_time(m.at, "at"), now))
+            for m in given]
+
+
+@router.post("/workspaces/{ws}/sources/{source_id}/messages", status_code=201,
+             response_model=IngestResult, dependencies=[allow("add_source")],
+             responses={200: {"model": SourcePreview,
+                              "description": "A preview (nothing written)."}})
+async def append_messages(source_id: str, body: MessagesAppend, ws: WorkspaceDep,
+                          services: ServicesDep, caller: CallerDep) -> Response:
+    """Messages appended to a conversation: a new version of them alone; only they are
+    read. ``source`` in the answer holds that version (GET the source for all of them)."""
+    result = await conversations.add_messages(
+        ws.graph, services.settings, services.extractor, title=None,
+        messages=_messages(body.messages), source_id=source_id, actor=caller.actor,
+        extract=body.extract, judge=services.conflict_judge, policy=services.policy,
+        updates=ws.row["updates"], preview=body.preview, vectors=services.vectors)
+    return _answer(result)
 
 
 @router.get("/workspaces/{ws}/sources", dependencies=[allow("read")])

@@ -11,7 +11,7 @@ from afterhack.model.pages import WorkspaceList
 from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store import audit, workspaces
 from afterhack.wire.answers import AuditList
-from afterhack.wire.inputs import WorkspaceCreate
+from afterhack.wire.inputs import WorkspaceChange, WorkspaceCreate
 
 router = APIRouter(tags=["workspaces"])
 
@@ -39,6 +39,15 @@ async def list_workspaces(
 @router.get("/workspaces/{ws}", dependencies=[allow("read")])
 async def get_workspace(ws: WorkspaceDep) -> WorkspaceRow:
     return ws.row
+
+
+@router.patch("/workspaces/{ws}", dependencies=[allow("manage")])
+async def change_workspace(body: WorkspaceChange, ws: WorkspaceDep, store: StoreDep,
+                           caller: CallerDep) -> WorkspaceRow:
+    """How a newer statement by the same speaker is taken (docs/rules.md, rule 11):
+    ``review`` (a conflict for a reviewer, the default) or ``latest_wins`` (it supersedes
+    the older one at once)."""
+    return await workspaces.set_updates(store, ws.id, body.updates, caller.actor)
 
 
 @router.get("/workspaces/{ws}/audit", dependencies=[allow("read")])

@@ -1,0 +1,189 @@
+"""What was said, by whom, when (docs/rules.md, rule 11): a conversation is a source whose
+fragments are its messages.
+
+A conversation's version holds the messages it added, joined by a blank line; each message
+is one fragment (a long one is split at sentences into several, each carrying the message's
+speaker, time and index), so a claim's quote lies inside one message, and the claim carries
+who said it and when (``said_by``, ``said_at``; ``valid_from`` defaults to ``said_at``).
+Appending messages writes a version of the new messages alone: the earlier ones are neither
+written nor read again, so an append costs what its own messages cost, however long the
+conversation has grown.
+
+A new claim that gives another value for the same thing as a current one raises a conflict
+(rule 9), marked with which side is newer and whether one speaker said both. In a workspace
+whose ``updates`` is ``latest_wins``, a newer statement by the same speaker supersedes the
+older one in the same write (conflicts.plan_latest_wins).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from afterhack.config import Settings
+from afterhack.errors import SourceKindMismatch, SourceNotFound, WorkspaceBusy
+from afterhack.llm.judge import ConflictJudge
+from afterhack.memory import conflicts, versions
+from afterhack.memory.ingest import (
+    Extraction,
+    Extractor,
+    FragmentPlan,
+    check_length,
+    content_hash,
+    extraction_outcome,
+    fragment_rows,
+    preview_answer,
+    run_extraction,
+)
+from afterhack.model.sources import MESSAGE_SEPARATOR, IngestResult
+from afterhack.model.vocab import SupportPolicy, UpdatesPolicy
+from afterhack.rules.chunking import Span, split_fragments
+from afterhack.store import conflicts as store_conflicts
+from afterhack.store import sources as store_sources
+from afterhack.store.audit import audit_params, now_ms
+from afterhack.store.client import Graph
+from afterhack.store.names import new_id, new_ids
+from afterhack.store.sources import NO_FILE, MessagesWrite, VersionWritten
+
+if TYPE_CHECKING:
+    from afterhack.retrieval.vectors import Vectors
+
+SEPARATOR = MESSAGE_SEPARATOR
+_ATTEMPTS = 4
+
+
+@dataclass(frozen=True)
+class Message:
+    speaker: str
+    text: str
+    at: int  # when it was said (epoch ms): as given, or when it was received
+
+
+def lay_out(messages: Sequence[Message], max_chars: int) -> tuple[str, list[FragmentPlan]]:
+    """The version text (the messages joined by a blank line) and its fragments: each
+    message's own text, split at sentences only when it is longer than a fragment."""
+    parts: list[str] = []
+    frags: list[FragmentPlan] = []
+    pos = 0
+    for i, m in enumerate(messages):
+        if i:
+            parts.append(SEPARATOR)
+            pos += len(SEPARATOR)
+        for s in split_fragments(m.text, max_chars):
+            frags.append(FragmentPlan(
+                id="", seq=len(frags), span=Span(pos + s.start, pos + s.end),
+                text=m.text[s.start : s.end], speaker=m.speaker, said_at=m.at,
+                message_offset=i))
+        parts.append(m.text)
+        pos += len(m.text)
+    for f, fid in zip(frags, new_ids(len(frags)), strict=True):
+        f.id = fid
+    return "".join(parts), frags
+
+
+async def add_messages(
+    g: Graph,
+    settings: Settings,
+    extractor: Extractor,
+    *,
+    title: str | None,
+    messages: Sequence[Message],
+    source_id: str | None,
+    actor: str,
+    extract: bool = True,
+    judge: ConflictJudge | None = None,
+    policy: SupportPolicy = "independent",
+    updates: UpdatesPolicy = "review",
+    preview: bool = False,
+    vectors: Vectors | None = None,
+    origin_type: str = "conversation",
+    origin_name: str | None = None,
+    create_as: str | None = None,
+) -> IngestResult:
+    """A new conversation (``source_id`` None) or messages appended to one. Only these
+    messages are read; their claims are checked for conflicts with the current claims, and
+    under ``latest_wins`` a speaker's newer statement supersedes their older one at once.
+
+    ``create_as`` names the id a new conversation takes (a conversation found by its title:
+    of two requests racing to create it, one creates, the other appends)."""
+    text, frags = lay_out(messages, settings.fragment_max_chars)
+    check_length(settings, text)
+    if source_id is not None:
+        existing = await store_sources.find_source(g, source_id)
+        if existing is None:
+            raise SourceNotFound(source_id)
+        if existing["kind"] != "conversation":
+            raise SourceKindMismatch(
+                "This source is not a conversation: send a new version of its text or file "
+                "instead.", source_id=source_id, kind=existing["kind"])
+    ex = Extraction()
+    if extract:
+        ex = await run_extraction(extractor, frags, set(), settings.max_claims_per_source)
+    if vectors is not None:
+        await vectors.embed_claims(g, ex.kept, ex.calls)
+    new_source = source_id is None
+    sid = source_id or create_as or new_id()
+    for _ in range(_ATTEMPTS):
+        checks = conflicts.Checks()
+        if judge is not None and ex.kept:
+            checks = await conflicts.check_new_claims(g, judge, ex.kept)
+        plan = conflicts.PolicyPlan()
+        if updates == "latest_wins" and checks.rows:
+            plan = await conflicts.plan_latest_wins(g, checks.rows, ex.kept, policy=policy,
+                                                    actor=actor)
+        calls = [*ex.calls, *checks.calls]
+        report = versions.VersionPlan(retire=plan.report, snap=plan.snap, out=plan.out)
+        if preview:
+            return await preview_answer(g, ex, frags, report, checks, calls, new_source, sid)
+        version_id = new_id()
+        params: MessagesWrite = {
+            "source_id": sid, "version_id": version_id, "kind": "conversation",
+            "title": title, "origin_type": origin_type,
+            "origin_name": origin_name or title, "text": text,
+            "content_hash": content_hash(text), "length": len(text),
+            "message_count": len(messages), **NO_FILE,
+            "fragments": fragment_rows(frags), "claims": ex.kept, "conflicts": checks.rows,
+            "model_calls": json.dumps([c.as_dict() for c in calls]),
+            **plan.write(),
+            **audit_params(
+                "source.created" if new_source else "source.versioned", actor, sid,
+                {"version_id": version_id, "claims": len(ex.kept), "messages": len(messages),
+                 "dropped": dict(ex.dropped),
+                 "failed_fragments": sum(f.extraction == "failed" for f in frags),
+                 "superseded": sorted(r["id"] for r in plan.report),
+                 "flagged": sorted(plan.out.flag), "held": sorted(plan.out.hold)}),
+        }
+        row: VersionWritten | None
+        if new_source:
+            row = await store_sources.create_conversation(g, params)
+            if row is None and create_as is not None \
+                    and await store_sources.find_source(g, sid) is not None:
+                # Another request created this conversation first: append to it instead.
+                new_source = False
+                continue
+        else:
+            row = await store_sources.append_messages(g, params)
+            if row is None and await store_sources.find_source(g, sid) is None:
+                raise SourceNotFound(sid)
+        if row is None:
+            continue  # what the policy supersedes changed meanwhile: plan again
+        if vectors is not None:
+            vectors.notify(g)
+        out = extraction_outcome(ex, frags, row["created"])
+        out["model_calls"] = [c.as_dict() for c in calls]
+        return {"status": "created" if new_source else "versioned",
+                # An append answers with the version it wrote, not the whole conversation.
+                "source": await store_sources.get_source(g, sid, latest_only=not new_source),
+                "version": row["version"], **out,
+                "conflicts": await store_conflicts.get_conflicts(g, list(row["raised"])),
+                **await versions.report(g, report)}
+    raise WorkspaceBusy("What these messages supersede kept changing; retry.")
+
+
+def received(at: int | None, now: int | None = None) -> int:
+    """A message's time: as given, or when it was received."""
+    if at is not None:
+        return at
+    return now if now is not None else now_ms()
