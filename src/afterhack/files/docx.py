@@ -33,6 +33,10 @@ _STYLE_DEPTH = 8
 # memory than any real document needs (a ZIP bomb).
 MAX_UNPACKED_BYTES = 64 << 20
 _CELL_SEPARATOR = " | "
+# A paragraph's style id, in WordprocessingML: <w:p><w:pPr><w:pStyle w:val="..."/>.
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_STYLE_PATH = f"{{{_W}}}pPr/{{{_W}}}pStyle"
+_VAL = f"{{{_W}}}val"
 
 
 def read_docx(data: bytes) -> ReadDocument:
@@ -76,7 +80,7 @@ def _check_unpacked_size(data: bytes) -> None:
 def _heading_test(document: DocxDocument) -> Callable[[Paragraph], bool]:
     """Whether a paragraph is a heading, told by the id of its style.
 
-    The id is read from the paragraph's element: ``Paragraph.style`` resolves a paragraph
+    The id is read from the paragraph's XML: ``Paragraph.style`` resolves a paragraph
     without a style of its own by scanning every style of the document, once per paragraph,
     which made that one lookup most of the time a document took to read.
     """
@@ -86,7 +90,10 @@ def _heading_test(document: DocxDocument) -> Callable[[Paragraph], bool]:
     default_is_heading = _heading_style(default)
 
     def test(paragraph: Paragraph) -> bool:
-        style_id = paragraph._p.style
+        # The paragraph's XML through public APIs: ParagraphFormat proxies the paragraph's
+        # own element (ElementProxy.element), whose pPr/pStyle names its style.
+        found = paragraph.paragraph_format.element.find(_STYLE_PATH)
+        style_id = None if found is None else found.get(_VAL)
         if style_id is None or style_id not in styles:
             return default_is_heading  # as python-docx does: the document's default style
         return style_id in headings
