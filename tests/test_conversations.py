@@ -69,7 +69,8 @@ def test_appending_a_moved_date_raises_a_newer_same_speaker_conflict_and_reads_o
     sid = made["source"]["id"]
     first = made["source"]["versions"][0]
     moved = _post(client, f"/api/workspaces/{ws}/sources/{sid}/messages",
-                  {"messages": [{"speaker": "Ana", "text": "Sorry, a change. The launch is on June 19.",
+                  {"messages": [{"speaker": "Ana",
+                                 "text": "Sorry, a change. The launch is on June 19.",
                                  "at": T0 + 10 * MINUTE}]})
     # Only the new message was read: one extraction call, for its one fragment.
     assert [m["role"] for m in moved["model_calls"]].count("extractor") == 1

@@ -63,6 +63,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
     # POST /api/workspaces/restore takes a whole export.
     max_restore_bytes: int = Field(default=256 * 1024 * 1024, ge=1024)
+    # POST .../sources/files takes a whole file (its original is kept in the graph:
+    # docs/decisions/0023-originals-in-the-graph.md).
+    max_file_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
     max_source_chars: int = Field(default=1_000_000, ge=1)
     fragment_max_chars: int = Field(default=1200, ge=50, le=100_000)
     max_claims_per_source: int = Field(default=20_000, ge=1)

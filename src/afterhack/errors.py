@@ -99,6 +99,14 @@ class ConflictNotFound(NotFound):
     kind = "conflict"
 
 
+class FileNotFound(NotFound):
+    """Raised when a source version asked for its original file holds none (text, a
+    conversation) or does not exist."""
+
+    code = "file_not_found"
+    kind = "file"
+
+
 class KeyNotFound(NotFound):
     code = "key_not_found"
     kind = "key"

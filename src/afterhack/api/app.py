@@ -97,7 +97,9 @@ def create_api(settings: Settings | None = None, *, running: Running | None = No
     app.state.settings = settings
     errors.install(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
-                       overrides={"/api/workspaces/restore": settings.max_restore_bytes})
+                       overrides={"/api/workspaces/restore": settings.max_restore_bytes},
+                       file_paths=(security.API_PREFIX + "/workspaces/", "/sources/files"),
+                       max_file_bytes=settings.max_file_bytes)
     # Added later, so it runs earlier: no body is read before the caller is known, and
     # nothing at all before the Host and Origin are this server's (DNS rebinding), on every
     # route the app serves, those the composition adds (MCP) included.

@@ -1,6 +1,7 @@
 """Request bodies: refused over the configured size before they are parsed, and read as
 UTF-8 only (every body this app takes is JSON, which RFC 8259 makes UTF-8; Python's JSON
-reader would otherwise also take UTF-16 and UTF-32)."""
+reader would otherwise also take UTF-16 and UTF-32), except a file upload's: a multipart
+body to the files route, whose parts are a file's own bytes, under a limit of its own."""
 
 from __future__ import annotations
 
@@ -48,17 +49,34 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
 
 class BodyLimit:
     def __init__(self, app: ASGIApp, max_bytes: int,
-                 overrides: dict[str, int] | None = None) -> None:
+                 overrides: dict[str, int] | None = None,
+                 file_paths: tuple[str, str] | None = None,
+                 max_file_bytes: int | None = None) -> None:
         self.app = app
         self.default_max = max_bytes
         # Exact paths with their own limit (a restore body is a whole workspace).
         self.overrides = overrides or {}
+        # The files route: a path with this start and end takes a multipart file upload.
+        self.file_paths = file_paths
+        self.max_file_bytes = max_file_bytes or max_bytes
+
+    def _is_upload(self, scope: Scope, path: str) -> bool:
+        if self.file_paths is None:
+            return False
+        start, end = self.file_paths
+        if not (path.startswith(start) and path.endswith(end)):
+            return False
+        content_type = (_header(scope, b"content-type") or b"").lower()
+        return content_type.startswith(b"multipart/form-data")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        max_bytes = self.overrides.get(scope.get("path", ""), self.default_max)
+        path = scope.get("path", "")
+        upload = self._is_upload(scope, path)
+        max_bytes = (self.max_file_bytes if upload
+                     else self.overrides.get(path, self.default_max))
         declared = _header(scope, b"content-length")
         if declared is not None:
             try:
@@ -89,7 +107,8 @@ class BodyLimit:
                     # becomes a 400) and is mapped to the canonical 413 body.
                     raise HTTPException(413, self._message(max_bytes))
                 try:
-                    utf8.decode(chunk, final=not more)
+                    if not upload:
+                        utf8.decode(chunk, final=not more)
                 except UnicodeDecodeError:
                     if more:
                         await drain(receive)

@@ -33,6 +33,7 @@ from afterhack.errors import (
     ConflictNotFound,
     CorrectionNotFound,
     DecisionNotFound,
+    FileNotFound,
     KeyNotFound,
     NotFound,
     RunNotFound,
@@ -101,7 +102,7 @@ PATH_IDS: dict[str, type[NotFound]] = {
     "ws": WorkspaceNotFound, "source_id": SourceNotFound, "claim_id": ClaimNotFound,
     "decision_id": DecisionNotFound, "action_id": ActionNotFound, "run_id": RunNotFound,
     "correction_id": CorrectionNotFound, "key_id": KeyNotFound,
-    "conflict_id": ConflictNotFound,
+    "conflict_id": ConflictNotFound, "version_id": FileNotFound,
 }
 
 

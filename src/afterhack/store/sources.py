@@ -533,6 +533,22 @@ async def find_source(g: Graph, source_id: str) -> SourceRow | None:
     return _SOURCE.first(rows)
 
 
+class KeptFile(TypedDict):
+    media_type: str
+    file_name: str | None
+    file_data: str  # base64
+
+
+async def version_file(g: Graph, source_id: str, version_id: str) -> KeptFile | None:
+    """The original file a version was read from; None for a version that holds none."""
+    rows = await g.read(
+        "MATCH (v:Node {id:$version_id}) WHERE v:SourceVersion AND v.file_data IS NOT NULL "
+        "MATCH (s:Node {id:$id})-[:HAS_VERSION]->(v) WHERE s:Source "
+        "RETURN v.media_type AS media_type, v.file_name AS file_name, "
+        "v.file_data AS file_data", {"id": source_id, "version_id": version_id})
+    return cast(KeptFile | None, rows.first())
+
+
 async def find_conversation(g: Graph, title: str) -> SourceRow | None:
     """The oldest conversation with this title."""
     rows = await g.read(

@@ -16,6 +16,7 @@ from pydantic import (
     model_validator,
 )
 
+from afterhack.errors import InvalidRequest
 from afterhack.model.vocab import ActionOp, CorrectionKind, DecisionOp, KeyRole, UpdatesPolicy
 
 
@@ -29,6 +30,15 @@ def _clean_text(value: str) -> str:
     except UnicodeEncodeError:
         raise ValueError("must be valid Unicode (no lone surrogates)") from None
     return value
+
+
+def clean(field: str, value: str) -> str:
+    """A string that did not come in a JSON body (a form field, a file's name), checked as
+    every body string is: InvalidRequest naming the field otherwise."""
+    try:
+        return _clean_text(value)
+    except ValueError as exc:
+        raise InvalidRequest(f"{field}: {exc}.", field=field) from None
 
 
 def _not_blank(value: str) -> str:

@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import quote
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, File, Form, Query, Response, UploadFile
 from pydantic import TypeAdapter
 
 from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
-from afterhack.memory import conversations, ingest, lists
+from afterhack.memory import conversations, files, ingest, lists
 from afterhack.model.pages import SourceList
 from afterhack.model.sources import (
     IngestResult,
@@ -19,7 +20,8 @@ from afterhack.model.sources import (
 from afterhack.store import sources
 from afterhack.store.audit import now_ms
 from afterhack.temporal.moments import parse_time
-from afterhack.wire.inputs import MessageIn, MessagesAppend, SourceCreate
+from afterhack.wire.errors import ErrorBody
+from afterhack.wire.inputs import MessageIn, MessagesAppend, SourceCreate, clean
 
 router = APIRouter(tags=["sources"])
 
@@ -95,6 +97,48 @@ async def append_messages(source_id: str, body: MessagesAppend, ws: WorkspaceDep
         extract=body.extract, judge=services.conflict_judge, policy=services.policy,
         updates=ws.row["updates"], preview=body.preview, vectors=services.vectors)
     return _answer(result)
+
+
+@router.post("/workspaces/{ws}/sources/files", status_code=201, response_model=IngestResult,
+             dependencies=[allow("add_source")],
+             responses={200: {"model": SameVersion,
+                              "description": "A new version whose text equals the latest "
+                                             "(unchanged)."},
+                        415: {"model": ErrorBody,
+                              "description": "unsupported_media_type: a kind of file that "
+                                             "is not read (its bytes decide)."}})
+async def add_file(
+    ws: WorkspaceDep, services: ServicesDep, caller: CallerDep,
+    file: Annotated[UploadFile, File(description="Plain text, Markdown, HTML, PDF or DOCX.")],
+    title: Annotated[str | None, Form(min_length=1, max_length=500)] = None,
+    source_id: Annotated[str | None, Form(min_length=1, max_length=64)] = None,
+    extract: Annotated[bool, Form()] = True,
+) -> Response:
+    """A file read to text (rule 11): its original is kept (media type, size, hash) and each
+    fragment knows its page or heading. ``source_id`` makes it a new version of that
+    source (``unchanged`` when the text read is the latest version's)."""
+    for name, value in (("title", title), ("source_id", source_id),
+                        ("file.filename", file.filename)):
+        if value is not None:
+            clean(name, value)
+    result = await files.add_file(
+        ws.graph, services.settings, services.extractor, data=await file.read(),
+        filename=file.filename, declared_type=file.content_type, title=title,
+        source_id=source_id, actor=caller.actor, extract=extract,
+        judge=services.conflict_judge, policy=services.policy, vectors=services.vectors)
+    return _answer(result)
+
+
+@router.get("/workspaces/{ws}/sources/{source_id}/versions/{version_id}/file",
+            dependencies=[allow("read")], response_class=Response,
+            responses={200: {"content": {"application/octet-stream": {}},
+                             "description": "The original file, as it was sent."}})
+async def get_file(source_id: str, version_id: str, ws: WorkspaceDep) -> Response:
+    """The original a file source's version was read from, byte for byte."""
+    data, media_type, name = await files.original(ws.graph, source_id, version_id)
+    headers = {"Content-Disposition": "attachment; filename*=UTF-8''"
+                                      + quote(name or "file", safe="")}
+    return Response(data, media_type=media_type, headers=headers)
 
 
 @router.get("/workspaces/{ws}/sources", dependencies=[allow("read")])

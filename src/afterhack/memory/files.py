@@ -1,0 +1,87 @@
+"""Files are sources too (docs/rules.md, rule 11): a file is read to text, its original is
+kept with its media type, size and hash, and each fragment knows its page or heading.
+
+Reading is CPU work (a PDF takes about a second a megabyte): it runs in a worker thread so
+the event loop keeps serving other requests meanwhile. A file that is refused (a kind that
+is not read, or one that cannot be) raises before anything is written; a text over the
+source limit gets the same 413 as pasted text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import TYPE_CHECKING
+
+from afterhack.config import Settings
+from afterhack.errors import FileNotFound
+from afterhack.files import read_file
+from afterhack.llm.judge import ConflictJudge
+from afterhack.memory.ingest import Extractor, check_length, ingest_source
+from afterhack.model.sources import IngestResult
+from afterhack.model.vocab import SupportPolicy
+from afterhack.store import sources as store_sources
+from afterhack.store.client import Graph
+from afterhack.store.sources import FileFields
+
+if TYPE_CHECKING:
+    from afterhack.retrieval.vectors import Vectors
+
+
+def base_name(filename: str | None) -> str | None:
+    """A file's name without the folders a client may have sent with it."""
+    if not filename:
+        return None
+    name = PureWindowsPath(PurePosixPath(filename).name).name.strip()
+    return name or None
+
+
+def title_of(filename: str | None) -> str | None:
+    """A title from a file's name: the name without its last extension."""
+    if filename is None:
+        return None
+    stem = PurePosixPath(filename).stem
+    return stem or filename
+
+
+async def add_file(
+    g: Graph,
+    settings: Settings,
+    extractor: Extractor,
+    *,
+    data: bytes,
+    filename: str | None,
+    declared_type: str | None,
+    title: str | None,
+    source_id: str | None,
+    actor: str,
+    extract: bool = True,
+    judge: ConflictJudge | None = None,
+    policy: SupportPolicy = "independent",
+    vectors: Vectors | None = None,
+) -> IngestResult:
+    """A source read from a file (or, with ``source_id``, a new version of one: unchanged
+    when the text read is the latest version's)."""
+    name = base_name(filename)
+    doc = await asyncio.to_thread(read_file, data, name, declared_type)
+    check_length(settings, doc.text)
+    kept: FileFields = {
+        "media_type": doc.media_type, "file_size": doc.size,
+        "file_hash": "sha256:" + doc.sha256, "file_name": name,
+        "file_data": base64.b64encode(data).decode("ascii")}
+    return await ingest_source(
+        g, settings, extractor, title=title or title_of(name), text=doc.text,
+        origin_type="document", origin_name=name, source_id=source_id, extract=extract,
+        actor=actor, judge=judge, policy=policy, vectors=vectors, kind="file",
+        places=doc.places, file=kept)
+
+
+async def original(g: Graph, source_id: str,
+                   version_id: str) -> tuple[bytes, str, str | None]:
+    """The bytes a version was read from, their media type and the file's name."""
+    found = await store_sources.version_file(g, source_id, version_id)
+    if found is None:
+        raise FileNotFound(version_id, "No version of this source with that id holds a file.")
+    data = base64.b64decode(found["file_data"])
+    return data, found["media_type"], found["file_name"]

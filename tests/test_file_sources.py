@@ -1,0 +1,186 @@
+"""Files are sources too (docs/rules.md, rule 11): Markdown, HTML, PDF and DOCX files the
+tests make, added through the API on the real FalkorDB; refused files keep nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from typing import Any
+
+import docx
+from fastapi.testclient import TestClient
+
+from afterhack.files import DOCX, HTML, MARKDOWN, PDF
+from afterhack_tools.pdfwriter import Page, pdf
+from tests.conftest import snapshot
+from tests.support.graphs import violations
+
+PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00"
+       b"\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05"
+       b"\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+
+MARKDOWN_FILE = b"""# Launch plan
+
+The **launch** is planned for [June 12](https://example.com/cal).
+
+## Venue
+
+The venue is the *Grand Hotel* in Lisbon.
+"""
+
+HTML_FILE = b"""<!doctype html><html><head><title>Plan</title>
+<script>var launch = "The launch is on June 1.";</script><style>p{color:red}</style></head>
+<body><h1>Budget</h1><p>The budget is 12,000 euros.</p>
+<h2>People</h2><p>The keynote speaker is Maria Lopez.</p></body></html>"""
+
+
+def pdf_file() -> bytes:
+    return pdf([Page(("Quarterly report", "The Berlin office opened in March 2024.")),
+                Page(("The Lisbon office opens in June 2026.",))])
+
+
+def docx_file() -> bytes:
+    document = docx.Document()
+    document.add_heading("Offices", level=1)
+    document.add_paragraph("The Munich office has 40 desks.")
+    document.add_heading("Hiring", level=2)
+    document.add_paragraph("The team hires 3 engineers in July.")
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def upload(client: TestClient, ws: str, name: str, data: bytes,
+           content_type: str = "application/octet-stream", **form: str) -> Any:
+    return client.post(f"/api/workspaces/{ws}/sources/files",
+                       files={"file": (name, data, content_type)}, data=form)
+
+
+def _claim(body: dict[str, Any], statement: str) -> dict[str, Any]:
+    return next(c for c in body["claims"] if c["statement"] == statement)
+
+
+def _fragment(body: dict[str, Any], claim: dict[str, Any]) -> dict[str, Any]:
+    frags = body["source"]["versions"][-1]["fragments"]
+    return next(f for f in frags if f["id"] == claim["fragment_id"])
+
+
+def _check_quotes(body: dict[str, Any]) -> None:
+    text = body["source"]["versions"][-1]["text"]
+    assert body["claims"]
+    for c in body["claims"]:
+        assert text[c["quote_start"]:c["quote_end"]] == c["evidence_quote"]
+        frag = _fragment(body, c)
+        assert frag["start"] <= c["quote_start"] and c["quote_end"] <= frag["end"]
+
+
+def test_each_kind_of_file_gives_exact_quotes_with_page_or_heading(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    md = upload(client, ws, "plan.md", MARKDOWN_FILE, "text/markdown")
+    assert md.status_code == 201, md.text
+    body = md.json()
+    _check_quotes(body)
+    version = body["source"]["versions"][0]
+    assert body["source"]["kind"] == "file" and body["source"]["title"] == "plan"
+    assert body["source"]["origin_name"] == "plan.md"
+    assert version["media_type"] == MARKDOWN and version["file_name"] == "plan.md"
+    assert version["file_size"] == len(MARKDOWN_FILE)
+    assert version["file_hash"] == "sha256:" + hashlib.sha256(MARKDOWN_FILE).hexdigest()
+    venue = _claim(body, "The venue is the Grand Hotel in Lisbon.")  # no Markdown syntax
+    assert _fragment(body, venue)["section"] == "Venue"
+    launch = _claim(body, "The launch is planned for June 12.")
+    assert _fragment(body, launch)["section"] == "Launch plan"
+
+    html = upload(client, ws, "plan.html", HTML_FILE).json()
+    _check_quotes(html)
+    assert html["source"]["versions"][0]["media_type"] == HTML
+    assert "June 1." not in html["source"]["versions"][0]["text"]  # no script text
+    speaker = _claim(html, "The keynote speaker is Maria Lopez.")
+    assert _fragment(html, speaker)["section"] == "People"
+
+    report = upload(client, ws, "report.pdf", pdf_file(), "application/pdf").json()
+    _check_quotes(report)
+    assert report["source"]["versions"][0]["media_type"] == PDF
+    lisbon = _claim(report, "The Lisbon office opens in June 2026.")
+    assert _fragment(report, lisbon)["page"] == 2
+    assert _fragment(report, _claim(report, "The Berlin office opened in March 2024."))[
+        "page"] == 1
+
+    word = upload(client, ws, "offices.docx", docx_file()).json()
+    _check_quotes(word)
+    assert word["source"]["versions"][0]["media_type"] == DOCX
+    hires = _claim(word, "The team hires 3 engineers in July.")
+    assert _fragment(word, hires)["section"] == "Hiring"
+
+    # The claim's evidence says where it stands in the original.
+    ev = client.get(f"/api/workspaces/{ws}/claims/{lisbon['id']}").json()["evidence"][0]
+    assert ev["page"] == 2 and ev["media_type"] == PDF and ev["origin_name"] == "report.pdf"
+    # And the original is kept, byte for byte.
+    source = report["source"]
+    got = client.get(f"/api/workspaces/{ws}/sources/{source['id']}/versions/"
+                     f"{source['versions'][0]['id']}/file")
+    assert got.status_code == 200 and got.content == pdf_file()
+    assert got.headers["content-type"] == PDF
+    assert violations(falkordb, ws) == []
+
+
+def test_the_same_file_again_is_unchanged_and_a_new_one_a_version(client: TestClient,
+                                                                   ws: str) -> None:
+    first = upload(client, ws, "plan.md", MARKDOWN_FILE).json()
+    sid = first["source"]["id"]
+    again = upload(client, ws, "plan.md", MARKDOWN_FILE, source_id=sid)
+    assert again.status_code == 200 and again.json()["status"] == "unchanged"
+    changed = MARKDOWN_FILE.replace(b"June 12", b"June 19")
+    moved = upload(client, ws, "plan.md", changed, source_id=sid)
+    assert moved.status_code == 201 and moved.json()["status"] == "versioned"
+    body = moved.json()
+    assert [v["file_hash"] for v in body["source"]["versions"]] == [
+        "sha256:" + hashlib.sha256(d).hexdigest() for d in (MARKDOWN_FILE, changed)]
+    assert [r["statement"] for r in body["retired"]] == ["The launch is planned for June 12."]
+
+
+def test_refused_files_keep_nothing(client: TestClient, ws: str, falkordb: str) -> None:
+    before = snapshot(falkordb, ws)
+    for name, data, status, code in (
+            ("photo.png", PNG, 415, "unsupported_media_type"),
+            ("report.pdf", PNG, 415, "unsupported_media_type"),  # a renamed binary
+            ("notes.txt", b"\x00\x01\x02binary\x00" * 20, 415, "unsupported_media_type"),
+            ("empty.txt", b"", 422, "unreadable_file"),
+            ("latin.txt", "München".encode("latin-1"), 422, "unreadable_file"),
+            ("scan.pdf", pdf([Page(image_only=True)]), 422, "unreadable_file")):
+        r = upload(client, ws, name, data)
+        assert r.status_code == status, (name, r.text)
+        assert r.json()["error"]["code"] == code, (name, r.text)
+        assert r.json()["error"]["message"]
+    assert snapshot(falkordb, ws) == before
+
+
+def test_a_file_over_the_source_limit_is_413_like_text(settings: Any, ws: str,
+                                                       falkordb: str) -> None:
+    from afterhack.app import create_app
+    from tests.support import LOCAL
+
+    small = settings.model_copy(update={"max_source_chars": 50})
+    with TestClient(create_app(small), raise_server_exceptions=False, base_url=LOCAL) as c:
+        before = snapshot(falkordb, ws)
+        r = upload(c, ws, "plan.md", MARKDOWN_FILE)
+        assert r.status_code == 413 and r.json()["error"]["code"] == "payload_too_large"
+        assert r.json()["error"]["details"]["limit"] == 50
+        t = c.post(f"/api/workspaces/{ws}/sources", json={"text": "x" * 60})
+        assert t.status_code == 413 and t.json()["error"]["details"] == r.json()[
+            "error"]["details"]
+        assert snapshot(falkordb, ws) == before
+
+
+def test_form_fields_are_checked_and_a_text_source_has_no_file(client: TestClient,
+                                                               ws: str) -> None:
+    r = client.post(f"/api/workspaces/{ws}/sources/files", data={"title": "x"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
+    r = upload(client, ws, "plan.md", MARKDOWN_FILE, title="bad\x00title")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
+    text = client.post(f"/api/workspaces/{ws}/sources",
+                       json={"text": "The launch is on June 12."}).json()
+    source = text["source"]
+    got = client.get(f"/api/workspaces/{ws}/sources/{source['id']}/versions/"
+                     f"{source['versions'][0]['id']}/file")
+    assert got.status_code == 404 and got.json()["error"]["code"] == "file_not_found"
