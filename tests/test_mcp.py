@@ -42,7 +42,7 @@ INVENTED = str(uuid.uuid4())
 
 TOOLS = {"start_run", "search_claims", "get_claim_sources", "submit_proposal", "add_source",
          "get_claim", "preview_correction", "apply_correction", "get_impact",
-         "list_conflicts", "preview_conflict_resolution", "resolve_conflict"}
+         "list_conflicts", "preview_conflict_resolution", "resolve_conflict", "remember"}
 
 
 @pytest.fixture(params=["in-process", "http"])

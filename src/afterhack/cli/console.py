@@ -66,25 +66,50 @@ def claim_card(claim: JSON, title: str, style: str = "") -> Panel:
     return Panel(rows, title=title, title_align="left", border_style=style or "blue")
 
 
+def _file_line(source: JSON) -> Text | None:
+    """A file source's name, type and size, from its latest version."""
+    versions = source.get("versions") or []
+    v = versions[-1] if versions else {}
+    if not v.get("media_type"):
+        return None
+    return Text(f"file {v.get('file_name') or source.get('origin_name') or '?'}: "
+                f"{v['media_type']}, {v.get('file_size')} bytes, {v.get('file_hash')}",
+                style="dim")
+
+
+def _said(c: JSON) -> str:
+    return (f"{c['said_by']}, {_when(c.get('said_at'))}" if c.get("said_by") else "")
+
+
 def source_summary(result: JSON) -> RenderableType:
     source = result.get("source") or {}
-    head = _line(Text("Source ", style="bold"), str(source.get("title")),
+    conversation = source.get("kind") == "conversation"
+    head = _line(Text("Conversation " if conversation else "Source ", style="bold"),
+                 str(source.get("title")),
                  Text(f"  ({result.get('status')}, id {source.get('id')})", style="dim"))
     table = Table(show_header=True, header_style="bold", expand=False)
     table.add_column("claim id", style="dim", no_wrap=True)
     table.add_column("statement")
+    if conversation:
+        table.add_column("said by")
     table.add_column("status")
     for c in result.get("claims") or []:
-        table.add_row(str(c["id"]), str(c["statement"]), status(c.get("status")))
-    parts: list[RenderableType] = [head, table]
+        table.add_row(str(c["id"]), str(c["statement"]),
+                      *([_said(c)] if conversation else []), status(c.get("status")))
+    parts: list[RenderableType] = [head]
+    file_line = _file_line(source)
+    if file_line is not None:
+        parts.append(file_line)
+    parts.append(table)
     dropped = result.get("dropped") or {}
     if dropped:
         parts.append(Text("dropped: " + ", ".join(f"{k} {v}" for k, v in dropped.items()),
                           style="yellow"))
+    why = ("  (the same speaker said otherwise since)" if conversation
+           else "  (the new version no longer says it)")
     for r in result.get("retired") or []:
         parts.append(_line(Text("retired ", style="bold yellow"), status(r.get("status")),
-                           f" {r.get('statement')}",
-                           Text("  (the new version no longer says it)", style="dim")))
+                           f" {r.get('statement')}", Text(why, style="dim")))
     if result.get("flagged") or result.get("held"):
         parts.append(Text(f"flagged decisions: {len(result.get('flagged') or [])}, "
                           f"held actions: {len(result.get('held') or [])}", style="yellow"))
@@ -173,25 +198,37 @@ def decided_at(ms: object) -> str:
     return _when(ms, "%Y-%m-%d %H:%M:%S UTC")
 
 
+def _speakers(k: JSON) -> str:
+    if k.get("same_speaker") is True:
+        return " One speaker said both."
+    if k.get("same_speaker") is False:
+        return " Two speakers."
+    return ""
+
+
 def conflict_view(k: JSON) -> RenderableType:
-    """One conflict: both sides side by side, each with its quote, source and date."""
+    """One conflict: both sides side by side, each with its quote, source and date (who
+    said it, for a message), the newer side marked."""
     table = Table(show_header=True, header_style="bold", expand=True,
                   title=_line(Text("Conflict ", style="bold"), status(k.get("status")),
-                              f" {k.get('kind')}: {k.get('reason')}",
+                              f" {k.get('kind')}: {k.get('reason')}{_speakers(k)}",
                               Text(f"  ({k.get('id')})", style="dim")))
     table.add_column("side")
     table.add_column("claim")
     table.add_column("quote", style="italic")
     table.add_column("source")
     for i, c in enumerate(k.get("claims") or []):
+        newer = " (newer)" if c.get("id") == k.get("newer_claim_id") else ""
+        when = (f"said by {c['said_by']}, {_when(c.get('said_at'))}" if c.get("said_by")
+                else _when(c.get("source_added_at") or c.get("created_at")))
         table.add_row(
-            "AB"[i] if i < 2 else str(i),
+            ("AB"[i] if i < 2 else str(i)) + newer,
             _line(status(c.get("status")), f" {c.get('statement')}",
                   Text(f"\n{c.get('id')}", style="dim")),
             f"\u201c{c.get('evidence_quote') or ''}\u201d",
             f"{c.get('source_title') or '?'}"
             + (f", version {c['version']}" if c.get("version") else "")
-            + f"\n{_when(c.get('source_added_at') or c.get('created_at'))}")
+            + f"\n{when}")
     return table
 
 

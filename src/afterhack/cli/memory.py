@@ -25,7 +25,7 @@ from afterhack.cli.common import (
     print_list,
 )
 from afterhack.client import DEFAULT_URL
-from afterhack.model.vocab import CorrectionKind
+from afterhack.model.vocab import CorrectionKind, UpdatesPolicy
 
 memory = typer.Typer()
 
@@ -57,6 +57,20 @@ def workspace_list(url: UrlOpt = DEFAULT_URL, key: KeyOpt = None) -> None:
         typer.echo(f"{w['id']}  {w['name']}")
 
 
+@workspace_app.command("updates")
+def workspace_updates(
+    policy: Annotated[UpdatesPolicy, typer.Argument(
+        help="review: a newer statement by the same speaker raises a conflict for a "
+             "reviewer; latest_wins: it supersedes the older one at once.")],
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """Choose how the workspace takes a speaker's newer statement that contradicts an older
+    one."""
+    with api_errors(), client_for(url, key, workspace) as c:
+        ws = c.set_updates(policy)
+    typer.echo(f"{ws['id']}  updates: {ws['updates']}")
+
+
 @workspace_app.command("delete")
 def workspace_delete(
     workspace_id: Annotated[str, typer.Argument(help="The workspace to delete.")],
@@ -76,19 +90,54 @@ def workspace_delete(
 
 @memory.command()
 def ingest(
-    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
-                                         help="A UTF-8 text file; its name is the title.")],
+    file: Annotated[Path, typer.Argument(
+        exists=True, dir_okay=False, readable=True,
+        help="Plain text, Markdown, HTML, PDF or DOCX; its name is the title.")],
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
-    """Add a document as a source and print the claims kept (each with an exact quote). A file
+    """Add a file as a source and print the claims kept (each with an exact quote). A file
     ingested before (same file name) becomes a new version of its source, or is reported
-    unchanged."""
-    text = file.read_text(encoding="utf-8")
+    unchanged. A file of a kind that is not read, or that cannot be read, is refused in one
+    line, and nothing is kept."""
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        typer.echo(f"error: cannot read {file}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
     with api_errors(), client_for(url, key, workspace) as c:
         earlier = next((s for s in c.items(c.list_sources, limit=200)
-                        if s.get("origin_name") == file.name), None)
-        result = c.add_source(text, title=file.stem or file.name, origin_name=file.name,
-                              source_id=earlier["id"] if earlier else None)
+                        if s.get("origin_name") == file.name
+                        and s.get("kind") != "conversation"), None)
+        result = c.add_file(data, file.name, title=file.stem or file.name,
+                            source_id=earlier["id"] if earlier else None)
+    console().print(show.source_summary(result))
+
+
+@memory.command()
+def say(
+    text: Annotated[str, typer.Argument(help="What was said (one message).")],
+    speaker: Annotated[str, typer.Option("--speaker", "-s", help="Who said it.")],
+    conversation: Annotated[str, typer.Option(
+        "--conversation", "-c", help="The conversation's title: appended to the oldest "
+                                     "conversation with this title, made if there is none.")],
+    at: Annotated[str | None, typer.Option(
+        "--at", help="When it was said (ISO 8601 or epoch ms); by default, now.")] = None,
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """Record a message in a named conversation and print the claims it gave, each with who
+    said it and when, and any conflict with what was said before (marked newer, and
+    whether the same speaker said both)."""
+    message: dict[str, str | int] = {"speaker": speaker, "text": text}
+    if at is not None:
+        message["at"] = int(at) if at.isascii() and at.isdigit() else at
+    with api_errors(), client_for(url, key, workspace) as c:
+        found = next((s for s in c.items(c.list_sources, limit=200)
+                      if s.get("kind") == "conversation" and s.get("title") == conversation),
+                     None)
+        if found is None:
+            result = c.add_conversation([message], title=conversation)
+        else:
+            result = c.append_messages(found["id"], [message])
     console().print(show.source_summary(result))
 
 

@@ -26,6 +26,7 @@ from afterhack.client._errors import (
     UnauthorizedError,
     UnavailableError,
     UnexpectedAnswerError,
+    UnsupportedMediaTypeError,
     ValidationError,
     error_from_body,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "UnauthorizedError",
     "UnavailableError",
     "UnexpectedAnswerError",
+    "UnsupportedMediaTypeError",
     "ValidationError",
     "error_from_body",
 ]

@@ -44,6 +44,7 @@ from afterhack.model.vocab import (
     DecisionOp,
     GraphViewName,
     SearchMode,
+    UpdatesPolicy,
 )
 from afterhack.model.workspaces import WorkspaceRow
 from afterhack.wire.answers import AuditList, Health
@@ -69,14 +70,21 @@ def _body(**fields: Any) -> JSON:
     return {k: v for k, v in fields.items() if v is not None}
 
 
+# A file to upload: its name, its bytes and (optionally) the media type it is sent as.
+Upload = tuple[str, bytes] | tuple[str, bytes, str]
+
+
 @dataclass(frozen=True)
 class Request:
-    """One request to the API (its path under ``/api``)."""
+    """One request to the API (its path under ``/api``): a JSON body, or a form with files
+    (multipart)."""
 
     method: str
     path: str
     params: Mapping[str, Any] | None = None
     json: JSON | None = None
+    files: Mapping[str, Upload] | None = None
+    data: Mapping[str, str] | None = None
 
 
 class Answer(Generic[T]):
@@ -201,6 +209,12 @@ class _Endpoints:
         """Delete the workspace and everything in it; its keys are revoked (admin)."""
         return Request("DELETE", self._ws(workspace))
 
+    @route("PATCH /workspaces/{ws}", WorkspaceRow)
+    def set_updates(self, updates: UpdatesPolicy, *, workspace: str | None = None) -> Request:
+        """How the workspace takes a newer statement by the same speaker: ``review`` (a
+        conflict for a reviewer) or ``latest_wins`` (it supersedes the older at once)."""
+        return Request("PATCH", self._ws(workspace), json={"updates": updates})
+
     @route("GET /workspaces/{ws}/audit", AuditList)
     def audit(self, *, limit: int = 100, before: int | None = None,
               workspace: str | None = None) -> Request:
@@ -220,6 +234,43 @@ class _Endpoints:
         return Request("POST", self._ws(workspace) + "/sources", json=_body(
             text=text, title=title, origin_type=origin_type, origin_name=origin_name,
             source_id=source_id, extract=extract, preview=preview or None))
+
+    @route("POST /workspaces/{ws}/sources", Answer[IngestResult](IngestResult))
+    def add_conversation(self, messages: Sequence[Mapping[str, Any]], *,
+                         title: str | None = None, extract: bool = True,
+                         preview: bool = False, workspace: str | None = None) -> Request:
+        """A conversation: ``messages`` are ``{speaker, text, at?}`` (``at``: ISO 8601 or
+        epoch ms; without it, the time the server receives it). Claims quote their message
+        and carry ``said_by`` and ``said_at``."""
+        return Request("POST", self._ws(workspace) + "/sources", json=_body(
+            title=title, messages=[dict(m) for m in messages], extract=extract,
+            preview=preview or None))
+
+    @route("POST /workspaces/{ws}/sources/{source_id}/messages",
+           Answer[IngestResult](IngestResult))
+    def append_messages(self, source_id: str, messages: Sequence[Mapping[str, Any]], *,
+                        extract: bool = True, preview: bool = False,
+                        workspace: str | None = None) -> Request:
+        """Messages appended to a conversation: a version of them alone, the only ones
+        read. The answer lists the conflicts they raised (each says which side is newer and
+        whether one speaker said both) and, under latest_wins, what they superseded."""
+        return Request(
+            "POST", f"{self._ws(workspace)}/sources/{_seg(source_id)}/messages",
+            json=_body(messages=[dict(m) for m in messages], extract=extract,
+                       preview=preview or None))
+
+    @route("POST /workspaces/{ws}/sources/files", Answer[IngestResult](IngestResult))
+    def add_file(self, data: bytes, filename: str, *, content_type: str | None = None,
+                 title: str | None = None, source_id: str | None = None,
+                 extract: bool = True, workspace: str | None = None) -> Request:
+        """A file (plain text, Markdown, HTML, PDF or DOCX) read to text; its original is
+        kept. ``source_id`` makes it a new version of that source. A kind that is not read
+        raises UnsupportedMediaTypeError (415), one that cannot be read ApiError 422."""
+        upload: Upload = ((filename, data) if content_type is None
+                          else (filename, data, content_type))
+        form = _body(title=title, source_id=source_id, extract=None if extract else "false")
+        return Request("POST", self._ws(workspace) + "/sources/files",
+                       files={"file": upload}, data=form)
 
     @route("GET /workspaces/{ws}/sources", SourceList)
     def list_sources(self, *, limit: int = 100, offset: int = 0, cursor: str | None = None,
@@ -484,7 +535,8 @@ class Client(_Endpoints):
     def _send(self, request: Request, answer: endpoint[Any, T]) -> T:
         try:
             response = self._http.request(request.method, request.path, params=request.params,
-                                          json=request.json)
+                                          json=request.json, files=request.files,
+                                          data=request.data)
         except httpx.TransportError as exc:
             raise _unreachable(self.base_url, exc) from exc
         return _answer(response, answer)
@@ -558,7 +610,8 @@ class AsyncClient(_Endpoints):
     async def _send(self, request: Request, answer: endpoint[Any, T]) -> T:
         try:
             response = await self._http.request(request.method, request.path,
-                                                params=request.params, json=request.json)
+                                                params=request.params, json=request.json,
+                                                files=request.files, data=request.data)
         except httpx.TransportError as exc:
             raise _unreachable(self.base_url, exc) from exc
         return _answer(response, answer)

@@ -4,6 +4,7 @@
   + NotFoundError                  404, ``*_not_found``
   + InvalidRequestError            422 ``invalid_request`` (alias ValidationError)
   + PayloadTooLargeError           413
+  + UnsupportedMediaTypeError      415 ``unsupported_media_type``: a file of a kind not read
   + UnauthorizedError              401
   + ForbiddenError                 403
   + ConflictError                  409
@@ -44,6 +45,10 @@ ValidationError = InvalidRequestError
 
 
 class PayloadTooLargeError(ApiError):
+    pass
+
+
+class UnsupportedMediaTypeError(ApiError):
     pass
 
 
@@ -90,6 +95,7 @@ _BY_STATUS: dict[int, type[ApiError]] = {
     404: NotFoundError,
     409: ConflictError,
     413: PayloadTooLargeError,
+    415: UnsupportedMediaTypeError,
     422: InvalidRequestError,
     429: RateLimitedError,
     502: UnavailableError,

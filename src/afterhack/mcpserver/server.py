@@ -23,15 +23,16 @@ from afterhack.access import Caller
 from afterhack.agents import external
 from afterhack.errors import InvalidRequest, WorkspaceNotFound
 from afterhack.mcpserver.callers import CallerSource
-from afterhack.memory import claims, conflicts, ingest, repair
+from afterhack.memory import claims, conflicts, conversations, ingest, repair
 from afterhack.model.conflicts import AppliedResolution
 from afterhack.model.corrections import AppliedCorrection
+from afterhack.model.sources import IngestResult
 from afterhack.model.vocab import ConflictStatusFilter, CorrectionKind
 from afterhack.roles import Permission, require
 from afterhack.runtime.services import Services
 from afterhack.store import workspaces
 from afterhack.store.client import Graph
-from afterhack.temporal.moments import parse_as_of
+from afterhack.temporal.moments import parse_as_of, parse_time
 from afterhack.wire.errors import error_of, issues
 from afterhack.wire.inputs import Flag, Id, NonBlank, PremiseIn, Revision, Text
 
@@ -44,7 +45,8 @@ disputed by another source: do not pick a side; a run citing both sides is writt
 reviewer. To fix a wrong claim: preview_correction, then apply_correction with the
 revisions the preview returned. get_impact shows what depends on a claim. Conflicts between
 sources: list_conflicts, preview_conflict_resolution, then resolve_conflict with the
-revisions the preview returned."""
+revisions the preview returned. To keep what someone told you: remember, with who said it,
+into a named conversation; its claims carry the speaker and the time."""
 
 ServicesProvider = Callable[[], Services]
 Work = Callable[[Graph, Caller, Services], Awaitable[object]]
@@ -56,6 +58,10 @@ ConflictId = Annotated[Id, Field(description="A conflict's id.")]
 AsOf = Annotated[str | None, Field(
     max_length=64, description="An ISO 8601 time or epoch milliseconds (a date alone is the "
     "end of that day, UTC).")]
+
+SaidAt = Annotated[str | None, Field(
+    max_length=64, description="When it was said: an ISO 8601 time or epoch milliseconds; "
+    "by default, now.")]
 
 _READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 _RUN = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
@@ -190,6 +196,31 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
                                  origin_type="document", origin_name=None, source_id=None,
                                  extract=True, actor=who.actor, judge=svc.conflict_judge,
                                  policy=svc.policy, vectors=svc.vectors)))
+
+    @server.tool(annotations=_RUN)
+    async def remember(workspace_id: WorkspaceId,
+                       conversation: Annotated[NonBlank, Field(
+                           max_length=500, description="The conversation's title: the "
+                           "message is appended to it, or to a new one of that title.")],
+                       speaker: Annotated[NonBlank, Field(
+                           max_length=200, description="Who said it (a user's name, "
+                           "'user', or your own role).")],
+                       text: Annotated[NonBlank, Field(description="What was said.")],
+                       ctx: Context[Any, Any], at: SaidAt = None) -> CallToolResult:
+        """Record what you were told as a message of a conversation, with its speaker (and
+        its time: at, or now). Claims are read from this message alone, each quoting it and
+        carrying said_by and said_at; one that gives another value for something said
+        before raises a conflict marked newer and whether the same speaker said both."""
+        async def work(g: Graph, who: Caller, svc: Services) -> IngestResult:
+            row = await workspaces.get_workspace(svc.store, workspace_id)
+            said = conversations.received(parse_time(at, "at"))
+            return await conversations.remember(
+                g, svc.settings, svc.extractor, conversation=conversation,
+                messages=[conversations.Message(speaker=speaker, text=text, at=said)],
+                actor=who.actor, judge=svc.conflict_judge, policy=svc.policy,
+                updates=row["updates"], vectors=svc.vectors)
+
+        return await invoke(ctx, workspace_id, "add_source", work)
 
     @server.tool(annotations=_READ)
     async def get_claim(workspace_id: WorkspaceId, claim_id: ClaimId,

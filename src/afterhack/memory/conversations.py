@@ -18,6 +18,7 @@ older one in the same write (conflicts.plan_latest_wins).
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -180,6 +181,38 @@ async def add_messages(
                 "conflicts": await store_conflicts.get_conflicts(g, list(row["raised"])),
                 **await versions.report(g, report)}
     raise WorkspaceBusy("What these messages supersede kept changing; retry.")
+
+
+# Conversations made by their title (remember) take an id derived from it, so two requests
+# racing to make the same one make one.
+_BY_TITLE = uuid.UUID("5f0c7a3e-6b1d-4c59-9e8e-36a4f1d2c0b7")
+
+
+def conversation_id(title: str) -> str:
+    return str(uuid.uuid5(_BY_TITLE, title))
+
+
+async def remember(
+    g: Graph,
+    settings: Settings,
+    extractor: Extractor,
+    *,
+    conversation: str,
+    messages: Sequence[Message],
+    actor: str,
+    judge: ConflictJudge | None = None,
+    policy: SupportPolicy = "independent",
+    updates: UpdatesPolicy = "review",
+    vectors: Vectors | None = None,
+) -> IngestResult:
+    """Messages recorded in the conversation with this title: appended to the oldest one,
+    or to a new one when there is none."""
+    found = await store_sources.find_conversation(g, conversation)
+    return await add_messages(
+        g, settings, extractor, title=conversation, messages=messages,
+        source_id=None if found is None else found["id"], actor=actor, judge=judge,
+        policy=policy, updates=updates, vectors=vectors,
+        create_as=conversation_id(conversation) if found is None else None)
 
 
 def received(at: int | None, now: int | None = None) -> int:

@@ -539,6 +539,9 @@ class KeptFile(TypedDict):
     file_data: str  # base64
 
 
+_KEPT_FILE = of(KeptFile)
+
+
 async def version_file(g: Graph, source_id: str, version_id: str) -> KeptFile | None:
     """The original file a version was read from; None for a version that holds none."""
     rows = await g.read(
@@ -546,7 +549,7 @@ async def version_file(g: Graph, source_id: str, version_id: str) -> KeptFile | 
         "MATCH (s:Node {id:$id})-[:HAS_VERSION]->(v) WHERE s:Source "
         "RETURN v.media_type AS media_type, v.file_name AS file_name, "
         "v.file_data AS file_data", {"id": source_id, "version_id": version_id})
-    return cast(KeptFile | None, rows.first())
+    return _KEPT_FILE.first(rows)
 
 
 async def find_conversation(g: Graph, title: str) -> SourceRow | None:
