@@ -3,6 +3,7 @@ restore gives back the same graph node for node and edge for edge, under the sam
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 import time
@@ -20,8 +21,11 @@ from afterhack.store.client import Graph
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from tests.support.api import run_agent
 from tests.support.errors import assert_canonical_error
+from tests.support.files import pdf_file
 from tests.support.graphs import graph_names, load, snapshot, violations, with_graph
 from tests.support.texts import JULY, JUNE
+
+SAID = 1_780_000_000_000
 
 
 def _indexes(url: str, ws: str) -> list[str]:
@@ -94,6 +98,21 @@ def _rich_workspace(client: TestClient, falkordb: str) -> str:
         "conflict_revision": preview["revisions"]["conflict_revision"],
         "impact_token": preview["revisions"]["impact_token"]})
     assert r.status_code == 201, r.text
+    # What was said, by whom, when, and a file with its original (rule 11); under
+    # latest_wins a speaker's newer statement superseded the older one.
+    assert client.patch(f"/api/workspaces/{ws}", json={"updates": "latest_wins"}
+                        ).status_code == 200
+    chat = client.post(f"/api/workspaces/{ws}/sources", json={"title": "Office chat", "messages": [
+        {"speaker": "Ana", "text": "My office is in Berlin.", "at": SAID},
+        {"speaker": "Ben", "text": "The badge office opens at 9 am.", "at": SAID + 1000}]})
+    assert chat.status_code == 201, chat.text
+    moved = client.post(f"/api/workspaces/{ws}/sources/{chat.json()['source']['id']}/messages",
+                        json={"messages": [{"speaker": "Ana", "text": "My office is in Munich.",
+                                            "at": SAID + 60_000}]})
+    assert moved.status_code == 201 and moved.json()["retired"], moved.text
+    report = client.post(f"/api/workspaces/{ws}/sources/files",
+                         files={"file": ("report.pdf", pdf_file(), "application/pdf")})
+    assert report.status_code == 201, report.text
     sources = [{"id": str(uuid.uuid4()), "title": f"bulk {i}"} for i in range(30)]
     claims = [{"id": str(uuid.uuid4()), "statement": f"Fact number {i} holds.",
                "source_id": sources[i % 30]["id"]} for i in range(3000)]
@@ -130,6 +149,14 @@ def test_export_holds_every_node_and_edge(exported: dict[str, Any]) -> None:
     assert {e["type"] for e in doc["edges"]} >= {
         "HAS_VERSION", "HAS_FRAGMENT", "SUPPORTED_BY", "CORRECTS", "SUPERSEDES", "HAS_HANDOFF",
         "PRODUCED", "USED_CLAIM", "DEPENDS_ON", "REQUIRES", "BETWEEN", "RESOLVES"}
+    # Speakers, times and a file's original travel in the export (rule 11).
+    props = [n["properties"] for n in doc["nodes"]]
+    assert {p.get("speaker") for p in props} >= {"Ana", "Ben"}
+    assert any(p.get("said_by") == "Ana" and p.get("said_at") == SAID for p in props)
+    [kept_file] = [p for p in props if "file_data" in p]
+    assert base64.b64decode(str(kept_file["file_data"])) == pdf_file()
+    assert kept_file["media_type"] == "application/pdf"
+    assert doc["workspace"]["updates"] == "latest_wins"
     # Every status with its history (rule 10): the API's nodes carry both lists.
     kept = [n["properties"] for n in doc["nodes"]
             if n["labels"][0] in ("Claim", "Decision", "Action", "Conflict")]
@@ -191,6 +218,23 @@ def test_prov_export_is_valid_prov_json_of_the_chain(exported: dict[str, Any]) -
                for x in when.values())
     claim_entities = [e for e in doc["entity"].values() if e["prov:type"]["$"] == "ah:Claim"]
     assert all("ah:status_history" in e for e in claim_entities)
+    # Who said what, when (rule 11): a message is its speaker's, a claim from it names
+    # them and the time; a file's version carries its type, name, size and hash (not its
+    # bytes); a policy's resolution is a software agent's.
+    said = next(e for e in claim_entities if e["prov:value"] == "My office is in Munich.")
+    assert said["ah:said_by"] == "Ana" and said["ah:said_at"] == prov_time(SAID + 60_000)
+    speakers = {r["prov:agent"] for r in doc["wasAttributedTo"].values()
+                if r["prov:entity"].startswith("ah:sourcefragment-")}
+    assert speakers == {"ah:speaker-Ana", "ah:speaker-Ben"}
+    assert doc["agent"]["ah:speaker-Ana"]["prov:type"]["$"] == "prov:Person"
+    assert doc["agent"]["ah:policy-latest_wins"]["prov:type"]["$"] == "prov:SoftwareAgent"
+    [pdf_version] = [e for e in doc["entity"].values() if e.get("ah:media_type")]
+    assert pdf_version["ah:file_name"] == "report.pdf"
+    assert pdf_version["ah:file_size"] == len(pdf_file())
+    assert "ah:file_data" not in pdf_version
+    pages = {e.get("ah:page") for e in doc["entity"].values()
+             if e["prov:type"]["$"] == "ah:SourceFragment"}
+    assert {1, 2} <= pages
 
 
 def test_export_delete_restore_gives_back_the_same_graph(

@@ -1,6 +1,8 @@
 """The provenance chain of a workspace as a W3C PROV-JSON document.
 
-Entities: sources (and their versions, ``specializationOf`` the source), fragments, claims,
+Entities: sources (and their versions, ``specializationOf`` the source, with a file's media
+type, name, size and hash), fragments (a message's ``wasAttributedTo`` its speaker, with the
+time it was said; a file's with its page or heading), claims,
 corrections, decisions, actions and handoffs. Activities: each version's extraction, each
 agent run, each correction. Agents: the models (software agents) and the reviewers (people).
 A claim quotes its fragment (``wasDerivedFrom`` of type ``prov:Quotation``); a replacement is
@@ -104,7 +106,7 @@ def to_prov(workspace: WorkspaceRow, nodes: list[ExportNode],
 
     def agent(kind: str, name: str) -> str:
         ident = _agent_id(kind, name)
-        ptype = "prov:SoftwareAgent" if kind == "model" else "prov:Person"
+        ptype = "prov:SoftwareAgent" if kind in ("model", "policy") else "prov:Person"
         d.record("agent", ident, {"prov:type": _qname(ptype), "prov:label": name})
         return ident
 
@@ -122,11 +124,17 @@ def to_prov(workspace: WorkspaceRow, nodes: list[ExportNode],
                   "ah:status_history": _history(p)}
         if lab == "Source":
             d.record("entity", ent(i), {**common, "prov:label": p.get("title") or "",
+                                        "ah:kind": p.get("kind") or "text",
                                         "ah:origin_type": p.get("origin_type"),
                                         "ah:origin_name": p.get("origin_name")})
         elif lab == "SourceVersion":
+            # A file's metadata; its bytes stay in the export (file_data), not in PROV.
             d.record("entity", ent(i), {**common, "ah:version": p.get("version"),
-                                        "ah:content_hash": p.get("content_hash")})
+                                        "ah:content_hash": p.get("content_hash"),
+                                        "ah:media_type": p.get("media_type"),
+                                        "ah:file_name": p.get("file_name"),
+                                        "ah:file_size": p.get("file_size"),
+                                        "ah:file_hash": p.get("file_hash")})
             act = f"ah:extraction-{i}"
             t = _time(p.get("created_at"))
             d.record("activity", act, {"prov:type": _qname("ah:Extraction"),
@@ -136,7 +144,17 @@ def to_prov(workspace: WorkspaceRow, nodes: list[ExportNode],
             d.record("entity", ent(i), {**common, "prov:value": p.get("text", ""),
                                         "ah:start": p.get("start"), "ah:end": p.get("end"),
                                         "ah:origin_type": p.get("origin_type"),
-                                        "ah:origin_name": p.get("origin_name")})
+                                        "ah:origin_name": p.get("origin_name"),
+                                        "ah:speaker": p.get("speaker"),
+                                        "ah:said_at": _time(p.get("said_at")),
+                                        "ah:message_index": p.get("message_index"),
+                                        "ah:page": p.get("page"),
+                                        "ah:section": p.get("section")})
+            speaker = p.get("speaker")
+            if isinstance(speaker, str) and speaker:
+                # A message is its speaker's, as a document is its author's.
+                d.relation("wasAttributedTo", {"prov:entity": ent(i),
+                                               "prov:agent": agent("speaker", speaker)})
         elif lab == "Claim":
             d.record("entity", ent(i), {**common, "prov:value": p.get("statement", ""),
                                         "ah:status": p.get("status"),
@@ -144,7 +162,9 @@ def to_prov(workspace: WorkspaceRow, nodes: list[ExportNode],
                                         "ah:quote_start": p.get("quote_start"),
                                         "ah:quote_end": p.get("quote_end"),
                                         "ah:confidence": p.get("confidence"),
-                                        "ah:confidence_kind": p.get("confidence_kind")})
+                                        "ah:confidence_kind": p.get("confidence_kind"),
+                                        "ah:said_by": p.get("said_by"),
+                                        "ah:said_at": _time(p.get("said_at"))})
             _claim_origin(d, i, p, ent, agent, label, correction_of_claim)
             _claim_end(d, i, p, ent, label, corrected_by)
         elif lab == "Correction":
@@ -229,7 +249,10 @@ def _correction(d: _Doc, i: str, p: Properties, ent: _Ent, agent: _Agent,
         d.relation("used", {"prov:activity": act, "prov:entity": ent(claim), "prov:time": t})
     reviewer = p.get("reviewer")
     if isinstance(reviewer, str) and reviewer:
-        who = agent("reviewer", reviewer)
+        # A workspace's latest_wins resolves as the reviewer 'policy': software, not a person.
+        who = (agent("policy", "latest_wins")
+               if reviewer == "policy" and p.get("kind") == "supersede"
+               else agent("reviewer", reviewer))
         d.relation("wasAssociatedWith", {"prov:activity": act, "prov:agent": who})
         d.relation("wasAttributedTo", {"prov:entity": ent(i), "prov:agent": who})
 
