@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { isCurrentClaim } from '../claims'
 import { NodeLink, StatusBadge, type SelectById } from '../panels/common'
 import type { Choice, Conflict, ConflictSide } from './types'
-import { kindInWords, newerSide, sideAdded, whenInWords } from './words'
+import { kindInWords, newerSide, sideAdded, speakersInWords, whenInWords } from './words'
 
 interface SideProps {
   side: ConflictSide
@@ -46,7 +46,7 @@ export function SideCard({ side, now, newer, verdict, onSelect, children }: Side
         )}
         , {sideAdded(side, now)}
         {newer && (
-          <span className="newer" title="Its source was added later than the other side’s">
+          <span className="newer" title="Said, or added, later than the other side">
             newer
           </span>
         )}
@@ -89,6 +89,12 @@ export function ConflictCard({ conflict, now, focused, busy, onChoose, onSelect 
       </header>
       <p className="conflict-reason" data-testid="conflict-reason">
         {conflict.reason}
+        {speakersInWords(conflict) && (
+          <span className="muted" data-testid="conflict-speakers" data-same={String(conflict.same_speaker)}>
+            {' '}
+            {speakersInWords(conflict)}.
+          </span>
+        )}
       </p>
       <div className="conflict-sides">
         {conflict.claims.map((side) => (

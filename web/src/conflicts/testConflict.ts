@@ -68,7 +68,7 @@ export const CONFLICT: Conflict = {
   resolution: null,
   kept_claim_id: null,
   correction_id: null,
-  newer_claim_id: MEMO.june19,
+  newer_claim_id: null,
   same_speaker: null,
   claims: [
     {

@@ -15,6 +15,7 @@ import {
   impactLine,
   stripText,
   sideOrigin,
+  speakersInWords,
   touchedByResolution,
   whenInWords,
 } from './words'
@@ -44,6 +45,21 @@ describe('a conflict in words', () => {
     expect(newerSide(CONFLICT)).toBe(MEMO.june19)
     const same = { ...CONFLICT, claims: CONFLICT.claims.map((c) => ({ ...c, source_added_at: MARCH_ADDED })) }
     expect(newerSide(same)).toBeNull()
+  })
+
+  it('takes the newer side from the server when it says, and tells who said each side', () => {
+    const now = Date.UTC(2026, 3, 14, 18, 0)
+    const said = {
+      ...CONFLICT,
+      newer_claim_id: MEMO.june12,
+      same_speaker: true,
+      claims: CONFLICT.claims.map((c, i) => ({ ...c, said_by: 'Ana', said_at: [APRIL_ADDED, MARCH_ADDED][i] })),
+    }
+    expect(newerSide(said)).toBe(MEMO.june12)
+    expect(speakersInWords(said)).toBe('One speaker said both')
+    expect(speakersInWords({ ...said, same_speaker: false })).toBe('Said by two speakers')
+    expect(speakersInWords(CONFLICT)).toBeNull()
+    expect(sideOrigin(said.claims[0], now, UTC)).toBe('March memo, said by Ana today at 16:05')
   })
 
   it('says the kind of disagreement, whatever kind the server sends', () => {

@@ -44,8 +44,12 @@ export function addedAt(side: ConflictSide): number {
   return side.source_added_at ?? side.created_at
 }
 
-/** When a side came in: "added today at 14:20", with the version when it is past the first. */
+/** When a side came in: "added today at 14:20", with the version when it is past the first;
+ *  for a message, who said it and when: "said by Ana today at 14:20". */
 export function sideAdded(side: ConflictSide, now: number, timeZone?: string): string {
+  if (side.said_by != null && side.said_at != null) {
+    return `said by ${side.said_by} ${whenInWords(side.said_at, now, timeZone)}`
+  }
   const version = side.version && side.version > 1 ? `version ${side.version}, ` : ''
   return `${version}added ${whenInWords(addedAt(side), now, timeZone)}`
 }
@@ -57,9 +61,18 @@ export function sideOrigin(side: ConflictSide, now: number, timeZone?: string): 
 
 /** The side whose source came in later, when they differ: a reviewer often keeps the latest word. */
 export function newerSide(conflict: Conflict): string | null {
+  // The server's answer (by when each side was said, or added) when it gave one.
+  if (conflict.newer_claim_id) return conflict.newer_claim_id
   const [a, b] = conflict.claims
   if (!a || !b || addedAt(a) === addedAt(b)) return null
   return addedAt(a) > addedAt(b) ? a.id : b.id
+}
+
+/** Whether one speaker said both sides, in words; null when the sides were not said. */
+export function speakersInWords(conflict: Conflict): string | null {
+  if (conflict.same_speaker === true) return 'One speaker said both'
+  if (conflict.same_speaker === false) return 'Said by two speakers'
+  return null
 }
 
 /** A claim by its statement and its source, from what the conflict itself says about it. */

@@ -3,6 +3,8 @@ import { originLabel } from '../claims'
 import { statusStyle } from '../graph/styles'
 import { Highlighted } from './Highlighted'
 import { useWorkspace } from '../workspace'
+import { isMessage, mediaName, placeText } from '../sources/places'
+import { when } from '../time/when'
 import { NodeLink, Section, StatusBadge, type SelectById } from './common'
 
 function Confidence({ claim }: { claim: ClaimView }) {
@@ -35,6 +37,15 @@ export function EvidencePanel({ claim, onSelect }: { claim: ClaimView; onSelect:
             <span className="muted"> · version {claim.origin.version}</span>
           )}
         </dd>
+        {claim.said_by && (
+          <>
+            <dt>Said by</dt>
+            <dd data-testid="claim-said-by">
+              {claim.said_by}
+              {claim.said_at != null && <span className="muted"> · {when(claim.said_at)}</span>}
+            </dd>
+          </>
+        )}
         <dt>Confidence</dt>
         <dd>
           <Confidence claim={claim} />
@@ -45,15 +56,35 @@ export function EvidencePanel({ claim, onSelect }: { claim: ClaimView; onSelect:
 
       <Section title="Evidence">
         {claim.evidence.length === 0 && <p className="muted">No fragment backs this claim.</p>}
-        {claim.evidence.map((ev) => (
-          <blockquote key={ev.fragment_id} className="fragment" data-testid="evidence-fragment">
-            {ev.segments?.length ? <Highlighted segments={ev.segments} /> : <span>{ev.text}</span>}
-            <footer className="muted">
-              {ev.origin_type === 'human_correction' ? ev.origin_name || 'Reviewer correction' : ev.origin_name || ev.origin_type}
-              {' · '}characters {ev.quote_start}–{ev.quote_end} (code points)
-            </footer>
-          </blockquote>
-        ))}
+        {claim.evidence.map((ev) =>
+          isMessage(ev) ? (
+            // The message the quote comes from, whole, as the transcript shows it.
+            <blockquote key={ev.fragment_id} className="fragment message" data-testid="evidence-fragment" data-message={ev.message_index ?? undefined}>
+              <div className="message-head" data-testid="evidence-message">
+                <span className="speaker">{ev.speaker}</span>
+                <time className="muted" dateTime={new Date(ev.said_at ?? 0).toISOString()}>
+                  {when(ev.said_at ?? 0)}
+                </time>
+              </div>
+              <div className="message-text">
+                {ev.segments?.length ? <Highlighted segments={ev.segments} /> : <span>{ev.text}</span>}
+              </div>
+              <footer className="muted">
+                {ev.source_title ?? ev.origin_name} · message {(ev.message_index ?? 0) + 1}
+              </footer>
+            </blockquote>
+          ) : (
+            <blockquote key={ev.fragment_id} className="fragment" data-testid="evidence-fragment">
+              {ev.segments?.length ? <Highlighted segments={ev.segments} /> : <span>{ev.text}</span>}
+              <footer className="muted">
+                {ev.origin_type === 'human_correction' ? ev.origin_name || 'Reviewer correction' : ev.origin_name || ev.origin_type}
+                {ev.media_type && <span data-testid="evidence-file"> · {mediaName(ev.media_type)}</span>}
+                {placeText(ev) && <span data-testid="evidence-place"> · {placeText(ev)}</span>}
+                {' · '}characters {ev.quote_start}–{ev.quote_end} (code points)
+              </footer>
+            </blockquote>
+          ),
+        )}
       </Section>
 
       {claim.superseded_by && (
