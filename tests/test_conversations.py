@@ -88,6 +88,10 @@ def test_appending_a_moved_date_raises_a_newer_same_speaker_conflict_and_reads_o
     # The earlier messages are unchanged: the first version is as it was.
     whole = client.get(f"/api/workspaces/{ws}/sources/{sid}").json()
     assert whole["versions"][0] == first
+    # An answer holds the source as a read of it does (an append's, its new version alone).
+    assert made["source"] == {**whole, "revision": 1, "latest_version": 1,
+                              "message_count": 3, "versions": [first]}
+    assert moved["source"] == {**whole, "versions": whole["versions"][1:]}
     assert [f["message_index"] for v in whole["versions"] for f in v["fragments"]] == [
         0, 1, 2, 3]
     # Without latest_wins, nothing is superseded: a reviewer decides.

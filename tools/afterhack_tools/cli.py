@@ -31,8 +31,10 @@ def bench(
              "reads now, reads now against a graph without histories, memory per status "
              "change), 'restart' (kill -9 of the app with claims on disk, then the time to "
              "come back), 'retrieval' (HaluEval QA search "
-             "quality) or 'embedding-ingest' (a 10,000-sentence document with and without the "
-             "vector worker). 'conflicts' and 'asof' write latest.json and .md; the others "
+             "quality), 'embedding-ingest' (a 10,000-sentence document with and without the "
+             "vector worker) or 'conversations' (messages appended to a conversation of "
+             "10,000 against plain text of the same sentences, and file reading per MB of "
+             "each kind). 'conflicts' and 'asof' write latest.json and .md; the others "
              "write <section>.json and .md, never latest.*.")] = None,
     restart_sizes: Annotated[str | None, typer.Option(
         help="Claims on disk when the app is killed, comma-separated (default "
@@ -77,7 +79,9 @@ def bench(
         cfg.tenants = workspaces
     if rows is not None:
         cfg.retrieval_rows = rows
-    if only in ("retrieval", "embedding-ingest"):
+    if quick and only == "conversations":
+        cfg.conversation_messages, cfg.conversation_batch = 400, 20
+    if only in ("retrieval", "embedding-ingest", "conversations"):
         res = asyncio.run(run_section(cfg, only, log=lambda line: typer.echo(line, err=True)))
         typer.echo((out / f"{only}.md").read_text())
         typer.echo(f"wrote {out / only}.json and .md in {res['meta']['duration_s']} s",

@@ -38,7 +38,14 @@ from afterhack.memory.ingest import (
     preview_answer,
     run_extraction,
 )
-from afterhack.model.sources import MESSAGE_SEPARATOR, IngestResult
+from afterhack.model.sources import (
+    MESSAGE_SEPARATOR,
+    FragmentRow,
+    IngestResult,
+    SourceRow,
+    SourceView,
+    VersionView,
+)
 from afterhack.model.vocab import SupportPolicy, UpdatesPolicy
 from afterhack.rules.chunking import Span, split_fragments
 from afterhack.store import conflicts as store_conflicts
@@ -46,7 +53,7 @@ from afterhack.store import sources as store_sources
 from afterhack.store.audit import audit_params, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.names import new_id, new_ids
-from afterhack.store.sources import NO_FILE, MessagesWrite, VersionWritten
+from afterhack.store.sources import NO_FILE, MessagesWrite, MessagesWritten
 
 if TYPE_CHECKING:
     from afterhack.retrieval.vectors import Vectors
@@ -111,6 +118,7 @@ async def add_messages(
     of two requests racing to create it, one creates, the other appends)."""
     text, frags = lay_out(messages, settings.fragment_max_chars)
     check_length(settings, text)
+    existing: SourceRow | None = None
     if source_id is not None:
         existing = await store_sources.find_source(g, source_id)
         if existing is None:
@@ -156,14 +164,15 @@ async def add_messages(
                  "superseded": sorted(r["id"] for r in plan.report),
                  "flagged": sorted(plan.out.flag), "held": sorted(plan.out.hold)}),
         }
-        row: VersionWritten | None
+        row: MessagesWritten | None
         if new_source:
             row = await store_sources.create_conversation(g, params)
-            if row is None and create_as is not None \
-                    and await store_sources.find_source(g, sid) is not None:
-                # Another request created this conversation first: append to it instead.
-                new_source = False
-                continue
+            if row is None and create_as is not None:
+                existing = await store_sources.find_source(g, sid)
+                if existing is not None:
+                    # Another request created this conversation first: append to it instead.
+                    new_source = False
+                    continue
         else:
             row = await store_sources.append_messages(g, params)
             if row is None and await store_sources.find_source(g, sid) is None:
@@ -176,11 +185,37 @@ async def add_messages(
         out["model_calls"] = [c.as_dict() for c in calls]
         return {"status": "created" if new_source else "versioned",
                 # An append answers with the version it wrote, not the whole conversation.
-                "source": await store_sources.get_source(g, sid, latest_only=not new_source),
+                "source": _written(params, row, frags, existing),
                 "version": row["version"], **out,
                 "conflicts": await store_conflicts.get_conflicts(g, list(row["raised"])),
                 **await versions.report(g, report)}
     raise WorkspaceBusy("What these messages supersede kept changing; retry.")
+
+
+def _written(p: MessagesWrite, row: MessagesWritten, frags: Sequence[FragmentPlan],
+             before: SourceRow | None) -> SourceView:
+    """The conversation with the version just written, as a read of it would answer: built
+    from the write itself, so an append reads nothing back."""
+    version_id = p["version_id"]
+    fragments: list[FragmentRow] = [{
+        "version_id": version_id, "id": f.id, "seq": f.seq, "text": f.text,
+        "start": f.span.start, "end": f.span.end, "extraction": f.extraction,
+        "speaker": f.speaker, "said_at": f.said_at,
+        "message_index": row["first_message"] + (f.message_offset or 0),
+        "page": None, "section": None} for f in frags]
+    version: VersionView = {
+        "id": version_id, "version": row["version"], "content_hash": p["content_hash"],
+        "created_at": row["created_at"], "length": p["length"], "text": p["text"],
+        "media_type": None, "file_size": None, "file_hash": None, "file_name": None,
+        "fragments": fragments}
+    return {
+        "id": row["source_id"], "kind": "conversation",
+        "title": p["title"] if before is None else p["title"] or before["title"],
+        "origin_type": before["origin_type"] if before else p["origin_type"],
+        "origin_name": before["origin_name"] if before else p["origin_name"],
+        "created_at": before["created_at"] if before else row["created_at"],
+        "revision": row["revision"], "latest_version": row["latest_version"],
+        "message_count": row["message_count"], "versions": [version]}
 
 
 # Conversations made by their title (remember) take an id derived from it, so two requests

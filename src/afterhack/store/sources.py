@@ -183,6 +183,16 @@ class VersionWritten(TypedDict):
     raised: list[str]  # the conflicts raised
 
 
+class MessagesWritten(VersionWritten):
+    """A conversation's version as written: what its answer shows without reading it back."""
+
+    revision: int
+    latest_version: int
+    message_count: int
+    first_message: int
+    created_at: int
+
+
 class ClaimsWritten(TypedDict):
     source_id: str
     created: list[CreatedClaim]
@@ -489,7 +499,14 @@ async def add_version(g: Graph, p: NewVersionWrite) -> VersionWritten | None:
     return _VERSION_WRITTEN.first(rows)
 
 
-async def create_conversation(g: Graph, p: MessagesWrite) -> VersionWritten | None:
+_MESSAGES_WRITTEN_ROW = of(MessagesWritten)
+_MESSAGES_WRITTEN = (
+    "s.id AS source_id, v.version AS version, created, raised, s.revision AS revision, "
+    "s.latest_version AS latest_version, s.messages AS message_count, "
+    "v.first_message AS first_message, v.created_at AS created_at")
+
+
+async def create_conversation(g: Graph, p: MessagesWrite) -> MessagesWritten | None:
     """A new conversation with its first messages, and what a latest_wins workspace
     supersedes at once; None when the source id is taken (two creates racing for one
     named conversation: the loser appends) or what it supersedes changed since planned."""
@@ -499,23 +516,26 @@ async def create_conversation(g: Graph, p: MessagesWrite) -> VersionWritten | No
         "WHERE n_taken = 0 "
         + _CREATE_SOURCE + _POLICY
         + "WITH s, v, created, raised " + CREATE_AUDIT
-        + " RETURN s.id AS source_id, v.version AS version, created, raised",
+        + " RETURN " + _MESSAGES_WRITTEN,
         _sent(p, fragment_cells(p["fragments"], p["claims"])),
     )
-    return _VERSION_WRITTEN.first(rows)
+    return _MESSAGES_WRITTEN_ROW.first(rows)
 
 
-async def append_messages(g: Graph, p: MessagesWrite) -> VersionWritten | None:
+async def append_messages(g: Graph, p: MessagesWrite) -> MessagesWritten | None:
     """The messages as the conversation's next version (the earlier ones are not written
     again), and what a latest_wins workspace supersedes at once; None when the source is
     gone or what it supersedes changed since planned."""
+    # Without a supersession to make (nearly every append), the guard and the policy's
+    # clauses are left out: an append then costs what a text source's write costs.
+    policy = GUARD + _POLICY_GUARD if p["policy"] else ""
     rows = await g.write(
-        GUARD + _POLICY_GUARD + _NEXT_VERSION + _CREATE_FRAGMENTS_AND_CLAIMS + _RAISE
-        + _POLICY + "WITH s, v, created, raised " + CREATE_AUDIT
-        + " RETURN s.id AS source_id, v.version AS version, created, raised",
+        policy + _NEXT_VERSION + _CREATE_FRAGMENTS_AND_CLAIMS + _RAISE
+        + (_POLICY if p["policy"] else "") + "WITH s, v, created, raised " + CREATE_AUDIT
+        + " RETURN " + _MESSAGES_WRITTEN,
         _sent(p, fragment_cells(p["fragments"], p["claims"])),
     )
-    return _VERSION_WRITTEN.first(rows)
+    return _MESSAGES_WRITTEN_ROW.first(rows)
 
 
 _SOURCE_FIELDS = (
@@ -576,15 +596,16 @@ async def get_source(g: Graph, source_id: str, *, latest_only: bool = False) -> 
     src = await find_source(g, source_id)
     if src is None:
         raise SourceNotFound(source_id)
-    which = "AND v.version = s.latest_version " if latest_only else ""
+    # The versions are chosen before their fragments are read (WITH): a long conversation
+    # has a version per append, and its latest alone is one append's messages.
+    which = ("MATCH (s:Node {id:$id})-[:HAS_VERSION]->(v:SourceVersion) WHERE s:Source "
+             + ("AND v.version = s.latest_version " if latest_only else "") + "WITH v ")
     versions = await g.read(
-        "MATCH (s:Node {id:$id})-[:HAS_VERSION]->(v:SourceVersion) WHERE s:Source "
-        f"{which}RETURN {_VERSION_FIELDS}, v.text AS text, {_FILE_FIELDS} ORDER BY v.version",
+        which + f"RETURN {_VERSION_FIELDS}, v.text AS text, {_FILE_FIELDS} ORDER BY v.version",
         {"id": source_id},
     )
     frags = await g.read(
-        "MATCH (s:Node {id:$id})-[:HAS_VERSION]->(v:SourceVersion)-[:HAS_FRAGMENT]->"
-        f"(f:SourceFragment) WHERE s:Source {which}"
+        which + "MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment) "
         f"RETURN {_FRAGMENT_FIELDS} ORDER BY v.version, f.seq",
         {"id": source_id},
     )

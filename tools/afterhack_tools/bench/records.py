@@ -383,6 +383,44 @@ class EmbeddingIngest(TypedDict):
     without_worker: EmbedRun
 
 
+class ConversationRates(TypedDict):
+    """Messages appended to a conversation against the same sentences as plain text, per
+    second excluding model time (conversations.py)."""
+
+    messages: int
+    batch: int
+    singles: int
+    conversation_per_s: float
+    text_per_s: float
+    conversation_last_tenth_per_s: float
+    text_last_tenth_per_s: float
+    append_p50_ms: float
+    text_p50_ms: float
+    single_message_per_s: float
+    single_sentence_per_s: float
+    text_over_conversation: float
+    text_over_conversation_last_tenth: float
+    text_over_single_message: float
+
+
+class FileReading(TypedDict):
+    """Reading a file of one kind (filereading.Figure)."""
+
+    kind: str
+    file_mb: float
+    text_chars: int
+    places: int
+    wall_ms: float
+    cpu_ms: float
+    cpu_ms_per_file_mb: float
+    text_mb_per_cpu_s: float
+
+
+class ConversationFigures(TypedDict):
+    conversations: ConversationRates
+    files: list[FileReading]
+
+
 # --- the restart after kill -9 and the frozen FalkorDB (restart.py, freeze.py) ---
 
 
@@ -543,4 +581,5 @@ class RestartResult(TypedDict):
 SectionResult = TypedDict("SectionResult", {
     "meta": SectionMeta,
     "retrieval": NotRequired[RetrievalFigures],
-    "embedding-ingest": NotRequired[EmbeddingIngest]})
+    "embedding-ingest": NotRequired[EmbeddingIngest],
+    "conversations": NotRequired[ConversationFigures]})

@@ -1,5 +1,6 @@
 """The Markdown a run writes: a full run's report, and those of a section run alone
-(conflicts, reads as of a time, restart, retrieval, embedding ingest), put together from
+(conflicts, reads as of a time, restart, retrieval, embedding ingest, conversations), put
+together from
 the sections in render/."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from afterhack_tools.bench.records import (
 )
 from afterhack_tools.bench.render.asof import asof_section
 from afterhack_tools.bench.render.conflicts import conflicts_section
+from afterhack_tools.bench.render.conversations import conversations_section
 from afterhack_tools.bench.render.embedingest import embedding_ingest_section
 from afterhack_tools.bench.render.restart import restart_section
 from afterhack_tools.bench.render.retrieval import retrieval_section
@@ -129,6 +131,8 @@ def section_markdown(result: SectionResult, section: str) -> str:
     """One section run alone beside a full run (``afterhack bench --only SECTION``)."""
     meta, m, v = result["meta"], result["meta"]["machine"], result["meta"]["versions"]
     body = (retrieval_section(result["retrieval"]) if section == "retrieval"
+            else conversations_section(result["conversations"])
+            if section == "conversations"
             else embedding_ingest_section(result["embedding-ingest"]))
     return "\n".join([
         f"# afterhack benchmarks: {section} only",

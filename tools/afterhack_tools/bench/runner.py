@@ -26,6 +26,7 @@ from afterhack_tools.bench.breakdown import measure_preview_parts
 from afterhack_tools.bench.conflicts import measure_collateral
 from afterhack_tools.bench.conflicts import measure_cost as measure_conflict_cost
 from afterhack_tools.bench.conflicts import quality as conflict_quality
+from afterhack_tools.bench.conversations import measure as measure_conversations
 from afterhack_tools.bench.corrections import measure_corrections
 from afterhack_tools.bench.embedingest import measure_embedding_ingest
 from afterhack_tools.bench.floors import Floors
@@ -60,7 +61,8 @@ DEFAULT_SIZES = (1000, 10_000, 100_000)
 QUICK_SIZES = (200,)
 # Claims on disk when the app is killed; the issue that asked for it (#17) named these two.
 RESTART_SIZES = (24_000, 240_000)
-SECTIONS = ("conflicts", "asof", "restart", "retrieval", "embedding-ingest")
+SECTIONS = ("conflicts", "asof", "restart", "retrieval", "embedding-ingest",
+            "conversations")
 
 
 @dataclass
@@ -88,6 +90,9 @@ class BenchConfig:
     # Run one section only ("conflicts", "restart", "asof"); None runs them all.
     only: str | None = None
     retrieval_rows: int = 1000
+    # The conversations section: messages appended, how many per append.
+    conversation_messages: int = 10_000
+    conversation_batch: int = 100
     command: str = "afterhack bench"
     cluster: bool = False
     cluster_tenants: int = 10_000
@@ -322,9 +327,9 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> BenchResul
 
 
 async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> SectionResult:
-    """One section alone (retrieval, embedding-ingest), written beside (never over) a full
-    run's results, as <section>.json and <section>.md."""
-    if section not in ("retrieval", "embedding-ingest"):
+    """One section alone (retrieval, embedding-ingest, conversations), written beside (never
+    over) a full run's results, as <section>.json and <section>.md."""
+    if section not in ("retrieval", "embedding-ingest", "conversations"):
         raise ValueError(f"{section!r} does not run beside a full run")
     started = time.time()
     t0 = time.perf_counter()
@@ -333,6 +338,9 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> Secti
         retrieval = (await measure_retrieval(h, cfg.retrieval_rows, log)
                      if section == "retrieval" else None)
     embedding = await measure_embedding_ingest(log) if section == "embedding-ingest" else None
+    talk = (await measure_conversations(log, cfg.conversation_messages,
+                                        cfg.conversation_batch)
+            if section == "conversations" else None)
     result: SectionResult = {
         "meta": {
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
@@ -346,6 +354,8 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> Secti
         result["retrieval"] = retrieval
     if embedding is not None:
         result["embedding-ingest"] = embedding
+    if talk is not None:
+        result["conversations"] = talk
     cfg.out.mkdir(parents=True, exist_ok=True)
     (cfg.out / f"{section}.json").write_text(json.dumps(result, indent=2) + "\n")
     (cfg.out / f"{section}.md").write_text(report.section_markdown(result, section))
