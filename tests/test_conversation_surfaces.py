@@ -123,6 +123,10 @@ def test_cli_ingests_every_kind_and_refuses_the_rest_in_one_line(
         out = runner.invoke(cli, ["ingest", str(path), *url], env=env)
         assert out.exit_code == 0, (name, out.output)
         assert f"file {name}: " in out.output
+        if name == "report.pdf":
+            assert "page 2" in out.output
+        if name == "offices.docx":
+            assert "under \u201cHiring\u201d" in out.output
     refused = {"photo.png": (PNG, "unsupported_media_type"),
                "renamed.docx": (PNG, "unsupported_media_type"),
                "empty.md": (b"", "unreadable_file")}

@@ -35,6 +35,10 @@ def test_the_readme_journey_runs_as_written(running_app: AppProcess) -> None:
                  "decisions flagged needs_review", "Correction applied",  # correct
                  "decision [needs_review] Plan the launch event",  # graph
                  "claim [accepted] The product launch is planned for June 19.",
+                 "file launch-notes.md: text/markdown",          # a Markdown file
+                 "The caterer for the launch event is Bella Foods.",
+                 "under \u201cCatering\u201d",
+                 "Conversation Launch chat", "1 conflict(s) raised",  # say
                  "unchanged"):                                   # the same file again
         assert text in out, text
     # Each decision is printed once by graph.

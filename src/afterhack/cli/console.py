@@ -77,6 +77,18 @@ def _file_line(source: JSON) -> Text | None:
                 style="dim")
 
 
+def _places(source: JSON) -> dict[str, str]:
+    """A file's fragments by id, each with its PDF page or the heading it falls under."""
+    out: dict[str, str] = {}
+    for v in source.get("versions") or []:
+        for f in v.get("fragments") or []:
+            if f.get("page") is not None:
+                out[str(f["id"])] = f"page {f['page']}"
+            elif f.get("section"):
+                out[str(f["id"])] = f"under \u201c{f['section']}\u201d"
+    return out
+
+
 def _said(c: JSON) -> str:
     return (f"{c['said_by']}, {_when(c.get('said_at'))}" if c.get("said_by") else "")
 
@@ -87,15 +99,20 @@ def source_summary(result: JSON) -> RenderableType:
     head = _line(Text("Conversation " if conversation else "Source ", style="bold"),
                  str(source.get("title")),
                  Text(f"  ({result.get('status')}, id {source.get('id')})", style="dim"))
+    places = _places(source)
     table = Table(show_header=True, header_style="bold", expand=False)
     table.add_column("claim id", style="dim", no_wrap=True)
     table.add_column("statement")
     if conversation:
         table.add_column("said by")
+    if places:
+        table.add_column("where")
     table.add_column("status")
     for c in result.get("claims") or []:
         table.add_row(str(c["id"]), str(c["statement"]),
-                      *([_said(c)] if conversation else []), status(c.get("status")))
+                      *([_said(c)] if conversation else []),
+                      *([places.get(str(c.get("fragment_id")), "")] if places else []),
+                      status(c.get("status")))
     parts: list[RenderableType] = [head]
     file_line = _file_line(source)
     if file_line is not None:
