@@ -10,29 +10,42 @@ conversation near its full length), and the ratio of text's rate to the conversa
 Then single messages appended to the full conversation against single-sentence text
 sources, the same way.
 
-Files: read time per MB of file for each kind (filereading.py), CPU and wall.
+Files: read time per MB of file for each kind (filereading.py), CPU and wall; and what
+keeping an original in the graph costs (a Word document with a large picture uploaded,
+against its text added as text): Redis's used_memory and the request's time.
 """
 
 from __future__ import annotations
 
+import asyncio
+import io
 import random
 import statistics
+import struct
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any, cast
 
+import docx
 import httpx
 
 from afterhack_tools.bench.filereading import measure_file_reading, sample_files
 from afterhack_tools.bench.harness import Harness
-from afterhack_tools.bench.records import ConversationFigures, ConversationRates, FileReading
+from afterhack_tools.bench.records import (
+    ConversationFigures,
+    ConversationRates,
+    FileReading,
+    KeptOriginal,
+)
 from afterhack_tools.bench.synth import Vocabulary
 
 MESSAGES = 10_000
 BATCH = 100
 SINGLES = 50
 SPEAKERS = ("Ana", "Ben", "Chen", "Dara")
+SETTLE_S = 2.0
 
 
 def sentences(n: int, seed: int = 36) -> list[str]:
@@ -124,6 +137,68 @@ async def measure_conversations(log: Callable[[str], None], messages: int = MESS
     return cast(ConversationRates, out)
 
 
+def noise_docx(image_bytes: int = 3 << 20, seed: int = 36) -> bytes:
+    """A Word document as many are: a page of text and a large picture (random pixels, so it
+    does not compress), the file's bytes mostly not its text."""
+    side = int((image_bytes / 3) ** 0.5)
+    rng = random.Random(seed)
+    raw = b"".join(b"\x00" + rng.randbytes(side * 3) for _ in range(side))
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (struct.pack(">I", len(body)) + kind + body
+                + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+
+    header = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+           + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b""))
+    document = docx.Document()
+    document.add_heading("Venue survey", level=1)
+    for s in sentences(40, seed):
+        document.add_paragraph(s)
+    document.add_picture(io.BytesIO(png))
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+async def measure_kept_original(h: Harness, log: Callable[[str], None]) -> KeptOriginal:
+    """What keeping an original in the graph costs: a document with a large picture
+    uploaded, against its text added as text (both without extraction), in Redis's
+    used_memory and in the request's time."""
+    assert h.http is not None and h.store is not None
+    data = noise_docx()
+    http = h.http
+    ws = (await http.post("/api/workspaces", json={"name": "originals"})).json()["id"]
+    base = f"/api/workspaces/{ws}/sources"
+    before = await h.used_memory()
+    t0 = time.perf_counter()
+    r = await http.post(base + "/files", files={"file": ("survey.docx", data)},
+                        data={"extract": "false"})
+    upload_ms = (time.perf_counter() - t0) * 1000
+    if r.status_code != 201:
+        raise RuntimeError(f"upload answered {r.status_code}: {r.text[:300]}")
+    # Read once the write's buffers (the request's, the append-only file's) are freed.
+    await asyncio.sleep(SETTLE_S)
+    after_upload = await h.used_memory()
+    text = r.json()["source"]["versions"][0]["text"]
+    t0 = time.perf_counter()
+    t = await http.post(base, json={"title": "survey text", "text": text, "extract": False})
+    text_ms = (time.perf_counter() - t0) * 1000
+    await asyncio.sleep(SETTLE_S)
+    after_text = await h.used_memory()
+    if t.status_code != 201:
+        raise RuntimeError(f"text answered {t.status_code}: {t.text[:300]}")
+    out: KeptOriginal = {
+        "file_bytes": len(data), "text_chars": len(text),
+        "used_memory_upload_bytes": after_upload - before,
+        "used_memory_text_bytes": after_text - after_upload,
+        "kept_bytes_per_file_byte": round(
+            ((after_upload - before) - (after_text - after_upload)) / len(data), 2),
+        "upload_ms": round(upload_ms, 1), "text_ms": round(text_ms, 1)}
+    log(f"[originals] {out}")
+    return out
+
+
 def measure_files(repeats: int = 5) -> list[FileReading]:
     return [cast(FileReading, asdict(f)) for f in measure_file_reading(sample_files(), repeats)]
 
@@ -133,5 +208,7 @@ async def measure(log: Callable[[str], None], messages: int = MESSAGES,
     files = measure_files()
     for f in files:
         log(f"[files] {f['kind']}: {f['cpu_ms_per_file_mb']:.0f} CPU ms per MB")
+    async with Harness() as h:
+        kept = await measure_kept_original(h, log)
     return {"conversations": await measure_conversations(log, messages, batch),
-            "files": files}
+            "files": files, "kept_original": kept}

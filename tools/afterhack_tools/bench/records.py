@@ -416,9 +416,22 @@ class FileReading(TypedDict):
     text_mb_per_cpu_s: float
 
 
+class KeptOriginal(TypedDict):
+    """A file's original kept in the graph: its upload against its text added as text."""
+
+    file_bytes: int
+    text_chars: int
+    used_memory_upload_bytes: int
+    used_memory_text_bytes: int
+    kept_bytes_per_file_byte: float
+    upload_ms: float
+    text_ms: float
+
+
 class ConversationFigures(TypedDict):
     conversations: ConversationRates
     files: list[FileReading]
+    kept_original: KeptOriginal
 
 
 # --- the restart after kill -9 and the frozen FalkorDB (restart.py, freeze.py) ---
