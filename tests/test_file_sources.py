@@ -121,6 +121,11 @@ def test_each_kind_of_file_gives_exact_quotes_with_page_or_heading(
                      f"{source['versions'][0]['id']}/file")
     assert got.status_code == 200 and got.content == pdf_file()
     assert got.headers["content-type"] == PDF
+    # The graph views draw a file's version without its bytes.
+    internal = client.get(f"/api/workspaces/{ws}/graph", params={"view": "internal"}).json()
+    versions = [n["data"] for n in internal["nodes"] if n["type"] == "SourceVersion"]
+    assert versions and all("file_data" not in d and "text" not in d for d in versions)
+    assert {d.get("media_type") for d in versions} >= {PDF, DOCX}
     assert violations(falkordb, ws) == []
 
 

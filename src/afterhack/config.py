@@ -64,7 +64,7 @@ class Settings(BaseSettings):
     # POST /api/workspaces/restore takes a whole export.
     max_restore_bytes: int = Field(default=256 * 1024 * 1024, ge=1024)
     # POST .../sources/files takes a whole file (its original is kept in the graph:
-    # docs/decisions/0023-originals-in-the-graph.md).
+    # docs/decisions/0026-originals-in-the-graph.md).
     max_file_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
     max_source_chars: int = Field(default=1_000_000, ge=1)
     fragment_max_chars: int = Field(default=1200, ge=50, le=100_000)

@@ -19,7 +19,8 @@ from afterhack.store.client import Graph
 from afterhack.store.graphview import CountLabel
 
 _TEXT_LIMIT = 160
-_HIDDEN_PROPS = ("text",)
+# A version's text and a file's original (base64) are read in their own routes, not drawn.
+_HIDDEN_PROPS = ("text", "file_data")
 
 
 def _label(text: str | None) -> str:

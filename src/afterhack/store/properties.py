@@ -35,7 +35,7 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
                   "updates": "str"},
     "Source": {**_CREATED, "title": "str", "origin_type": "str", "origin_name": "str",
                "revision": "int", "latest_version": "int", "kind": "str", "messages": "int"},
-    # A file's original is kept on its version (base64 in file_data: decisions/0023).
+    # A file's original is kept on its version (base64 in file_data: decisions/0026).
     "SourceVersion": {**_CREATED, "version": "int", "text": "str", "content_hash": "str",
                       "length": "int", "model_calls": "str", "first_message": "int",
                       "media_type": "str", "file_size": "int", "file_hash": "str",
