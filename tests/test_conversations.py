@@ -231,3 +231,32 @@ def test_updates_takes_only_its_two_words(
         r = client.patch(f"/api/workspaces/{ws}", json=body)
         assert r.status_code == 422, (body, r.text)
     assert client.get(f"/api/workspaces/{ws}").json()["updates"] == "review"
+
+
+def test_messages_of_one_request_are_compared_with_each_other(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    made = _post(client, f"/api/workspaces/{ws}/sources", {"title": "Transcript", "messages": [
+        {"speaker": "Ana", "text": "The launch is on June 12.", "at": T0},
+        {"speaker": "Ben", "text": "The venue is the Grand Hotel.", "at": T0 + MINUTE},
+        {"speaker": "Ana", "text": "The launch is on June 19.", "at": T0 + 2 * MINUTE}]})
+    [conflict] = made["conflicts"]
+    june19 = _claim(made, "The launch is on June 19.")
+    assert conflict["kind"] == "date" and conflict["status"] == "open"
+    assert conflict["newer_claim_id"] == june19["id"] and conflict["same_speaker"] is True
+    assert violations(falkordb, ws) == []
+
+
+def test_latest_wins_within_one_request(client: TestClient, ws: str, falkordb: str) -> None:
+    assert client.patch(f"/api/workspaces/{ws}", json={"updates": "latest_wins"}
+                        ).status_code == 200
+    made = _post(client, f"/api/workspaces/{ws}/sources", {"title": "Moves", "messages": [
+        {"speaker": "Ana", "text": "My office is in Berlin.", "at": T0},
+        {"speaker": "Ana", "text": "My office is in Munich.", "at": T0 + MINUTE},
+        {"speaker": "Ana", "text": "My office is in Hamburg.", "at": T0 + 2 * MINUTE}]})
+    hamburg = _claim(made, "My office is in Hamburg.")
+    assert {r["statement"] for r in made["retired"]} == {
+        "My office is in Berlin.", "My office is in Munich."}
+    assert all(r["superseded_by"] == hamburg["id"] for r in made["retired"])
+    current = client.get(f"/api/workspaces/{ws}/claims").json()["items"]
+    assert [c["statement"] for c in current] == [hamburg["statement"]]
+    assert violations(falkordb, ws) == []

@@ -26,11 +26,10 @@ from afterhack.errors import (
     InvalidRequest,
     StaleCorrectionPreview,
 )
-from afterhack.llm.judge import Candidate, ConflictJudge
+from afterhack.llm.judge import Candidate, ConflictJudge, Subject
 from afterhack.memory import claims
 from afterhack.memory.repair import describe, recheck_claim, refuted_by
 from afterhack.model.calls import ModelCall
-from afterhack.model.claims import NeighbourRow
 from afterhack.model.conflicts import (
     ConflictList,
     ConflictRecord,
@@ -50,7 +49,7 @@ from afterhack.model.vocab import (
     Resolution,
     SupportPolicy,
 )
-from afterhack.retrieval import neighbours
+from afterhack.retrieval import neighbours, search
 from afterhack.rules.support import Outcome, relabel
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
@@ -83,23 +82,67 @@ class Checks:
     compared: int = 0
 
 
+@dataclass(frozen=True)
+class _Side:
+    """The other side of a candidate pair: a current claim found near the new one, or
+    (within one conversation's messages) an earlier new claim."""
+
+    id: str
+    statement: str
+    statement_key: str
+    said: store_conflicts.Said | None  # known at once for a new claim; else read later
+
+
+# How many earlier messages' claims of the same batch one claim is compared with.
+_WITHIN = 3
+
+
+def _earlier(new: Sequence[NewClaim], subjects: Sequence[Subject]) -> list[list[_Side]]:
+    """For each new claim, the earlier new claims of the batch that hold its subject's words
+    (all of them, or one of a subject of a word or two, as the neighbour search reads
+    them), the latest first: a conversation's messages compared with each other."""
+    terms = [set(c["terms"].split()) for c in new]
+    out: list[list[_Side]] = []
+    for i, (c, subject) in enumerate(zip(new, subjects, strict=True)):
+        found: list[_Side] = []
+        if subject is not None:
+            want = set(search.claim_terms(" ".join(subject)))
+            for j in range(i - 1, -1, -1):
+                d = new[j]
+                held = want <= terms[j] if len(want) > 2 else bool(want & terms[j])
+                if held and want and d["key"] != c["key"]:
+                    found.append(_Side(d["id"], d["statement"], d["key"], store_conflicts.Said(
+                        id=d["id"], said_by=d["said_by"], said_at=d["said_at"],
+                        created_at=now_ms())))
+                    if len(found) == _WITHIN:
+                        break
+        out.append(found)
+    return out
+
+
 async def check_new_claims(g: Graph, judge: ConflictJudge, new: Sequence[NewClaim], *,
-                           exclude: Iterable[str] = ()) -> Checks:
+                           exclude: Iterable[str] = (), within: bool = False) -> Checks:
     """Compare each new claim with its nearest current claims; ``exclude`` names claims
-    that are not to count (those a new version of their source retires)."""
+    that are not to count (those a new version of their source retires). With ``within``
+    (a conversation's messages), each is also compared with the claims of the earlier
+    messages of the same batch, which are not stored yet."""
     out = Checks()
     skip = set(exclude)
     subjects, out.calls = await judge.subjects([c["statement"] for c in new])
     checkable = [(c, s) for c, s in zip(new, subjects, strict=True) if s is not None]
-    if not checkable:
-        return out
-    found = await neighbours.nearest(g, [s for _, s in checkable])
-    pairs: dict[str, tuple[NewClaim, NeighbourRow]] = {}
-    for (c, _), hits in zip(checkable, found, strict=True):
-        for h in hits:
-            if h["id"] in skip or h["statement_key"] == c["key"]:
-                continue
-            pairs.setdefault(pair_key(c["key"], h["statement_key"]), (c, h))
+    pairs: dict[str, tuple[NewClaim, _Side]] = {}
+    if within:
+        for c, sides in zip(new, _earlier(new, subjects), strict=True):
+            for side in sides:
+                pairs.setdefault(pair_key(c["key"], side.statement_key), (c, side))
+    if checkable:
+        found = await neighbours.nearest(g, [s for _, s in checkable])
+        for (c, _), hits in zip(checkable, found, strict=True):
+            for hit in hits:
+                if hit["id"] in skip or hit["statement_key"] == c["key"]:
+                    continue
+                pairs.setdefault(pair_key(c["key"], hit["statement_key"]), (c, _Side(
+                    hit["id"], hit["statement"], hit["statement_key"], None)))
     if not pairs:
         return out
     # A pair raised before (in any status) is not judged again.
@@ -108,21 +151,21 @@ async def check_new_claims(g: Graph, judge: ConflictJudge, new: Sequence[NewClai
     out.compared = len(todo)
     if not todo:
         return out
-    verdicts, calls = await judge.judge([Candidate(a=h["statement"], b=c["statement"])
+    verdicts, calls = await judge.judge([Candidate(a=h.statement, b=c["statement"])
                                          for _, c, h in todo])
     out.calls += calls
     found_pairs = [(k, c, h, j) for (k, c, h), j in zip(todo, verdicts, strict=True)
                    if j.verdict == "contradicts" and j.kind is not None]
-    old = await store_conflicts.said(g, [h["id"] for _, _, h, _ in found_pairs])
+    old = await store_conflicts.said(g, [h.id for _, _, h, _ in found_pairs if h.said is None])
     now = now_ms()
     for k, c, h, j in found_pairs:
         assert j.kind is not None
-        newer, same = _newer_and_speaker(c, old.get(h["id"]), now)
+        newer, same = _newer_and_speaker(c, h.said or old.get(h.id), now)
         out.rows.append(ConflictRow(
             id=new_id(), key=k, kind=j.kind, reason=j.reason, detected_by=judge.name,
-            new_id=c["id"], old_id=h["id"], newer_id=newer, same_speaker=same,
+            new_id=c["id"], old_id=h.id, newer_id=newer, same_speaker=same,
             audit_id=new_id(),
-            audit_detail=store_conflicts.audit_detail(j.kind, j.reason, c["id"], h["id"])))
+            audit_detail=store_conflicts.audit_detail(j.kind, j.reason, c["id"], h.id)))
     return out
 
 
@@ -185,14 +228,21 @@ async def plan_latest_wins(g: Graph, raised: Sequence[ConflictRow],
     speaker's own words, never for another source's that happen to state the same."""
     plan = PolicyPlan()
     by_id = {c["id"]: c for c in new}
-    wanted = [r for r in raised if r["same_speaker"] and r["newer_id"] == r["new_id"]]
+    order = {c["id"]: i for i, c in enumerate(new)}
+    # The newest statement first: what it supersedes is not superseded again by an older one.
+    wanted = sorted((r for r in raised if r["same_speaker"] and r["newer_id"] == r["new_id"]),
+                    key=lambda r: (by_id[r["new_id"]]["said_at"] or 0, order[r["new_id"]]),
+                    reverse=True)
     if not wanted:
         return plan
-    old_keys = await store_claims.statement_keys(g, [r["old_id"] for r in wanted])
+    stored = await store_claims.statement_keys(
+        g, [r["old_id"] for r in wanted if r["old_id"] not in by_id])
+    old_keys = {**{i: k for i, (k, _) in stored.items()},
+                **{r["old_id"]: by_id[r["old_id"]]["key"] for r in wanted
+                   if r["old_id"] in by_id}}
     dead = await store_conflicts.corrected_keys(g, sorted({by_id[r["new_id"]]["key"]
                                                            for r in wanted}))
-    held = await store_conflicts.holders(g, sorted({old_keys[r["old_id"]][0]
-                                                    for r in wanted if r["old_id"] in old_keys}))
+    held = await store_conflicts.holders(g, sorted(set(old_keys.values())))
     by_key: dict[str, list[store_conflicts.Holder]] = {}
     for h in held:
         by_key.setdefault(h["statement_key"], []).append(h)
@@ -200,9 +250,15 @@ async def plan_latest_wins(g: Graph, raised: Sequence[ConflictRow],
     rows: list[tuple[ConflictRow, list[store_conflicts.Holder]]] = []
     for r in wanted:
         kept = by_id[r["new_id"]]
-        if kept["key"] in dead or r["old_id"] not in old_keys:
+        if kept["key"] in dead or r["old_id"] not in old_keys or r["new_id"] in taken:
             continue
-        losers = by_key.get(old_keys[r["old_id"]][0], [])
+        losers = list(by_key.get(old_keys[r["old_id"]], []))
+        if r["old_id"] in by_id:
+            # An earlier message of this batch: written in the same query, before this.
+            d = by_id[r["old_id"]]
+            losers.append(store_conflicts.Holder(
+                id=d["id"], statement_key=d["key"], statement=d["statement"], revision=1,
+                n_users=0, said_by=d["said_by"], source_id=""))
         if not losers or any(h["said_by"] != kept["said_by"] for h in losers):
             continue
         if taken & {h["id"] for h in losers}:
@@ -214,7 +270,8 @@ async def plan_latest_wins(g: Graph, raised: Sequence[ConflictRow],
     plan.snap = await store_repair.load_region(
         g, await store_repair.decisions_using(g, sorted(taken)))
     plan.out = relabel(plan.snap, refuted={h["id"]: h["source_id"] for _, ls in rows
-                                           for h in ls}, policy=policy)
+                                           for h in ls if h["id"] not in by_id},
+                       policy=policy)
     now = now_ms()
     outcome = json.dumps({"flagged": sorted(plan.out.flag), "held": sorted(plan.out.hold)})
     for r, losers in rows:
@@ -229,8 +286,9 @@ async def plan_latest_wins(g: Graph, raised: Sequence[ConflictRow],
                       "latest).",
             "outcome": outcome}
         plan.rows.append(row)
+        # The guard checks the stored ones; a claim of this batch does not exist yet.
         plan.losers += [{"id": h["id"], "revision": h["revision"], "n_users": h["n_users"]}
-                        for h in losers]
+                        for h in losers if h["id"] not in by_id]
         plan.report += [RetireRow(id=h["id"], revision=h["revision"], n_users=h["n_users"],
                                   status="superseded", superseded_by=r["new_id"],
                                   statement=h["statement"]) for h in losers]

@@ -137,7 +137,7 @@ async def add_messages(
     for _ in range(_ATTEMPTS):
         checks = conflicts.Checks()
         if judge is not None and ex.kept:
-            checks = await conflicts.check_new_claims(g, judge, ex.kept)
+            checks = await conflicts.check_new_claims(g, judge, ex.kept, within=True)
         plan = conflicts.PolicyPlan()
         if updates == "latest_wins" and checks.rows:
             plan = await conflicts.plan_latest_wins(g, checks.rows, ex.kept, policy=policy,
