@@ -14,8 +14,9 @@ superseded by the kept claim, or dismiss it, and the pair is never raised again.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from afterhack.errors import (
@@ -100,23 +101,39 @@ _WITHIN = 3
 def _earlier(new: Sequence[NewClaim], subjects: Sequence[Subject]) -> list[list[_Side]]:
     """For each new claim, the earlier new claims of the batch that hold its subject's words
     (all of them, or one of a subject of a word or two, as the neighbour search reads
-    them), the latest first: a conversation's messages compared with each other."""
+    them), the latest first: a conversation's messages compared with each other. The
+    earlier claims are found through their terms (an index built as the batch is read), so
+    a long batch costs what its matches cost, not its length squared."""
     terms = [set(c["terms"].split()) for c in new]
+    holding: dict[str, list[int]] = {}  # term -> the claims so far that hold it, in order
     out: list[list[_Side]] = []
     for i, (c, subject) in enumerate(zip(new, subjects, strict=True)):
         found: list[_Side] = []
-        if subject is not None:
-            want = set(search.claim_terms(" ".join(subject)))
-            for j in range(i - 1, -1, -1):
+        want = set(search.claim_terms(" ".join(subject))) if subject is not None else set()
+        if want:
+            candidates: Iterator[int]
+            if len(want) > 2:
+                rarest = min(want, key=lambda t: len(holding.get(t, ())))
+                candidates = (j for j in reversed(holding.get(rarest, []))
+                              if want <= terms[j])
+            else:
+                # Any of a short subject's words: their lists merged, the latest first.
+                candidates = heapq.merge(*(reversed(holding.get(t, [])) for t in want),
+                                         reverse=True)
+            last = -1
+            for j in candidates:
                 d = new[j]
-                held = want <= terms[j] if len(want) > 2 else bool(want & terms[j])
-                if held and want and d["key"] != c["key"]:
-                    found.append(_Side(d["id"], d["statement"], d["key"], store_conflicts.Said(
-                        id=d["id"], said_by=d["said_by"], said_at=d["said_at"],
-                        created_at=now_ms())))
-                    if len(found) == _WITHIN:
-                        break
+                if j == last or d["key"] == c["key"]:
+                    continue
+                last = j
+                found.append(_Side(d["id"], d["statement"], d["key"], store_conflicts.Said(
+                    id=d["id"], said_by=d["said_by"], said_at=d["said_at"],
+                    created_at=now_ms())))
+                if len(found) == _WITHIN:
+                    break
         out.append(found)
+        for t in terms[i]:
+            holding.setdefault(t, []).append(i)
     return out
 
 
