@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.support.fakellm import FakeLLM, Reply
 from tests.support.graphs import violations
 
 T0 = 1_780_000_000_000  # 2026-05-28, a fixed moment the messages are said at
@@ -260,3 +261,19 @@ def test_latest_wins_within_one_request(client: TestClient, ws: str, falkordb: s
     current = client.get(f"/api/workspaces/{ws}/claims").json()["items"]
     assert [c["statement"] for c in current] == [hamburg["statement"]]
     assert violations(falkordb, ws) == []
+
+
+def test_a_message_read_again_after_a_failed_extraction_keeps_its_speaker(
+        gateway_client: tuple[TestClient, FakeLLM]) -> None:
+    client, fakellm = gateway_client
+    ws = client.post("/api/workspaces", json={"name": "retry"}).json()["id"]
+    fakellm.script(Reply.error(429, "Rate limit reached", code="rate_limit_exceeded"))
+    made = _post(client, f"/api/workspaces/{ws}/sources", {"title": "Chat", "messages": [
+        {"speaker": "Ana", "text": "The launch is on June 12.", "at": T0}]})
+    assert made["claims"] == [] and len(made["failed_fragments"]) == 1
+    fakellm.script(Reply.json({"claims": [{"statement": "The launch is on June 12.",
+                                           "evidence_quote": "The launch is on June 12."}]}))
+    again = client.post(f"/api/workspaces/{ws}/sources/{made['source']['id']}/extract")
+    assert again.status_code == 200, again.text
+    [claim] = again.json()["claims"]
+    assert claim["said_by"] == "Ana" and claim["said_at"] == T0 and claim["valid_from"] == T0

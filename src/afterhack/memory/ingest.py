@@ -456,7 +456,9 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
     if pending is None:
         raise SourceNotFound(source_id)
     frags = [FragmentPlan(id=f["id"], seq=f["seq"], span=Span(f["start"], f["end"]),
-                          text=f["text"]) for f in pending["fragments"]]
+                          text=f["text"], speaker=f["speaker"], said_at=f["said_at"],
+                          message_offset=f["message_index"], page=f["page"],
+                          section=f["section"]) for f in pending["fragments"]]
     ex = Extraction()
     created: list[CreatedClaim] = []
     raised: list[str] = []

@@ -80,6 +80,11 @@ class PendingFragment(TypedDict):
     text: str
     start: int
     end: int
+    speaker: str | None  # a message's, so claims read again still carry who said them
+    said_at: int | None
+    message_index: int | None
+    page: int | None
+    section: str | None
 
 
 class PendingFragments(TypedDict):

@@ -682,7 +682,8 @@ async def pending_fragments(g: Graph, source_id: str) -> PendingFragments | None
         "OPTIONAL MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment) "
         f"WHERE f.extraction IN {PENDING} "
         "WITH v, f ORDER BY f.seq "
-        "RETURN v.id AS version_id, collect(f {.id, .seq, .text, .start, .end}) AS fragments",
+        "RETURN v.id AS version_id, collect(f {.id, .seq, .text, .start, .end, .speaker, "
+        ".said_at, .message_index, .page, .section}) AS fragments",
         {"id": source_id},
     )
     row = rows.first()
