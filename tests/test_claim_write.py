@@ -11,7 +11,7 @@ from afterhack.store import sources as store_sources
 from afterhack.store.audit import audit_params, now_ms
 from afterhack.store.client import Store
 from afterhack.store.names import graph_name, new_id
-from afterhack.store.sources import NewClaim, VersionWrite
+from afterhack.store.sources import NO_FILE, NewClaim, VersionWrite
 
 TEXT = "Alpha. The launch moved from May 2 to June 12 after review."
 
@@ -24,7 +24,7 @@ def _new_claim(fragment_id: str) -> NewClaim:
             "statement": "The launch moved to June 12.", "key": "the launch moved to june 12",
             "terms": "launch move june 12", "quote": quote, "quote_start": start,
             "quote_end": start + len(quote), "confidence": 0.75, "extracted_by": "by-test",
-            "valid_from": 1_000, "valid_until": 2_000}
+            "valid_from": 1_000, "valid_until": 2_000, "said_by": "Ana", "said_at": 3_000}
 
 
 def test_each_field_of_a_written_claim_lands_on_its_own_property(
@@ -36,7 +36,8 @@ def test_each_field_of_a_written_claim_lands_on_its_own_property(
             sid, fid = new_id(), new_id()
             claim = _new_claim(fid)
             p: VersionWrite = {
-                "source_id": sid, "version_id": new_id(), "title": "t",
+                "source_id": sid, "version_id": new_id(), "kind": "text", "title": "t",
+                "message_count": None, **NO_FILE,
                 "origin_type": "document", "origin_name": "t", "text": TEXT,
                 "content_hash": "h", "length": len(TEXT),
                 "fragments": [{"id": fid, "seq": 0, "text": TEXT, "start": 0,
@@ -58,6 +59,7 @@ def test_each_field_of_a_written_claim_lands_on_its_own_property(
         claim["statement"], claim["key"], claim["quote"])
     assert (c["quote_start"], c["quote_end"]) == (claim["quote_start"], claim["quote_end"])
     assert (c["valid_from"], c["valid_until"]) == (claim["valid_from"], claim["valid_until"])
+    assert (c["said_by"], c["said_at"]) == (claim["said_by"], claim["said_at"])
     assert (c["confidence"], c["extracted_by"]) == (0.75, "by-test")
     assert c["terms"] == claim["terms"].split(" ")
     assert c["vector_pending"] is True and c.get("embedding") is None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,38 +16,46 @@ from typer.testing import CliRunner
 
 from afterhack.cli.main import app as cli
 from afterhack.client import Client, InvalidRequestError, UnsupportedMediaTypeError
+from afterhack.model.sources import IngestResult, KeptClaim, NewVersion
+from tests.support.files import MARKDOWN_FILE, PNG, docx_file, pdf_file
 from tests.support.procs import AppProcess
-from tests.test_file_sources import MARKDOWN_FILE, PNG, docx_file, pdf_file
 
 WIDE = {"COLUMNS": "220", "NO_COLOR": "1"}
 T0 = 1_780_000_000_000
 MINUTE = 60_000
 
 
-def _claim(body: dict[str, Any], statement: str) -> dict[str, Any]:
+def _written(result: IngestResult) -> NewVersion:
+    """An answer that wrote a version (created or versioned), as that record."""
+    if result["status"] == "created" or result["status"] == "versioned":
+        return result
+    raise AssertionError(f"nothing was written: {result['status']}")
+
+
+def _claim(body: NewVersion, statement: str) -> KeptClaim:
     return next(c for c in body["claims"] if c["statement"] == statement)
 
 
-def _extractions(body: dict[str, Any]) -> int:
+def _extractions(body: Mapping[str, Any]) -> int:
     return [m["role"] for m in body["model_calls"]].count("extractor")
 
 
 def test_client_three_messages_then_a_moved_date(running_app: AppProcess) -> None:
     with Client(running_app.base_url) as c:
         c.workspace = c.create_workspace("client chat")["id"]
-        made = c.add_conversation([
+        made = _written(c.add_conversation([
             {"speaker": "Ana", "text": "The launch is on June 12.", "at": T0},
             {"speaker": "Ben", "text": "The venue is the Grand Hotel.", "at": T0 + MINUTE},
             {"speaker": "Ana", "text": "The budget is 12,000 euros.",
-             "at": "2026-05-28T20:28:00Z"}], title="Launch chat")
+             "at": "2026-05-28T20:28:00Z"}], title="Launch chat"))
         assert _extractions(made) == 3
         text = made["source"]["versions"][0]["text"]
         for claim, speaker in zip(made["claims"], ("Ana", "Ben", "Ana"), strict=True):
             assert claim["said_by"] == speaker
             assert text[claim["quote_start"]:claim["quote_end"]] == claim["evidence_quote"]
         assert _claim(made, "The budget is 12,000 euros.")["said_at"] == 1_780_000_080_000
-        moved = c.append_messages(made["source"]["id"], [
-            {"speaker": "Ana", "text": "The launch is on June 19.", "at": T0 + 5 * MINUTE}])
+        moved = _written(c.append_messages(made["source"]["id"], [
+            {"speaker": "Ana", "text": "The launch is on June 19.", "at": T0 + 5 * MINUTE}]))
         assert _extractions(moved) == 1  # the earlier messages are not read again
         [conflict] = moved["conflicts"]
         assert conflict["same_speaker"] is True
@@ -60,7 +69,7 @@ def test_client_three_messages_then_a_moved_date(running_app: AppProcess) -> Non
 def test_client_files(running_app: AppProcess) -> None:
     with Client(running_app.base_url) as c:
         c.workspace = c.create_workspace("client files")["id"]
-        report = c.add_file(pdf_file(), "report.pdf")
+        report = _written(c.add_file(pdf_file(), "report.pdf"))
         assert report["source"]["kind"] == "file"
         assert report["source"]["versions"][0]["media_type"] == "application/pdf"
         assert {f["page"] for f in report["source"]["versions"][0]["fragments"]} == {1, 2}
@@ -142,7 +151,7 @@ def test_cli_ingests_every_kind_and_refuses_the_rest_in_one_line(
         assert len(lines) == 1 and lines[0].startswith(f"error: {code}: "), done.stderr
         assert "Traceback" not in done.stderr + done.stdout
     with Client(running_app.base_url, workspace=ws) as c:
-        titles = sorted(s["origin_name"] for s in c.list_sources()["items"])
+        titles = sorted(str(s["origin_name"]) for s in c.list_sources()["items"])
     assert titles == sorted(files)
 
 

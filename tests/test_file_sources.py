@@ -4,54 +4,21 @@ tests make, added through the API on the real FalkorDB; refused files keep nothi
 from __future__ import annotations
 
 import hashlib
-import io
 from typing import Any
 
-import docx
 from fastapi.testclient import TestClient
 
+from afterhack.config import Settings
 from afterhack.files import DOCX, HTML, MARKDOWN, PDF
 from afterhack_tools.pdfwriter import Page, pdf
-from tests.conftest import snapshot
-from tests.support.graphs import violations
-
-PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00"
-       b"\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05"
-       b"\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
-
-MARKDOWN_FILE = b"""# Launch plan
-
-The **launch** is planned for [June 12](https://example.com/cal).
-
-## Venue
-
-The venue is the *Grand Hotel* in Lisbon.
-"""
-
-HTML_FILE = b"""<!doctype html><html><head><title>Plan</title>
-<script>var launch = "The launch is on June 1.";</script><style>p{color:red}</style></head>
-<body><h1>Budget</h1><p>The budget is 12,000 euros.</p>
-<h2>People</h2><p>The keynote speaker is Maria Lopez.</p></body></html>"""
-
-
-def pdf_file() -> bytes:
-    return pdf([Page(("Quarterly report", "The Berlin office opened in March 2024.")),
-                Page(("The Lisbon office opens in June 2026.",))])
-
-
-def docx_file() -> bytes:
-    document = docx.Document()
-    document.add_heading("Offices", level=1)
-    document.add_paragraph("The Munich office has 40 desks.")
-    document.add_heading("Hiring", level=2)
-    document.add_paragraph("The team hires 3 engineers in July.")
-    out = io.BytesIO()
-    document.save(out)
-    return out.getvalue()
+from tests.support.api import app_client
+from tests.support.files import HTML_FILE, MARKDOWN_FILE, PNG, docx_file, pdf_file
+from tests.support.graphs import snapshot, violations
 
 
 def upload(client: TestClient, ws: str, name: str, data: bytes,
            content_type: str = "application/octet-stream", **form: str) -> Any:
+    """The upload's response, whatever its status."""
     return client.post(f"/api/workspaces/{ws}/sources/files",
                        files={"file": (name, data, content_type)}, data=form)
 
@@ -160,13 +127,10 @@ def test_refused_files_keep_nothing(client: TestClient, ws: str, falkordb: str) 
     assert snapshot(falkordb, ws) == before
 
 
-def test_a_file_over_the_source_limit_is_413_like_text(settings: Any, ws: str,
+def test_a_file_over_the_source_limit_is_413_like_text(settings: Settings, ws: str,
                                                        falkordb: str) -> None:
-    from afterhack.app import create_app
-    from tests.support import LOCAL
-
     small = settings.model_copy(update={"max_source_chars": 50})
-    with TestClient(create_app(small), raise_server_exceptions=False, base_url=LOCAL) as c:
+    with app_client(small) as c:
         before = snapshot(falkordb, ws)
         r = upload(c, ws, "plan.md", MARKDOWN_FILE)
         assert r.status_code == 413 and r.json()["error"]["code"] == "payload_too_large"
