@@ -241,3 +241,29 @@ def test_the_restart_section_runs_alone_and_leaves_latest_alone(tmp_path: Path) 
     assert check["claims_sampled_served"] == check["claims_sampled"] > 0
     md = (out / "restart.md").read_text()
     assert md.startswith("# afterhack benchmark: restart only") and "kill -9" in md
+
+
+def test_the_conversations_section_runs_alone(tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    proc = subprocess.run(
+        [sys.executable, "-m", "afterhack.cli", "bench", "--quick", "--only", "conversations",
+         "--out", str(out)], capture_output=True, text=True, timeout=600, cwd=tmp_path,
+        check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads((out / "conversations.json").read_text())
+    talk = result["conversations"]["conversations"]
+    assert talk["messages"] == 400 and talk["batch"] == 20
+    for key in ("conversation_per_s", "text_per_s", "conversation_last_tenth_per_s",
+                "text_last_tenth_per_s", "single_message_per_s", "single_sentence_per_s",
+                "text_over_conversation", "text_over_single_message"):
+        assert talk[key] > 0, key
+    files = result["conversations"]["files"]
+    assert [f["kind"] for f in files] == ["plain text", "Markdown", "HTML", "PDF", "DOCX"]
+    assert all(f["cpu_ms_per_file_mb"] > 0 and f["places"] >= 1 for f in files)
+    kept = result["conversations"]["kept_original"]
+    # The original is in the graph, as base64: at least 4/3 of its size in memory.
+    assert kept["kept_bytes_per_file_byte"] >= 4 / 3, kept
+    md = (out / "conversations.md").read_text()
+    assert md.startswith("# afterhack benchmarks: conversations only")
+    assert "## Keeping an original" in md and "| every request |" in md
+    assert not (out / "latest.json").exists()
