@@ -510,11 +510,12 @@ async def create_conversation(g: Graph, p: MessagesWrite) -> MessagesWritten | N
     """A new conversation with its first messages, and what a latest_wins workspace
     supersedes at once; None when the source id is taken (two creates racing for one
     named conversation: the loser appends) or what it supersedes changed since planned."""
+    policy = bool(p["policy"])
     rows = await g.write(
-        GUARD + _POLICY_GUARD
+        (GUARD + _POLICY_GUARD if policy else "")
         + "OPTIONAL MATCH (taken:Node {id:$source_id}) WITH count(taken) AS n_taken "
         "WHERE n_taken = 0 "
-        + _CREATE_SOURCE + _POLICY
+        + _CREATE_SOURCE + (_POLICY if policy else "")
         + "WITH s, v, created, raised " + CREATE_AUDIT
         + " RETURN " + _MESSAGES_WRITTEN,
         _sent(p, fragment_cells(p["fragments"], p["claims"])),
@@ -528,10 +529,11 @@ async def append_messages(g: Graph, p: MessagesWrite) -> MessagesWritten | None:
     gone or what it supersedes changed since planned."""
     # Without a supersession to make (nearly every append), the guard and the policy's
     # clauses are left out: an append then costs what a text source's write costs.
-    policy = GUARD + _POLICY_GUARD if p["policy"] else ""
+    policy = bool(p["policy"])
     rows = await g.write(
-        policy + _NEXT_VERSION + _CREATE_FRAGMENTS_AND_CLAIMS + _RAISE
-        + (_POLICY if p["policy"] else "") + "WITH s, v, created, raised " + CREATE_AUDIT
+        (GUARD + _POLICY_GUARD if policy else "") + _NEXT_VERSION
+        + _CREATE_FRAGMENTS_AND_CLAIMS + _RAISE + (_POLICY if policy else "")
+        + "WITH s, v, created, raised " + CREATE_AUDIT
         + " RETURN " + _MESSAGES_WRITTEN,
         _sent(p, fragment_cells(p["fragments"], p["claims"])),
     )
