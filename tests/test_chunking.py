@@ -7,6 +7,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from afterhack.llm.offline import extract_sentences
 from afterhack.rules.chunking import _SENTENCE_END, sentence_spans, split_fragments
 
 # Letters, punctuation that ends sentences, whitespace, emoji (incl. ZWJ sequences and
@@ -138,3 +139,76 @@ def test_the_sentence_end_pattern_matches_as_its_alternatives_did(pieces: list[s
     text = "".join(pieces)
     assert ([m.span() for m in _SENTENCE_END.finditer(text)]
             == [m.span() for m in _ALTERNATIVES.finditer(text)])
+
+
+def _sentences(text: str) -> list[str]:
+    return [text[s.start : s.end] for s in sentence_spans(text)]
+
+
+# Each is one sentence: its full stops after an abbreviation, an initial or a German ordinal
+# are the word's own.
+ONE_SENTENCE = [
+    "Die Schulung beginnt am 1. September in München.",
+    "Die Messe läuft vom 3. bis 5. Mai in Köln.",
+    "Seit dem 15. Okt. gilt der neue Plan.",
+    "Zum 3. Mal findet die Konferenz in Wien statt.",
+    "Im 2. Quartal steigt der Umsatz.",
+    "Wir brauchen z. B. Stühle und Tische.",
+    "Wir brauchen z.B. Stühle und Tische.",
+    "Das ist d. h. ganz einfach.",
+    "Der Vortrag von Dr. Weber beginnt um neun.",
+    "Prof. Dr. Anna Schmidt leitet die Sitzung.",
+    "Das Paket Nr. 5 kommt morgen.",
+    "Es kommen ca. 40 Teilnehmer.",
+    "Das Budget beträgt 5 Mio. Euro.",
+    "Die Kosten sind bzw. bleiben hoch.",
+    "Siehe Art. 5 der Satzung.",
+    "Die Details stehen auf S. 14 des Berichts.",
+    "We need chairs, e.g. twenty of them.",
+    "We need chairs, i.e. twenty of them.",
+    "Mr. Lee will speak first.",
+    "Mrs. Okafor and Dr. Reyes open the event.",
+    "The venue is Hall No. 7 in Lisbon.",
+    "The budget is approx. 40,000 euros.",
+    "The talk by J. R. R. Tolkien was long.",
+    "The office moved to the U.S. in 2019.",
+    "The road is reached by U.S. Highway 60 from the east.",
+    "The song was recorded by Grover Washington Jr. and Bill Withers.",
+    "The keynote is on Sept. 12 in Lisbon.",
+    "The event is at St. Paul's in London.",
+    "The deal with Acme Inc. was signed in May.",
+]
+# Each is two sentences: the stop ends the first (a number, a word, or an abbreviation that
+# closes a sentence, and a capitalised word after it).
+TWO_SENTENCES = [
+    ("Die Schulung beginnt am 1. September. ", "Danach gibt es Kaffee."),
+    ("Die Zahl der Teilnehmer ist 40. ", "Danach kommt die Pause."),
+    ("Wir treffen uns am 12. ", "Das Protokoll folgt."),
+    ("Er wohnt in Berlin. ", "Sie wohnt in München."),
+    ("The launch is on June 12. ", "The venue is Hall 7."),
+    ("The team grew in 2023. ", "The budget did not."),
+    ("We sell apples, pears, etc. ", "The shop opens at nine."),
+    ("The answer was no. ", "Then we left."),
+    ("The supplier is Acme Inc. ", "The contract runs for a year."),
+    ("Es gibt Äpfel, Birnen usw. ", "Der Markt öffnet um acht."),
+    ("The hospital is in Washington, D.C. ", "A member of MedStar runs it."),
+    ("The team met Sarah J. ", "The meeting ran late."),
+]
+
+
+def test_abbreviations_initials_and_ordinals_keep_a_sentence_whole() -> None:
+    assert [t for t in ONE_SENTENCE if _sentences(t) != [t]] == []
+
+
+def test_real_sentence_ends_still_split() -> None:
+    assert [pair for pair in TWO_SENTENCES if _sentences("".join(pair)) != list(pair)] == []
+    # A blank line ends a sentence whatever comes before it.
+    assert _sentences("Notes from Dr.\n\nweber agreed.") == ["Notes from Dr.\n\n",
+                                                              "weber agreed."]
+
+
+def test_the_offline_model_keeps_a_german_date_in_one_claim() -> None:
+    text = "Die Schulung beginnt am 1. September in München. Sie dauert zwei Tage."
+    assert [c["statement"] for c in extract_sentences(text)] == [
+        "Die Schulung beginnt am 1. September in München.", "Sie dauert zwei Tage."]
+

@@ -10,12 +10,16 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from afterhack.facts.calendar import MONTH_WORDS
+
 # A sentence ends after terminal punctuation (and closing quotes/brackets) followed by
 # whitespace, or at a blank line. The full-width marks of Chinese and Japanese end a
 # sentence with or without a space after them (those scripts put none between sentences).
 # A full stop glued to the next sentence ("...in the USA.First for Women is...", as text
 # pasted from lists often is) ends one too, when a lowercase word ends before it and a
 # capitalised word starts after it; "Ph.D", "e.g.The" and "U.S.Army" are left alone.
+# A full stop and a space end nothing when the stop is its word's own (_is_own_stop):
+# "Dr. Weber", "z. B.", "am 1. September", "e.g. Lisbon", "J. R. R. Tolkien".
 _SENTENCE_END = re.compile(
     # Every form starts with one of these marks, matched first and the form told by a look
     # back at it: a pattern that starts with one set of characters is scanned for that set
@@ -27,6 +31,38 @@ _SENTENCE_END = re.compile(
     r"""|(?<=[^\W\d_]{2}[.!?])(?=[^\W\d_]{2}))""")
 
 _ZWJ = "\u200d"
+
+# A full stop after one of these words (case-folded, inner dots dropped) is the word's own:
+# a title before a name ("Dr. Weber", "Mr. Lee"), a word that leads into more of the
+# sentence ("z. B.", "ca. 40", "approx. 30", "e.g. Lisbon"), German "Mio." before its unit.
+_ABBREVIATIONS = frozenset("""
+    mr mrs ms mx dr prof rev hon gen col lt capt sgt gov sen rep st mt messrs
+    vs cf approx ca eg ie viz esp incl
+    hr hrn fr nr bzw vgl ggf evtl inkl zzgl exkl sog bspw insb bzgl gem geb gegr
+    mio mrd tsd zb dh ua uu
+    """.split())
+# These end a sentence as often as not ("the answer is no.", "Hauptstr."), and are the
+# word's own only before a number ("No. 5", "Art. 3", "Jan. 12", "S. 14").
+_BEFORE_NUMBERS = frozenset("""
+    no nos art abs fig figs vol pp p s kap ziff str bd tel
+    jan feb mar apr jun jul aug sep sept oct okt nov dec dez
+    """.split())
+# German writes an ordinal as its number and a full stop ("am 1. September", "zum 3. Mal"):
+# before a month, or after one of these words, the number is an ordinal. "am" and "bis"
+# are not among them: "am 12." may close a sentence, and a month after it is caught anyway.
+_ORDINAL_LEADS = frozenset("zum zur beim im der die das den dem des jeden jedem jeder".split())
+# Capitalised words that open a sentence far more often than they follow an initial.
+_SENTENCE_OPENERS = frozenset("""
+    a an the this that these those it its he she they we i his her their our there
+    in on at after before when while however but and as from for with during since
+    although many most some both one
+    der die das den dem des ein eine er sie es wir ich im am nach vor bei seit dort hier
+    diese dieser dieses auch aber
+    """.split())
+_OPENERS = "([{\"'„“‚‘«»"
+_CLOSERS = ".,;:!?)]}\"'“”’‘«»"
+# Longer runs are not abbreviations, and the look around a full stop stops there.
+_LOOK = 24
 
 
 @dataclass(frozen=True)
@@ -42,6 +78,61 @@ def _is_glued_end(text: str, m: re.Match[str]) -> bool:
             and text[i + 1].isupper() and text[i + 2].islower())
 
 
+def _word_before(text: str, i: int) -> str:
+    """The run of non-space characters that ends at text[i] (opening marks dropped)."""
+    j = i
+    while j > 0 and i - j < _LOOK and not text[j - 1].isspace():
+        j -= 1
+    return text[j:i].lstrip(_OPENERS)
+
+
+def _word_after(text: str, i: int) -> str:
+    """The run of non-space characters that starts at text[i] (opening marks dropped)."""
+    j = i
+    while j < len(text) and j - i < _LOOK and not text[j].isspace():
+        j += 1
+    return text[i:j].lstrip(_OPENERS)
+
+
+def _is_initials(word: str) -> bool:
+    """One letter, or letters each followed by a full stop: "J", "z.B", "U.S", "i.d.R"."""
+    parts = word.split(".")
+    return all(len(p) == 1 and p.isalpha() for p in parts)
+
+
+def _is_own_stop(text: str, m: re.Match[str]) -> bool:
+    """True when a full stop followed by spaces belongs to the word before it (an
+    abbreviation, an initial, a German ordinal) and the sentence goes on after it.
+
+    A sentence starts with a capital letter (or a digit), so a lowercase word after the stop
+    says the sentence goes on, whatever came before it. A blank line always ends one."""
+    if m.group(0)[0] != "." or not m.group(0)[1:].isspace() or m.group(0).count("\n") > 1:
+        return False
+    dot = m.start()
+    word = _word_before(text, dot)
+    after = _word_after(text, m.end())
+    if not word or not after:
+        return False
+    first = after[0]
+    if first.islower():
+        return True
+    if _is_initials(word):
+        # "Washington, D.C. A member of ...": an initial closes a sentence before a word
+        # that opens one.
+        return after.rstrip(_CLOSERS).casefold() not in _SENTENCE_OPENERS
+    folded = word.casefold().replace(".", "")
+    if folded in _ABBREVIATIONS:
+        return True
+    if first.isdigit() and folded in _BEFORE_NUMBERS:
+        return True
+    if word.isdigit() and len(word) <= 3:
+        if after.rstrip(_CLOSERS).casefold() in MONTH_WORDS:
+            return True
+        lead = _word_before(text, dot - len(word) - 1) if dot - len(word) - 1 > 0 else ""
+        return lead.casefold() in _ORDINAL_LEADS
+    return False
+
+
 def sentence_spans(text: str) -> list[Span]:
     """Sentences (each with its trailing whitespace) covering the whole text."""
     spans: list[Span] = []
@@ -49,6 +140,8 @@ def sentence_spans(text: str) -> list[Span]:
     for m in _SENTENCE_END.finditer(text):
         glued = m.end() < len(text) and m.group() in ".!?" and text[m.end()].isalpha()
         if glued and not _is_glued_end(text, m):
+            continue
+        if m.group(0)[0] == "." and m.end() < len(text) and _is_own_stop(text, m):
             continue
         if not _is_safe_cut(text, m.end()):
             continue  # a mark that combines with the punctuation stays with it
