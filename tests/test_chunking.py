@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
@@ -9,6 +10,8 @@ from hypothesis import strategies as st
 
 from afterhack.llm.offline import extract_sentences
 from afterhack.rules.chunking import _SENTENCE_END, sentence_spans, split_fragments
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # Letters, punctuation that ends sentences, whitespace, emoji (incl. ZWJ sequences and
 # skin tones), combining marks and flags: everything that makes offsets go wrong.
@@ -212,3 +215,22 @@ def test_the_offline_model_keeps_a_german_date_in_one_claim() -> None:
     assert [c["statement"] for c in extract_sentences(text)] == [
         "Die Schulung beginnt am 1. September in München.", "Sie dauert zwei Tage."]
 
+
+def test_a_statement_has_no_line_break_from_its_file_and_its_quote_stays_exact(
+        client: TestClient, ws: str) -> None:
+    text = (ROOT / "examples" / "launch-plan.txt").read_text(encoding="utf-8")
+    assert "Harbour\nHall" in text
+    r = client.post(f"/api/workspaces/{ws}/sources", json={"title": "plan", "text": text})
+    assert r.status_code == 201, r.text
+    claims = r.json()["claims"]
+    assert claims and all("\n" not in c["statement"] for c in claims)
+    hall = next(c for c in claims if "Harbour" in c["statement"])
+    assert hall["statement"] == "The launch event will take place at the Harbour Hall in Lisbon."
+    assert hall["evidence_quote"] == (
+        "The launch event will take place at the Harbour\nHall in Lisbon.")
+    assert text[hall["quote_start"] : hall["quote_end"]] == hall["evidence_quote"]
+    stored = client.get(f"/api/workspaces/{ws}/claims/{hall['id']}").json()
+    assert stored["statement"] == hall["statement"]
+    evidence = stored["evidence"][0]
+    assert evidence["text"][evidence["quote_start"] - evidence["start"]:
+                            evidence["quote_end"] - evidence["start"]] == hall["evidence_quote"]

@@ -145,14 +145,17 @@ def check_candidates(
         if "\x00" in statement or "\x00" in quote:
             _drop(ex, "invalid_output", item, frag)
             continue
-        statement = statement.strip()
+        # The quote stays as the file has it; the statement is read as one line, without
+        # the line breaks (and runs of spaces) of the file it was copied from.
+        statement = evidence.one_line(statement)
         at = evidence.locate_quote(frag.text, quote)
         if at is None:
             _drop(ex, "quote_not_found", item, frag)
             continue
         # A statement that is its quote carries every name and number of it by definition
         # (the offline model's claims, and many a model's): skip the token comparison.
-        if statement != quote and evidence.missing_from_quote(statement, quote):
+        if statement != evidence.one_line(quote) and evidence.missing_from_quote(statement,
+                                                                                  quote):
             _drop(ex, "statement_not_in_quote", item, frag)
             continue
         key = evidence.statement_key(statement)

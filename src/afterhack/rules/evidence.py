@@ -67,6 +67,11 @@ def missing_from_quote(statement: str, quote: str) -> list[str]:
     return missing
 
 
+def one_line(text: str) -> str:
+    """The text with every run of whitespace (line breaks included) as one space, trimmed."""
+    return " ".join(text.split())
+
+
 def statement_key(statement: str) -> str:
     """Identity of a statement for duplicate and resurrection checks."""
     folded = unicodedata.normalize("NFKC", statement).casefold()
