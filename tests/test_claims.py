@@ -27,12 +27,17 @@ def test_phrase_that_matches_does_not_back_off(client: TestClient, ws: str) -> N
                       params={"q": "product launch", "neighbours": "false"}).json()
     assert body["search"]["backed_off"] is False
     assert [c["statement"] for c in body["items"]] == [JUNE]
-    # By default the first hits bring the sentences around them along, marked as such.
+    # A claim holds every word asked: it is what the search names, alone.
     items = client.get(f"/api/workspaces/{ws}/claims", params={"q": "product launch"}).json()[
         "items"]
+    assert [c["statement"] for c in items] == [JUNE]
+    # No claim holds them all ("plans" is in none): by default the first hits bring the
+    # sentences around them along, marked as such.
+    items = client.get(f"/api/workspaces/{ws}/claims",
+                       params={"q": "product launch plans", "mode": "text"}).json()["items"]
     assert [c["statement"] for c in items] == [JUNE, "The venue is Hall 7 in Berlin."]
-    assert items[1]["found_by"] == {"text": False, "vector_distance": None,
-                                    "neighbour_of": items[0]["id"]}
+    assert items[1]["found_by"] == {"match": "neighbour", "text": False,
+                                    "vector_distance": None, "neighbour_of": items[0]["id"]}
 
 
 @pytest.mark.parametrize("q", ["$(", "'", '"', "launch-date", "-", "|", "((", "@statement:x",
@@ -87,7 +92,7 @@ def test_unknown_claim_is_404(client: TestClient, ws: str) -> None:
 
 
 def test_duplicate_claims_in_one_source_are_dropped(client: TestClient, ws: str) -> None:
-    out = add_source(client, ws, JUNE + " " + JUNE + " the product launch is planned for june 12.")
+    out = add_source(client, ws, JUNE + " " + JUNE + " THE PRODUCT LAUNCH IS PLANNED FOR JUNE 12.")
     assert len(out["claims"]) == 1
     assert out["dropped"] == {"duplicate": 2}
 

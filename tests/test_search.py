@@ -4,6 +4,7 @@ a claim found by meaning alone."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,8 @@ from tests.support.api import add_source, claim_named, run_agent
 from tests.support.fakellm import FakeLLM, Reply
 from tests.support.graphs import RecordingGraph, with_graph
 from tests.support.texts import JUNE
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PLAN = (JUNE + " The venue is Hall 7 in Berlin. Catering is booked for 200 guests. "
         "Anna Schmidt leads the marketing team.")
@@ -219,8 +222,9 @@ def test_first_hits_neighbours_are_read_while_the_query_is_embedded(
                         "June 13. The weather in Berlin is mild. The launch budget is ten thousand "
                         "euros.")["claims"]
     ids = {c["statement"]: c["id"] for c in claims}
-    early, reads = _recorded_search(falkordb, ws, "product launch")
-    late, late_reads = _recorded_search(falkordb, ws, "product launch", early=0)
+    # No claim holds every word asked ("plans" is in none): the first hits bring neighbours.
+    early, reads = _recorded_search(falkordb, ws, "product launch plans")
+    late, late_reads = _recorded_search(falkordb, ws, "product launch plans", early=0)
     assert early["items"] == late["items"]
     assert early["items"][0]["statement"] == JUNE
     assert any(i["found_by"]["neighbour_of"] for i in early["items"])
@@ -250,3 +254,88 @@ def test_words_outside_ascii_still_come_from_the_pattern() -> None:
     assert search.words("café über straße") == ["café", "über", "straße"]
     assert search.claim_terms("Der Start ist am 12. Juni in Zürich") == [
         "der", "start", "ist", "12", "juni", "zürich"]
+
+
+# A workspace a new user makes: the README's launch plan, a committee's minutes whose first
+# line is a heading, and a note about the venue.
+LAUNCH_PLAN = (ROOT / "examples" / "launch-plan.txt").read_text(encoding="utf-8")
+MINUTES = ("Steering committee minutes, 10 March.\n\nThe committee moved the press day to "
+           "5 June. Marketing owns the press kit.")
+VENUE = "Venue notes.\n\nThe hall holds 300 guests. Parking is free for speakers."
+
+
+def _statements(body: dict[str, Any]) -> list[str]:
+    return [i["statement"] for i in body["items"]]
+
+
+def _holds(statement: str, words: str) -> bool:
+    return set(search.plan(words).terms) <= set(search.claim_terms(statement))
+
+
+def test_claims_holding_the_words_come_first_and_unrelated_ones_stay_out(
+        client: TestClient, ws: str) -> None:
+    for title, text in (("launch-plan", LAUNCH_PLAN), ("minutes", MINUTES), ("venue", VENUE)):
+        add_source(client, ws, text, title=title)
+    for q in ("press kit", "launch", "launch event", "guests"):
+        found = _statements(_search(client, ws, q))
+        holding = [s for s in found if _holds(s, q)]
+        assert holding and found[: len(holding)] == holding, (q, found)
+    # The heading of the minutes shares no word with "press kit", and is no nearer in meaning
+    # than the claim that holds both words; a claim holding one of them follows.
+    assert _statements(_search(client, ws, "press kit")) == [
+        "Marketing owns the press kit.", "The committee moved the press day to 5 June."]
+    launch = _statements(_search(client, ws, "launch"))
+    date, budget = "The product launch is planned for June 12.", "The event budget is 40,000 euros."
+    assert date in launch and (budget not in launch or launch.index(date) < launch.index(budget))
+
+
+def test_each_hit_says_how_it_was_found(client: TestClient, ws: str) -> None:
+    add_source(client, ws, PLAN)
+    seen = set()
+    for q, mode in (("When do we ship?", "hybrid"), ("launch", "hybrid"), ("launch", "text"),
+                    ("When do we ship?", "vector"), ("Berlin hall", "hybrid")):
+        for hit in _search(client, ws, q, mode)["items"]:
+            how = hit["found_by"]
+            meaning = how["vector_distance"] is not None
+            expected = ("both" if meaning else "words") if how["text"] else (
+                "meaning" if meaning else "neighbour")
+            assert how["match"] == expected, (q, mode, hit)
+            assert (how["match"] == "neighbour") <= (how["neighbour_of"] is not None)
+            seen.add(how["match"])
+    # A question no claim holds the words of: its nearest claim by meaning, then the claims
+    # quoted next to it in its source.
+    first, after = _search(client, ws, "When do we ship?")["items"][:2]
+    assert first["statement"] == JUNE and first["found_by"]["match"] == "meaning"
+    assert after["found_by"] == {"match": "neighbour", "text": False, "vector_distance": None,
+                                 "neighbour_of": first["id"]}
+    assert seen == {"words", "meaning", "both", "neighbour"}
+
+
+def test_a_word_most_claims_hold_is_common() -> None:
+    cap = 1000
+    # In a small workspace no word is common, however many of its claims hold it.
+    assert not ranking.is_common(4, 7, cap)
+    assert not ranking.is_common(10, 12, cap)
+    # Past a few claims, a word held by more than a quarter of them is.
+    assert ranking.is_common(30, 100, cap) and not ranking.is_common(20, 100, cap)
+    assert ranking.is_common(cap, 10**6, cap)  # counted up to the cap: at least that many
+    counts = {"launch": 60, "berlin": 2, "zeppelin": 0}
+    assert ranking.distinctive(["launch", "berlin", "zeppelin"], 100, counts, cap) == [
+        "berlin", "zeppelin"]
+
+
+def test_a_search_whose_words_are_common_still_brings_neighbours(client: TestClient,
+                                                                  ws: str) -> None:
+    # Alone in its workspace, the plan's launch claim is what "launch" names: it is answered
+    # without the claims quoted next to it. Once most claims hold the word, a search for it
+    # is answered as any question is: its first hits bring their neighbours.
+    add_source(client, ws, PLAN)
+    assert _statements(_search(client, ws, "launch", "text")) == [JUNE]
+    for i in range(12):
+        add_source(client, ws, f"Launch checklist item {i} is signed off by the launch team.",
+                   title=f"Checklist {i}")
+    hits = _search(client, ws, "launch", "text")["items"]
+    assert hits[0]["statement"] == JUNE
+    assert hits[1]["statement"] == "The venue is Hall 7 in Berlin."
+    assert hits[1]["found_by"]["match"] == "neighbour"
+    assert len(hits) == 14

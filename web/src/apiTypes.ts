@@ -1546,9 +1546,14 @@ export interface components {
         /**
          * FoundBy
          * @description How a search hit was found: by its words, by its meaning (the cosine distance), or as
-         *     the neighbour of a hit above it (that hit's id).
+         *     the neighbour of a hit above it (that hit's id); ``match`` says it in one word.
          */
         FoundBy: {
+            /**
+             * Match
+             * @enum {string}
+             */
+            match: "words" | "meaning" | "both" | "neighbour";
             /** Neighbour Of */
             neighbour_of: string | null;
             /** Text */

@@ -37,6 +37,29 @@ def _line(*parts: str | Text) -> Text:
     return Text.assemble(*[(p, "") if isinstance(p, str) else p for p in parts])
 
 
+# How a search found a claim, as the claims list prints it (the API's found_by.match).
+FOUND_WORDS = {"words": "words", "meaning": "meaning", "both": "words+meaning",
+               "neighbour": "next to"}
+
+
+def found_text(found_by: JSON | None) -> str:
+    """How a search hit was found, in a few words: "words", "meaning", "words+meaning", or
+    "next to 1a2b3c4d" (the hit it follows in its source)."""
+    if not found_by:
+        return ""
+    text = FOUND_WORDS.get(str(found_by.get("match")), str(found_by.get("match")))
+    if found_by.get("match") == "neighbour" and found_by.get("neighbour_of"):
+        text += f" {str(found_by['neighbour_of'])[:8]}"
+    return text
+
+
+def claim_line(hit: JSON) -> str:
+    """A claim as the claims list prints it: id, status, how a search found it, statement."""
+    how = found_text(hit.get("found_by"))
+    return (f"{hit['id']}  {hit['status']:<10}  " + (f"{how:<16}  " if how else "")
+            + str(hit["statement"]))
+
+
 def origin_text(claim: JSON) -> str:
     origin = claim.get("origin") or {}
     if origin.get("type") == "human_correction":

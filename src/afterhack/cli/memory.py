@@ -153,7 +153,9 @@ def sources(limit: LimitOpt = 20, cursor: CursorOpt = None, every: AllOpt = Fals
 
 
 @memory.command(help=f"List claims: id, status, statement; with words, the claims that match "
-                  f"them best first (a search pages through its best 2000). {PAGED}")
+                  f"them best first, each saying how it was found (by its words, its "
+                  f"meaning, both, or next to a hit in its source; a search pages through "
+                  f"its best 2000). {PAGED}")
 def claims(
     words: Annotated[str | None, typer.Argument(
         help="Find claims by these words and their meaning; without, every claim in order "
@@ -166,9 +168,9 @@ def claims(
 ) -> None:
     again = ["claims", *([words] if words else []), *(["--status", status] if status else [])]
     with api_errors(), client_for(url, key, workspace) as c:
-        print_list(c, c.search_claims, lambda h: f"{h['id']}  {h['status']:<10}  "
-                    f"{h['statement']}", again=again, limit=limit, cursor=cursor, every=every,
-                    q=words, status=status.split(",") if status else None)
+        print_list(c, c.search_claims, show.claim_line, again=again, limit=limit,
+                   cursor=cursor, every=every, q=words,
+                   status=status.split(",") if status else None)
 
 
 @memory.command(help=f"List agent runs, newest first: id, status, task. {PAGED}")

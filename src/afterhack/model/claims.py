@@ -12,6 +12,7 @@ from afterhack.model.vocab import (
     ConflictKind,
     ConflictStatus,
     DecisionStatus,
+    FoundMatch,
     SearchMode,
     SpaceState,
 )
@@ -198,8 +199,9 @@ class ClaimView(ClaimDetailRow):
 
 class FoundBy(TypedDict):
     """How a search hit was found: by its words, by its meaning (the cosine distance), or as
-    the neighbour of a hit above it (that hit's id)."""
+    the neighbour of a hit above it (that hit's id); ``match`` says it in one word."""
 
+    match: FoundMatch
     text: bool
     vector_distance: float | None
     neighbour_of: str | None

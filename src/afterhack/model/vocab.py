@@ -107,6 +107,9 @@ RESPONSE_FORMATS: tuple[ResponseFormat, ...] = get_args(ResponseFormat)
 # Search (docs/rules.md, rule 3): by words, by meaning, or both fused (the default).
 SearchMode = Literal["hybrid", "text", "vector"]
 SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
+# How a search hit was found: by its words, by its meaning, by both, or only as a neighbour
+# (the claim quoted next to a hit in its source).
+FoundMatch = Literal["words", "meaning", "both", "neighbour"]
 # A workspace's claim vectors against the server's model: ready (the same model), empty (no
 # vector yet), stale (another model's: search by meaning waits for a re-embed), off.
 SpaceState = Literal["ready", "empty", "stale", "off"]

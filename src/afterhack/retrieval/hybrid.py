@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from afterhack.memory import paging
 from afterhack.model.calls import ModelCall
@@ -18,7 +19,7 @@ from afterhack.model.claims import (
     SearchInfo,
     VectorInfo,
 )
-from afterhack.model.vocab import ClaimStatus, SearchMode
+from afterhack.model.vocab import ClaimStatus, FoundMatch, SearchMode
 from afterhack.retrieval import ranking, search
 from afterhack.retrieval.vectors import Vectors
 from afterhack.store import claims as store_claims
@@ -44,33 +45,71 @@ _EXPAND_HITS = 3
 _EARLY_NEIGHBOURS = _FUSION_DEPTH
 
 
-async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatus],
-                       depth: int) -> list[KeyedClaim]:
+class WordRanking(NamedTuple):
+    """The claims ranked by their words, and the counts their weights came from."""
+
+    rows: list[KeyedClaim]
+    claims: int  # the workspace's claims
+    counts: dict[str, int]  # the claims holding each of the query's terms (up to the cap)
+
+    def distinctive(self) -> list[str]:
+        """The query's terms that are not common in the workspace (ranking.is_common)."""
+        return ranking.distinctive(list(self.counts), self.claims, self.counts,
+                                   store_claims.TERM_COUNT_CAP)
+
+
+_NO_WORDS = WordRanking([], 0, {})
+
+
+async def word_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatus],
+                       depth: int) -> WordRanking:
     """BM25 over the claims' terms: the rarest terms bring claims in, every term scores."""
     if not terms:
-        return []
+        return _NO_WORDS
     n, counts = await concurrently(store_claims.count_claims(g),
                                    store_claims.term_counts(g, terms))
     via = ranking.via_terms(counts, store_claims.TERM_COUNT_CAP)
     if not via:
-        return []
+        return WordRanking([], n, counts)
     chosen = set(via)
     weights = ranking.weights(n, counts)
-    return await store_claims.bm25(g, [w for w in weights if w[0] in chosen],
+    rows = await store_claims.bm25(g, [w for w in weights if w[0] in chosen],
                                    [w for w in weights if w[0] not in chosen], statuses, depth,
                                    k1=ranking.K1, b=ranking.B,
                                    budget=ranking.CANDIDATE_BUDGET)
+    return WordRanking(rows, n, counts)
+
+
+async def text_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatus],
+                       depth: int) -> list[KeyedClaim]:
+    """The claims of word_ranking alone."""
+    return (await word_ranking(g, terms, statuses, depth)).rows
 
 
 Near = dict[str, list[KeyedClaim]]
 
 
 async def _text_ranked(g: Graph, terms: list[str], statuses: Sequence[ClaimStatus],
-                       depth: int, early: int) -> tuple[list[KeyedClaim], Near]:
+                       depth: int, early: int) -> tuple[WordRanking, Near]:
     """The word ranking, and the neighbours of its first ``early`` hits, by hit."""
-    by_text = await text_ranking(g, terms, statuses, depth)
-    asked = [r["id"] for r in by_text[:early]]
-    return by_text, await store_claims.neighbours(g, asked, statuses) if asked else {}
+    words = await word_ranking(g, terms, statuses, depth)
+    asked = [r["id"] for r in words.rows[:early]]
+    return words, await store_claims.neighbours(g, asked, statuses) if asked else {}
+
+
+def _holding(rows: Sequence[KeyedClaim], wanted: list[str]) -> set[str]:
+    """The claims among ``rows`` whose terms include every one of ``wanted`` (none when
+    nothing is wanted)."""
+    if not wanted:
+        return set()
+    need = set(wanted)
+    return {r["id"] for r in rows if need <= set(search.claim_terms(r["statement"]))}
+
+
+def _match(text: bool, meaning: bool) -> FoundMatch:
+    if text:
+        return "both" if meaning else "words"
+    return "meaning" if meaning else "neighbour"
 
 
 Embedded = tuple[tuple[list[list[float]], ModelCall] | None, float]
@@ -206,7 +245,7 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     if valid_at is not None:
         info["valid_at"] = valid_at
     ranks = ranked_statuses(statuses, as_of)
-    by_text: list[KeyedClaim] = []
+    words_found = _NO_WORDS
     near: Near = {}
     # A word search's first hits are its ranking's: exactly those are read early.
     early_hits = 0 if not neighbours else _EXPAND_HITS if mode == "text" else _EARLY_NEIGHBOURS
@@ -218,26 +257,36 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     early = _embedding_first(g, q, mode, vectors)
     conflicts_read = store_claims.open_by_key(g, workspace_id)
     if mode == "text":
-        (by_text, near), open_conflicts = await concurrently(
+        (words_found, near), open_conflicts = await concurrently(
             _text_ranked(g, terms, ranks, depth, early_hits), conflicts_read)
     elif mode == "hybrid":
-        meaning, open_conflicts, (by_text, near) = await concurrently(
+        meaning, open_conflicts, (words_found, near) = await concurrently(
             _vector_ranking(g, q, ranks, depth, vectors, early), conflicts_read,
             _text_ranked(g, terms, ranks, depth, early_hits))
     else:
         meaning, open_conflicts = await concurrently(
             _vector_ranking(g, q, ranks, depth, vectors, early), conflicts_read)
+    by_text = words_found.rows
     if mode != "text":
         by_meaning, info["vectors"], info["embedding_ms"] = meaning
     if valid_at is not None:
         by_text = await at_moment(g, by_text, statuses, as_of=as_of, valid_at=valid_at)
         by_meaning = await at_moment(g, by_meaning, statuses, as_of=as_of, valid_at=valid_at)
-    rows: dict[str, KeyedClaim] = {r["id"]: r for r in (*by_meaning, *by_text)}
+    # Claims holding every word of the query that is not common in the workspace are what
+    # it names: they come first, a claim found by meaning alone follows only if it is
+    # nearer in meaning than the nearest of them, and no neighbour is brought in.
+    holding = _holding(by_text, words_found.distinctive())
     text_ids = {r["id"] for r in by_text}
+    if holding:
+        bar = min((r["distance"] for r in by_meaning if r["id"] in holding), default=None)
+        by_meaning = [r for r in by_meaning if r["id"] in text_ids
+                      or (bar is not None and r["distance"] <= bar)]
+    rows: dict[str, KeyedClaim] = {r["id"]: r for r in (*by_meaning, *by_text)}
     distance = {r["id"]: r["distance"] for r in by_meaning}
-    order = ranking.fuse([[r["id"] for r in by_text], [r["id"] for r in by_meaning]])
+    order = ranking.words_first(
+        ranking.fuse([[r["id"] for r in by_text], [r["id"] for r in by_meaning]]), holding)
     near_of: dict[str, str] = {}
-    hits = order[:_EXPAND_HITS] if neighbours else []
+    hits = order[:_EXPAND_HITS] if neighbours and not holding else []
     if hits:
         late = [h for h in hits if h not in near]
         found = {h: near[h] for h in hits if h in near}
@@ -259,7 +308,7 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     items: list[FoundClaim] = []
     for i in page:
         d = distance.get(i)
-        how: FoundBy = {"text": i in text_ids,
+        how: FoundBy = {"match": _match(i in text_ids, d is not None), "text": i in text_ids,
                         "vector_distance": None if d is None else round(float(d), 4),
                         "neighbour_of": near_of.get(i)}
         items.append(_public(rows[i], by_key, how))

@@ -19,6 +19,10 @@ B = 0.75
 RRF_K = 60
 # Claims a search may pull in through its terms before scoring (the rarest terms first).
 CANDIDATE_BUDGET = 2000
+# A term held by more than one claim in COMMON_SHARE, and by more than COMMON_MIN claims, is
+# common: claims holding it are not put ahead of those found by meaning (hybrid.py).
+COMMON_SHARE = 4
+COMMON_MIN = 10
 
 T = TypeVar("T")
 
@@ -48,6 +52,25 @@ def via_terms(counts: dict[str, int], cap: int, budget: int = CANDIDATE_BUDGET) 
         out.append(t)
         total += df
     return out
+
+
+def is_common(df: int, n: int, cap: int) -> bool:
+    """A term held by more than a quarter of the workspace's claims (and by more than a few:
+    in a small workspace every word is in a good share of it), or counted up to the cap,
+    says little about which claims are meant."""
+    return df >= cap or (df > COMMON_MIN and df * COMMON_SHARE > n)
+
+
+def distinctive(terms: Sequence[str], n: int, counts: dict[str, int], cap: int) -> list[str]:
+    """The query's terms that are not common. A term no claim holds is kept: then no claim
+    holds every distinctive term."""
+    return [t for t in terms if not is_common(counts.get(t, 0), n, cap)]
+
+
+def words_first(order: Sequence[T], holding: set[T]) -> list[T]:
+    """The order with the items in ``holding`` moved ahead of the rest, each part keeping
+    its order."""
+    return [x for x in order if x in holding] + [x for x in order if x not in holding]
 
 
 def fuse(rankings: Sequence[Sequence[T]], k: int = RRF_K) -> list[T]:
