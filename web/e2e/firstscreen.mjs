@@ -3,7 +3,8 @@
 // keeps at least half the height, a node selected included; at 390×844 the memory reads as a
 // list of decisions → premises → claims with their quotes, in type people read. Two decisions
 // from the same question are told apart (the graph, the search box, the runs list, a panel,
-// the list); a moment in the past reads the same in the graph and the Conflicts tab; a
+// the list); each search hit says how it was found (by its words, its meaning, both, or next
+// to a hit); a moment in the past reads the same in the graph and the Conflicts tab; a
 // workspace over the graph's limit says how much is drawn out of how much and how to narrow
 // it. Every failed check is listed; a screenshot of each screen is kept.
 //
@@ -114,6 +115,29 @@ function listReadable({ decisionId, minPx }) {
   }
 }
 
+/** The search box's hits for words, once the server's search has answered (a hit it found by
+ * meaning is listed). */
+async function searchHits(page, words, wanted) {
+  await page.locator(tid('node-search')).fill(words)
+  await page.locator(`${tid('search-hit-how')}[data-how="${wanted}"]`).first().waitFor()
+  return page.locator(tid('search-hit')).evaluateAll((els) =>
+    els.map((e) => ({ text: e.innerText.replace(/\s+/g, ' '), how: e.querySelector('[data-testid="search-hit-how"]')?.dataset.how ?? null })),
+  )
+}
+
+async function searchSaysHow(page, where) {
+  const said = (hits) => hits.map((h) => `${h.text} [${h.how}]`).join(' | ')
+  const known = new Set(['words', 'meaning', 'both', 'neighbour'])
+  const speaker = await searchHits(page, 'keynote speaker', 'both')
+  expect(speaker.every((h) => known.has(h.how)), where, `a hit without how it was found: ${said(speaker)}`)
+  const keynote = speaker.find((h) => h.text.includes('The keynote speaker is Maria Lopez.'))
+  expect(keynote?.how === 'both' && keynote.text.includes('by words and meaning'), where, `the keynote claim's hit: ${said(speaker)}`)
+  const cost = await searchHits(page, 'how much does it cost', 'meaning')
+  const budget = cost.find((h) => h.text.includes('The event budget is 45,000 euros.'))
+  expect(budget?.how === 'meaning' && budget.text.includes('by meaning'), where, `the budget claim's hit: ${said(cost)}`)
+  figures.push(`${where}: "keynote speaker" finds ${said(speaker)}; "how much does it cost" finds ${said(cost)}`)
+}
+
 async function laptop(browser, ws, label) {
   const where = `${label} at 1280×800`
   const page = await openPage(browser, [1280, 800])
@@ -149,6 +173,9 @@ async function laptop(browser, ws, label) {
     const hits = await page.locator(`${tid('search-hit')}`).evaluateAll((els) => els.map((e) => e.innerText.replace(/\s+/g, ' ')))
     const asked = hits.filter((h) => h.includes(STORY.question))
     expect(asked.length === 2 && asked[0] !== asked[1], where, `search hits: ${hits.join(' | ')}`)
+    // Each search hit says how it was found: a claim holding the words typed by its words, one
+    // the server's search finds by meaning alone as such.
+    await searchSaysHow(page, where)
     await page.locator(tid('node-search')).fill('')
     // …in each one's panel,
     const panels = []

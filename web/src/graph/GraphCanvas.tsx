@@ -214,7 +214,7 @@ function Canvas({ view, graph, full, selectedId, marks, onSelect, onSearchPick, 
       data-folded={fold.hiddenClaims}
     >
       <div className="canvas-bar" data-testid="canvas-bar">
-        <NodeSearch graph={full} onPick={onSearchPick} wholeWorkspace={Boolean(full?.totals.some((t) => t.total > t.drawn))} />
+        <NodeSearch graph={full} onPick={onSearchPick} />
         <div className="canvas-tools">
           {list && (
             <div className="list-toggle" role="group" aria-label="Show the memory as">

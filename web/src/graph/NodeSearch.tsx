@@ -1,13 +1,14 @@
 // Find a node by its words and bring it into view (folded claims too: picking one unfolds it).
-// When the graph draws only part of the workspace, claims are also looked for across all of
-// it; one the graph does not draw opens in the panel.
+// Claims are also looked for by the server's search (words and meaning, across the whole
+// workspace); each hit says how it was found, and one the graph does not draw opens in the
+// panel.
 import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react'
 import { api } from '../api'
-import type { GraphDTO } from '../apiTypes'
+import type { ClaimListItem, GraphDTO } from '../apiTypes'
 import { useNow } from '../hooks'
 import { askedWords } from '../asked'
 import { useWorkspace } from '../workspace'
-import { searchNodes, type SearchHit } from './search'
+import { FOUND_WORDS, searchNodes, withFound, type SearchHit } from './search'
 
 export type { SearchHit }
 
@@ -17,11 +18,9 @@ const SERVER_DELAY_MS = 250
 interface Props {
   graph: GraphDTO | null
   onPick: (hit: SearchHit) => void
-  /** The graph draws only part of the workspace: claims are looked for in all of it too. */
-  wholeWorkspace?: boolean
 }
 
-export function NodeSearch({ graph, onPick, wholeWorkspace = false }: Props) {
+export function NodeSearch({ graph, onPick }: Props) {
   const [query, setQuery] = useState('')
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(0)
@@ -29,28 +28,27 @@ export function NodeSearch({ graph, onPick, wholeWorkspace = false }: Props) {
   const { ws, names, asOf = null } = useWorkspace()
   const now = useNow()
   const drawn = useMemo(() => searchNodes(graph, query), [graph, query])
-  const [found, setFound] = useState<{ query: string; hits: SearchHit[] }>({ query: '', hits: [] })
+  const [found, setFound] = useState<{ query: string; claims: ClaimListItem[] }>({ query: '', claims: [] })
   useEffect(() => {
     const q = query.trim()
-    if (!wholeWorkspace || q.length < 2) return
+    if (q.length < 2) return
     let live = true
     const timer = setTimeout(() => {
       api.findClaims(ws, q, asOf).then(
-        (page) => live && setFound({ query: q, hits: page.items.map((c) => ({ id: c.id, kind: 'claim' as const, label: c.statement })) }),
-        () => live && setFound({ query: q, hits: [] }),
+        (page) => live && setFound({ query: q, claims: page.items }),
+        () => live && setFound({ query: q, claims: [] }),
       )
     }, SERVER_DELAY_MS)
     return () => {
       live = false
       clearTimeout(timer)
     }
-  }, [wholeWorkspace, query, ws, asOf])
+  }, [query, ws, asOf])
   const inGraph = useMemo(() => new Set(graph?.nodes.map((n) => n.id) ?? []), [graph])
-  const hits = useMemo(() => {
-    if (!wholeWorkspace || found.query !== query.trim()) return drawn
-    const seen = new Set(drawn.map((h) => h.id))
-    return [...drawn, ...found.hits.filter((h) => !seen.has(h.id))]
-  }, [wholeWorkspace, found, query, drawn])
+  const hits = useMemo(
+    () => (found.query === query.trim() ? withFound(drawn, found.claims) : drawn),
+    [found, query, drawn],
+  )
 
   function pick(hit: SearchHit) {
     onPick(hit)
@@ -108,6 +106,10 @@ export function NodeSearch({ graph, onPick, wholeWorkspace = false }: Props) {
                 onClick={() => pick(h)}
               >
                 <span className={`hit-kind gnode-${h.kind}`}>{h.kind}</span> {h.label}
+                <span className="muted hit-how" data-testid="search-hit-how" data-how={h.how}>
+                  {' '}
+                  · {FOUND_WORDS[h.how]}
+                </span>
                 {h.kind === 'decision' && names.askedOf(h.id) && (
                   <span className="hit-when"> · {askedWords(names.askedOf(h.id)!, now)}</span>
                 )}
