@@ -116,12 +116,45 @@ def _said(c: JSON) -> str:
     return (f"{c['said_by']}, {_when(c.get('said_at'))}" if c.get("said_by") else "")
 
 
-def source_summary(result: JSON) -> RenderableType:
+def source_claims(graph: JSON, source_id: str) -> list[JSON]:
+    """The claims a source holds in a product graph, as the claims table prints them (id,
+    statement, status), current ones first."""
+    nodes = {n["id"]: n for n in graph.get("nodes") or []}
+    held = [nodes[e["target"]] for e in graph.get("edges") or []
+            if e["source"] == source_id and e["type"] == "SUPPORTS" and e["target"] in nodes]
+    held.sort(key=lambda n: (n.get("status") not in ("proposed", "accepted"),
+                             (n.get("data") or {}).get("created_at") or 0, n["id"]))
+    return [{"id": n["id"], "statement": n.get("label"), "status": n.get("status")}
+            for n in held]
+
+
+def _held_summary(head: RenderableType, source: JSON, held: list[JSON]) -> RenderableType:
+    """A text the memory already had: what it holds of it."""
+    latest = source.get("latest_version")
+    current = sum(1 for c in held if c.get("status") in ("proposed", "accepted"))
+    said = Text(f"unchanged: the memory already holds this text (version {latest} of the "
+                f"source) and {current} current claim{'' if current == 1 else 's'} from it"
+                + (f", {len(held) - current} more no longer current"
+                   if len(held) > current else "") + ":")
+    table = Table(show_header=True, header_style="bold", expand=False)
+    table.add_column("claim id", style="dim", no_wrap=True)
+    table.add_column("statement")
+    table.add_column("status")
+    for c in held:
+        table.add_row(str(c["id"]), str(c["statement"]), status(c.get("status")))
+    return Group(head, said, table if held else Text("(none)", style="dim"))
+
+
+def source_summary(result: JSON, held: list[JSON] | None = None) -> RenderableType:
+    """What an ingest did: the claims kept; for a text the memory already had (``held``, the
+    source's claims), what it holds of it."""
     source = result.get("source") or {}
     conversation = source.get("kind") == "conversation"
     head = _line(Text("Conversation " if conversation else "Source ", style="bold"),
                  str(source.get("title")),
                  Text(f"  ({result.get('status')}, id {source.get('id')})", style="dim"))
+    if held is not None:
+        return _held_summary(head, source, held)
     places = _places(source)
     table = Table(show_header=True, header_style="bold", expand=False)
     table.add_column("claim id", style="dim", no_wrap=True)

@@ -110,7 +110,10 @@ def ingest(
                         and s.get("kind") != "conversation"), None)
         result = c.add_file(data, file.name, title=file.stem or file.name,
                             source_id=earlier["id"] if earlier else None)
-    console().print(show.source_summary(result))
+        # Nothing new was read: say what the memory already holds of the file instead.
+        held = show.source_claims(c.graph(), result["source"]["id"]) \
+            if result["status"] == "unchanged" else None
+    console().print(show.source_summary(result, held))
 
 
 @memory.command()
