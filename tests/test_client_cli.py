@@ -17,6 +17,7 @@ from fastapi.routing import APIRoute
 from typer.testing import CliRunner
 
 from afterhack.api.app import ROUTERS
+from afterhack.cli import console as show
 from afterhack.cli.main import app as cli
 from afterhack.client import (
     ApiConnectionError,
@@ -36,6 +37,7 @@ from tests.support.cli import WIDE
 from tests.support.procs import AppProcess
 from tests.support.texts import JUNE
 
+ROOT = Path(__file__).resolve().parent.parent
 FIXED = "The product launch is planned for June 19."
 
 
@@ -214,6 +216,10 @@ def test_cli_ingesting_a_file_again_adds_a_version_not_a_source(
     assert runner.invoke(cli, ["ingest", str(doc), *url], env=env).exit_code == 0
     again = runner.invoke(cli, ["ingest", str(doc), *url], env=env)
     assert again.exit_code == 0 and "unchanged" in again.output
+    # Not an empty table: what the memory already holds of the file.
+    assert "already holds this text (version 1 of the source) and 1 current claim" \
+        in again.output, again.output
+    assert JUNE in again.output
     doc.write_text(FIXED, encoding="utf-8")
     changed = runner.invoke(cli, ["ingest", str(doc), *url], env=env)
     assert changed.exit_code == 0 and "versioned" in changed.output, changed.output
@@ -279,6 +285,40 @@ def test_cli_tells_two_decisions_from_one_question_apart(api: Client,
     assert out.exit_code == 0, out.output
     shown = [line for line in out.output.splitlines() if question in line]
     assert len(shown) == 2 and shown[0] != shown[1], out.output
+
+
+def test_cli_claims_lists_what_holds_the_words_first_and_says_how_each_was_found(
+        api: Client, running_app: AppProcess) -> None:
+    api.add_source((ROOT / "examples" / "launch-plan.txt").read_text(encoding="utf-8"),
+                   title="launch-plan")
+    api.add_source("Steering committee minutes, 10 March.\n\nThe committee moved the press "
+                   "day to 5 June. Marketing owns the press kit.", title="minutes")
+    runner = CliRunner()
+    env = {**WIDE, "AFTERHACK_WORKSPACE": str(api.workspace)}
+
+    def listed(*words: str) -> list[str]:
+        out = runner.invoke(cli, ["claims", *words, "--url", running_app.base_url], env=env)
+        assert out.exit_code == 0, out.output
+        return out.stdout.splitlines()
+
+    press = listed("press kit")
+    assert "Marketing owns the press kit." in press[0], press
+    assert not any("Steering committee minutes" in line for line in press), press
+    launch = listed("launch")
+    date = next(i for i, line in enumerate(launch)
+                if "The product launch is planned for June 12." in line)
+    assert all("The event budget is 40,000 euros." not in line for line in launch[:date]), launch
+    # Each hit says how it was found: here by its words (and meaning, once its vector is in).
+    assert re.search(r"  (words|words\+meaning) +The product launch is planned", launch[date])
+    # A question no claim holds a word of: each hit found by meaning, or next to one.
+    asked = listed("When do we ship?")
+    assert asked and all(re.search(r"  (meaning|next to [0-9a-f]{8}) +\S", line)
+                         for line in asked), asked
+    assert re.search(r"  meaning +\S", asked[0]), asked
+    assert show.found_text({"match": "neighbour", "text": False, "vector_distance": None,
+                            "neighbour_of": "1a2b3c4d-0000"}) == "next to 1a2b3c4d"
+    assert show.found_text({"match": "both", "text": True, "vector_distance": 0.1,
+                            "neighbour_of": None}) == "words+meaning"
 
 
 def test_each_client_method_answers_its_routes_record() -> None:
