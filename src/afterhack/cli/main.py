@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from importlib.metadata import entry_points
@@ -47,9 +48,35 @@ def _add_tool_commands() -> None:
         raise SystemExit(2)
 
 
+def prose(text: str) -> str:
+    """Help written wrapped in the source, as paragraphs of one line each: the terminal's
+    width decides where a line breaks, never the source's."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
+
+
+def reflow_help(typer_app: typer.Typer) -> None:
+    """Every help text of the app, its commands and its groups (a command's docstring where
+    it has no help of its own) as prose()."""
+    for info in typer_app.registered_commands:
+        text = info.help if isinstance(info.help, str) else (
+            inspect.getdoc(info.callback) if info.callback else None)
+        if text:
+            info.help = prose(text)
+    for owner in (typer_app.info, typer_app.registered_callback):
+        if owner is not None and isinstance(owner.help, str):
+            owner.help = prose(owner.help)
+    for group in typer_app.registered_groups:
+        if isinstance(group.help, str):
+            group.help = prose(group.help)
+        if group.typer_instance is not None:
+            reflow_help(group.typer_instance)
+
+
 def main() -> None:
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     _add_tool_commands()
+    reflow_help(app)
     app()
 
 
@@ -58,6 +85,7 @@ app.add_typer(workspace_app, name="workspace")
 app.add_typer(memory)
 app.add_typer(conflicts_app, name="conflicts")
 app.add_typer(cluster_app, name="cluster")
+reflow_help(app)
 
 
 if __name__ == "__main__":
