@@ -70,3 +70,38 @@ def test_two_memos_through_the_cli(running_app: AppProcess, tmp_path: Path) -> N
         out = runner.invoke(cli, ["conflicts", "resolve", k["id"], "--dismiss", "--yes", *url],
                             env=env)
         assert out.exit_code == 1 and "conflict_closed" in out.output
+
+
+def test_a_reviewers_claim_in_a_conflict_comes_from_its_correction(
+        running_app: AppProcess) -> None:
+    # A reviewer corrected the date; a memo added later says another: the reviewer's claim
+    # is one side, and it comes from the correction, which is no source.
+    with Client(running_app.base_url) as api:
+        api.workspace = api.create_workspace("reviewer side")["id"]
+        claim = api.add_source(JUNE12, title="march-memo")["claims"][0]
+        fix = api.apply_preview(api.preview_correction(claim["id"], JUNE19))
+        assert fix["replacement"] is not None
+        api.add_source("Launch update. The product launch is planned for June 26.",
+                       title="press-memo")
+        (k,) = api.list_conflicts()["items"]
+        side = next(c for c in k["claims"] if c["statement"] == JUNE19)
+        assert side["source_id"] is None and side["source_title"] is None
+        assert side["correction_id"] == fix["correction"]["id"]
+        other = next(c for c in k["claims"] if c["id"] != side["id"])
+        assert other["correction_id"] is None and other["source_title"] == "press-memo"
+        preview = api.preview_conflict_resolution(k["id"], keep=other["id"])
+        assert [(x["claim_id"], x["source_id"], x["correction_id"]) for x in
+                preview["supersede"]] == [(side["id"], None, fix["correction"]["id"])]
+        env = {**WIDE, "AFTERHACK_WORKSPACE": str(api.workspace)}
+
+    runner = CliRunner()
+    url = ["--url", running_app.base_url]
+    out = runner.invoke(cli, ["conflicts", *url], env=env)
+    assert out.exit_code == 0, out.output
+    row = next(line for line in out.output.splitlines() if JUNE19 in line)
+    assert "Workspace reviewer correction" in row and "?" not in row, out.output
+    out = runner.invoke(cli, ["conflicts", "resolve", k["id"], "--keep", other["id"], *url],
+                        env=env, input="n\n")
+    gone = next(line for line in out.output.splitlines() if line.startswith("Supersede"))
+    assert f"from Workspace reviewer correction  ({side['id']})" in gone, out.output
+    assert fix["correction"]["id"] not in out.output

@@ -972,6 +972,8 @@ export interface components {
          * @description One side of a conflict: the claim, its quote, its source and when each came.
          */
         ConflictClaim: {
+            /** Correction Id */
+            correction_id: string | null;
             /** Created At */
             created_at: number;
             /** Evidence Quote */
@@ -2493,10 +2495,12 @@ export interface components {
         Superseded: {
             /** Claim Id */
             claim_id: string;
+            /** Correction Id */
+            correction_id: string | null;
             /** Revision */
             revision: number;
             /** Source Id */
-            source_id: string;
+            source_id: string | null;
             /** Statement */
             statement: string;
         };

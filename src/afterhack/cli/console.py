@@ -279,6 +279,17 @@ def _speakers(k: JSON) -> str:
     return ""
 
 
+REVIEWER = "Workspace reviewer correction"
+
+
+def side_origin(c: JSON) -> str:
+    """Where a conflict's claim comes from: its source's title, or the reviewer's correction
+    that wrote it (which is no source)."""
+    if c.get("source_id") is None and c.get("correction_id"):
+        return REVIEWER
+    return str(c.get("source_title") or "?")
+
+
 def conflict_view(k: JSON) -> RenderableType:
     """One conflict: both sides side by side, each with its quote, source and date (who
     said it, for a message), the newer side marked."""
@@ -299,8 +310,7 @@ def conflict_view(k: JSON) -> RenderableType:
             _line(status(c.get("status")), f" {c.get('statement')}",
                   Text(f"\n{c.get('id')}", style="dim")),
             f"\u201c{c.get('evidence_quote') or ''}\u201d",
-            f"{c.get('source_title') or '?'}"
-            + (f", version {c['version']}" if c.get("version") else "")
+            side_origin(c) + (f", version {c['version']}" if c.get("version") else "")
             + f"\n{when}")
     return table
 
@@ -322,9 +332,14 @@ def resolution_preview_view(preview: JSON) -> RenderableType:
     kept: JSON = next((c for c in preview["conflict"].get("claims") or []
                        if c.get("id") == preview.get("keep")), {})
     parts.append(_line(Text("Keep ", style="bold green"), str(kept.get("statement"))))
+    sides = {c.get("id"): c for c in preview["conflict"].get("claims") or []}
+    titles = {c.get("source_id"): c.get("source_title") for c in sides.values()}
     for x in preview.get("supersede") or []:
+        side = sides.get(x.get("claim_id")) or {**x,
+                                                "source_title": titles.get(x.get("source_id"))}
         parts.append(_line(Text("Supersede ", style="bold red"), str(x.get("statement")),
-                           Text(f"  ({x.get('claim_id')})", style="dim")))
+                           Text(f"  from {side_origin(side)}  ({x.get('claim_id')})",
+                                style="dim")))
     parts.append(impact_view(preview, "Impact of keeping it"))
     return Group(*parts)
 

@@ -31,6 +31,7 @@ from afterhack.llm.judge import Candidate, ConflictJudge, Subject
 from afterhack.memory import claims
 from afterhack.memory.repair import describe, recheck_claim, refuted_by
 from afterhack.model.calls import ModelCall
+from afterhack.model.claims import ClaimRow
 from afterhack.model.conflicts import (
     ConflictList,
     ConflictRecord,
@@ -460,6 +461,15 @@ def _op(keep: str | None, dismiss: bool) -> Resolution:
     return "keep" if keep is not None else "dismiss"
 
 
+def _superseded(c: ClaimRow) -> Superseded:
+    """A claim a resolution supersedes, with where it comes from: its source, or for a
+    reviewer's claim the correction that wrote it (a claim row's source_id is either)."""
+    reviewer = c["confidence_kind"] == "human_correction"
+    return {"claim_id": c["id"], "revision": c["revision"], "statement": c["statement"],
+            "source_id": None if reviewer else c["source_id"],
+            "correction_id": c["source_id"] if reviewer else None}
+
+
 async def preview_resolution(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool,
                              policy: SupportPolicy) -> ResolutionPreview:
     """What this resolution would do now, shaped like a correction preview, with the
@@ -470,9 +480,7 @@ async def preview_resolution(g: Graph, conflict_id: str, *, keep: str | None, di
         raise ConflictClosed(conflict_id=conflict_id, status=conflict["status"])
     p = await _picture(g, conflict, keep, policy)
     found = await store_claims.find_claims(g, [str(x[0]) for x in p.losers])
-    superseded: list[Superseded] = [
-        {"claim_id": c["id"], "revision": c["revision"], "statement": c["statement"],
-         "source_id": c["source_id"]} for c in (found[str(x[0])] for x in p.losers)]
+    superseded = [_superseded(found[str(x[0])]) for x in p.losers]
     return {
         "conflict": conflict,
         "resolution": op,

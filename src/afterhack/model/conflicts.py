@@ -28,8 +28,9 @@ class ConflictClaim(TypedDict):
     status: ClaimStatus
     revision: int
     evidence_quote: str | None
-    source_id: str | None
+    source_id: str | None  # None for a reviewer's claim: it has no source
     source_title: str | None
+    correction_id: str | None  # a reviewer's claim: the correction that wrote it
     version: int | None
     created_at: int  # when the claim was stored
     source_added_at: int | None  # when the source version that says it was added
@@ -91,7 +92,8 @@ class Superseded(TypedDict):
     claim_id: str
     revision: int
     statement: str
-    source_id: str
+    source_id: str | None  # None for a reviewer's claim: it has no source
+    correction_id: str | None  # a reviewer's claim: the correction that wrote it
 
 
 class ResolutionRevisions(TypedDict):

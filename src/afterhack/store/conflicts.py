@@ -164,8 +164,10 @@ RETURN k {{.id, .key, .kind, .reason, .detected_by, .revision, .created_at, .res
   .same_speaker}} AS k, st,
   collect({{id: c.id, statement: c.statement, statement_key: c.statement_key,
     status: {at.status('c')}, revision: c.revision, evidence_quote: c.evidence_quote,
-    source_id: s.id, source_title: s.title, version: v.version, created_at: c.created_at,
-    source_added_at: v.created_at, said_by: c.said_by, said_at: c.said_at}}) AS claims"""
+    source_id: s.id, source_title: s.title,
+    correction_id: CASE WHEN c.confidence_kind = 'human_correction' THEN c.source_id END,
+    version: v.version, created_at: c.created_at, source_added_at: v.created_at,
+    said_by: c.said_by, said_at: c.said_at}}) AS claims"""
 
 
 def _record(row: Row) -> ConflictRecord:
