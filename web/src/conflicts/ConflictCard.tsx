@@ -1,7 +1,7 @@
 // One open conflict: what disagrees, both quotes side by side with their sources and dates,
 // and the reviewer's choices (keep one side, or dismiss).
 import type { ReactNode } from 'react'
-import { isCurrentClaim } from '../claims'
+import { REVIEWER_ORIGIN, isCurrentClaim } from '../claims'
 import { NodeLink, StatusBadge, type SelectById } from '../panels/common'
 import type { Choice, Conflict, ConflictSide } from './types'
 import { kindInWords, newerSide, sideAdded, speakersInWords, whenInWords } from './words'
@@ -37,7 +37,11 @@ export function SideCard({ side, now, newer, verdict, onSelect, children }: Side
       </blockquote>
       {quote !== side.statement && <p className="conflict-read-as">Read as: {side.statement}</p>}
       <p className="conflict-origin" data-testid="conflict-origin">
-        {side.source_id ? (
+        {side.correction_id ? (
+          <NodeLink id={side.correction_id} kind="correction" onSelect={onSelect}>
+            {REVIEWER_ORIGIN}
+          </NodeLink>
+        ) : side.source_id ? (
           <NodeLink id={side.source_id} kind="source" onSelect={onSelect}>
             {side.source_title ?? undefined}
           </NodeLink>

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Async } from '../hooks'
 import { buildNames } from '../names'
 import { WorkspaceCtx } from '../workspace'
+import { SideCard } from './ConflictCard'
 import { ConflictsPanel } from './ConflictsPanel'
 import { CONFLICT, DISMISS, JUNE_12, JUNE_19, KEEP_JUNE_19, MEMO, claimView, supersedeCorrection, twoMemos } from './testConflict'
 import type { Conflict, ResolutionApplied, ResolutionPreview } from './types'
@@ -54,6 +55,22 @@ afterEach(() => {
 })
 
 const bodyOf = (call: unknown[]) => JSON.parse(String((call[1] as RequestInit).body))
+
+describe("a side a reviewer wrote", () => {
+  it('comes from the reviewer’s correction, linked as a correction, not as a source', () => {
+    const side = { ...CONFLICT.claims[0], source_id: null, source_title: null, correction_id: 'corr-0001', version: null, source_added_at: null }
+    render(
+      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()), refreshKey: 0 }}>
+        <SideCard side={side} now={READ_AT} newer={false} onSelect={() => {}} />
+      </WorkspaceCtx.Provider>,
+    )
+    const origin = screen.getByTestId('conflict-origin')
+    expect(origin.textContent).toContain('Workspace reviewer correction')
+    expect(origin.textContent).not.toContain('A source no longer in the workspace')
+    expect(origin.querySelector('[data-testid="link-correction"]')?.getAttribute('data-id')).toBe('corr-0001')
+    expect(origin.querySelector('[data-testid="link-source"]')).toBeNull()
+  })
+})
 
 describe('the conflicts panel', () => {
   it('lists each conflict with both quotes side by side, their sources and dates in words, never an id', () => {

@@ -80,6 +80,7 @@ export const CONFLICT: Conflict = {
       evidence_quote: JUNE_12,
       source_id: MEMO.march,
       source_title: 'March memo',
+      correction_id: null,
       version: 1,
       created_at: MARCH_ADDED,
       source_added_at: MARCH_ADDED,
@@ -95,6 +96,7 @@ export const CONFLICT: Conflict = {
       evidence_quote: 'Launch update: the launch moves to June 19.',
       source_id: MEMO.april,
       source_title: 'April memo',
+      correction_id: null,
       version: 2,
       created_at: APRIL_ADDED,
       source_added_at: APRIL_ADDED,
@@ -108,7 +110,7 @@ export const KEEP_JUNE_19: ResolutionPreview = {
   conflict: CONFLICT,
   resolution: 'keep',
   keep: MEMO.june19,
-  supersede: [{ claim_id: MEMO.june12, revision: 1, statement: JUNE_12, source_id: MEMO.march }],
+  supersede: [{ claim_id: MEMO.june12, revision: 1, statement: JUNE_12, source_id: MEMO.march, correction_id: null }],
   flag: [
     {
       decision_id: MEMO.plan,

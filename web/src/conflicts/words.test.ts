@@ -98,7 +98,7 @@ describe('a resolution in words', () => {
     const withFaq = buildNames({ ...memos, nodes: [...memos.nodes, { id: faq, type: 'source', label: 'Launch FAQ', status: null, data: {} }] })
     const twins = {
       ...KEEP_JUNE_19,
-      supersede: [...KEEP_JUNE_19.supersede, { claim_id: MEMO.june12twin, revision: 1, statement: JUNE_12, source_id: faq }],
+      supersede: [...KEEP_JUNE_19.supersede, { claim_id: MEMO.june12twin, revision: 1, statement: JUNE_12, source_id: faq, correction_id: null }],
     }
     expect(phraseText(resolutionPhrase(twins, withFaq, 'past'))).toBe(
       `“${JUNE_12}” from March memo and “${JUNE_12}” from Launch FAQ were superseded by “${JUNE_19}” from April memo.`,
@@ -106,6 +106,29 @@ describe('a resolution in words', () => {
     // With two claims gone, no single one is "the last claim" of a premise.
     expect(resolutionImpact(twins).claim).toBeNull()
     expect(resolutionImpact(KEEP_JUNE_19).claim).toEqual({ id: MEMO.june12 })
+  })
+
+  it("a reviewer's claim comes from its correction, never from a source", () => {
+    // The reviewer corrected the date to June 12 (no source says it); a memo says June 19.
+    const fix = 'corr-0001'
+    const memos = twoMemos()
+    const withFix = buildNames({
+      ...memos,
+      nodes: [...memos.nodes, { id: fix, type: 'correction', label: JUNE_12, status: 'replace', data: {} }],
+    })
+    const byReviewer = { source_id: null, source_title: null, correction_id: fix, version: null, source_added_at: null }
+    const conflict = { ...CONFLICT, claims: [{ ...CONFLICT.claims[0], ...byReviewer }, CONFLICT.claims[1]] }
+    const preview = {
+      ...KEEP_JUNE_19,
+      conflict,
+      supersede: [{ claim_id: MEMO.june12, revision: 1, statement: JUNE_12, source_id: null, correction_id: fix }],
+    }
+    const phrase = resolutionPhrase(preview, withFix, 'past')
+    expect(phraseText(phrase)).toBe(`“${JUNE_12}” from a reviewer’s correction was superseded by “${JUNE_19}” from April memo.`)
+    expect(phrase).toContainEqual({ id: fix, kind: 'correction', text: 'a reviewer’s correction' })
+    expect(phrase.some((part) => typeof part !== 'string' && part.id === fix && part.kind === 'source')).toBe(false)
+    const keepFix = { ...preview, keep: MEMO.june12, supersede: [{ claim_id: MEMO.june19, revision: 1, statement: JUNE_19, source_id: MEMO.april, correction_id: null }] }
+    expect(stripText(keepFix, withFix)).toMatch(new RegExp(`^Previewing keeping “${JUNE_12}” from a reviewer’s correction: `))
   })
 
   it('dismiss: both stay, and nothing rests on a change that does not happen', () => {

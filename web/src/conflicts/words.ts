@@ -1,6 +1,6 @@
 // Pure: a conflict in words (what disagrees, where each side comes from and when), what a
 // resolution does as a sentence, and what its preview marks on the graph.
-import type { Names } from '../names'
+import { REVIEWER, type Names } from '../names'
 import { impactSummary, type ImpactPreview, type Phrase, type Tense } from '../reasons'
 import type { PreviewMark } from '../types'
 import type { Conflict, ConflictKind, ConflictSide, ResolutionPreview } from './types'
@@ -75,11 +75,27 @@ export function speakersInWords(conflict: Conflict): string | null {
   return null
 }
 
-/** A claim by its statement and its source, from what the conflict itself says about it. */
-function claimPhrase(id: string, statement: string, sourceId: string | null, sourceTitle: string | null, names: Names): Phrase {
+/** Where a conflict's claim comes from, as the conflict itself says it: a source (its title
+ * when known), or the reviewer's correction that wrote it, which is no source. */
+interface SideOrigin {
+  source_id: string | null
+  source_title: string | null
+  correction_id: string | null
+}
+
+/** A claim by its statement and where it comes from, from what the conflict itself says about it. */
+function claimPhrase(id: string, statement: string, origin: SideOrigin, names: Names): Phrase {
   const phrase: Phrase = ['“', { id, kind: 'claim', text: statement }, '”']
-  if (!sourceId) return phrase
-  return [...phrase, ' from ', { id: sourceId, kind: 'source', text: sourceTitle ?? names.get(sourceId)?.label ?? null }]
+  if (origin.correction_id) return [...phrase, ' from ', { id: origin.correction_id, kind: 'correction', text: REVIEWER }]
+  if (!origin.source_id) return phrase
+  return [...phrase, ' from ', { id: origin.source_id, kind: 'source', text: origin.source_title ?? names.get(origin.source_id)?.label ?? null }]
+}
+
+/** Where one side comes from in words: its source's title, or a reviewer's correction. */
+export function originWords(side: SideOrigin, names: Names): string | null {
+  if (side.correction_id) return REVIEWER
+  if (!side.source_id) return null
+  return side.source_title ?? names.get(side.source_id)?.label ?? null
 }
 
 export function keptSide(preview: ResolutionPreview): ConflictSide | null {
@@ -100,12 +116,13 @@ export function resolutionPhrase(preview: ResolutionPreview, names: Names, tense
   const gone: Phrase = []
   preview.supersede.forEach((s, i) => {
     if (i > 0) gone.push(i === preview.supersede.length - 1 ? ' and ' : ', ')
-    gone.push(...claimPhrase(s.claim_id, s.statement, s.source_id, titles.get(s.source_id) ?? null, names))
+    const title = s.source_id === null ? null : (titles.get(s.source_id) ?? null)
+    gone.push(...claimPhrase(s.claim_id, s.statement, { ...s, source_title: title }, names))
   })
   const plural = preview.supersede.length > 1
   const verb = tense === 'preview' ? ' will be superseded by ' : plural ? ' were superseded by ' : ' was superseded by '
   if (!kept || gone.length === 0) return ['The other side will be superseded by the claim kept.']
-  return [...gone, verb, ...claimPhrase(kept.id, kept.statement, kept.source_id, kept.source_title, names), '.']
+  return [...gone, verb, ...claimPhrase(kept.id, kept.statement, kept, names), '.']
 }
 
 /** The impact part of a resolution, for the lists a correction preview uses. */
@@ -130,7 +147,7 @@ export function stripText(preview: ResolutionPreview, names: Names): string {
   if (preview.resolution === 'dismiss' || !kept) {
     return 'Previewing a dismissal: both claims stay current, and this pair will not be raised again.'
   }
-  const from = kept.source_title ?? (kept.source_id ? names.get(kept.source_id)?.label : null)
+  const from = originWords(kept, names)
   return `Previewing keeping “${kept.statement}”${from ? ` from ${from}` : ''}: ${impactLine(preview, 'preview')}`
 }
 
