@@ -102,6 +102,25 @@ async def test_conflicts_over_mcp(target: AfterhackMCP | str, services: Services
         assert err["code"] == "conflict_closed"
 
 
+async def test_list_conflicts_pages_by_cursor(services: Services) -> None:
+    ws = await store_workspace(services)
+    async with Client(server_for(services)) as c:
+        for month, day in (("March", 12), ("April", 19)):
+            await call(c, "add_source", workspace_id=ws, title=month, text=" ".join(
+                f"The {s} launch is planned for June {day}." for s in ("alpha", "beta", "gamma")))
+        whole = await call(c, "list_conflicts", workspace_id=ws)
+        assert len(whole["items"]) == 3 and whole["total"] == 3 and whole["next_cursor"] is None
+        first = await call(c, "list_conflicts", workspace_id=ws, limit=2)
+        assert first["next_cursor"] and len(first["items"]) == 2
+        rest = await call(c, "list_conflicts", workspace_id=ws, limit=2,
+                          cursor=first["next_cursor"])
+        assert rest["next_cursor"] is None
+        assert [k["id"] for k in first["items"] + rest["items"]] == [
+            k["id"] for k in whole["items"]]
+        err = await fail(c, "list_conflicts", workspace_id=ws, cursor="not-a-cursor")
+        assert err["code"] == "invalid_cursor"
+
+
 async def test_gate_holds_across_separate_calls(target: AfterhackMCP | str,
                                                 services: Services) -> None:
     ws = await store_workspace(services)

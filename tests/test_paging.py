@@ -195,6 +195,86 @@ def test_runs_page_newest_first_with_a_run_between_pages(client: TestClient, ws:
     assert created == sorted(created, reverse=True)
 
 
+def test_actions_page_newest_first_with_totals(client: TestClient, falkordb: str,
+                                              ws: str) -> None:
+    claims = claims_of(1, "s1", "theta")
+    decision = {"id": new_id(), "title": "decide", "premises": {"p": [claims[0]["id"]]}}
+    actions: list[dict[str, Any]] = [
+        {"id": new_id(), "description": f"act {i}", "decision_ids": [decision["id"]]}
+        for i in range(23)]
+    load(falkordb, ws, sources=[{"id": "s1", "title": "plan"}], claims=claims,
+         decisions=[decision], actions=actions)
+
+    def get(cur: str | None, **extra: Any) -> Page:
+        params = {"limit": 10, **extra, **({"cursor": cur} if cur else {})}
+        return ok(client.get(f"/api/workspaces/{ws}/actions", params=params))
+
+    pages, items = walk(get)
+    assert [a["id"] for a in items] == sorted(a["id"] for a in actions)  # one created_at
+    assert [len(p["items"]) for p in pages] == [10, 10, 3]
+    assert {p["total"] for p in pages} == {23}
+    assert get(None, status="held") == {"items": [], "next_cursor": None, "total": 0}
+
+
+def _conflicting(client: TestClient, ws: str, subjects: list[str]) -> None:
+    """One conflict per subject: a memo says June 12, a later one June 19."""
+    for month, day in (("March", 12), ("April", 19)):
+        text = " ".join(f"The {s} launch is planned for June {day}." for s in subjects)
+        r = client.post(f"/api/workspaces/{ws}/sources", json={"title": month, "text": text})
+        assert r.status_code == 201, r.text
+
+
+def test_conflicts_page_by_cursor_now_and_as_of_a_time(client: TestClient, ws: str) -> None:
+    _conflicting(client, ws, ["alpha", "beta", "gamma", "delta", "omega"])
+
+    def get(cur: str | None, **extra: Any) -> Page:
+        params = {"limit": 2, "status": "all", **extra, **({"cursor": cur} if cur else {})}
+        return ok(client.get(f"/api/workspaces/{ws}/conflicts", params=params))
+
+    whole = get(None, limit=100)["items"]
+    assert len(whole) == 5 and whole[0]["status"] == "open"
+    pages, items = walk(get)
+    assert [k["id"] for k in items] == [k["id"] for k in whole]
+    assert [len(p["items"]) for p in pages] == [2, 2, 1] and {p["total"] for p in pages} == {5}
+    # As of now (a time): the same list, not counted.
+    pages, items = walk(lambda cur: get(cur, as_of=whole[0]["created_at"] + 1))
+    assert [k["id"] for k in items] == [k["id"] for k in whole]
+    assert {p["total"] for p in pages} == {None}
+    # offset, as documented before cursors, still skips by count.
+    assert [k["id"] for k in get(None, offset=2)["items"]] == [k["id"] for k in whole[2:4]]
+
+
+def test_the_audit_trail_pages_newest_first_with_writes_between_pages(
+        client: TestClient, ws: str) -> None:
+    for i in range(4):
+        r = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": f"doc {i}", "text": f"Milestone {i} is on schedule."})
+        assert r.status_code == 201, r.text
+    whole = ok(client.get(f"/api/workspaces/{ws}/audit", params={"limit": 1000}))
+    assert len(whole["items"]) == whole["total"] >= 4
+    late: list[int] = []
+
+    def write(n: int) -> None:
+        if n == 0:
+            r = client.post(f"/api/workspaces/{ws}/sources",
+                            json={"title": "late", "text": "A late milestone is on schedule."})
+            late.append(r.status_code)
+
+    pages, items = walk(lambda cur: ok(client.get(
+        f"/api/workspaces/{ws}/audit", params={"limit": 3, **({"cursor": cur} if cur else {})})),
+        write)
+    # Newest first: what was written after page one is newer than every event listed.
+    assert late == [201]
+    assert [e["id"] for e in items] == [e["id"] for e in whole["items"]]
+    keys = [(e["at"], e["id"]) for e in items]
+    assert keys == sorted(keys, reverse=True)
+    assert pages[-1]["total"] > pages[0]["total"]
+    before = ok(client.get(f"/api/workspaces/{ws}/audit",
+                           params={"before": whole["items"][0]["at"], "limit": 1000}))
+    assert all(e["at"] < whole["items"][0]["at"] for e in before["items"])
+    assert before["total"] == len(before["items"])
+
+
 def test_workspaces_page_by_cursor(client: TestClient) -> None:
     mine = []
     for i in range(5):
@@ -249,14 +329,17 @@ def test_every_list_refuses_another_lists_cursor_and_cursor_with_offset(
                                   params={"limit": 1}))["next_cursor"]
     assert claims_cursor
     paths = ["/api/workspaces", f"/api/workspaces/{ws}/sources",
-             f"/api/workspaces/{ws}/agent-runs", f"/api/workspaces/{ws}/decisions"]
+             f"/api/workspaces/{ws}/agent-runs", f"/api/workspaces/{ws}/decisions",
+             f"/api/workspaces/{ws}/actions", f"/api/workspaces/{ws}/conflicts",
+             f"/api/workspaces/{ws}/audit"]
     for path in paths:
         r = client.get(path, params={"cursor": claims_cursor})
         assert_canonical_error(r, 422)
         assert r.json()["error"]["code"] == "invalid_cursor", path
-    r = client.get(f"/api/workspaces/{ws}/claims", params={"cursor": claims_cursor,
-                                                           "offset": 1})
-    assert_canonical_error(r, 422)
+    for path in ("claims", "conflicts"):
+        r = client.get(f"/api/workspaces/{ws}/{path}", params={"cursor": claims_cursor,
+                                                               "offset": 1})
+        assert_canonical_error(r, 422)
     r = client.get(f"/api/workspaces/{ws}/claims", params={"cursor": "x" * 513})
     assert_canonical_error(r, 422)
     # Nothing was changed by the refusals: the list reads as before.
@@ -304,6 +387,46 @@ def test_client_walks_every_page_and_the_cli_prints_a_page_and_the_way_on(
     assert empty.exit_code == 0 and empty.stdout.strip() == "(none)"
     bad = runner.invoke(cli, ["claims", "--cursor", "nonsense", *args], env=WIDE)
     assert bad.exit_code == 1 and "invalid_cursor" in bad.stderr
+
+
+def test_client_and_cli_page_actions_conflicts_and_audit(running_app: AppProcess,
+                                                         falkordb: str) -> None:
+    with Client(running_app.base_url) as c:
+        ws = c.create_workspace("more paging")["id"]
+        c.workspace = ws
+        for month, day in (("March", 12), ("April", 19)):
+            c.add_source(" ".join(f"The {s} launch is planned for June {day}."
+                                  for s in ("alpha", "beta", "gamma")), title=month)
+        claims = claims_of(1, "s1", "iota")
+        decision = {"id": new_id(), "title": "decide", "premises": {"p": [claims[0]["id"]]}}
+        actions: list[dict[str, Any]] = [{"id": new_id(), "description": f"act {i}",
+                                          "decision_ids": [decision["id"]]} for i in range(5)]
+        load(falkordb, ws, sources=[{"id": "s1", "title": "plan"}], claims=claims,
+             decisions=[decision], actions=actions)
+        assert [a["id"] for a in c.items(c.list_actions, limit=2)] == sorted(
+            a["id"] for a in actions)
+        conflicts = c.list_conflicts(limit=100)["items"]
+        assert len(conflicts) == 3
+        assert [k["id"] for k in c.items(c.list_conflicts, limit=1)] == [
+            k["id"] for k in conflicts]
+        trail = c.audit(limit=1000)
+        assert [e["id"] for e in c.items(c.audit, limit=2)] == [
+            e["id"] for e in trail["items"]] and trail["total"] == len(trail["items"])
+
+    runner = CliRunner()
+    args = ["--url", running_app.base_url, "--workspace", ws]
+    first = runner.invoke(cli, ["conflicts", "--limit", "2", *args], env=WIDE)
+    assert first.exit_code == 0, first.output
+    assert first.stderr.startswith("\u2026 1 more of 3: `afterhack conflicts --status open "
+                                   "--cursor "), first.stderr
+    cursor = shlex.split(first.stderr.split("`")[1])[-1]
+    rest = runner.invoke(cli, ["conflicts", "--limit", "2", "--cursor", cursor, *args], env=WIDE)
+    assert rest.exit_code == 0 and rest.stderr == "", rest.output
+    shown = [k["id"] for k in conflicts if k["id"] in first.stdout + rest.stdout]
+    assert shown == [k["id"] for k in conflicts]
+    assert all(k["id"] not in rest.stdout for k in conflicts[:2])
+    every = runner.invoke(cli, ["conflicts", "--all", "--limit", "1", *args], env=WIDE)
+    assert all(k["id"] in every.stdout for k in conflicts) and every.stderr == ""
 
 
 async def test_async_client_walks_every_page(running_app: AppProcess) -> None:

@@ -653,6 +653,10 @@ export interface components {
         ActionList: {
             /** Items */
             items: components["schemas"]["ActionRecord"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+            /** Total */
+            total: number | null;
         };
         /** ActionRecord */
         ActionRecord: {
@@ -785,6 +789,10 @@ export interface components {
         AuditList: {
             /** Items */
             items: components["schemas"]["AuditEntry"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+            /** Total */
+            total: number | null;
         };
         /** Body_add_file_api_workspaces__ws__sources_files_post */
         Body_add_file_api_workspaces__ws__sources_files_post: {
@@ -1008,6 +1016,10 @@ export interface components {
         ConflictList: {
             /** Items */
             items: components["schemas"]["ConflictRecord"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+            /** Total */
+            total: number | null;
         };
         /** ConflictPreview */
         ConflictPreview: {
@@ -3778,7 +3790,8 @@ export interface operations {
             query?: {
                 status?: ("proposed" | "approved" | "held" | "done" | "cancelled")[] | null;
                 limit?: number;
-                offset?: number;
+                /** @description The next_cursor of the previous page; leave out for the first. Not with offset. */
+                cursor?: string | null;
             };
             header?: never;
             path: {
@@ -4581,6 +4594,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 before?: number | null;
+                /** @description The next_cursor of the previous page; leave out for the first. Not with offset. */
+                cursor?: string | null;
             };
             header?: never;
             path: {
@@ -5272,6 +5287,8 @@ export interface operations {
                 status?: string | null;
                 limit?: number;
                 offset?: number;
+                /** @description The next_cursor of the previous page; leave out for the first. Not with offset. */
+                cursor?: string | null;
                 /** @description An ISO 8601 time or epoch milliseconds: the read as the memory held it then. */
                 as_of?: string | null;
             };

@@ -118,6 +118,12 @@ def print_list(c: Client, list_page: Callable[..., Mapping[str, Any]],
         typer.echo(line(item))
     if not page["items"]:
         typer.echo("(none)")
+    say_more(page, again=again, cursor=cursor)
+
+
+def say_more(page: Mapping[str, Any], *, again: list[str], cursor: str | None) -> None:
+    """On stderr, when a page has a next one: how many are left and the command (``again``
+    with the cursor) that shows it."""
     nxt, total = page["next_cursor"], page.get("total")
     if nxt is None:
         return

@@ -8,13 +8,17 @@ import typer
 
 from afterhack.cli import console as show
 from afterhack.cli.common import (
+    AllOpt,
+    CursorOpt,
     KeyOpt,
+    LimitOpt,
     UrlOpt,
     WorkspaceOpt,
     api_errors,
     client_for,
     console,
     one_claim,
+    say_more,
 )
 from afterhack.client import DEFAULT_URL
 from afterhack.model.vocab import CONFLICT_STATUS_FILTERS, as_word
@@ -28,16 +32,25 @@ def conflicts(
     ctx: typer.Context,
     status: Annotated[str, typer.Option(
         help="open, resolved, dismissed or all.")] = "open",
+    limit: LimitOpt = 20, cursor: CursorOpt = None, every: AllOpt = False,
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
-    """List conflicts, both sides with their quotes, sources and dates."""
+    """List conflicts, newest first, both sides with their quotes, sources and dates. One
+    page (--limit) at a time; when there are more, it says how many and the --cursor that
+    shows the next page. --all shows every one."""
     if ctx.invoked_subcommand is not None:
         return
     if status not in CONFLICT_STATUS_FILTERS:
         raise typer.BadParameter("open, resolved, dismissed or all", param_hint="--status")
+    wanted = as_word(CONFLICT_STATUS_FILTERS, status)
     with api_errors(), client_for(url, key, workspace) as c:
-        listed = c.list_conflicts(status=as_word(CONFLICT_STATUS_FILTERS, status))
-    console().print(show.conflicts_view(listed))
+        if every:
+            items = list(c.items(c.list_conflicts, status=wanted, limit=max(limit, 200)))
+            console().print(show.conflicts_view({"items": items}))
+            return
+        page = c.list_conflicts(status=wanted, limit=limit, cursor=cursor)
+    console().print(show.conflicts_view(page))
+    say_more(page, again=["conflicts", "--status", status], cursor=cursor)
 
 
 @conflicts_app.command("resolve")

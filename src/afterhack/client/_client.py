@@ -23,18 +23,22 @@ import httpx
 import pydantic
 
 from afterhack.client._errors import ApiConnectionError, UnexpectedAnswerError, error_from_body
+from afterhack.model.audit import AuditEntry
 from afterhack.model.claims import ClaimSearch, ClaimView, FoundClaim
-from afterhack.model.conflicts import (
-    AppliedResolution,
-    ConflictList,
-    ConflictRecord,
-    ResolutionPreview,
-)
+from afterhack.model.conflicts import AppliedResolution, ConflictRecord, ResolutionPreview
 from afterhack.model.corrections import AppliedCorrection, Correction, CorrectionPreview
 from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
 from afterhack.model.embeddings import EmbeddingProgress
 from afterhack.model.graph import GraphView, Timeline
-from afterhack.model.pages import DecisionList, RunList, SourceList, WorkspaceList
+from afterhack.model.pages import (
+    ActionList,
+    AuditList,
+    ConflictList,
+    DecisionList,
+    RunList,
+    SourceList,
+    WorkspaceList,
+)
 from afterhack.model.runs import RunSummary, RunView
 from afterhack.model.sources import IngestResult, SameVersion, SourceRow, SourceView
 from afterhack.model.vocab import (
@@ -47,7 +51,7 @@ from afterhack.model.vocab import (
     UpdatesPolicy,
 )
 from afterhack.model.workspaces import WorkspaceRow
-from afterhack.wire.answers import AuditList, Health
+from afterhack.wire.answers import Health
 
 JSON = dict[str, Any]
 P = ParamSpec("P")
@@ -216,10 +220,12 @@ class _Endpoints:
         return Request("PATCH", self._ws(workspace), json={"updates": updates})
 
     @route("GET /workspaces/{ws}/audit", AuditList)
-    def audit(self, *, limit: int = 100, before: int | None = None,
+    def audit(self, *, limit: int = 100, before: int | None = None, cursor: str | None = None,
               workspace: str | None = None) -> Request:
+        """A page of the audit trail, newest first (those before ``before``, epoch ms, when
+        given; ``next_cursor``, ``total``: see list_workspaces)."""
         return Request("GET", self._ws(workspace) + "/audit",
-                       params=_body(limit=limit, before=before))
+                       params=_body(limit=limit, before=before, cursor=cursor))
 
     # Sources
 
@@ -373,6 +379,16 @@ class _Endpoints:
                 op=op, revision=revision, claim_ids=list(claim_ids) if claim_ids else None,
                 premises=[dict(p) for p in premises] if premises else None, note=note))
 
+    @route("GET /workspaces/{ws}/actions", ActionList)
+    def list_actions(self, *, status: Sequence[str] | None = None, limit: int = 100,
+                     cursor: str | None = None, workspace: str | None = None) -> Request:
+        """A page of actions, newest first (``next_cursor``, ``total``: see
+        list_workspaces)."""
+        params: dict[str, Any] = _body(limit=limit, cursor=cursor)
+        if status:
+            params["status"] = list(status)
+        return Request("GET", self._ws(workspace) + "/actions", params=params)
+
     @route("GET /workspaces/{ws}/actions/{action_id}", ActionRecord)
     def get_action(self, action_id: str, *, as_of: When | None = None,
                    workspace: str | None = None) -> Request:
@@ -426,11 +442,14 @@ class _Endpoints:
 
     @route("GET /workspaces/{ws}/conflicts", ConflictList)
     def list_conflicts(self, *, status: ConflictStatusFilter | None = "open",
-                       limit: int = 100, offset: int = 0, as_of: When | None = None,
-                       workspace: str | None = None) -> Request:
-        """Conflicts newest first, each with both claims, their quotes, sources and dates."""
+                       limit: int = 100, offset: int = 0, cursor: str | None = None,
+                       as_of: When | None = None, workspace: str | None = None) -> Request:
+        """A page of conflicts, newest first, each with both claims, their quotes, sources
+        and dates (``next_cursor``, ``total``: see list_workspaces; ``total`` is None with
+        ``as_of``)."""
         return Request("GET", self._ws(workspace) + "/conflicts",
-                       params=_body(status=status, limit=limit, offset=offset, as_of=as_of))
+                       params=_body(status=status, limit=limit, offset=offset or None,
+                                    cursor=cursor, as_of=as_of))
 
     @route("GET /workspaces/{ws}/conflicts/{conflict_id}", ConflictRecord)
     def get_conflict(self, conflict_id: str, *, as_of: When | None = None,
@@ -577,6 +596,18 @@ class Client(_Endpoints):
               **params: Any) -> Iterator[FoundClaim]: ...
 
     @overload
+    def items(self, list_page: Callable[..., ActionList], /,
+              **params: Any) -> Iterator[ActionRecord]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., ConflictList], /,
+              **params: Any) -> Iterator[ConflictRecord]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., AuditList], /,
+              **params: Any) -> Iterator[AuditEntry]: ...
+
+    @overload
     def items(self, list_page: Callable[..., Mapping[str, Any]], /,
               **params: Any) -> Iterator[Any]: ...
 
@@ -646,6 +677,18 @@ class AsyncClient(_Endpoints):
     @overload
     def items(self, list_page: Callable[..., Awaitable[ClaimSearch]], /,
               **params: Any) -> AsyncIterator[FoundClaim]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., Awaitable[ActionList]], /,
+              **params: Any) -> AsyncIterator[ActionRecord]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., Awaitable[ConflictList]], /,
+              **params: Any) -> AsyncIterator[ConflictRecord]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., Awaitable[AuditList]], /,
+              **params: Any) -> AsyncIterator[AuditEntry]: ...
 
     @overload
     def items(self, list_page: Callable[..., Awaitable[Mapping[str, Any]]], /,

@@ -24,6 +24,7 @@ from afterhack.agents import external
 from afterhack.errors import InvalidRequest, WorkspaceNotFound
 from afterhack.mcpserver.callers import CallerSource
 from afterhack.memory import claims, conflicts, conversations, ingest, repair
+from afterhack.memory.paging import MAX_CURSOR
 from afterhack.model.conflicts import AppliedResolution
 from afterhack.model.corrections import AppliedCorrection
 from afterhack.model.sources import IngestResult
@@ -55,6 +56,10 @@ WorkspaceId = Annotated[Id, Field(description="The workspace's id (a UUID).")]
 RunId = Annotated[Id, Field(description="The run_id that start_run returned.")]
 ClaimId = Annotated[Id, Field(description="A claim's id.")]
 ConflictId = Annotated[Id, Field(description="A conflict's id.")]
+PageSize = Annotated[int, Field(ge=1, le=1000, description="How many on a page.")]
+PageCursor = Annotated[str | None, Field(
+    max_length=MAX_CURSOR, description="The next_cursor a previous page answered: the page "
+    "after it.")]
 AsOf = Annotated[str | None, Field(
     max_length=64, description="An ISO 8601 time or epoch milliseconds (a date alone is the "
     "end of that day, UTC).")]
@@ -276,12 +281,15 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
 
     @server.tool(annotations=_READ)
     async def list_conflicts(workspace_id: WorkspaceId, ctx: Context[Any, Any],
-                             status: ConflictStatusFilter = "open") -> CallToolResult:
-        """Conflicts between sources (newest first): {items: [{id, status, kind, reason,
-        detected_by, revision, claims: [{id, statement, status, evidence_quote, source_id,
-        source_title, created_at}]}]}."""
+                             status: ConflictStatusFilter = "open", limit: PageSize = 100,
+                             cursor: PageCursor = None) -> CallToolResult:
+        """Conflicts between sources, a page at a time (newest first): {items: [{id, status,
+        kind, reason, detected_by, revision, claims: [{id, statement, status, evidence_quote,
+        source_id, source_title, correction_id, created_at}]}], next_cursor, total}. Pass
+        next_cursor back as cursor (same status) for the next page; null on the last."""
         return await invoke(ctx, workspace_id, "read", lambda g, _w, _s: (
-            conflicts.list_conflicts(g, status=conflicts.parse_status(status))))
+            conflicts.list_conflicts(g, status=conflicts.parse_status(status), limit=limit,
+                                     cursor=cursor)))
 
     @server.tool(annotations=_READ)
     async def preview_conflict_resolution(

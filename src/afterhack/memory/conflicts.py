@@ -28,12 +28,11 @@ from afterhack.errors import (
     StaleCorrectionPreview,
 )
 from afterhack.llm.judge import Candidate, ConflictJudge, Subject
-from afterhack.memory import claims
+from afterhack.memory import claims, paging
 from afterhack.memory.repair import describe, recheck_claim, refuted_by
 from afterhack.model.calls import ModelCall
 from afterhack.model.claims import ClaimRow
 from afterhack.model.conflicts import (
-    ConflictList,
     ConflictRecord,
     ResolutionPreview,
     ResolutionResult,
@@ -42,6 +41,7 @@ from afterhack.model.conflicts import (
     ValidTimeRow,
 )
 from afterhack.model.corrections import CorrectionOutcome
+from afterhack.model.pages import ConflictList
 from afterhack.model.region import RegionClaim, Snapshot, Stamps
 from afterhack.model.vocab import (
     CONFLICT_STATUSES,
@@ -58,7 +58,7 @@ from afterhack.store import conflicts as store_conflicts
 from afterhack.store import corrections as store_corrections
 from afterhack.store import repair as store_repair
 from afterhack.store.audit import AuditEvent, audit_event, now_ms
-from afterhack.store.client import Graph
+from afterhack.store.client import Graph, concurrently
 from afterhack.store.conflicts import ConflictRow
 from afterhack.store.guard import Flag, guard_params, twin_rows
 from afterhack.store.names import new_id
@@ -331,10 +331,21 @@ def parse_status(value: str | None) -> ConflictStatus | None:
 
 
 async def list_conflicts(g: Graph, *, status: ConflictStatus | None, limit: int = 100,
-                         offset: int = 0, as_of: int | None = None) -> ConflictList:
-    """Newest first; with ``as_of``, those raised by then, each with its status then."""
-    return {"items": await store_conflicts.list_conflicts(g, status=status, limit=limit,
-                                                          offset=offset, as_of=as_of)}
+                         offset: int = 0, cursor: str | None = None,
+                         as_of: int | None = None) -> ConflictList:
+    """A page, newest first, after the cursor's position (docs/api.md, "Pages"); with
+    ``as_of``, those raised by then, each with its status then (not counted: ``total`` is
+    None)."""
+    after = paging.parse_after("conflicts", cursor, offset)
+    listed = store_conflicts.list_conflicts(g, status=status, limit=limit + 1, offset=offset,
+                                            after=after, as_of=as_of)
+    total: int | None = None
+    if as_of is None:
+        rows, total = await concurrently(listed, store_conflicts.count_conflicts(g, status))
+    else:
+        rows = await listed
+    return {"items": rows[:limit], "total": total,
+            "next_cursor": paging.next_after("conflicts", rows, limit)}
 
 
 async def get_conflict(g: Graph, conflict_id: str, *,

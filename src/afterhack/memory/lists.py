@@ -1,15 +1,22 @@
-"""The lists a client pages through (claims page in hybrid.py): each page is read one item
-past its size, so it knows whether another follows, beside the count of the whole list
-(cheap here: a label's count, or an indexed status)."""
+"""The lists a client pages through (claims page in hybrid.py, conflicts in conflicts.py):
+each page is read one item past its size, so it knows whether another follows, beside the
+count of the whole list (cheap here: a label's count, or an indexed status)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from afterhack.memory import paging
-from afterhack.model.pages import DecisionList, RunList, SourceList, WorkspaceList
-from afterhack.model.vocab import DecisionStatus
-from afterhack.store import decisions, runs, sources, workspaces
+from afterhack.model.pages import (
+    ActionList,
+    AuditList,
+    DecisionList,
+    RunList,
+    SourceList,
+    WorkspaceList,
+)
+from afterhack.model.vocab import ActionStatus, DecisionStatus
+from afterhack.store import audit, decisions, runs, sources, workspaces
 from afterhack.store.client import Graph, Store, concurrently
 
 
@@ -40,6 +47,28 @@ async def decision_page(g: Graph, statuses: Sequence[DecisionStatus] | None, *, 
         decisions.count_decisions(g, statuses))
     return {"items": rows[:limit], "total": total,
             "next_cursor": paging.next_after("decisions", rows, limit)}
+
+
+async def action_page(g: Graph, statuses: Sequence[ActionStatus] | None, *, limit: int,
+                      cursor: str | None = None) -> ActionList:
+    after = paging.parse_after("actions", cursor)
+    rows, total = await concurrently(
+        decisions.list_actions(g, statuses, limit=limit + 1, after=after),
+        decisions.count_actions(g, statuses))
+    return {"items": rows[:limit], "total": total,
+            "next_cursor": paging.next_after("actions", rows, limit)}
+
+
+async def audit_page(g: Graph, *, limit: int, before: int | None = None,
+                     cursor: str | None = None) -> AuditList:
+    """Newest first: before a time (``before``, as the trail was read before cursors), then
+    a page after the cursor's position."""
+    after = paging.parse_after("audit", cursor)
+    rows, total = await concurrently(
+        audit.list_audit(g, limit=limit + 1, before=before, after=after),
+        audit.count_audit(g, before))
+    return {"items": rows[:limit], "total": total,
+            "next_cursor": paging.next_after("audit", rows, limit, at="at")}
 
 
 async def workspace_page(store: Store, *, limit: int, offset: int = 0,

@@ -1,8 +1,9 @@
 """Pages of a list: the cursor that says where the next page starts, and the page itself.
 
-A list is ordered by a unique key, (created_at, id), so a cursor is a position in that order
-(keyset paging), not a count of items to skip: an item added or removed between two pages
-moves no other item across the boundary, so each item present throughout is read once.
+A list is ordered by a unique key, (created_at, id) (an audit event's (at, id)), so a cursor
+is a position in that order (keyset paging), not a count of items to skip: an item added or
+removed between two pages moves no other item across the boundary, so each item present
+throughout is read once.
 A search is ordered by rank, which a new claim can change; its cursor is a rank position
 in one query's ranking (see hybrid.py), bound to that query.
 
@@ -24,7 +25,8 @@ from typing import Any, Literal
 from afterhack.errors import InvalidCursor
 from afterhack.model.pages import After
 
-PagedList = Literal["claims", "claim_search", "sources", "runs", "decisions", "workspaces"]
+PagedList = Literal["claims", "claim_search", "sources", "runs", "decisions", "workspaces",
+                    "actions", "conflicts", "audit"]
 
 # Bounds of what a cursor may carry: a time in epoch ms that JSON numbers keep exactly, and
 # an id no longer than the ids the service makes.
@@ -101,10 +103,11 @@ def parse_rank(cursor: str | None, key: str, offset: int, top: int) -> int:
     return _int(body["n"], top)
 
 
-def next_after(of: PagedList, rows: Sequence[Mapping[str, Any]], limit: int) -> str | None:
+def next_after(of: PagedList, rows: Sequence[Mapping[str, Any]], limit: int,
+               at: str = "created_at") -> str | None:
     """The cursor after a page read with ``limit + 1`` rows: None when nothing follows.
-    Each row has ``created_at`` and ``id``."""
+    Each row has ``id`` and its time under ``at`` (``created_at``; an audit event's ``at``)."""
     if len(rows) <= limit:
         return None
     last = rows[limit - 1]
-    return after_cursor(of, After(int(last["created_at"]), str(last["id"])))
+    return after_cursor(of, After(int(last[at]), str(last["id"])))

@@ -60,10 +60,6 @@ class ConflictRecord(TypedDict):
     claims: list[ConflictClaim]
 
 
-class ConflictList(TypedDict):
-    items: list[ConflictRecord]
-
-
 class PlannedSide(TypedDict):
     id: str  # a new claim's id in a preview is not kept
     statement: str

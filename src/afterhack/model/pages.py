@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 from typing_extensions import TypedDict
 
-from afterhack.model.decisions import DecisionView
+from afterhack.model.audit import AuditEntry
+from afterhack.model.conflicts import ConflictRecord
+from afterhack.model.decisions import ActionRecord, DecisionView
 from afterhack.model.runs import RunSummary
 from afterhack.model.sources import SourceRow
 from afterhack.model.workspaces import WorkspaceRow
@@ -44,6 +46,24 @@ class RunList(TypedDict):
 
 class DecisionList(TypedDict):
     items: list[DecisionView]  # newest first
+    next_cursor: str | None
+    total: int | None
+
+
+class ActionList(TypedDict):
+    items: list[ActionRecord]  # newest first
+    next_cursor: str | None
+    total: int | None
+
+
+class ConflictList(TypedDict):
+    items: list[ConflictRecord]  # newest first
+    next_cursor: str | None
+    total: int | None  # None as of a time: statuses then are not counted
+
+
+class AuditList(TypedDict):
+    items: list[AuditEntry]  # newest first
     next_cursor: str | None
     total: int | None
 

@@ -18,12 +18,14 @@ from typing import Any, TypedDict
 from afterhack.errors import ConflictNotFound
 from afterhack.model.claims import ClaimConflictView, OtherSide
 from afterhack.model.conflicts import ConflictClaim, ConflictRecord
+from afterhack.model.pages import After
 from afterhack.model.vocab import ConflictKind, ConflictStatus
 from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph, Row
 from afterhack.store.cypher import CURRENT, RETIRED, cypher_list
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD
 from afterhack.store.history import born, change
+from afterhack.store.keyset import after_params
 from afterhack.store.moment import At, Moment, both, where
 from afterhack.store.rows import of
 
@@ -184,17 +186,29 @@ def _record(row: Row) -> ConflictRecord:
 @cache
 def _list(at: At) -> str:
     return (f"MATCH (k:Conflict){where(at.exists('k'))} "
-            f"WITH k, {at.status('k')} AS st WHERE $status IS NULL OR st = $status "
+            f"WITH k, {at.status('k')} AS st WHERE ($status IS NULL OR st = $status) "
+            "AND ($at_after IS NULL OR k.created_at < $at_after "
+            "OR (k.created_at = $at_after AND k.id > $id_after)) "
             "WITH k, st ORDER BY k.created_at DESC, k.id SKIP $offset LIMIT $limit"
             + _with_claims(at) + " ORDER BY k.created_at DESC, k.id")
 
 
 async def list_conflicts(g: Graph, *, status: ConflictStatus | None, limit: int,
-                         offset: int, as_of: int | None = None) -> list[ConflictRecord]:
-    """Newest first; as of a time, those raised by then, each with its status then."""
+                         offset: int = 0, after: After | None = None,
+                         as_of: int | None = None) -> list[ConflictRecord]:
+    """Newest first, after a position (paging.py) or past ``offset``; as of a time, those
+    raised by then, each with its status then."""
     m = Moment(as_of)
-    rows = await g.read(_list(m.at), m.params(status=status, limit=limit, offset=offset))
+    rows = await g.read(_list(m.at), m.params(status=status, limit=limit, offset=offset,
+                                             **after_params(after)))
     return [_record(r) for r in rows]
+
+
+async def count_conflicts(g: Graph, status: ConflictStatus | None) -> int:
+    """Conflicts now (with that status): their status is the node's own."""
+    rows = await g.read("MATCH (k:Conflict) WHERE $status IS NULL OR k.status = $status "
+                        "RETURN count(k) AS n", {"status": status})
+    return int(rows.scalar() or 0)
 
 
 @cache

@@ -250,13 +250,22 @@ def _action_return(at: At) -> str:
 
 
 async def list_actions(g: Graph, statuses: Sequence[ActionStatus] | None, *, limit: int,
-                       offset: int) -> list[ActionRecord]:
+                       after: After | None = None) -> list[ActionRecord]:
+    """Actions newest first; with ``after``, those after that position (paging.py)."""
     rows = await g.read(
-        "MATCH (a:Action) WHERE $statuses IS NULL OR a.status IN $statuses "
-        "WITH a ORDER BY a.created_at DESC, a.id SKIP $offset LIMIT $limit "
+        "MATCH (a:Action) WHERE ($statuses IS NULL OR a.status IN $statuses) "
+        "AND ($at_after IS NULL OR a.created_at < $at_after "
+        "OR (a.created_at = $at_after AND a.id > $id_after)) "
+        "WITH a ORDER BY a.created_at DESC, a.id LIMIT $limit "
         f"{_action_return(NOW)} ORDER BY a.created_at DESC, a.id",
-        {"statuses": statuses, "limit": limit, "offset": offset})
+        {"statuses": statuses, "limit": limit, **after_params(after)})
     return [_action_record(_ACTION_ROW.one(r["a"]), r["ds"]) for r in rows]
+
+
+async def count_actions(g: Graph, statuses: Sequence[ActionStatus] | None) -> int:
+    rows = await g.read("MATCH (a:Action) WHERE $statuses IS NULL OR a.status IN $statuses "
+                        "RETURN count(a) AS n", {"statuses": statuses})
+    return int(rows.scalar() or 0)
 
 
 @cache

@@ -14,8 +14,6 @@ from pydantic import Field
 from typing_extensions import TypeAliasType, TypedDict
 
 from afterhack.memory.prov import ProvDocument
-from afterhack.model.audit import AuditEntry
-from afterhack.model.decisions import ActionRecord
 from afterhack.model.workspaces import ApiKeyRow
 
 
@@ -49,14 +47,6 @@ class Health(TypedDict):
 
 class ApiKeyList(TypedDict):
     items: list[ApiKeyRow]  # never the keys themselves
-
-
-class AuditList(TypedDict):
-    items: list[AuditEntry]  # newest first
-
-
-class ActionList(TypedDict):
-    items: list[ActionRecord]
 
 
 # An export in the ``prov`` format: the W3C's document, whose fields are the standard's.

@@ -6,15 +6,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from afterhack.api.deps import AsOf, CallerDep, ServicesDep, WorkspaceDep
+from afterhack.api.deps import AsOf, CallerDep, Cursor, ServicesDep, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.memory import conflicts
-from afterhack.model.conflicts import (
-    AppliedResolution,
-    ConflictList,
-    ConflictRecord,
-    ResolutionPreview,
-)
+from afterhack.model.conflicts import AppliedResolution, ConflictRecord, ResolutionPreview
+from afterhack.model.pages import ConflictList
 from afterhack.temporal.moments import parse_as_of
 from afterhack.wire.inputs import ConflictPreview, ConflictResolve
 
@@ -28,10 +24,12 @@ async def list_conflicts(
                                         description="open, resolved, dismissed or all")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    cursor: Cursor = None,
     as_of: AsOf = None,
 ) -> ConflictList:
     return await conflicts.list_conflicts(ws.graph, status=conflicts.parse_status(status),
-                                          limit=limit, offset=offset, as_of=parse_as_of(as_of))
+                                          limit=limit, offset=offset, cursor=cursor,
+                                          as_of=parse_as_of(as_of))
 
 
 @router.get("/workspaces/{ws}/conflicts/{conflict_id}", dependencies=[allow("read")])

@@ -8,11 +8,10 @@ from afterhack.api.deps import AsOf, CallerDep, Cursor, ServicesDep, WorkspaceDe
 from afterhack.api.security import allow
 from afterhack.memory import lists, review, why
 from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
-from afterhack.model.pages import DecisionList
+from afterhack.model.pages import ActionList, DecisionList
 from afterhack.model.vocab import ActionStatus, DecisionStatus
 from afterhack.store import decisions
 from afterhack.temporal.moments import parse_as_of
-from afterhack.wire.answers import ActionList
 from afterhack.wire.inputs import ActionChange, DecisionReview
 
 router = APIRouter(tags=["decisions and actions"])
@@ -49,11 +48,10 @@ async def list_actions(
     ws: WorkspaceDep,
     status: Annotated[list[ActionStatus] | None, Query(max_length=5)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    cursor: Cursor = None,
 ) -> ActionList:
-    items = await decisions.list_actions(ws.graph, list(status) if status else None,
-                                         limit=limit, offset=offset)
-    return {"items": items}
+    return await lists.action_page(ws.graph, list(status) if status else None, limit=limit,
+                                   cursor=cursor)
 
 
 @router.get("/workspaces/{ws}/actions/{action_id}", dependencies=[allow("read")])

@@ -7,10 +7,9 @@ from fastapi import APIRouter, Query
 from afterhack.api.deps import CallerDep, Cursor, StoreDep, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.memory import lists
-from afterhack.model.pages import WorkspaceList
+from afterhack.model.pages import AuditList, WorkspaceList
 from afterhack.model.workspaces import WorkspaceRow
-from afterhack.store import audit, workspaces
-from afterhack.wire.answers import AuditList
+from afterhack.store import workspaces
 from afterhack.wire.inputs import WorkspaceChange, WorkspaceCreate
 
 router = APIRouter(tags=["workspaces"])
@@ -55,5 +54,6 @@ async def get_audit(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     before: Annotated[int | None, Query(ge=0, le=2**53)] = None,
+    cursor: Cursor = None,
 ) -> AuditList:
-    return {"items": await audit.list_audit(ws.graph, limit=limit, before=before)}
+    return await lists.audit_page(ws.graph, limit=limit, before=before, cursor=cursor)
