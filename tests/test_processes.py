@@ -124,14 +124,16 @@ def test_falkordb_down_is_503_and_app_recovers(tmp_path: Path) -> None:
 
 
 def test_readme_run_command_serves_api_and_ui(tmp_path: Path) -> None:
-    """scripts/run (the README's run command) on the embedded FalkorDB and offline model."""
+    """scripts/run (the README's run command) on the embedded FalkorDB and offline model, on
+    the port and data directory its options name, as the README shows them."""
     from afterhack.runtime.embedded import free_loopback_port
 
     port = free_loopback_port()
-    env = {**_env_without_url(), "AFTERHACK_DATA_DIR": str(tmp_path / "data")}
+    env = {**_env_without_url(), "AFTERHACK_DATA_DIR": str(tmp_path / "elsewhere")}
     env.pop("OPENAI_BASE_URL", None)
     with open(tmp_path / "run.log", "wb") as log:
-        proc = subprocess.Popen([str(ROOT / "scripts" / "run"), "--port", str(port)], cwd=ROOT,
+        proc = subprocess.Popen([str(ROOT / "scripts" / "run"), "--port", str(port),
+                                 "--data-dir", str(tmp_path / "data")], cwd=ROOT,
                                 env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         base = f"http://127.0.0.1:{port}"
@@ -151,10 +153,28 @@ def test_readme_run_command_serves_api_and_ui(tmp_path: Path) -> None:
         assert page.status_code == 200 and '<div id="root">' in page.text
         ws = httpx.post(base + "/api/workspaces", json={"name": "run"}).json()
         assert ws["revision"] == 1
+        # --data-dir wins over AFTERHACK_DATA_DIR.
+        assert (tmp_path / "data" / "falkordb.url").is_file()
+        assert not (tmp_path / "elsewhere").exists()
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
     assert not _redis_alive(tmp_path / "data")
+
+
+class _ServeFromSettings(AppProcess):
+    """``afterhack serve`` with no option: where it binds is the settings' to say."""
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "afterhack.cli", "serve", "--log-level", "warning"]
+
+
+def test_serve_binds_the_port_the_environment_names(tmp_path: Path, falkordb: str) -> None:
+    app = _ServeFromSettings({"AFTERHACK_FALKORDB_URL": falkordb}, data_dir=tmp_path / "data",
+                             log_path=tmp_path / "app.log")
+    app.env["AFTERHACK_PORT"] = str(app.port)
+    with app:
+        assert httpx.get(app.base_url + "/api/health").json()["status"] == "ok"
 
 
 def test_falkordb_stopped_and_restarted_under_traffic(tmp_path: Path) -> None:

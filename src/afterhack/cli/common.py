@@ -17,7 +17,8 @@ from afterhack.client import ApiError, Client
 from afterhack.config import Settings, SettingsError, load_settings
 
 DataDirOpt = Annotated[Path | None, typer.Option(
-    help="Where the embedded FalkorDB keeps its data (default ./.afterhack).")]
+    help="Where the embedded FalkorDB keeps its data (default ./.afterhack, or "
+         "AFTERHACK_DATA_DIR).", show_default=False)]
 
 
 UrlOpt = Annotated[str, typer.Option("--url", envvar="AFTERHACK_URL",

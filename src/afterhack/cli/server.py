@@ -21,16 +21,18 @@ server = typer.Typer()
 
 @server.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to bind.")] = 8000,
+    host: Annotated[str | None, typer.Option(
+        help="Address to bind (default 127.0.0.1, or AFTERHACK_HOST).",
+        show_default=False)] = None,
+    port: Annotated[int | None, typer.Option(
+        help="Port to bind (default 8000, or AFTERHACK_PORT).", show_default=False)] = None,
     data_dir: DataDirOpt = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the API, the UI and MCP at /mcp (embedded FalkorDB unless AFTERHACK_FALKORDB_URL)."""
-    overrides: dict[str, object] = {"host": host, "port": port}
-    if data_dir is not None:
-        overrides["data_dir"] = data_dir
-    settings = settings_or_exit(**overrides)
+    # An option given wins; otherwise the setting (the environment, .env, the default).
+    given = {"host": host, "port": port, "data_dir": data_dir}
+    settings = settings_or_exit(**{k: v for k, v in given.items() if v is not None})
 
     import uvicorn
 
@@ -56,7 +58,8 @@ def serve(
     for name in ("httpx", "httpx2"):
         logging.getLogger(name).setLevel(max(logging.WARNING, logging.getLogger().level))
     try:
-        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
+        uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
+                    log_level=log_level,
                     proxy_headers=False,
                     http=http_protocol(settings))
     except DataDirInUse as exc:
