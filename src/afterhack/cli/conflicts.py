@@ -20,7 +20,7 @@ from afterhack.cli.common import (
     one_claim,
     say_more,
 )
-from afterhack.client import DEFAULT_URL
+from afterhack.client import DEFAULT_URL, Client
 from afterhack.model.vocab import CONFLICT_STATUS_FILTERS, as_word
 
 conflicts_app = typer.Typer(no_args_is_help=False, add_completion=False,
@@ -55,7 +55,9 @@ def conflicts(
 
 @conflicts_app.command("resolve")
 def resolve_conflict(
-    conflict_id: Annotated[str, typer.Argument(help="The conflict to resolve.")],
+    conflict_id: Annotated[str | None, typer.Argument(
+        help="The conflict to resolve; with --keep it may be left out: the one open conflict "
+             "the kept claim is in.", show_default=False)] = None,
     keep: Annotated[str | None, typer.Option(
         help="The claim to keep (its id, or words that find exactly one current claim): the "
              "other side (and its copies) is superseded by it.")] = None,
@@ -72,6 +74,11 @@ def resolve_conflict(
     out = console()
     with api_errors(), client_for(url, key, workspace) as c:
         kept = one_claim(c, keep) if keep is not None else None
+        if conflict_id is None:
+            if kept is None:
+                raise typer.BadParameter("name the conflict to dismiss",
+                                         param_hint="CONFLICT_ID")
+            conflict_id = _the_conflict_of(c, kept)
         preview = c.preview_conflict_resolution(conflict_id, keep=kept, dismiss=dismiss)
         out.print(show.resolution_preview_view(preview))
         if not yes and not typer.confirm("Apply this resolution?", default=False):
@@ -79,3 +86,19 @@ def resolve_conflict(
             raise typer.Exit(1)
         result = c.apply_resolution(preview, reason=reason)
     out.print(show.resolution_view(result))
+
+
+def _the_conflict_of(c: Client, claim_id: str) -> str:
+    """The one open conflict a claim is in (exit 2, listing them, when it is in none or in
+    several)."""
+    found = [k for k in c.get_claim(claim_id).get("conflicts") or [] if k["status"] == "open"]
+    if len(found) == 1:
+        return found[0]["id"]
+    if not found:
+        typer.echo("That claim is in no open conflict; `afterhack conflicts` lists them.",
+                   err=True)
+    else:
+        typer.echo(f"That claim is in {len(found)} open conflicts; name one:", err=True)
+        for k in found:
+            typer.echo(f"  {k['id']}  {k['reason']}", err=True)
+    raise typer.Exit(2)

@@ -118,12 +118,13 @@ def _said(c: JSON) -> str:
 
 def source_claims(graph: JSON, source_id: str) -> list[JSON]:
     """The claims a source holds in a product graph, as the claims table prints them (id,
-    statement, status), current ones first."""
+    statement, status): current ones first, each part by statement, as graph_tree lists
+    them."""
     nodes = {n["id"]: n for n in graph.get("nodes") or []}
     held = [nodes[e["target"]] for e in graph.get("edges") or []
             if e["source"] == source_id and e["type"] == "SUPPORTS" and e["target"] in nodes]
     held.sort(key=lambda n: (n.get("status") not in ("proposed", "accepted"),
-                             (n.get("data") or {}).get("created_at") or 0, n["id"]))
+                             str(n.get("label")), n["id"]))
     return [{"id": n["id"], "statement": n.get("label"), "status": n.get("status")}
             for n in held]
 
@@ -375,8 +376,8 @@ def correction_view(result: JSON) -> RenderableType:
 
 def graph_tree(graph: JSON, title: str = "Workspace") -> Tree:
     """The workspace once over: each source (or reviewer correction) with the claims it holds,
-    then each decision once with the claims it cites, the decisions it builds on and the
-    actions that require it. Empty sections say so."""
+    the open conflicts between claims, then each decision once with the claims it cites, the
+    decisions it builds on and the actions that require it. Empty sections say so."""
     nodes = {n["id"]: n for n in graph.get("nodes") or []}
     out: dict[str, list[tuple[str, str]]] = {}
     into: dict[str, list[tuple[str, str]]] = {}
@@ -429,6 +430,18 @@ def graph_tree(graph: JSON, title: str = "Workspace") -> Tree:
             for kind, t in out.get(k["id"], []):
                 if kind == "SUPPORTS":
                     branch.add(label(nodes[t]))
+    disputes = [e for e in graph.get("edges") or [] if e["type"] == "CONFLICTS"
+                and (e.get("data") or {}).get("status") == "open"
+                and e["source"] in nodes and e["target"] in nodes]
+    if disputes:
+        open_ = tree.add(Text("Open conflicts", style="bold underline"))
+        for e in disputes:
+            data = e.get("data") or {}
+            open_.add(_line(Text("conflict ", style="bold"), status("open"),
+                            f" \u201c{nodes[e['source']].get('label')}\u201d \u2260 "
+                            f"\u201c{nodes[e['target']].get('label')}\u201d",
+                            Text(f"  {data.get('reason')}  ({data.get('conflict_id')})",
+                                 style="dim")))
     decisions = section(tree, "Decisions", of_type("decision"))
     for d in of_type("decision"):
         branch = decisions.add(label(d))
