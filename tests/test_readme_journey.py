@@ -21,8 +21,9 @@ def journey() -> str:
 
 def test_the_readme_journey_runs_as_written(running_app: AppProcess) -> None:
     script = journey()
-    assert "examples/launch-plan.txt" in script
-    assert (ROOT / "examples" / "launch-plan.txt").is_file()
+    for name in ("launch-plan.txt", "launch-update.txt"):
+        assert f"examples/{name}" in script
+        assert (ROOT / "examples" / name).is_file()
     env = {**os.environ, "AFTERHACK_URL": running_app.base_url, "COLUMNS": "200",
            "NO_COLOR": "1"}
     env.pop("AFTERHACK_WORKSPACE", None)
@@ -39,8 +40,22 @@ def test_the_readme_journey_runs_as_written(running_app: AppProcess) -> None:
                  "The caterer for the launch event is Bella Foods.",
                  "under \u201cCatering\u201d",
                  "Conversation Launch chat", "1 conflict(s) raised",  # say
-                 "unchanged"):                                   # the same file again
+                 "unchanged: the memory already holds this text",  # the same file again
+                 "1 conflict(s) raised",                         # the memo that disagrees
+                 "Workspace reviewer correction",                # conflicts: where a side is from
+                 "Resolution applied"):                          # conflicts resolve
         assert text in out, text
+    first_graph, rest = out.split("Decisions", 1)[1].split("(unchanged", 1)
     # Each decision is printed once by graph.
-    graph_part = out.split("Decisions", 1)[1]
-    assert graph_part.count("decision [needs_review] Plan the launch event") == 1
+    assert first_graph.count("decision [needs_review] Plan the launch event") == 1
+    # claims launch: what holds the word first, each saying how it was found.
+    listed = [line for line in rest.split("Source launch-update", 1)[0].splitlines()
+              if re.match(r"[0-9a-f-]{36}  ", line)]
+    june = next(i for i, line in enumerate(listed)
+                if "The product launch is planned for June 19." in line)
+    assert re.search(r"  words(\+meaning)? ", listed[june]), listed
+    assert not any("The event budget is 40,000 euros." in line for line in listed[:june])
+    # graph --as-of, the last command: the moment before the resolution, the conflict open.
+    then = out.rsplit(" as of ", 1)[1]
+    assert "Open conflicts" in then and "conflict [open]" in then, then
+    assert "claim [accepted] The product launch is planned for June 19." in then, then

@@ -139,7 +139,8 @@ class SettingsError(ValueError):
 _SECRET = frozenset({"openai_api_key", "admin_key"})
 
 
-def _variable(field: str) -> str:
+def env_variable(field: str) -> str:
+    """The variable a setting is read from (its first alias, else AFTERHACK_ and its name)."""
     info = Settings.model_fields.get(field)
     alias = info.validation_alias if info is not None else None
     if isinstance(alias, AliasChoices) and isinstance(alias.choices[0], str):
@@ -153,7 +154,7 @@ def describe(exc: ValidationError) -> str:
     for err in exc.errors():
         field = str(err["loc"][0]) if err["loc"] else "settings"
         given = "" if field in _SECRET else f"={err.get('input')!r}"
-        lines.append(f"{_variable(field)}{given}: {err['msg']}.")
+        lines.append(f"{env_variable(field)}{given}: {err['msg']}.")
     return "Invalid settings:\n" + "\n".join(f"  {line}" for line in lines)
 
 
