@@ -274,7 +274,8 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
         by_meaning = await at_moment(g, by_meaning, statuses, as_of=as_of, valid_at=valid_at)
     # Claims holding every word of the query that is not common in the workspace are what
     # it names: they come first, a claim found by meaning alone follows only if it is
-    # nearer in meaning than the nearest of them, and no neighbour is brought in.
+    # nearer in meaning than the nearest of them, and no neighbour is brought in
+    # (docs/decisions/0027-words-before-meaning.md).
     holding = _holding(by_text, words_found.distinctive())
     text_ids = {r["id"] for r in by_text}
     if holding:
