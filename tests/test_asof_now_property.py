@@ -46,8 +46,11 @@ def _answer(path: str, body: dict[str, Any]) -> dict[str, Any]:
     """What a read as of a time must give as the read now does: all of it, but for what
     differs by design. A claim list as of a time is not counted (counting reads every
     claim's history) and echoes its ``as_of``; a decision's ``support.at`` is the moment
-    shown (the time of the read, or ``as_of``)."""
+    shown (the time of the read, or ``as_of``). Nor is the conflict list as of a time counted
+    (docs/api.md, "Pages")."""
     out = dict(body)
+    if path.endswith("/conflicts"):
+        out.pop("total")
     if path.endswith("/claims"):
         out.pop("total")
         out["search"] = {k: v for k, v in out["search"].items() if k != "as_of"}
