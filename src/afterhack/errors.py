@@ -5,7 +5,7 @@
     - WorkspaceNotFound, SourceNotFound, ClaimNotFound, DecisionNotFound,
       ActionNotFound, RunNotFound, CorrectionNotFound, ConflictNotFound, KeyNotFound
   + InvalidRequest (422 invalid_request)
-    - ClaimNotInConflict (422 claim_not_in_conflict)
+    - ClaimNotInConflict (422 claim_not_in_conflict), ClaimNotListed (422 claim_not_listed)
     - InvalidCursor (422 invalid_cursor)
     - UnreadableFile (422 unreadable_file)
   + PayloadTooLarge (413 payload_too_large)
@@ -126,6 +126,18 @@ class InvalidCursor(InvalidRequest):
     """Raised when a list's ``cursor`` is not one this list gave out (paging.py)."""
 
     code = "invalid_cursor"
+
+
+class ClaimNotListed(InvalidRequest):
+    """Raised when a correction leaves out a claim the preview did not list as stating the
+    corrected fact in other words (a copy of the corrected statement is always corrected
+    with it)."""
+
+    code = "claim_not_listed"
+
+    def default_message(self) -> str:
+        return ("Only a claim the preview lists as stating the same fact in other words can "
+                "be left out of a correction.")
 
 
 class ClaimNotInConflict(InvalidRequest):

@@ -260,6 +260,50 @@ def impact_view(preview: JSON, title: str = "Impact of correcting this claim") -
     return tree
 
 
+def also_states_view(preview: JSON) -> RenderableType | None:
+    """The other claims a correction reaches: copies of the statement, and claims that state
+    the same fact in other words (each with its quote, source and the value read), marked
+    when left out."""
+    items = preview.get("also_states_this") or []
+    if not items:
+        return None
+    tree = Tree(Text("Corrected with it", style="bold"))
+    copies = [a for a in items if not a.get("in_other_words")]
+    if copies:
+        branch = tree.add(Text("also states this", style="yellow"))
+        for a in copies:
+            branch.add(_line(f"\u201c{a.get('evidence_quote') or a.get('statement')}\u201d",
+                             Text(f"  {a.get('source_title') or '?'}  ({a.get('claim_id')})",
+                                  style="dim")))
+    words = [a for a in items if a.get("in_other_words")]
+    if words:
+        branch = tree.add(Text("also says this, in other words", style="yellow"))
+        for a in words:
+            v = a.get("value_read") or {}
+            left = a.get("left_out")
+            branch.add(_line(
+                Text("left out: " if left else "", style="bold magenta"),
+                f"\u201c{a.get('evidence_quote') or a.get('statement')}\u201d",
+                Text(f"  {a.get('source_title') or '?'}; says {v.get('value')} "
+                     f"(\u201c{v.get('in_other')}\u201d)  ({a.get('claim_id')})",
+                     style="dim")))
+        if any(not a.get("left_out") for a in words):
+            tree.add(Text("Leave one out with --leave CLAIM_ID: it then stands in an open "
+                          "conflict with the correction.", style="dim"))
+    return tree
+
+
+def settled_text(k: JSON) -> Text | None:
+    """How a conflict closed by something else was settled, in words."""
+    by = k.get("settled_by")
+    if not by:
+        return None
+    what = {"correction": "a correction", "resolution": "resolving conflict "
+            f"{by.get('id')}", "version": "a new version of a source"}.get(
+                str(by.get("kind")), str(by.get("kind")))
+    return Text(f"settled by {what}: {by.get('note')}", style="green")
+
+
 def _when(ms: object, fmt: str = "%Y-%m-%d %H:%M UTC") -> str:
     if not isinstance(ms, int | float):
         return "?"
@@ -313,6 +357,9 @@ def conflict_view(k: JSON) -> RenderableType:
             f"\u201c{c.get('evidence_quote') or ''}\u201d",
             side_origin(c) + (f", version {c['version']}" if c.get("version") else "")
             + f"\n{when}")
+    settled = settled_text(k)
+    if settled is not None:
+        table.caption = settled
     return table
 
 
@@ -355,6 +402,8 @@ def resolution_view(result: JSON) -> RenderableType:
     parts.append(Text(f"superseded claims: {len(result.get('superseded') or [])}, "
                       f"flagged decisions: {len(result.get('flagged') or [])}, "
                       f"held actions: {len(result.get('held') or [])}"))
+    for cid in result.get("settled") or []:
+        parts.append(Text(f"settled by this resolution: conflict {cid}", style="green"))
     return Group(*parts)
 
 
@@ -369,8 +418,19 @@ def correction_view(result: JSON) -> RenderableType:
                                 "green"))
     else:
         parts.append(Text("Retracted: no replacement claim.", style="magenta"))
+    also = result.get("also_corrected") or []
+    if also:
+        parts.append(Text(f"corrected with it: {len(also)} other claim(s) stating the same",
+                          style="yellow"))
     parts.append(Text(f"flagged decisions: {len(result.get('flagged') or [])}, "
                       f"held actions: {len(result.get('held') or [])}"))
+    for cid in result.get("settled") or []:
+        parts.append(Text(f"settled by this correction: conflict {cid}", style="green"))
+    for k in result.get("conflicts") or []:
+        others = "; ".join(f"\u201c{o.get('statement')}\u201d ({o.get('source_title') or '?'})"
+                           for o in k.get("other") or [])
+        parts.append(Text(f"open conflict with the correction ({k.get('kind')}): {others}",
+                          style="bold yellow"))
     return Group(*parts)
 
 

@@ -257,6 +257,10 @@ def correct(
         help="The corrected statement (leave out with --retract).")] = None,
     retract: Annotated[bool, typer.Option("--retract", help="Retract, no replacement.")] = False,
     reason: Annotated[str | None, typer.Option(help="Why (kept on the correction).")] = None,
+    leave: Annotated[list[str] | None, typer.Option(
+        "--leave", help="A claim the preview lists as saying this in other words, left out "
+                        "of the correction (it then stands in an open conflict with the "
+                        "correction); repeat for several.")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
@@ -265,8 +269,11 @@ def correct(
     with api_errors(), client_for(url, key, workspace) as c:
         claim_id = one_claim(c, claim)
         kind: CorrectionKind = "retract" if retract else "replace"
-        preview = c.preview_correction(claim_id, statement, kind=kind)
+        preview = c.preview_correction(claim_id, statement, kind=kind, leave=leave)
         out.print(show.claim_card(c.get_claim(claim_id), "Claim to correct", "red"))
+        also = show.also_states_view(preview)
+        if also is not None:
+            out.print(also)
         out.print(show.impact_view(preview))
         if not yes and not typer.confirm("Apply this correction?", default=False):
             typer.echo("Not applied.")

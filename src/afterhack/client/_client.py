@@ -406,33 +406,43 @@ class _Endpoints:
     @route("POST /workspaces/{ws}/claims/{claim_id}/corrections/preview", CorrectionPreview)
     def preview_correction(self, claim_id: str, statement: str | None = None, *,
                            kind: CorrectionKind = "replace",
+                           leave: Sequence[str] | None = None,
                            workspace: str | None = None) -> Request:
+        """What correcting the claim would do; ``also_states_this`` lists the claims that
+        state the same (copies, and the same fact in other words: ``leave`` names those to
+        leave out)."""
         return Request(
             "POST", f"{self._ws(workspace)}/claims/{_seg(claim_id)}/corrections/preview",
-            json=_body(statement=statement, kind=kind))
+            json=_body(statement=statement, kind=kind, leave=list(leave) if leave else None))
 
     @route("POST /workspaces/{ws}/claims/{claim_id}/corrections", AppliedCorrection)
     def apply_correction(self, claim_id: str, statement: str | None = None, *,
                          claim_revision: int, impact_token: str,
                          kind: CorrectionKind = "replace", reason: str | None = None,
-                         reviewer: str | None = None, workspace: str | None = None) -> Request:
+                         reviewer: str | None = None, leave: Sequence[str] | None = None,
+                         workspace: str | None = None) -> Request:
         """Apply with the revisions a preview returned; StaleCorrectionPreviewError when the
-        claim or what depends on it changed since. ``status`` is applied / already_applied."""
+        claim or what depends on it changed since. ``status`` is applied / already_applied.
+        ``leave``: claims the preview listed in other words, left out (each then stands in
+        an open conflict with the replacement)."""
         return Request(
             "POST", f"{self._ws(workspace)}/claims/{_seg(claim_id)}/corrections",
             json=_body(statement=statement, kind=kind, reason=reason, reviewer=reviewer,
-                       claim_revision=claim_revision, impact_token=impact_token))
+                       claim_revision=claim_revision, impact_token=impact_token,
+                       leave=list(leave) if leave else None))
 
     @route("POST /workspaces/{ws}/claims/{claim_id}/corrections", AppliedCorrection)
     def apply_preview(self, preview: Mapping[str, Any], *, reason: str | None = None,
                       reviewer: str | None = None, workspace: str | None = None) -> Request:
-        """Apply exactly what a ``preview_correction`` answer showed, with its revisions."""
+        """Apply exactly what a ``preview_correction`` answer showed, with its revisions and
+        the claims it shows left out."""
         revisions = preview["revisions"]
         return _Endpoints.apply_correction.build(
             self, preview["claim"]["id"], preview.get("statement"),
             claim_revision=revisions["claim_revision"], impact_token=revisions["impact_token"],
             kind=preview.get("kind") or "replace", reason=reason, reviewer=reviewer,
-            workspace=workspace)
+            leave=[a["claim_id"] for a in preview.get("also_states_this") or []
+                   if a.get("left_out")], workspace=workspace)
 
     @route("GET /workspaces/{ws}/corrections/{correction_id}", Correction)
     def get_correction(self, correction_id: str, *, workspace: str | None = None) -> Request:

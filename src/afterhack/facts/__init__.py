@@ -20,6 +20,7 @@ from afterhack.facts.detector import (
     Judgement,
     ValueRead,
     checkable,
+    conflict_kind,
     judge,
     judge_statements,
     other_value,
@@ -30,5 +31,6 @@ from afterhack.facts.lexicon import stem
 from afterhack.facts.reading import Reading, read
 from afterhack.facts.values import Value, ValueKind
 
-__all__ = ["Judgement", "Reading", "Value", "ValueKind", "ValueRead", "checkable", "judge",
+__all__ = ["Judgement", "Reading", "Value", "ValueKind", "ValueRead", "checkable",
+           "conflict_kind", "judge",
            "judge_statements", "other_value", "read", "same_fact", "same_subject", "stem"]

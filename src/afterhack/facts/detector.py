@@ -32,6 +32,11 @@ _CONFLICT_KIND: dict[ValueKind, ConflictKind] = {
     "person": "person", "duration": "number", "percentage": "number", "organisation": "other"}
 
 
+def conflict_kind(kind: ValueKind) -> ConflictKind:
+    """The service's name for a conflict about a value of this kind."""
+    return _CONFLICT_KIND[kind]
+
+
 @dataclass(frozen=True)
 class Judgement:
     verdict: Verdict

@@ -13,12 +13,10 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
 
 from afterhack.facts.numerals import Rewritten
+from afterhack.model.vocab import ValueKind as ValueKind
 
-ValueKind = Literal["date", "time", "duration", "number", "amount", "percentage", "place",
-                    "person", "organisation"]
 # When several kinds differ, a contradiction is named by the first of these it has.
 KIND_ORDER: tuple[ValueKind, ...] = ("date", "time", "duration", "amount", "percentage",
                                      "number", "place", "organisation", "person")

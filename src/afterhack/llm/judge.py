@@ -5,7 +5,7 @@ the model once per pair, reasoning before the verdict; only ``contradicts`` rais
 conflict, and an answer of the wrong shape counts as no verdict for that pair (the claims
 are stored either way). To bound model calls, the gateway only sees pairs the detector's
 reading says could disagree: the same type of value on both sides, with different values,
-about subjects that share a word.
+about subjects that share a word or that search found near in meaning.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from afterhack import facts
 from afterhack.errors import GatewayError
 from afterhack.facts import Judgement
+from afterhack.facts.values import same_value
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.offline import NAME as OFFLINE_NAME
 from afterhack.llm.prompts import JUDGE_SCHEMA, JUDGE_SCHEMA_NAME, JUDGE_SYSTEM, JUDGE_USER
@@ -37,6 +38,8 @@ class Candidate:
     b: str
     source_a: str | None = None
     source_b: str | None = None
+    # Found by meaning alone: the two may share no word of their subjects.
+    by_meaning: bool = False
 
 
 # The words of a statement's subject, to search its neighbours with; None when the statement
@@ -84,13 +87,30 @@ class OfflineJudge:
                                detail={"pairs": len(pairs)})]
 
 
-def plausible(a: str, b: str) -> bool:
+def plausible(a: str, b: str, by_meaning: bool = False) -> bool:
     """Whether a pair is worth a model call: a shared type of value that differs, about
-    subjects with a word in common."""
+    subjects with a word in common, or found near in meaning (the subjects may be worded
+    with no word in common: the model judges whether they are the same thing)."""
     ra, rb = facts.read(a), facts.read(b)
-    if not (ra.frame & rb.frame) or ra.groups.keys().isdisjoint(rb.groups.keys()):
+    if ra.groups.keys().isdisjoint(rb.groups.keys()):
         return False
-    return facts.judge(ra, rb).verdict != "same_fact"
+    if not (ra.frame & rb.frame) and not by_meaning:
+        return False
+    return facts.judge(ra, rb).verdict != "same_fact" and _some_value_differs(ra, rb)
+
+
+def _some_value_differs(ra: facts.Reading, rb: facts.Reading) -> bool:
+    """Whether a kind of value both give has, on one side, a value the other side does not
+    (two statements whose values all agree restate each other, whatever their subjects)."""
+    for g, left in ra.groups.items():
+        right = rb.groups.get(g)
+        if not right:
+            continue
+        for x in left:
+            compared = [same_value(x, y) for y in right]
+            if any(c is not None for c in compared) and not any(compared):
+                return True
+    return False
 
 
 def judgement_from(data: dict[str, Any]) -> Judgement:
@@ -138,7 +158,7 @@ class GatewayJudge:
     async def judge(self, pairs: Sequence[Candidate]) -> tuple[list[Judgement],
                                                                  list[ModelCall]]:
         out: list[Judgement] = [Judgement("compatible", None, "not a candidate")] * len(pairs)
-        asked = [i for i, p in enumerate(pairs) if plausible(p.a, p.b)]
+        asked = [i for i, p in enumerate(pairs) if plausible(p.a, p.b, p.by_meaning)]
         results = await asyncio.gather(*(self._one(pairs[i]) for i in asked))
         calls: list[ModelCall] = []
         for i, (j, call) in zip(asked, results, strict=True):

@@ -249,12 +249,16 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
     async def preview_correction(workspace_id: WorkspaceId, claim_id: ClaimId,
                                  statement: Annotated[Text, Field(max_length=4000)],
                                  ctx: Context[Any, Any], kind: CorrectionKind = "replace",
+                                 leave: Annotated[list[ClaimId], Field(max_length=1000)]
+                                 | None = None,
                                  ) -> CallToolResult:
         """Preview correcting a claim (kind 'replace' with the corrected statement, or
-        'retract'): what would be flagged, held and stay, plus the revisions to apply with."""
+        'retract'): what would be flagged, held and stay, the other claims that state the
+        same (also_states_this: copies, and claims stating the same fact in other words, which
+        leave may name to leave out of the correction), plus the revisions to apply with."""
         return await invoke(ctx, workspace_id, "correct", lambda g, _w, svc: (
             repair.preview_correction(g, claim_id, statement=statement, kind=kind,
-                                      policy=svc.policy)))
+                                      policy=svc.policy, leave=leave or ())))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True,
                                              idempotent_hint=True, open_world_hint=False))
@@ -264,16 +268,21 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
                                impact_token: Annotated[str, Field(min_length=1, max_length=200)],
                                ctx: Context[Any, Any], kind: CorrectionKind = "replace",
                                reason: Annotated[Text, Field(max_length=4000)] | None = None,
+                               leave: Annotated[list[ClaimId], Field(max_length=1000)]
+                               | None = None,
                                ) -> CallToolResult:
         """Apply a previewed correction with the preview's claim_revision and impact_token.
-        Supersedes (or retracts) the claim, flags decisions that lost support and holds their
-        actions, atomically. A changed picture is refused with stale_correction_preview;
-        repeating the same apply returns status already_applied."""
+        Supersedes (or retracts) the claim with every claim the preview listed as stating the
+        same, but those in leave (which then stand in an open conflict with the replacement),
+        flags decisions that lost support and holds their actions, atomically. A changed
+        picture is refused with stale_correction_preview; repeating the same apply returns
+        status already_applied."""
         async def work(g: Graph, who: Caller, svc: Services) -> AppliedCorrection:
             status, result = await repair.apply_correction(
                 g, claim_id, statement=statement, kind=kind, reason=reason, reviewer=who.actor,
                 claim_revision=claim_revision, impact_token_seen=impact_token,
-                policy=svc.policy, actor=who.actor)
+                policy=svc.policy, actor=who.actor, leave=leave or (),
+                judge=svc.conflict_judge, vectors=svc.vectors)
             svc.vectors.notify(g)
             return {"status": status, **result}
 
@@ -319,7 +328,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
             status, result = await conflicts.resolve(
                 g, conflict_id, keep=keep, dismiss=dismiss, reason=reason, reviewer=who.actor,
                 conflict_revision=conflict_revision, impact_token_seen=impact_token,
-                policy=svc.policy, actor=who.actor)
+                policy=svc.policy, actor=who.actor, judge=svc.conflict_judge,
+                vectors=svc.vectors)
             return {"status": status, **result}
 
         return await invoke(ctx, workspace_id, "correct", work)

@@ -1,9 +1,9 @@
 """Sources that disagree are a conflict, not two facts (docs/rules.md, rule 9).
 
-Detection: when claims are added, each new claim that could contradict anything (it has a
-value and a subject) is compared with its top neighbours by search (neighbours.py), never
-with the whole graph; the judge (the offline detector, or the model's conflict judge)
-decides each pair, and the conflicts are written in the same query as the claims.
+Detection (checks.py, whose names this module also gives): when claims are added, each new
+claim that could contradict anything is compared with its top neighbours by search, by words
+and by meaning, never with the whole graph; the judge decides each pair, and the conflicts
+are written in the same query as the claims.
 
 Nothing is invalidated automatically. A reviewer resolves a conflict the way a correction is
 applied, through the same machinery (the region snapshot, the relabel, the impact token and
@@ -14,10 +14,10 @@ superseded by the kept claim, or dismiss it, and the pair is never raised again.
 from __future__ import annotations
 
 import hashlib
-import heapq
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from afterhack.errors import (
     ClaimNotFound,
@@ -27,10 +27,16 @@ from afterhack.errors import (
     InvalidRequest,
     StaleCorrectionPreview,
 )
-from afterhack.llm.judge import Candidate, ConflictJudge, Subject
+from afterhack.llm.judge import ConflictJudge
 from afterhack.memory import claims, paging
-from afterhack.memory.repair import describe, recheck_claim, refuted_by
-from afterhack.model.calls import ModelCall
+
+# Detection lives in checks.py; its names are given here too, as callers know them.
+from afterhack.memory.checks import Checks as Checks
+from afterhack.memory.checks import check_new_claims as check_new_claims
+from afterhack.memory.checks import conflict_row as conflict_row
+from afterhack.memory.checks import pair_key as pair_key
+from afterhack.memory.checks import stored_statement
+from afterhack.memory.repair import describe, recheck_correction, refuted_by
 from afterhack.model.claims import ClaimRow
 from afterhack.model.conflicts import (
     ConflictRecord,
@@ -51,7 +57,6 @@ from afterhack.model.vocab import (
     Resolution,
     SupportPolicy,
 )
-from afterhack.retrieval import neighbours, search
 from afterhack.rules.support import Outcome, relabel
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
@@ -59,146 +64,14 @@ from afterhack.store import corrections as store_corrections
 from afterhack.store import repair as store_repair
 from afterhack.store.audit import AuditEvent, audit_event, now_ms
 from afterhack.store.client import Graph, concurrently
-from afterhack.store.conflicts import ConflictRow
+from afterhack.store.conflicts import ConflictRow, LinkRow, Settle, settle
 from afterhack.store.guard import Flag, guard_params, twin_rows
 from afterhack.store.names import new_id
 from afterhack.store.sources import LoserRow, NewClaim, PolicyRow, PolicyWrite, RetireRow
 from afterhack.temporal.moments import parse_time
 
-
-def pair_key(key_a: str, key_b: str) -> str:
-    """Identity of a pair of statements, in either order."""
-    raw = json.dumps(sorted([key_a, key_b]), ensure_ascii=False).encode()
-    return "cfk_" + hashlib.sha256(raw).hexdigest()[:32]
-
-
-# --- Detection -------------------------------------------------------------------------
-
-
-@dataclass
-class Checks:
-    """The conflicts a batch of new claims would raise, and what finding them cost."""
-
-    rows: list[ConflictRow] = field(default_factory=list)
-    calls: list[ModelCall] = field(default_factory=list)
-    compared: int = 0
-
-
-@dataclass(frozen=True)
-class _Side:
-    """The other side of a candidate pair: a current claim found near the new one, or
-    (within one conversation's messages) an earlier new claim."""
-
-    id: str
-    statement: str
-    statement_key: str
-    said: store_conflicts.Said | None  # known at once for a new claim; else read later
-
-
-# How many earlier messages' claims of the same batch one claim is compared with.
-_WITHIN = 3
-
-
-def _earlier(new: Sequence[NewClaim], subjects: Sequence[Subject]) -> list[list[_Side]]:
-    """For each new claim, the earlier new claims of the batch that hold its subject's words
-    (all of them, or one of a subject of a word or two, as the neighbour search reads
-    them), the latest first: a conversation's messages compared with each other. The
-    earlier claims are found through their terms (an index built as the batch is read), so
-    a long batch costs what its matches cost, not its length squared."""
-    terms = [set(c["terms"].split()) for c in new]
-    holding: dict[str, list[int]] = {}  # term -> the claims so far that hold it, in order
-    out: list[list[_Side]] = []
-    for i, (c, subject) in enumerate(zip(new, subjects, strict=True)):
-        found: list[_Side] = []
-        want = set(search.claim_terms(" ".join(subject))) if subject is not None else set()
-        if want:
-            candidates: Iterator[int]
-            if len(want) > 2:
-                rarest = min(want, key=lambda t: len(holding.get(t, ())))
-                candidates = (j for j in reversed(holding.get(rarest, []))
-                              if want <= terms[j])
-            else:
-                # Any of a short subject's words: their lists merged, the latest first.
-                candidates = heapq.merge(*(reversed(holding.get(t, [])) for t in want),
-                                         reverse=True)
-            last = -1
-            for j in candidates:
-                d = new[j]
-                if j == last or d["key"] == c["key"]:
-                    continue
-                last = j
-                found.append(_Side(d["id"], d["statement"], d["key"], store_conflicts.Said(
-                    id=d["id"], said_by=d["said_by"], said_at=d["said_at"],
-                    created_at=now_ms())))
-                if len(found) == _WITHIN:
-                    break
-        out.append(found)
-        for t in terms[i]:
-            holding.setdefault(t, []).append(i)
-    return out
-
-
-async def check_new_claims(g: Graph, judge: ConflictJudge, new: Sequence[NewClaim], *,
-                           exclude: Iterable[str] = (), within: bool = False) -> Checks:
-    """Compare each new claim with its nearest current claims; ``exclude`` names claims
-    that are not to count (those a new version of their source retires). With ``within``
-    (a conversation's messages), each is also compared with the claims of the earlier
-    messages of the same batch, which are not stored yet."""
-    out = Checks()
-    skip = set(exclude)
-    subjects, out.calls = await judge.subjects([c["statement"] for c in new])
-    checkable = [(c, s) for c, s in zip(new, subjects, strict=True) if s is not None]
-    pairs: dict[str, tuple[NewClaim, _Side]] = {}
-    if within:
-        for c, sides in zip(new, _earlier(new, subjects), strict=True):
-            for side in sides:
-                pairs.setdefault(pair_key(c["key"], side.statement_key), (c, side))
-    if checkable:
-        found = await neighbours.nearest(g, [s for _, s in checkable])
-        for (c, _), hits in zip(checkable, found, strict=True):
-            for hit in hits:
-                if hit["id"] in skip or hit["statement_key"] == c["key"]:
-                    continue
-                pairs.setdefault(pair_key(c["key"], hit["statement_key"]), (c, _Side(
-                    hit["id"], hit["statement"], hit["statement_key"], None)))
-    if not pairs:
-        return out
-    # A pair raised before (in any status) is not judged again.
-    known = await store_conflicts.known_keys(g, list(pairs))
-    todo = [(k, c, h) for k, (c, h) in pairs.items() if k not in known]
-    out.compared = len(todo)
-    if not todo:
-        return out
-    verdicts, calls = await judge.judge([Candidate(a=h.statement, b=c["statement"])
-                                         for _, c, h in todo])
-    out.calls += calls
-    found_pairs = [(k, c, h, j) for (k, c, h), j in zip(todo, verdicts, strict=True)
-                   if j.verdict == "contradicts" and j.kind is not None]
-    old = await store_conflicts.said(g, [h.id for _, _, h, _ in found_pairs if h.said is None])
-    now = now_ms()
-    for k, c, h, j in found_pairs:
-        assert j.kind is not None
-        newer, same = _newer_and_speaker(c, h.said or old.get(h.id), now)
-        out.rows.append(ConflictRow(
-            id=new_id(), key=k, kind=j.kind, reason=j.reason, detected_by=judge.name,
-            new_id=c["id"], old_id=h.id, newer_id=newer, same_speaker=same,
-            audit_id=new_id(),
-            audit_detail=store_conflicts.audit_detail(j.kind, j.reason, c["id"], h.id)))
-    return out
-
-
-def _newer_and_speaker(new: NewClaim, old: store_conflicts.Said | None,
-                       now: int) -> tuple[str | None, bool | None]:
-    """Which side of a pair is newer (by when each was said, or for a claim not said in a
-    conversation, when it was added: a new one now) and whether one speaker said both."""
-    if old is None:
-        return new["id"], None
-    t_new = new["said_at"] if new["said_at"] is not None else now
-    t_old = old["said_at"] if old["said_at"] is not None else old["created_at"]
-    newer = new["id"] if t_new > t_old else old["id"] if t_old > t_new else None
-    same = (None if new["said_by"] is None or old["said_by"] is None
-            else new["said_by"] == old["said_by"])
-    return newer, same
+if TYPE_CHECKING:
+    from afterhack.retrieval.vectors import Vectors
 
 
 # --- A newer statement by the same speaker (a workspace's latest_wins, rule 11) ----------
@@ -212,6 +85,7 @@ class PolicyPlan:
 
     rows: list[PolicyRow] = field(default_factory=list)
     losers: list[LoserRow] = field(default_factory=list)
+    settles: list[Settle] = field(default_factory=list)
     snap: Snapshot = field(default_factory=lambda: Snapshot({}, {}))
     out: Outcome = field(default_factory=Outcome)
     audits: list[AuditEvent] = field(default_factory=list)
@@ -230,6 +104,7 @@ class PolicyPlan:
         return {**guard_params(self.snap.stamps()),
                 "policy": self.rows,
                 "policy_losers": self.losers, "policy_audits": self.audits,
+                "settles": self.settles,
                 "flags": flags, "holds": sorted(self.out.hold)}
 
 
@@ -285,6 +160,7 @@ async def plan_latest_wins(g: Graph, raised: Sequence[ConflictRow],
         rows.append((r, losers))
     if not rows:
         return plan
+    kept_statement = {r["new_id"]: by_id[r["new_id"]]["statement"] for r, _ in rows}
     plan.snap = await store_repair.load_region(
         g, await store_repair.decisions_using(g, sorted(taken)))
     plan.out = relabel(plan.snap, refuted={h["id"]: h["source_id"] for _, ls in rows
@@ -309,7 +185,12 @@ async def plan_latest_wins(g: Graph, raised: Sequence[ConflictRow],
                         for h in losers if h["id"] not in by_id]
         plan.report += [RetireRow(id=h["id"], revision=h["revision"], n_users=h["n_users"],
                                   status="superseded", superseded_by=r["new_id"],
-                                  statement=h["statement"]) for h in losers]
+                                  statement=h["statement"], statement_key=h["statement_key"])
+                        for h in losers]
+        plan.settles.append(settle(
+            [old_keys[r["old_id"]]], "resolution", r["id"],
+            f'Resolved by keeping "{kept_statement[r["new_id"]]}" (the workspace takes a '
+            "speaker's latest statement)", POLICY_REVIEWER, skip=r["id"]))
         plan.audits.append(audit_event("conflict.resolved", actor, r["id"], {
             "correction_id": correction_id, "kept_claim_id": r["new_id"], "superseded": ids,
             "reviewer": POLICY_REVIEWER, "updates": "latest_wins",
@@ -390,6 +271,12 @@ class _Picture:
     snap: Snapshot
     out: Outcome
     keep_revision: int | None = None
+
+
+def _statement_of(conflict: ConflictRecord, claim_id: str) -> str:
+    """The statement of the conflict's side the claim states."""
+    sides = {c["id"]: c["statement"] for c in conflict["claims"]}
+    return sides.get(claim_id) or next(iter(sides.values()), "")
 
 
 def _sides(conflict: ConflictRecord) -> dict[str, str]:
@@ -507,8 +394,13 @@ async def preview_resolution(g: Graph, conflict_id: str, *, keep: str | None, di
 async def resolve(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool,
                   reason: str | None, reviewer: str, conflict_revision: int,
                   impact_token_seen: str, policy: SupportPolicy, actor: str,
-                  valid_times: Sequence[ValidTimeInput] = ()
+                  valid_times: Sequence[ValidTimeInput] = (),
+                  judge: ConflictJudge | None = None, vectors: Vectors | None = None
                   ) -> tuple[ApplyStatus, ResolutionResult]:
+    """Apply a resolution previewed with these revisions. Keeping a side supersedes the
+    other statement's current claims by the kept claim, closes (settles) every other open
+    conflict of that statement, and, with ``judge``, checks the kept claim against its
+    nearest current claims like a new one, in the same guarded write."""
     op = _op(keep, dismiss)
     if valid_times and op != "dismiss":
         raise InvalidRequest("valid_times go with dismiss: both sides hold, at different "
@@ -539,6 +431,14 @@ async def resolve(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool
         assert keep is not None and p.loser is not None
         correction_id = new_id()
         loser_ids = [str(x[0]) for x in p.losers]
+        raised: list[ConflictRow] = []
+        links: list[LinkRow] = []
+        if judge is not None:
+            kept = await store_claims.statement_keys(g, [keep])
+            found = await check_new_claims(
+                g, judge, [stored_statement(keep, kept[keep][1], kept[keep][0])],
+                exclude=loser_ids, vectors=vectors)
+            raised, links = found.rows, found.links
         flags: list[Flag] = [{"id": i, "reason": json.dumps({
             "type": "conflict_resolved", "conflict_id": conflict_id, "correction_id":
             correction_id, "kept_claim_id": keep, "superseded": loser_ids, "reasons": r})}
@@ -555,6 +455,10 @@ async def resolve(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool
                 "outcome": json.dumps({"flagged": sorted(p.out.flag),
                                        "held": sorted(p.out.hold)})},
             "flags": flags, "holds": sorted(p.out.hold),
+            "conflicts": raised, "links": links, "audit_actor": actor,
+            "settles": [settle([p.loser["statement_key"] or ""], "resolution", conflict_id,
+                               f'Resolved by keeping "{_statement_of(conflict, keep)}"',
+                               reviewer, skip=conflict_id)],
             "audits": [audit_event("conflict.resolved", actor, conflict_id, {
                 "correction_id": correction_id, "kept_claim_id": keep,
                 "superseded": loser_ids, "flagged": sorted(p.out.flag),
@@ -581,8 +485,8 @@ async def _repeat(g: Graph, conflict: ConflictRecord, op: Resolution, key: str,
         return None
     recheck = None
     if op == "keep" and conflict["correction_id"]:
-        corr = await store_corrections.get_correction(g, conflict["correction_id"])
-        recheck = await recheck_claim(g, corr["claim_id"], policy=policy, actor=actor)
+        recheck = await recheck_correction(g, conflict["correction_id"], policy=policy,
+                                           actor=actor)
     return await _result(g, conflict["id"], recheck)
 
 
@@ -590,7 +494,8 @@ async def _result(g: Graph, conflict_id: str,
                   recheck: CorrectionOutcome | None) -> ResolutionResult:
     conflict = await store_conflicts.get_conflict(g, conflict_id)
     result: ResolutionResult = {"conflict": conflict, "correction": None, "kept": None,
-                              "superseded": [], "flagged": [], "held": []}
+                                "superseded": [], "flagged": [], "held": [],
+                                "settled": await store_conflicts.settled_by(g, conflict_id)}
     if conflict["correction_id"]:
         corr = await store_corrections.get_correction(g, conflict["correction_id"])
         result["correction"] = corr

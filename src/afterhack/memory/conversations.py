@@ -137,7 +137,8 @@ async def add_messages(
     for _ in range(_ATTEMPTS):
         checks = conflicts.Checks()
         if judge is not None and ex.kept:
-            checks = await conflicts.check_new_claims(g, judge, ex.kept, within=True)
+            checks = await conflicts.check_new_claims(g, judge, ex.kept, within=True,
+                                                      vectors=vectors)
         plan = conflicts.PolicyPlan()
         if updates == "latest_wins" and checks.rows:
             plan = await conflicts.plan_latest_wins(g, checks.rows, ex.kept, policy=policy,
@@ -154,6 +155,7 @@ async def add_messages(
             "content_hash": content_hash(text), "length": len(text),
             "message_count": len(messages), **NO_FILE,
             "fragments": fragment_rows(frags), "claims": ex.kept, "conflicts": checks.rows,
+            "links": checks.links,
             "model_calls": json.dumps([c.as_dict() for c in calls]),
             **plan.write(),
             **audit_params(

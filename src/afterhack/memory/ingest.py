@@ -37,6 +37,7 @@ from afterhack.model.sources import (
     IngestResult,
     SameVersion,
     SourcePreview,
+    SourceRow,
 )
 from afterhack.model.vocab import DropReason, FragmentExtraction, SourceKind, SupportPolicy
 from afterhack.retrieval import search
@@ -47,6 +48,7 @@ from afterhack.store import conflicts as store_conflicts
 from afterhack.store import sources as store_sources
 from afterhack.store.audit import audit_params, now_ms
 from afterhack.store.client import Graph
+from afterhack.store.conflicts import settle
 from afterhack.store.guard import Flag, guard_params
 from afterhack.store.names import new_id, new_ids
 from afterhack.store.sources import (
@@ -319,6 +321,7 @@ async def ingest_source(
     digest = content_hash(text)
     seen_keys: set[str] = set()
     gone: list[SourceClaim] = []
+    existing: SourceRow | None = None
     if source_id is not None:
         existing = await store_sources.find_source(g, source_id)
         if existing is None:
@@ -356,7 +359,8 @@ async def ingest_source(
         checks = conflicts.Checks()
         if judge is not None and ex.kept:
             checks = await conflicts.check_new_claims(g, judge, ex.kept,
-                                                      exclude=plan.retired_ids)
+                                                      exclude=plan.retired_ids,
+                                                      vectors=vectors)
         calls = [*ex.calls, *plan.calls, *checks.calls]
         if preview:
             return await preview_answer(g, ex, frags, plan, checks, calls, new_source, sid)
@@ -376,6 +380,7 @@ async def ingest_source(
             "fragments": fragment_rows(frags),
             "claims": ex.kept,
             "conflicts": checks.rows,
+            "links": checks.links,
             "model_calls": json.dumps([c.as_dict() for c in calls]),
             **audit_params(
                 "source.created" if new_source else "source.versioned", actor, sid,
@@ -395,9 +400,13 @@ async def ingest_source(
                     "type": "source_revised", "source_id": sid, "version_id": version_id,
                     "retired": sorted(plan.retired_ids), "reasons": r})}
                 for i, r in plan.out.flag.items()]
+            version_name = (f'version {existing["latest_version"] + 1} of '
+                            f'"{title or existing["title"]}"' if existing else "a new version")
             row = await store_sources.add_version(g, {
                 **params, **guard_params(plan.snap.stamps()), "retire": plan.retire,
-                "flags": flags, "holds": sorted(plan.out.hold), "audits": []})
+                "flags": flags, "holds": sorted(plan.out.hold), "audits": [],
+                "settles": [settle([r["statement_key"] for r in plan.retire], "version",
+                                   version_id, f"No longer said in {version_name}", actor)]})
             if row is None:
                 if await store_sources.find_source(g, sid) is None:
                     raise SourceNotFound(sid)
@@ -472,10 +481,10 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
             await vectors.embed_claims(g, ex.kept, ex.calls)
         checks = conflicts.Checks()
         if judge is not None and ex.kept:
-            checks = await conflicts.check_new_claims(g, judge, ex.kept)
+            checks = await conflicts.check_new_claims(g, judge, ex.kept, vectors=vectors)
         ex.calls += checks.calls
         write: ClaimsWrite = {
-            "conflicts": checks.rows,
+            "conflicts": checks.rows, "links": checks.links,
             "source_id": source_id, "version_id": pending["version_id"],
             "fragment_ids": [f.id for f in frags],
             "fragment_updates": [{"id": f.id, "extraction": f.extraction} for f in frags],

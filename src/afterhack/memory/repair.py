@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pydantic_core import to_json
 
-from afterhack.errors import ClaimNotFound, ClaimSuperseded, InvalidRequest, StaleCorrectionPreview
-from afterhack.memory import claims
+from afterhack import facts
+from afterhack.errors import (
+    ClaimNotFound,
+    ClaimNotListed,
+    ClaimSuperseded,
+    InvalidRequest,
+    StaleCorrectionPreview,
+)
+from afterhack.llm.judge import ConflictJudge
+from afterhack.memory import checks, claims
 from afterhack.model.claims import ClaimView
 from afterhack.model.corrections import (
     AlsoStates,
@@ -25,48 +36,93 @@ from afterhack.model.corrections import (
     CorrectionResult,
     Impact,
     Revisions,
+    ValueRead,
 )
 from afterhack.model.region import RegionClaim, Snapshot, Stamps
 from afterhack.model.vocab import CURRENT_CLAIM, ApplyStatus, CorrectionKind, SupportPolicy
 from afterhack.retrieval import search
 from afterhack.rules.evidence import statement_key
 from afterhack.rules.support import Outcome, relabel
+from afterhack.store import conflicts as store_conflicts
 from afterhack.store import corrections as store_corrections
 from afterhack.store import decisions as store_decisions
 from afterhack.store import repair as store_repair
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph, concurrently
+from afterhack.store.conflicts import ConflictRow, LinkRow, settle
 from afterhack.store.corrections import CorrectionWrite
 from afterhack.store.guard import Flag, twin_rows
 from afterhack.store.names import new_id
+from afterhack.store.repair import StatementClaim
+
+if TYPE_CHECKING:
+    from afterhack.retrieval.vectors import Vectors
 
 REVIEWER_ORIGIN = "Workspace reviewer correction"
 
 
-def impact_token(claim: RegionClaim, stamps: Stamps) -> str:
-    """A digest of everything the relabel reads; equal tokens mean an equal picture."""
+@dataclass(frozen=True)
+class OtherWords:
+    """A current claim that states the corrected claim's fact in other words (or a copy of
+    such a claim), with the value the two give."""
+
+    claim: StatementClaim
+    value: facts.ValueRead
+
+
+@dataclass
+class Picture:
+    """What a correction of a claim reaches: the claim and its twins, the claims stating its
+    fact in other words (and theirs), the region of all of them, and the relabel with the
+    claims the reviewer leaves out (``left``) not refuted."""
+
+    claim: RegionClaim
+    snap: Snapshot
+    others: list[OtherWords] = field(default_factory=list)
+    left: frozenset[str] = frozenset()  # statement keys left out of the correction
+    out: Outcome = field(default_factory=Outcome)
+
+    @property
+    def corrected_others(self) -> list[OtherWords]:
+        return [o for o in self.others if o.claim["statement_key"] not in self.left]
+
+    @property
+    def left_out(self) -> list[OtherWords]:
+        return [o for o in self.others if o.claim["statement_key"] in self.left]
+
+
+def _other_rows(others: Sequence[OtherWords]) -> list[list[str | int]]:
+    return [[o.claim["id"], o.claim["revision"], o.claim["n_users"]] for o in others]
+
+
+def impact_token(claim: RegionClaim, stamps: Stamps,
+                 others: Sequence[OtherWords] = ()) -> str:
+    """A digest of everything the relabel reads; equal tokens mean an equal picture. It
+    covers the claims in other words whatever the reviewer leaves out of them, so a list of
+    claims to leave out is checked against the picture it was chosen from."""
     # The stamps are in id order, so equal pictures encode alike. The decisions' stamps are
     # flattened to their values (each has the same fields, so nothing runs together): the
     # encoder takes plain values as they are, where it inspects each named tuple.
     payload = ([claim["id"], claim["revision"], claim["status"], claim["n_users"]],
                twin_rows(claim),
                [v for stamp in stamps.decisions for v in stamp],
-               stamps.actions, stamps.claims, stamps.upstream)
+               stamps.actions, stamps.claims, stamps.upstream, _other_rows(others))
     return "imp_" + hashlib.sha256(to_json(payload)).hexdigest()[:32]
 
 
-def _revisions(claim: RegionClaim, stamps: Stamps) -> Revisions:
+def _revisions(p: Picture, stamps: Stamps) -> Revisions:
     """What a client sends back to apply: the claim's revision, the token, and each
     revision the token covers."""
     return {
-        "claim_revision": claim["revision"],
-        "impact_token": impact_token(claim, stamps),
+        "claim_revision": p.claim["revision"],
+        "impact_token": impact_token(p.claim, stamps, p.others),
         "impact": {
             "decisions": {d.id: d.revision for d in stamps.decisions},
             "actions": dict(stamps.actions),
             "claims": dict(stamps.claims),
             "upstream": dict(stamps.upstream),
-            "twins": {t["id"]: t["revision"] for t in claim["twins"]},
+            "twins": {t["id"]: t["revision"] for t in p.claim["twins"]},
+            "in_other_words": {o.claim["id"]: o.claim["revision"] for o in p.others},
         },
     }
 
@@ -99,24 +155,101 @@ def refuted_by(claim: RegionClaim) -> dict[str, str | None]:
             **{t["id"]: t["source_id"] for t in claim["twins"]}}
 
 
-async def _picture(g: Graph, claim_id: str, policy: SupportPolicy, workspace_id: str | None = None
-                   ) -> tuple[RegionClaim, Snapshot, Outcome]:
+def _reached(snap: Snapshot, refuted: Sequence[str]) -> set[str]:
+    """The decisions using a refuted claim and all that depend on them: the region the
+    relabel is about (the snapshot also holds the region of claims left out)."""
+    dependents: dict[str, list[str]] = {}
+    for d in snap.decisions.values():
+        for up in d.ups:
+            dependents.setdefault(up.decision_id, []).append(d.id)
+    wanted = set(refuted)
+    todo = [d.id for d in snap.decisions.values() if any(u.claim_id in wanted for u in d.uses)]
+    seen: set[str] = set()
+    while todo:
+        i = todo.pop()
+        if i not in seen:
+            seen.add(i)
+            todo += dependents.get(i, [])
+    return seen
+
+
+async def in_other_words(g: Graph, claim: RegionClaim, snap: Snapshot) -> list[OtherWords]:
+    """The current claims that state the claim's fact in other words: the statements a
+    check linked to it (or to a twin) when one of the two was new (memory/checks.py: the
+    same subject and attribute, the same value, among the newer one's nearest by words and
+    by meaning), each read again by facts.same_fact for the value, with every current copy
+    of each; their region is added to ``snap``."""
+    if not claim["same_fact_keys"]:
+        return []
+    found = await store_repair.statements_region(g, claim["same_fact_keys"], snap)
+    values: dict[str, facts.ValueRead | None] = {}
+    out: list[OtherWords] = []
+    for c in found:
+        key = c["statement_key"]
+        if key not in values:
+            values[key] = facts.same_fact(claim["statement"], c["statement"])
+        v = values[key]
+        if v is not None:
+            out.append(OtherWords(claim=c, value=v))
+    return out
+
+
+async def picture(g: Graph, claim_id: str, policy: SupportPolicy, *,
+                  leave: Sequence[str] = (), workspace_id: str | None = None) -> Picture:
+    """The claim, what its correction reaches, and the relabel with ``leave`` (claims the
+    preview listed in other words, with their copies) not corrected. ClaimNotListed if
+    ``leave`` names another claim."""
     claim, snap = await store_repair.claim_region(g, claim_id, workspace_id=workspace_id)
     if claim is None:
         raise ClaimNotFound(claim_id)
-    out = relabel(snap, refuted=refuted_by(claim), policy=policy)
-    return claim, snap, out
+    p = Picture(claim=claim, snap=snap)
+    if claim["status"] in CURRENT_CLAIM:
+        p.others = await in_other_words(g, claim, snap)
+    key_of = {o.claim["id"]: o.claim["statement_key"] for o in p.others}
+    unknown = sorted(set(leave) - key_of.keys())
+    if unknown:
+        raise ClaimNotListed(claim_ids=unknown)
+    p.left = frozenset(key_of[i] for i in leave)
+    refuted = {**refuted_by(claim),
+               **{o.claim["id"]: o.claim["source_id"] for o in p.corrected_others}}
+    p.out = relabel(snap, refuted=refuted, policy=policy)
+    if p.others:
+        reached = _reached(snap, list(refuted))
+        p.out.stay = {i: s for i, s in p.out.stay.items() if i in reached}
+    return p
 
 
-async def also_states(g: Graph, claim: RegionClaim) -> list[AlsoStates]:
-    """The twins, as a preview lists them: "also states this" (never alternative support)."""
-    if not claim["twins"]:
+async def also_states(g: Graph, p: Picture) -> list[AlsoStates]:
+    """The twins and the claims in other words, as a preview lists them: "also states this"
+    (never alternative support)."""
+    claim = p.claim
+    twins = claim["twins"]
+    if not twins and not p.others:
         return []
-    titles = await store_repair.source_titles(g, sorted(
-        {t["source_id"] for t in claim["twins"] if t["source_id"]}))
-    return [AlsoStates(claim_id=t["id"], status=t["status"], revision=t["revision"],
-                       source_id=t["source_id"], source_title=titles.get(t["source_id"] or ""))
-            for t in claim["twins"]]
+    briefs = await store_repair.claim_briefs(
+        g, [*(t["id"] for t in twins), *(o.claim["id"] for o in p.others)])
+    out = [AlsoStates(claim_id=t["id"], status=t["status"], revision=t["revision"],
+                      statement=briefs[t["id"]].statement if t["id"] in briefs
+                      else claim["statement"],
+                      evidence_quote=briefs[t["id"]].evidence_quote if t["id"] in briefs
+                      else None,
+                      source_id=t["source_id"],
+                      source_title=briefs[t["id"]].source_title if t["id"] in briefs
+                      else None,
+                      in_other_words=False, value_read=None, left_out=False)
+           for t in twins]
+    for o in p.others:
+        c = o.claim
+        out.append(AlsoStates(
+            claim_id=c["id"], status=c["status"], revision=c["revision"],
+            statement=c["statement"], evidence_quote=c["evidence_quote"],
+            source_id=c["source_id"],
+            source_title=briefs[c["id"]].source_title if c["id"] in briefs else None,
+            in_other_words=True,
+            value_read=ValueRead(kind=o.value.kind, value=o.value.value,
+                                 in_claim=o.value.in_a, in_other=o.value.in_b),
+            left_out=c["statement_key"] in p.left))
+    return out
 
 
 def _check_statement(kind: CorrectionKind, statement: str | None, reason: str | None) -> str:
@@ -130,22 +263,25 @@ def _check_statement(kind: CorrectionKind, statement: str | None, reason: str | 
 
 async def preview_correction(g: Graph, claim_id: str, *, statement: str | None,
                              kind: CorrectionKind, policy: SupportPolicy,
+                             leave: Sequence[str] = (),
                              workspace_id: str | None = None) -> CorrectionPreview:
-    """What applying this correction would do now, and the revisions apply must present.
+    """What applying this correction would do now, and the revisions apply must present;
+    ``leave``: claims listed as stating the same fact in other words that the correction
+    would leave out.
 
     With ``workspace_id``, the workspace is checked in the same read as the claim (see
     store.repair.claim_region), so the caller need not read it first."""
-    claim, snap, out = await _picture(g, claim_id, policy, workspace_id)
     text = _check_statement(kind, statement, None)
-    if claim["status"] not in CURRENT_CLAIM:
-        raise ClaimSuperseded(claim_id=claim_id, status=claim["status"])
+    p = await picture(g, claim_id, policy, leave=leave, workspace_id=workspace_id)
+    if p.claim["status"] not in CURRENT_CLAIM:
+        raise ClaimSuperseded(claim_id=claim_id, status=p.claim["status"])
     return {
-        "claim": _brief(claim),
+        "claim": _brief(p.claim),
         "kind": kind,
         "statement": text if kind == "replace" else statement,
-        **await describe(g, snap, out),
-        "also_states_this": await also_states(g, claim),
-        "revisions": _revisions(claim, snap.stamps()),
+        **await describe(g, p.snap, p.out),
+        "also_states_this": await also_states(g, p),
+        "revisions": _revisions(p, p.snap.stamps()),
     }
 
 
@@ -153,13 +289,13 @@ async def claim_impact(g: Graph, claim_id: str, *, policy: SupportPolicy) -> Cla
     """What depends on a claim: what a correction of it would flag and hold, and what would
     stay supported and on what. Read-only, and no statement is needed: the relabel does not
     depend on what the claim would be replaced with."""
-    claim, snap, out = await _picture(g, claim_id, policy)
+    p = await picture(g, claim_id, policy)
     return {
-        "claim": _brief(claim),
-        "correctable": claim["status"] in CURRENT_CLAIM,
-        **await describe(g, snap, out),
-        "also_states_this": await also_states(g, claim),
-        "revisions": _revisions(claim, snap.stamps()),
+        "claim": _brief(p.claim),
+        "correctable": p.claim["status"] in CURRENT_CLAIM,
+        **await describe(g, p.snap, p.out),
+        "also_states_this": await also_states(g, p),
+        "revisions": _revisions(p, p.snap.stamps()),
     }
 
 
@@ -169,20 +305,58 @@ def correction_key(claim_id: str, kind: CorrectionKind, text: str, claim_revisio
     return "cor_" + hashlib.sha256(raw).hexdigest()[:32]
 
 
+async def _replacement_conflicts(g: Graph, p: Picture, replacement: checks.NewStatement,
+                                 judge: ConflictJudge | None, vectors: Vectors | None
+                                 ) -> tuple[list[ConflictRow], list[LinkRow]]:
+    """The conflicts a replacement raises: with every current claim near it that gives
+    another value for the same thing (it is checked like any new claim; what the correction
+    supersedes does not count), and with each claim left out of the correction, which still
+    states the corrected fact."""
+    corrected = {p.claim["id"], *(t["id"] for t in p.claim["twins"]),
+                 *(o.claim["id"] for o in p.corrected_others)}
+    rows: list[ConflictRow] = []
+    links: list[LinkRow] = []
+    if judge is not None:
+        found = await checks.check_new_claims(g, judge, [replacement], exclude=corrected,
+                                              vectors=vectors)
+        rows, links = found.rows, found.links
+    raised = {r["key"] for r in rows}
+    for o in p.left_out:
+        k = checks.pair_key(replacement["key"], o.claim["statement_key"])
+        if k in raised:
+            continue
+        raised.add(k)
+        reason = (f'Left out of the correction of "{p.claim["statement"]}" to '
+                  f'"{replacement["statement"]}": it still says {o.value.in_b}.')
+        rows.append(checks.conflict_row(k, facts.conflict_kind(o.value.kind), reason,
+                                        "reviewer", replacement["id"], o.claim["id"],
+                                        newer=replacement["id"]))
+    return rows, links
+
+
 async def apply_correction(g: Graph, claim_id: str, *, statement: str | None,
                            kind: CorrectionKind, reason: str | None, reviewer: str,
                            claim_revision: int, impact_token_seen: str, policy: SupportPolicy,
-                           actor: str) -> tuple[ApplyStatus, CorrectionResult]:
+                           actor: str, leave: Sequence[str] = (),
+                           judge: ConflictJudge | None = None, vectors: Vectors | None = None
+                           ) -> tuple[ApplyStatus, CorrectionResult]:
+    """Apply what the preview showed: the claim, its twins and the claims stating its fact
+    in other words (but those in ``leave``) corrected together, in one guarded write with
+    the replacement's conflicts (with ``judge``: checked like a new claim) and the conflicts
+    it settles."""
     text = _check_statement(kind, statement, reason)
     key = correction_key(claim_id, kind, text, claim_revision)
     existing = await store_corrections.find_by_key(g, key)
     if existing is not None:
-        recheck = await recheck_claim(g, claim_id, policy=policy, actor=actor)
+        recheck = await recheck_correction(g, existing, policy=policy, actor=actor)
         return "already_applied", await _result(g, existing, recheck)
 
-    claim, snap, out = await _picture(g, claim_id, policy)
+    # The picture without what is left out, for the token (which does not depend on it);
+    # the leave list is checked against it after, so a stale list is a stale preview.
+    p = await picture(g, claim_id, policy)
+    claim, snap = p.claim, p.snap
     stamps = snap.stamps()
-    token = impact_token(claim, stamps)
+    token = impact_token(claim, stamps, p.others)
     if claim["revision"] != claim_revision or token != impact_token_seen:
         raise StaleCorrectionPreview(
             seen={"claim_revision": claim_revision, "impact_token": impact_token_seen},
@@ -190,18 +364,37 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None,
                      "claim_status": claim["status"]})
     if claim["status"] not in CURRENT_CLAIM:
         raise ClaimSuperseded(claim_id=claim_id, status=claim["status"])
+    if leave:
+        p = await picture(g, claim_id, policy, leave=leave)
+        if impact_token(p.claim, p.snap.stamps(), p.others) != token:
+            raise StaleCorrectionPreview(
+                seen={"claim_revision": claim_revision, "impact_token": impact_token_seen},
+                current={"claim_revision": p.claim["revision"], "claim_status":
+                         p.claim["status"]})
+        stamps = p.snap.stamps()
+    out = p.out
 
     correction_id = new_id()
     replacement_id = new_id() if kind == "replace" else None
+    also = [*twin_rows(claim), *_other_rows(p.corrected_others)]
     flags: list[Flag] = [
         {"id": i, "reason": json.dumps({"type": "correction", "correction_id": correction_id,
                                         "claim_id": claim_id, "reasons": r})}
         for i, r in out.flag.items()]
+    conflicts: list[ConflictRow] = []
+    links: list[LinkRow] = []
+    if replacement_id is not None:
+        conflicts, links = await _replacement_conflicts(
+            g, p, checks.stored_statement(replacement_id, text, statement_key(text)),
+            judge, vectors)
     now = now_ms()
     write: CorrectionWrite = {
         "claim_id": claim_id, "claim_revision": claim["revision"],
         "n_users": claim["n_users"], "kind": kind, "key": key, "now": now,
-        "statement_key": claim["statement_key"], "twins": twin_rows(claim),
+        "twins": also,
+        "guard_keys": sorted({claim["statement_key"] or "",
+                              *(o.claim["statement_key"] for o in p.others)}),
+        "guard_rows": [*twin_rows(claim), *_other_rows(p.others)],
         "old_status": "superseded" if kind == "replace" else "rejected",
         "correction": {
             "id": correction_id, "statement": text if kind == "replace" else (statement or text),
@@ -213,16 +406,24 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None,
         "replacement": {"id": replacement_id, "statement": text, "key": statement_key(text),
                         "terms": search.claim_terms(text)},  # one claim: a list is fine
         "flags": flags, "holds": sorted(out.hold),
+        "conflicts": conflicts, "links": links,
+        "settles": [settle([claim["statement_key"] or "",
+                          *(o.claim["statement_key"] for o in p.corrected_others)],
+                         "correction", correction_id,
+                         f'Corrected to "{text}"' if kind == "replace"
+                         else f'"{claim["statement"]}" retracted', reviewer)],
+        "audit_actor": actor,
         "audits": [audit_event("correction.applied", actor, correction_id, {
             "claim_id": claim_id, "kind": kind, "replacement_id": replacement_id,
-            "also_corrected": [t["id"] for t in claim["twins"]],
+            "also_corrected": sorted(str(x[0]) for x in also),
+            "left_out": sorted(o.claim["id"] for o in p.left_out),
             "flagged": sorted(out.flag), "held": sorted(out.hold)}, at=now)],
     }
     if not await store_corrections.apply(g, stamps, write):
         # The same apply may have won the race from another process: that is a repeat.
         winner = await store_corrections.find_by_key(g, key)
         if winner is not None:
-            recheck = await recheck_claim(g, claim_id, policy=policy, actor=actor)
+            recheck = await recheck_correction(g, winner, policy=policy, actor=actor)
             return "already_applied", await _result(g, winner, recheck)
         current = await store_repair.claim_state(g, claim_id)
         raise StaleCorrectionPreview(
@@ -232,23 +433,42 @@ async def apply_correction(g: Graph, claim_id: str, *, statement: str | None,
     return "applied", await _result(g, correction_id, None)
 
 
-async def recheck_claim(g: Graph, claim_id: str, *, policy: SupportPolicy,
-                        actor: str) -> CorrectionOutcome:
-    """Re-run the dependency check for an already corrected claim; flags what lost support."""
+async def recheck_claims(g: Graph, claim_ids: Sequence[str], *, policy: SupportPolicy,
+                         actor: str) -> CorrectionOutcome:
+    """Re-run the dependency check for claims already corrected (together); flags what lost
+    support."""
+    ids = sorted(set(claim_ids))
     for _ in range(5):
-        _, snap, out = await _picture(g, claim_id, policy)
+        snap = await store_repair.load_region(g, await store_repair.decisions_using(g, ids))
+        refuted = {u.claim_id: u.source_id for d in snap.decisions.values() for u in d.uses
+                   if u.claim_id in ids}
+        out = relabel(snap, refuted=refuted, policy=policy)
         if not out.flag and not out.hold:
             return {"flagged": [], "held": []}
         flags: list[Flag] = [
-            {"id": i, "reason": json.dumps({"type": "recheck", "claim_id": claim_id,
+            {"id": i, "reason": json.dumps({"type": "recheck", "claim_id": ids[0],
                                             "reasons": r})} for i, r in out.flag.items()]
         ok = await store_corrections.repair_only(
             g, snap.stamps(), {"flags": flags, "holds": sorted(out.hold)},
-            [audit_event("correction.rechecked", actor, claim_id, {
-                "flagged": sorted(out.flag), "held": sorted(out.hold)})])
+            [audit_event("correction.rechecked", actor, ids[0], {
+                "claims": ids, "flagged": sorted(out.flag), "held": sorted(out.hold)})])
         if ok:
             return {"flagged": sorted(out.flag), "held": sorted(out.hold)}
     raise StaleCorrectionPreview("The region kept changing during the re-check; retry.")
+
+
+async def recheck_correction(g: Graph, correction_id: str, *, policy: SupportPolicy,
+                             actor: str) -> CorrectionOutcome:
+    """Re-run the dependency check for every claim a correction corrected."""
+    corr = await store_corrections.get_correction(g, correction_id)
+    return await recheck_claims(g, [corr["claim_id"], *corr["also_corrected"]],
+                                policy=policy, actor=actor)
+
+
+async def recheck_claim(g: Graph, claim_id: str, *, policy: SupportPolicy,
+                        actor: str) -> CorrectionOutcome:
+    """Re-run the dependency check for an already corrected claim."""
+    return await recheck_claims(g, [claim_id], policy=policy, actor=actor)
 
 
 async def _result(g: Graph, correction_id: str,
@@ -262,9 +482,12 @@ async def _result(g: Graph, correction_id: str,
     else:
         old, replacement = await claims.get_claim(g, corr["claim_id"]), None
     outcome = corr.pop("outcome", {"flagged": [], "held": []})
-    result: CorrectionResult = {"correction": corr, "old_claim": old, "replacement": replacement,
-                                "also_corrected": corr["also_corrected"],
-                                "flagged": outcome["flagged"], "held": outcome["held"]}
+    result: CorrectionResult = {
+        "correction": corr, "old_claim": old, "replacement": replacement,
+        "also_corrected": corr["also_corrected"], "flagged": outcome["flagged"],
+        "held": outcome["held"],
+        "conflicts": replacement["conflicts"] if replacement is not None else [],
+        "settled": await store_conflicts.settled_by(g, correction_id)}
     if recheck is not None:
         result["recheck"] = recheck
     return result

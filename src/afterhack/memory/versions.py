@@ -84,7 +84,8 @@ async def plan_retirement(g: Graph, judge: ConflictJudge | None, *, source_id: s
     plan.retire = [RetireRow(
         id=c["id"], revision=c["revision"], n_users=users[c["id"]],
         status="superseded" if i in superseded_by else "rejected",
-        superseded_by=superseded_by.get(i), statement=c["statement"])
+        superseded_by=superseded_by.get(i), statement=c["statement"],
+        statement_key=c["statement_key"])
         for i, c in enumerate(retiring)]
     plan.out = relabel(plan.snap, refuted={c["id"]: source_id for c in retiring},
                        policy=policy)

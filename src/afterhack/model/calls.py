@@ -27,6 +27,7 @@ class CallDetail(TypedDict, total=False):
     pair: int  # the gateway conflict judge: which candidate pair this call was about
     texts: int  # embeddings: how many texts were embedded
     model: str  # embeddings: the model that made the vectors
+    purpose: str  # embeddings: "conflict_check" for new statements a check compares by meaning
 
 
 class ModelCallRecord(TypedDict):

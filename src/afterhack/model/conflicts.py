@@ -16,6 +16,7 @@ from afterhack.model.vocab import (
     ConflictStatus,
     Resolution,
     RetiredStatus,
+    SettledKind,
 )
 
 
@@ -38,6 +39,16 @@ class ConflictClaim(TypedDict):
     said_at: int | None
 
 
+class SettledBy(TypedDict):
+    """What closed a conflict by superseding or retiring one of its sides: a correction
+    (its id), the resolution of another conflict (that conflict's id) or a new version of a
+    source (the version's id), and what it says, in words."""
+
+    kind: SettledKind
+    id: str
+    note: str
+
+
 class ConflictRecord(TypedDict):
     id: str
     key: str  # the pair of statement keys it is between
@@ -57,6 +68,7 @@ class ConflictRecord(TypedDict):
     newer_claim_id: str | None
     # Whether one speaker said both sides (None unless both were said in a conversation).
     same_speaker: bool | None
+    settled_by: SettledBy | None  # for a conflict closed by what retired one of its sides
     claims: list[ConflictClaim]
 
 
@@ -113,6 +125,8 @@ class ResolutionResult(TypedDict):
     superseded: list[str]
     flagged: list[str]
     held: list[str]
+    # The other open conflicts of the losing statement, closed with it (settled).
+    settled: list[str]
     recheck: NotRequired[CorrectionOutcome]  # a repeat re-runs the dependency check
 
 

@@ -6,7 +6,7 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict
 
-from afterhack.model.claims import ClaimView
+from afterhack.model.claims import ClaimConflictView, ClaimView
 from afterhack.model.region import FlagReason, PremiseSupport
 from afterhack.model.vocab import (
     ActionStatus,
@@ -15,6 +15,7 @@ from afterhack.model.vocab import (
     CorrectionKind,
     CorrectionNodeKind,
     DecisionStatus,
+    ValueKind,
 )
 
 
@@ -92,6 +93,9 @@ class ImpactRevisions(TypedDict):
     claims: dict[str, int]
     upstream: dict[str, int]
     twins: dict[str, int]
+    # The claims that state the same fact in other words (and their copies), corrected with
+    # it or left out of it.
+    in_other_words: dict[str, int]
 
 
 class Revisions(TypedDict):
@@ -102,14 +106,32 @@ class Revisions(TypedDict):
     impact: ImpactRevisions
 
 
+class ValueRead(TypedDict):
+    """The value two statements both give for the same subject and attribute."""
+
+    kind: ValueKind
+    value: str  # in one wording, whatever the statements' ("June 12", "EUR 9,500")
+    in_claim: str  # as the corrected claim writes it
+    in_other: str  # as the other claim writes it
+
+
 class AlsoStates(TypedDict):
-    """A twin: another current claim stating the same, corrected with the claim."""
+    """Another current claim that states what the corrected claim states: a twin (the same
+    statement, from another source or ingest), or a claim stating the same fact in other
+    words (``in_other_words``, with the value both read). Corrected with the claim, unless
+    the reviewer leaves it out (``left_out``: a claim stating the same fact in other words
+    only; it then stands in an open conflict with the replacement)."""
 
     claim_id: str
     status: ClaimStatus
     revision: int
+    statement: str
+    evidence_quote: str | None
     source_id: str | None
     source_title: str | None
+    in_other_words: bool
+    value_read: ValueRead | None
+    left_out: bool
 
 
 class CorrectionPreview(Impact):
@@ -131,9 +153,14 @@ class CorrectionResult(TypedDict):
     correction: Correction
     old_claim: ClaimView
     replacement: ClaimView | None
-    also_corrected: list[str]  # the twins corrected with it
+    also_corrected: list[str]  # the twins, and claims in other words, corrected with it
     flagged: list[str]
     held: list[str]
+    # The open conflicts the replacement is in: with the claims left out of the correction,
+    # and with every current claim that gives another value for the same thing.
+    conflicts: list[ClaimConflictView]
+    # The conflicts the correction closed: one of their sides is what it corrected.
+    settled: list[str]
     recheck: NotRequired[CorrectionOutcome]  # a repeat re-runs the dependency check
 
 

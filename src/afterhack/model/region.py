@@ -81,6 +81,9 @@ class RegionClaim(TypedDict):
     statement_key: str | None
     n_users: int
     twins: list[Twin]
+    # The statements of current claims a check found to state its fact (or a twin's) in
+    # other words: a correction of it lists them (docs/rules.md, rule 4).
+    same_fact_keys: list[str]
 
 
 class DecisionStamp(NamedTuple):

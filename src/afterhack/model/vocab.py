@@ -69,6 +69,13 @@ VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 # How a conflict is resolved: keep one side, or dismiss (both hold).
 Resolution = Literal["keep", "dismiss"]
 RESOLUTIONS: tuple[Resolution, ...] = get_args(Resolution)
+# What closed a conflict one of whose sides was superseded or retired by something else: a
+# correction, the resolution of another conflict, or a new version of a source.
+SettledKind = Literal["correction", "resolution", "version"]
+SETTLED_KINDS: tuple[SettledKind, ...] = get_args(SettledKind)
+# The kind of a value a statement gives, as the detector reads it (facts/values.py).
+ValueKind = Literal["date", "time", "duration", "number", "amount", "percentage", "place",
+                    "person", "organisation"]
 # What a new version does to a claim its text no longer holds (versions.py).
 RetiredStatus = Literal["superseded", "rejected"]
 
@@ -126,7 +133,7 @@ NodeLabel = Literal["Workspace", "Source", "SourceVersion", "SourceFragment", "C
 NODE_LABELS: tuple[NodeLabel, ...] = get_args(NodeLabel)
 EdgeType = Literal["HAS_VERSION", "HAS_FRAGMENT", "SUPPORTED_BY", "CORRECTS", "SUPERSEDES",
                    "HAS_HANDOFF", "PRODUCED", "USED_CLAIM", "DEPENDS_ON", "REQUIRES",
-                   "BETWEEN", "RESOLVES"]
+                   "BETWEEN", "RESOLVES", "SAME_FACT"]
 EDGE_TYPES: tuple[EdgeType, ...] = get_args(EdgeType)
 # The labels at the two ends of the edges a correction's region is read through. Queries
 # follow these edges without naming the labels (each label check costs FalkorDB a matrix
@@ -135,6 +142,8 @@ EDGE_ENDS: dict[EdgeType, tuple[NodeLabel, NodeLabel]] = {
     "USED_CLAIM": ("Decision", "Claim"),
     "DEPENDS_ON": ("Decision", "Decision"),
     "REQUIRES": ("Action", "Decision"),
+    # Two claims a check found to state the same fact in other words (memory/checks.py).
+    "SAME_FACT": ("Claim", "Claim"),
 }
 # What the product view of the graph draws (projection.py), and which view is asked for.
 GraphViewName = Literal["product", "internal"]

@@ -18,7 +18,9 @@ import asyncio
 import contextlib
 import logging
 import time
+from array import array
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
 
 from afterhack.errors import GatewayError
@@ -36,6 +38,20 @@ log = logging.getLogger(__name__)
 
 BATCH = 32
 _READY_REMEMBERED = 4096
+# Vectors a conflict check made for new claims, kept for the worker that stores them (so a
+# statement is embedded once): at most this many, the oldest dropped first. A float32
+# vector of the offline model is 1.5 KB.
+_KEPT = 20_000
+# A request embeds at most this many statements to find their neighbours by meaning; a
+# larger batch (a long document) is checked by meaning as the worker embeds it, so an
+# ingest never waits on the model for more than about one worker batch
+# (docs/decisions/0026-neighbours-by-meaning.md).
+CHECK_EMBED_MAX = BATCH
+
+# What the worker does with the claims whose vectors it has just written (the conflict
+# check by meaning, memory/checks.py): given by the services, as retrieval does not call
+# up into the domain.
+AfterWrite = Callable[[Graph, list[str]], Awaitable[None]]
 
 
 def compact(vec: list[float]) -> Floats:
@@ -56,6 +72,8 @@ class Vectors:
         # The graphs whose space was ready at their last search (this process's memory, a
         # bounded few): only for those is a query embedded before the state is read.
         self._ready: OrderedDict[str, None] = OrderedDict()
+        # Statement -> the passage vector a conflict check made for it (see ``_KEPT``).
+        self._kept: OrderedDict[str, array[float]] = OrderedDict()
 
     def was_ready(self, g: Graph) -> bool:
         """Whether this graph's space was ready when this process last searched it."""
@@ -101,6 +119,45 @@ class Vectors:
             await store_vectors.create_index(g, dim)
         for c, v in zip(claims, vecs, strict=True):
             c["v"] = compact(v)
+
+    async def for_checks(self, g: Graph, statements: Sequence[str],
+                         given: Sequence[list[float] | None], calls: list[ModelCall]
+                         ) -> list[list[float] | None]:
+        """The vectors a conflict check finds the statements' neighbours by meaning with:
+        those ``given`` (claims embedded at ingest), the rest embedded now as passages (the
+        call recorded in ``calls``) and kept for the worker, which then stores them without
+        embedding them again. None for all when the workspace has no vectors to compare
+        with (none yet, or another model's), the model fails, or more than CHECK_EMBED_MAX
+        would be embedded while a worker embeds claims after their write (it checks them
+        by meaning then)."""
+        none: list[list[float] | None] = [None] * len(statements)
+        if not statements or not self.enabled or self.embedder is None:
+            return none
+        if not self.inline and sum(v is None for v in given) > CHECK_EMBED_MAX:
+            return none
+        model, dim = await store_vectors.space_of(g)
+        if model != self.embedder.name or (self.embedder.dim is not None
+                                           and dim != self.embedder.dim):
+            return none
+        out = list(given)
+        todo = [i for i, v in enumerate(out) if v is None]
+        if todo:
+            got = await self.embed([statements[i] for i in todo], "passage")
+            if got is None:
+                return none
+            vecs, call = got
+            call.detail["purpose"] = "conflict_check"
+            calls.append(call)
+            for i, v in zip(todo, vecs, strict=True):
+                out[i] = v
+                self._keep(statements[i], v)
+        return out
+
+    def _keep(self, statement: str, vec: list[float]) -> None:
+        self._kept[statement] = array("f", vec)
+        self._kept.move_to_end(statement)
+        if len(self._kept) > _KEPT:
+            self._kept.popitem(last=False)
 
     @property
     def enabled(self) -> bool:
@@ -151,24 +208,29 @@ class Vectors:
             log.warning("embedding failed: %s", exc.code)
         return None
 
-    async def fill(self, g: Graph, limit: int = BATCH) -> int:
-        """Embed up to ``limit`` pending claims and store their vectors; returns how many
-        were written (0 when none is pending, or the workspace is in another space)."""
+    async def fill(self, g: Graph, limit: int = BATCH) -> list[str]:
+        """Embed up to ``limit`` pending claims and store their vectors; returns the ids of
+        those written (none when none is pending, or the workspace is in another space)."""
         if self.embedder is None:
-            return 0
+            return []
         todo = await store_vectors.pending(g, limit)
         if not todo:
-            return 0
-        got = await self.embed([c.statement for c in todo], "passage")
-        if got is None:
-            return 0
-        vecs, _call = got
+            return []
+        kept = {c.statement: list(v) for c in todo
+                if (v := self._kept.pop(c.statement, None)) is not None}
+        rest = sorted({c.statement for c in todo} - kept.keys())
+        if rest:
+            got = await self.embed(rest, "passage")
+            if got is None:
+                return []
+            kept.update(zip(rest, got[0], strict=True))
+        vecs = [kept[c.statement] for c in todo]
         dim = len(vecs[0])
         if any(len(v) != dim for v in vecs):
             log.warning("the embedder answered vectors of different dimensions; skipped")
-            return 0
+            return []
         if not await store_vectors.claim_space(g, self.embedder.name, dim):
-            return 0
+            return []
         sp = await store_vectors.space(g)
         if not sp.indexed:
             await store_vectors.create_index(g, dim)
@@ -183,9 +245,11 @@ class Worker:
     Writes in this process wake it for their workspace; a rescan of the registry every
     ``rescan_s`` finds work other processes left (or claims restored from an export)."""
 
-    def __init__(self, store: Store, vectors: Vectors, *, rescan_s: float | None = 60.0) -> None:
+    def __init__(self, store: Store, vectors: Vectors, *, rescan_s: float | None = 60.0,
+                 after_write: AfterWrite | None = None) -> None:
         self.store = store
         self.vectors = vectors
+        self.after_write = after_write
         # None: no rescans, only the workspaces this process names (inline embedding, where
         # ingest leaves nothing pending: a re-embed or a restore is all that is left to do).
         self.rescan_s = rescan_s
@@ -249,10 +313,12 @@ class Worker:
         if sp.model is None:
             await store_vectors.mark_unembedded(g)
         while True:
-            n = await self.vectors.fill(g)
-            self.embedded += n
-            if n == 0:
+            written = await self.vectors.fill(g)
+            self.embedded += len(written)
+            if not written:
                 return
+            if self.after_write is not None:
+                await self.after_write(g, written)
             # Let other workspaces (and requests) in between batches.
             if not self._queue.empty():
                 self.notify(name)

@@ -26,13 +26,14 @@ from afterhack.llm.extraction import GatewayExtractor
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.judge import ConflictJudge, GatewayJudge, OfflineJudge
 from afterhack.llm.offline import OfflineExtractor
+from afterhack.memory import checks
 from afterhack.memory.ingest import Extractor
 from afterhack.model.vocab import SupportPolicy
-from afterhack.retrieval.vectors import Vectors, Worker
+from afterhack.retrieval.vectors import AfterWrite, Vectors, Worker
 from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.runtime.loading import Target, can_wait, wait_until_loaded
 from afterhack.store import plancache
-from afterhack.store.client import NOT_ANSWERING, Store
+from afterhack.store.client import NOT_ANSWERING, Graph, Store
 from afterhack.store.workspaces import (
     ensure_registry,
     register_schema_everywhere,
@@ -122,6 +123,24 @@ def _embedder(settings: Settings, gateway: Gateway | None) -> Embedder | None:
         return GatewayEmbedder(gateway, settings.embedding_model,
                                settings.embedding_max_distance)
     return OfflineEmbedder()
+
+
+def meaning_checks(judge: ConflictJudge | None) -> AfterWrite | None:
+    """What the vector worker does after each batch it writes: check those claims against
+    their nearest current claims by meaning (memory/checks.py); nothing when conflict
+    checks are off. A failure is logged and the worker goes on: the claims are stored, and
+    what they contradict by words was checked at their ingest."""
+    if judge is None:
+        return None
+
+    async def after(g: Graph, claim_ids: list[str]) -> None:
+        try:
+            await checks.check_by_meaning(g, judge, claim_ids)
+        except AfterhackError as exc:
+            log.warning("conflict check by meaning skipped for %d claims: %s",
+                        len(claim_ids), exc)
+
+    return after
 
 
 def build_services(settings: Settings, store: Store) -> Services:
@@ -344,7 +363,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             if services.vectors.enabled:
                 services.vectors.worker = Worker(
                     store, services.vectors,
-                    rescan_s=60.0 if settings.embedding_worker else None)
+                    rescan_s=60.0 if settings.embedding_worker else None,
+                    after_write=meaning_checks(services.conflict_judge))
                 services.vectors.worker.start()
             yield services
         finally:

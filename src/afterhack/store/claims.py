@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 from afterhack.errors import ClaimNotFound, WorkspaceNotFound
 from afterhack.model.claims import (
@@ -240,6 +240,26 @@ async def statement_keys(g: Graph, ids: list[str]) -> dict[str, tuple[str, str]]
                         "RETURN c.id AS id, c.statement_key AS k, c.statement AS s",
                         {"ids": ids})
     return {r["id"]: (r["k"], r["s"]) for r in rows}
+
+
+class CurrentStatement(TypedDict):
+    id: str
+    statement: str
+    statement_key: str
+
+
+_CURRENT_STATEMENT = of(CurrentStatement)
+
+
+async def current_statements(g: Graph, ids: list[str]) -> list[CurrentStatement]:
+    """The claims of ``ids`` that are current, each with its statement and key."""
+    if not ids:
+        return []
+    rows = await g.read("MATCH (c:Node) WHERE c:Claim AND c.id IN $ids "
+                        f"AND c.status IN {CURRENT} RETURN c.id AS id, "
+                        "c.statement AS statement, c.statement_key AS statement_key "
+                        "ORDER BY c.id", {"ids": ids})
+    return _CURRENT_STATEMENT.all(rows)
 
 
 async def contains_scan(g: Graph, words: list[str], statuses: Sequence[ClaimStatus],

@@ -17,10 +17,10 @@ from typing import Any, TypedDict
 
 from afterhack.errors import ConflictNotFound
 from afterhack.model.claims import ClaimConflictView, OtherSide
-from afterhack.model.conflicts import ConflictClaim, ConflictRecord
+from afterhack.model.conflicts import ConflictClaim, ConflictRecord, SettledBy
 from afterhack.model.pages import After
-from afterhack.model.vocab import ConflictKind, ConflictStatus
-from afterhack.store.audit import CREATE_AUDITS
+from afterhack.model.vocab import SETTLED_KINDS, ConflictKind, ConflictStatus, SettledKind, as_word
+from afterhack.store.audit import CREATE_AUDITS, AuditEvent
 from afterhack.store.client import Graph, Row
 from afterhack.store.cypher import CURRENT, RETIRED, cypher_list
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD
@@ -68,6 +68,103 @@ CALL {
   RETURN collect(k.id) AS raised
 }
 """
+
+class LinkRow(TypedDict):
+    """Two claims a check found to state the same fact in other words: the new one and the
+    current one it was compared with."""
+
+    new_id: str
+    old_id: str
+
+
+# Appended beside RAISE: each row of $links becomes a SAME_FACT edge from the new claim to
+# the one it restates in other words (once: a pair checked again adds none), while both are
+# current. A correction's preview reads them to list what states its fact in other words.
+LINK = """
+CALL {
+  UNWIND $links AS l
+  MATCH (ln:Node {id: l.new_id}), (lo:Node {id: l.old_id})
+  WHERE ln:Claim AND lo:Claim AND ln.status IN ['proposed', 'accepted']
+    AND lo.status IN ['proposed', 'accepted']
+  MERGE (ln)-[:SAME_FACT]->(lo)
+  RETURN count(*) AS n_linked
+}
+"""
+
+
+class RaiseWrite(TypedDict):
+    conflicts: list[ConflictRow]
+    links: list[LinkRow]
+    now: int
+    audit_actor: str
+    audits: list[AuditEvent]
+
+
+async def raise_conflicts(g: Graph, p: RaiseWrite) -> list[str]:
+    """Raise conflicts found after the claims were written (by meaning, as the worker
+    embeds them), with their audit events, in one write; the ids raised (a pair raised
+    meanwhile, or a claim no longer current, raises nothing)."""
+    rows = await g.write(RAISE + "WITH raised " + LINK + "WITH raised " + CREATE_AUDITS
+                         + " RETURN raised", p)
+    return [str(i) for i in rows.scalar() or []]
+
+
+class Settle(TypedDict):
+    """What SETTLE closes and names: the statement keys a write retires (superseded or
+    rejected: a side of a conflict is a statement), a conflict the write resolves itself
+    (or ''), and what settles them."""
+
+    keys: list[str]
+    skip: str
+    kind: SettledKind
+    id: str
+    note: str
+    actor: str
+    detail: str  # the audit event's detail, JSON
+
+
+def settle(keys: list[str], kind: SettledKind, by_id: str, note: str, actor: str,
+           skip: str = "") -> Settle:
+    return Settle(keys=sorted(set(keys)), skip=skip, kind=kind, id=by_id, note=note,
+                  actor=actor, detail=json.dumps({"settled_by": {"kind": kind, "id": by_id,
+                                                                 "note": note}},
+                                                 ensure_ascii=False, sort_keys=True))
+
+
+# Appended to a write that supersedes or retires claims, after it has: for each of
+# $settles, each open conflict one of whose statements (its keys) has no current claim left
+# is closed as resolved, naming what settled it, with an audit event each; in the same
+# query, so no conflict is left open against a statement nobody holds any more. Returns
+# $settled (their ids).
+SETTLE = """
+CALL {
+  UNWIND $settles AS st
+  UNWIND st.keys AS sk
+  MATCH (sc:Node {statement_key: sk})<-[:BETWEEN]-(sx:Conflict)
+  WHERE sc:Claim AND sx.status = 'open' AND sx.id <> st.skip
+  WITH DISTINCT st, sx, sk
+  OPTIONAL MATCH (live:Node {statement_key: sk})
+  WHERE live:Claim AND live.status IN """ + CURRENT + """
+  WITH st, sx, sk, count(live) AS n_live
+  WHERE n_live = 0
+  WITH sx, collect(st)[0] AS st
+  SET """ + change("sx", "'resolved'") + """, sx.revision = sx.revision + 1,
+      sx.resolved_at = $now, sx.resolved_by = st.actor, sx.settled_kind = st.kind,
+      sx.settled_id = st.id, sx.settled_note = st.note
+  CREATE (:AuditEvent:Node {id: randomUUID(), kind: 'conflict.settled', actor: st.actor,
+      at: $now, subject_id: sx.id, detail: st.detail})
+  RETURN collect(sx.id) AS settled
+}
+"""
+
+
+async def settled_by(g: Graph, by_id: str) -> list[str]:
+    """The conflicts that what has this id settled."""
+    rows = await g.read("MATCH (k:Node {status: 'resolved'}) WHERE k:Conflict "
+                        "AND k.settled_id = $id RETURN k.id AS id ORDER BY k.created_at, k.id",
+                        {"id": by_id})
+    return [str(r["id"]) for r in rows]
+
 
 def open_conflict_ids(at: At) -> str:
     """The ids of the open conflicts a claim (bound as ``c``) is in at the moment, through
@@ -163,7 +260,7 @@ OPTIONAL MATCH (c)-[:SUPPORTED_BY]->(:SourceFragment)<-[:HAS_FRAGMENT]-(v:Source
 WITH k, st, c, v, s ORDER BY c.created_at, c.id
 RETURN k {{.id, .key, .kind, .reason, .detected_by, .revision, .created_at, .resolved_at,
   .resolved_by, .resolution, .kept_claim_id, .correction_id, .newer_claim_id,
-  .same_speaker}} AS k, st,
+  .same_speaker, .settled_kind, .settled_id, .settled_note}} AS k, st,
   collect({{id: c.id, statement: c.statement, statement_key: c.statement_key,
     status: {at.status('c')}, revision: c.revision, evidence_quote: c.evidence_quote,
     source_id: s.id, source_title: s.title,
@@ -175,10 +272,14 @@ RETURN k {{.id, .key, .kind, .reason, .detected_by, .revision, .created_at, .res
 def _record(row: Row) -> ConflictRecord:
     record = dict(row["k"])
     record["status"] = row["st"]
+    kind, by, note = (record.pop("settled_kind"), record.pop("settled_id"),
+                      record.pop("settled_note"))
+    record["settled_by"] = (None if kind is None else SettledBy(
+        kind=as_word(SETTLED_KINDS, kind), id=str(by), note=str(note)))
     if row["st"] == "open":
-        # Open at the moment: a resolution since did not exist yet.
+        # Open at the moment: a resolution (or what settled it) since did not exist yet.
         record.update(resolved_at=None, resolved_by=None, resolution=None, kept_claim_id=None,
-                      correction_id=None)
+                      correction_id=None, settled_by=None)
     record["claims"] = _CONFLICT_CLAIM.all(row["claims"])
     return _CONFLICT.one(record)
 
@@ -361,10 +462,13 @@ WITH x
 
 
 async def keep(g: Graph, p: dict[str, Any]) -> bool:
-    """Resolve by keeping one side, in one guarded query; False when anything moved."""
+    """Resolve by keeping one side, in one guarded query: the other conflicts of the losing
+    statement settled ($settles), the kept claim's new conflicts raised ($conflicts); False
+    when anything moved."""
     rows = await g.write(
-        GUARD + _RESOLUTION_GUARD + _KEEP + "WITH k " + FLAG_AND_HOLD + "WITH k "
-        + CREATE_AUDITS + " RETURN k.id AS id", p)
+        GUARD + _RESOLUTION_GUARD + _KEEP + "WITH k " + SETTLE + "WITH k, settled " + RAISE
+        + "WITH k " + LINK + "WITH k " + FLAG_AND_HOLD + "WITH k " + CREATE_AUDITS
+        + " RETURN k.id AS id", p)
     return bool(rows)
 
 

@@ -11,6 +11,7 @@ from afterhack.model.region import Stamps
 from afterhack.model.vocab import ClaimStatus, CorrectionKind
 from afterhack.store.audit import CREATE_AUDITS, AuditEvent, now_ms
 from afterhack.store.client import Graph
+from afterhack.store.conflicts import LINK, RAISE, SETTLE, ConflictRow, LinkRow, Settle
 from afterhack.store.cypher import CURRENT
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, TWINS_GUARD, Repair, guard_params
 from afterhack.store.history import born, change
@@ -55,9 +56,19 @@ class CorrectionWrite(Repair):
     fragment: NewFragment
     replacement: NewReplacement
     audits: list[AuditEvent]
-    # The claims stating the same thing, corrected with it (store/guard.twin_rows).
-    statement_key: str | None
+    audit_actor: str
+    # Every other claim corrected with it: its twins, and the claims stating the same fact
+    # in other words the reviewer did not leave out, with their twins ([id, revision, users]).
     twins: list[list[str | int]]
+    # What TWINS_GUARD re-checks: the statements reached and all their other current claims,
+    # those left out included.
+    guard_keys: list[str]
+    guard_rows: list[list[str | int]]
+    # Conflicts the replacement raises (conflicts.check_new_claims, and one with each claim
+    # left out), and the conflicts the correction settles.
+    conflicts: list[ConflictRow]
+    links: list[LinkRow]  # the replacement and the claims stating its fact in other words
+    settles: list[Settle]
 
 # The corrected claim must still be exactly as previewed: same revision, still current, and
 # used by the same number of decisions (a new user would have joined the impact set).
@@ -124,9 +135,10 @@ async def apply(g: Graph, stamps: Stamps, write: CorrectionWrite) -> bool:
     False if it moved."""
     q = GUARD + TWINS_GUARD + _SUPERSEDE
     if write["kind"] == "replace":
-        q += _REPLACEMENT + _TWINS_REPLACED
+        q += (_REPLACEMENT + _TWINS_REPLACED + "WITH k " + SETTLE + "WITH k, settled " + RAISE
+              + "WITH k " + LINK)
     else:
-        q += _TWINS
+        q += _TWINS + "WITH k " + SETTLE
     q += "WITH k " + FLAG_AND_HOLD + "WITH k " + CREATE_AUDITS + " RETURN k.id AS id"
     rows = await g.write(q, {**guard_params(stamps), **write})
     return bool(rows)

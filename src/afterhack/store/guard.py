@@ -123,15 +123,18 @@ def twin_rows(claim: RegionClaim) -> list[list[str | int]]:
     return [[t["id"], t["revision"], t["n_users"]] for t in claim["twins"]]
 
 
-# The twins must be exactly those previewed: no new copy ingested, none changed or newly
-# used since ($statement_key, $claim_id, $twins from twin_rows). Put after GUARD.
+# The other current claims of the statements a correction reaches must be exactly those
+# previewed: no new copy ingested, none changed or newly used since ($guard_keys: the
+# corrected statement's key and those of the claims stating it in other words; $claim_id;
+# $guard_rows: [id, revision, users] of each, from twin_rows). Put after GUARD.
 TWINS_GUARD = """
 CALL {
-  MATCH (tw:Node {statement_key: $statement_key})
+  UNWIND $guard_keys AS gk
+  MATCH (tw:Node {statement_key: gk})
   WHERE tw:Claim AND tw.status IN ['proposed', 'accepted'] AND tw.id <> $claim_id
   WITH tw, size([(tw)<-[tu:USED_CLAIM]-(:Decision) | tu]) AS n_tw_users
   RETURN collect([tw.id, tw.revision, n_tw_users]) AS twin_state
 }
 WITH twin_state
-WHERE size(twin_state) = size($twins) AND all(x IN twin_state WHERE x IN $twins)
+WHERE size(twin_state) = size($guard_rows) AND all(x IN twin_state WHERE x IN $guard_rows)
 """

@@ -117,7 +117,7 @@ async def check_workspace(g: Graph) -> list[str]:
             v.append(f"claim {q['id']}: quote is not the version text at its offsets")
     conflicts = await _all(g, (
         "MATCH (k:Conflict) RETURN k.id AS id, k.status AS status, "
-        "k.kept_claim_id AS kept, "
+        "k.kept_claim_id AS kept, k.settled_kind AS settled, "
         "[(k)-[:BETWEEN]->(c:Claim) | c.statement_key] AS keys, "
         "[(k)<-[:RESOLVES]-(r:Correction) | [r.kind, r.replacement_id]] AS resolutions "
         "ORDER BY k.id"))
@@ -127,6 +127,17 @@ async def check_workspace(g: Graph) -> list[str]:
         if k["status"] != "resolved":
             if k["resolutions"]:
                 v.append(f"conflict {k['id']} is {k['status']} but a correction resolves it")
+            if k["settled"] is not None:
+                v.append(f"conflict {k['id']} is {k['status']} but names what settled it")
+            if k["status"] == "open":
+                v += await _open_sides_current(g, k["id"], k["keys"])
+            continue
+        if k["settled"] is not None:
+            # Settled by what retired one side: that side has no current claim left.
+            if k["resolutions"]:
+                v.append(f"conflict {k['id']} is both settled and resolved by a correction")
+            elif not await _a_side_is_gone(g, k["keys"]):
+                v.append(f"conflict {k['id']} is settled but both its sides are current")
             continue
         if len(k["resolutions"]) != 1 or k["resolutions"][0] != ["supersede", k["kept"]]:
             v.append(f"conflict {k['id']} is resolved without one supersede correction "
@@ -156,6 +167,25 @@ async def check_workspace(g: Graph) -> list[str]:
     if unlabelled:
         v.append(f"{unlabelled} nodes lack the shared label Node")
     return v
+
+
+async def _current(g: Graph, key: str) -> int:
+    return int((await g.read(
+        "MATCH (c:Node {statement_key:$k}) WHERE c:Claim "
+        "AND c.status IN ['proposed','accepted'] RETURN count(c) AS n", {"k": key})).scalar()
+        or 0)
+
+
+async def _a_side_is_gone(g: Graph, keys: list[str]) -> bool:
+    return any([await _current(g, key) == 0 for key in keys])
+
+
+async def _open_sides_current(g: Graph, conflict_id: str, keys: list[str]) -> list[str]:
+    """An open conflict has a current claim on each side: one whose side was superseded or
+    retired is settled in the same write."""
+    if await _a_side_is_gone(g, keys):
+        return [f"conflict {conflict_id} is open but a side has no current claim"]
+    return []
 
 
 async def _check_histories(g: Graph) -> list[str]:

@@ -20,6 +20,7 @@ from afterhack.model.vocab import (
     OPEN_ACTION,
     RESOLUTIONS,
     RUN_STATUSES,
+    SETTLED_KINDS,
     SOURCE_KINDS,
     UPDATES_POLICIES,
 )
@@ -62,7 +63,8 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
                  "detected_by": "str", "revision": "int", "resolved_at": "int",
                  "resolved_by": "str", "resolution": "str", "kept_claim_id": "str",
                  "correction_id": "str", "resolution_key": "str", "dismiss_reason": "str",
-                 "newer_claim_id": "str", "same_speaker": "bool"},
+                 "newer_claim_id": "str", "same_speaker": "bool",
+                 "settled_kind": "str", "settled_id": "str", "settled_note": "str"},
     "AgentRun": {**_CREATED, "task": "str", "status": "str", "model": "str",
                  "finished_at": "int", "model_calls": "str", "error": "str",
                  "builds_on": "str_list", "builds_on_skipped": "str", "started_by": "str",
@@ -87,6 +89,7 @@ EDGE_PROPERTIES: dict[str, dict[str, PropType]] = {
     "SUPPORTED_BY": {"role": "str"},
     "USED_CLAIM": {"premise": "str"},
     "SUPERSEDES": {"reason": "str"},
+    "SAME_FACT": {},
 }
 
 # Properties whose value (or for a list, each of its values) must come from a fixed set.
@@ -104,6 +107,7 @@ VALUES: dict[tuple[str, str], tuple[str, ...]] = {
     ("Conflict", "status"): CONFLICT_STATUSES,
     ("Conflict", "kind"): CONFLICT_KINDS,
     ("Conflict", "resolution"): RESOLUTIONS,
+    ("Conflict", "settled_kind"): SETTLED_KINDS,
     ("AgentRun", "status"): RUN_STATUSES,
     ("Source", "kind"): SOURCE_KINDS,
     ("Workspace", "updates"): UPDATES_POLICIES,

@@ -100,18 +100,25 @@ _TWO_LEVELS = ("MATCH (s:Node) WHERE s:Decision AND s.id IN $ids\n"
 # claim's number of users is not read here: it is the count of the region's uses of the
 # claim (claim_region). A correction refutes the statement, not one copy of it (docs/rules.md,
 # rule 4): the current claims with the claim's statement key (its twins, found through that
-# key's range index) are read with it, and the region is every twin's too.
+# key's range index) are read with it, and the region is every twin's too; so are the
+# statements a check linked to the claim as stating the same fact in other words (SAME_FACT,
+# which joins only claims: memory/checks.py), current ones only, through a one-hop path of
+# a ``*0..1`` pattern (a fixed one-hop pattern cost every preview a tenth of a millisecond
+# more, links or not). A twin's links are read apart, when there are twins (same_fact_keys).
 _CLAIM_AND_REGION = """MATCH (c:Node {id: $id}) WHERE c:Claim
 OPTIONAL MATCH (t:Node {statement_key: c.statement_key})
 WHERE t:Claim AND t.status IN ['proposed', 'accepted'] AND t.id <> c.id
-WITH c, collect(t) AS twins
+WITH c, collect(t) AS twins,
+  [q = (c)-[:SAME_FACT*0..1]-(o) WHERE length(q) = 1
+   AND o.status IN ['proposed', 'accepted'] | o.statement_key] AS same_fact_keys
 UNWIND [c] + twins AS x
 OPTIONAL MATCH (x)<-[:USED_CLAIM|DEPENDS_ON*1..2]-(d)
-WITH DISTINCT c, twins, d
+WITH DISTINCT c, twins, same_fact_keys, d
 RETURN c.id AS claim_id, c.status AS claim_status, c.revision AS claim_revision,
   c.source_id AS claim_source_id, c.statement AS claim_statement,
   c.statement_key AS claim_key,
   [t IN twins | [t.id, t.status, t.revision, t.source_id]] AS claim_twins,
+  same_fact_keys AS claim_same_fact_keys,
   """ + _DECISION
 
 # The first query of a preview through the API ($id, $ws); the benchmark times it too.
@@ -156,11 +163,75 @@ async def claim_region(g: Graph, claim_id: str, *, workspace_id: str | None = No
     twins = sorted((Twin(id=t[0], status=t[1], revision=t[2], source_id=t[3],
                          n_users=n_users(t[0])) for t in first["claim_twins"]),
                    key=lambda t: t["id"])
+    linked = set(first["claim_same_fact_keys"])
+    if twins:
+        linked |= await same_fact_keys(g, [t["id"] for t in twins])
+    linked.discard(first["claim_key"])
     claim = RegionClaim(id=first["claim_id"], status=first["claim_status"],
                         revision=first["claim_revision"], source_id=first["claim_source_id"],
                         statement=first["claim_statement"], statement_key=first["claim_key"],
-                        n_users=n_users(claim_id), twins=twins)
+                        n_users=n_users(claim_id), twins=twins,
+                        same_fact_keys=sorted(linked))
     return claim, Snapshot(decisions=decisions, actions=actions)
+
+
+class StatementClaim(TypedDict):
+    """A current claim of a statement read with its region: as a Twin, with its words."""
+
+    id: str
+    status: ClaimStatus
+    revision: int
+    source_id: str | None
+    statement_key: str
+    statement: str
+    evidence_quote: str | None
+    n_users: int
+
+
+# The current claims of the statements $keys and the first two levels of their region, as
+# _CLAIM_AND_REGION reads a claim's (deeper levels by _walk).
+_STATEMENTS_AND_REGION = """UNWIND $keys AS k
+MATCH (t:Node {statement_key: k}) WHERE t:Claim AND t.status IN ['proposed', 'accepted']
+WITH collect(t) AS ts
+UNWIND ts AS x
+OPTIONAL MATCH (x)<-[:USED_CLAIM|DEPENDS_ON*1..2]-(d)
+WITH DISTINCT ts, d
+RETURN [t IN ts | [t.id, t.status, t.revision, t.source_id, t.statement_key, t.statement,
+  t.evidence_quote]] AS claims,
+  """ + _DECISION
+
+
+async def statements_region(g: Graph, keys: list[str], snap: Snapshot
+                            ) -> list[StatementClaim]:
+    """The current claims of the statements ``keys``, and their region added to ``snap``
+    (each decision once); each claim with how many decisions use it."""
+    if not keys:
+        return []
+    rows = await g.read(_STATEMENTS_AND_REGION, {"keys": keys})
+    if not rows:
+        return []
+    more: dict[str, None] = {}
+    for r in rows:
+        if r["id"] is not None and r["id"] not in snap.decisions:
+            more.update(dict.fromkeys(_add_decision(r, snap.decisions, snap.actions)))
+    await _walk(g, [i for i in more if i not in snap.decisions], snap.decisions,
+                snap.actions)
+    out = [StatementClaim(id=t[0], status=t[1], revision=t[2], source_id=t[3],
+                          statement_key=t[4], statement=t[5], evidence_quote=t[6],
+                          n_users=sum(u.claim_id == t[0] for d in snap.decisions.values()
+                                      for u in d.uses))
+           for t in rows[0]["claims"]]
+    return sorted(out, key=lambda c: (c["statement_key"], c["id"]))
+
+
+async def same_fact_keys(g: Graph, claim_ids: list[str]) -> set[str]:
+    """The statement keys of the current claims linked to these as stating the same fact
+    in other words."""
+    rows = await g.read(
+        "MATCH (c:Node) WHERE c:Claim AND c.id IN $ids WITH c "
+        "MATCH (c)-[:SAME_FACT]-(o) WHERE o.status IN ['proposed', 'accepted'] "
+        "RETURN DISTINCT o.statement_key AS key", {"ids": claim_ids})
+    return {str(r["key"]) for r in rows}
 
 
 async def decisions_using(g: Graph, claim_ids: list[str]) -> list[str]:
@@ -170,6 +241,23 @@ async def decisions_using(g: Graph, claim_ids: list[str]) -> list[str]:
                         "AND c.id IN $ids "
                         "RETURN DISTINCT d.id AS id ORDER BY id", {"ids": claim_ids})
     return [r["id"] for r in rows]
+
+
+class ClaimBrief(NamedTuple):
+    statement: str
+    evidence_quote: str | None
+    source_title: str | None
+
+
+async def claim_briefs(g: Graph, claim_ids: list[str]) -> dict[str, ClaimBrief]:
+    """Each claim's statement, quote and the title of its source, in one read."""
+    if not claim_ids:
+        return {}
+    rows = await g.read("MATCH (c:Node) WHERE c:Claim AND c.id IN $ids WITH c "
+                        "OPTIONAL MATCH (s:Node {id: c.source_id}) WHERE s:Source "
+                        "RETURN c.id AS id, c.statement AS statement, "
+                        "c.evidence_quote AS quote, s.title AS title", {"ids": claim_ids})
+    return {r["id"]: ClaimBrief(r["statement"], r["quote"], r["title"]) for r in rows}
 
 
 async def source_titles(g: Graph, source_ids: list[str]) -> dict[str, str | None]:

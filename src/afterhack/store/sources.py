@@ -22,7 +22,7 @@ from afterhack.model.sources import (
 from afterhack.model.vocab import FragmentExtraction, RetiredStatus, SourceKind
 from afterhack.store.audit import CREATE_AUDIT, CREATE_AUDITS, AuditEvent, AuditParams
 from afterhack.store.client import Graph
-from afterhack.store.conflicts import RAISE, ConflictRow
+from afterhack.store.conflicts import LINK, RAISE, SETTLE, ConflictRow, LinkRow, Settle
 from afterhack.store.cypher import CURRENT, PENDING, RETIRED
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD, GuardParams, Repair
 from afterhack.store.history import born, change
@@ -124,6 +124,7 @@ class VersionWrite(AuditParams, FileFields):
     claims: list[NewClaim]
     model_calls: str  # JSON: the ModelCallRecord list
     conflicts: list[ConflictRow]  # to raise between new claims and current ones
+    links: list[LinkRow]  # new claims and the current ones stating their fact in other words
 
 
 class PolicyWrite(GuardParams, Repair):
@@ -133,6 +134,8 @@ class PolicyWrite(GuardParams, Repair):
     policy: list[PolicyRow]
     policy_losers: list[LoserRow]
     policy_audits: list[AuditEvent]
+    # The other open conflicts of the statements it supersedes, settled by its resolutions.
+    settles: list[Settle]
 
 
 class RetireRow(TypedDict):
@@ -145,6 +148,7 @@ class RetireRow(TypedDict):
     status: RetiredStatus
     superseded_by: str | None  # the new version's claim that states it differently
     statement: str
+    statement_key: str
 
 
 class NewVersionWrite(VersionWrite, GuardParams, Repair):
@@ -152,6 +156,7 @@ class NewVersionWrite(VersionWrite, GuardParams, Repair):
 
     retire: list[RetireRow]
     audits: list[AuditEvent]
+    settles: list[Settle]  # the conflicts of the statements it retires are settled by it
 
 
 class MessagesWrite(VersionWrite, PolicyWrite):
@@ -174,6 +179,7 @@ class ClaimsWrite(AuditParams):
     fragment_updates: list[FragmentUpdate]
     claims: list[NewClaim]
     conflicts: list[ConflictRow]
+    links: list[LinkRow]
 
 
 class VersionWritten(TypedDict):
@@ -341,7 +347,7 @@ CALL {
 
 
 # Conflicts found for the new claims (conflicts.py) are raised in the same query: $raised.
-_RAISE = "WITH s, v, created " + RAISE
+_RAISE = "WITH s, v, created " + RAISE + "WITH s, v, created, raised " + LINK
 
 # The version's fragments, each with its claims ($fragments: FragmentCells). A key a row
 # lacks reads as null and is not stored: only a message has a speaker, only a file a page or
@@ -411,7 +417,8 @@ CALL {
 WITH *
 FOREACH (a IN $policy_audits | CREATE (:AuditEvent:Node {id:a.id, kind:a.kind,
   actor:a.actor, at:a.at, subject_id:a.subject_id, detail:a.detail}))
-"""
+WITH *
+""" + SETTLE
 
 
 def _sent(p: Mapping[str, object], fragments: list[FragmentCells] | list[ClaimsOf],
@@ -489,7 +496,7 @@ async def add_version(g: Graph, p: NewVersionWrite) -> VersionWritten | None:
     when what it retires (and their region) changed since it was planned."""
     rows = await g.write(
         GUARD + _RETIRE_GUARD + _NEXT_VERSION
-        + _CREATE_FRAGMENTS_AND_CLAIMS + _RETIRE
+        + _CREATE_FRAGMENTS_AND_CLAIMS + _RETIRE + "WITH s, v, created " + SETTLE
         + "WITH s, v, created " + FLAG_AND_HOLD + _RAISE
         + "WITH s, v, created, raised " + CREATE_AUDIT + " WITH s, v, created, raised "
         + CREATE_AUDITS

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from afterhack.model.vocab import ClaimStatus
 from afterhack.store.claims import SEARCH_FIELDS, KeyedClaim
 from afterhack.store.client import Graph, QueryFailed
+from afterhack.store.cypher import CURRENT
 from afterhack.store.params import Floats
 from afterhack.store.rows import of
 
@@ -48,6 +49,14 @@ async def space(g: Graph) -> Space:
     indexed = any(r["label"] == "Claim" and "VECTOR" in (r["types"] or {}).get("embedding", [])
                   for r in idx)
     return Space(row["model"], row["dim"], indexed)
+
+
+async def space_of(g: Graph) -> tuple[str | None, int | None]:
+    """The workspace's model and dimension, alone (no index listing, no count)."""
+    rows = await g.read(
+        "MATCH (w:Workspace) RETURN w.embedding_model AS model, w.embedding_dim AS dim")
+    row = rows.first() or {"model": None, "dim": None}
+    return row["model"], row["dim"]
 
 
 async def search_state(g: Graph) -> tuple[str | None, int | None, int]:
@@ -128,15 +137,15 @@ class VectorWrite(TypedDict):
     v: list[float]
 
 
-async def write(g: Graph, model: str, rows: list[VectorWrite]) -> int:
+async def write(g: Graph, model: str, rows: list[VectorWrite]) -> list[str]:
     """Store vectors ``[{id, v}]``, only while the workspace is still in ``model``'s space
-    (a re-embed that started meanwhile wins). Returns how many were written."""
+    (a re-embed that started meanwhile wins). Returns the ids of the claims written."""
     out = await g.write(
         "MATCH (w:Workspace) WHERE w.embedding_model = $model "
         "UNWIND $rows AS r MATCH (c:Node {id: r.id}) WHERE c:Claim AND c.vector_pending = true "
-        "SET c.embedding = vecf32(r.v), c.vector_pending = false RETURN count(c) AS n",
+        "SET c.embedding = vecf32(r.v), c.vector_pending = false RETURN collect(c.id) AS ids",
         {"model": model, "rows": rows})
-    return int(out.scalar() or 0)
+    return [str(i) for i in out.scalar() or []]
 
 
 class NearClaim(KeyedClaim):
@@ -164,3 +173,72 @@ async def nearest(g: Graph, vector: list[float], k: int,
         # re-embed meanwhile: nothing is near yet.
         return []
     return _NEAR.all(rows)
+
+
+class NearRow(TypedDict):
+    """A current claim near another statement in meaning, as a conflict check reads it."""
+
+    id: str
+    statement: str
+    statement_key: str
+    source_id: str | None
+    distance: float
+
+
+# The scale a query vector is sent at, as whole numbers: cosine distance does not depend on
+# a vector's length, and FalkorDB reads an integer in about half the time of a seven-digit
+# float (a vector's numbers are most of the text of a batch of them).
+_SCALE = 10_000
+
+
+def scaled(vector: Sequence[float]) -> list[int]:
+    """A vector as whole numbers in the same direction (see ``_SCALE``)."""
+    return [round(x * _SCALE) for x in vector]
+
+
+def _near_rows(hits: list[list[Any]]) -> list[NearRow]:
+    out = [NearRow(id=h[0], statement=h[1], statement_key=h[2], source_id=h[3],
+                   distance=float(h[4])) for h in hits]
+    return sorted(out, key=lambda r: (r["distance"], r["id"]))
+
+
+async def nearest_each(g: Graph, vectors: Sequence[Sequence[float]],
+                       k: int) -> list[list[NearRow]]:
+    """For each vector, the current claims among its ``k`` nearest, nearest first: one read
+    for all of them."""
+    if not vectors:
+        return []
+    try:
+        rows = await g.read(
+            "UNWIND range(0, size($vs) - 1) AS i "
+            "CALL db.idx.vector.queryNodes('Claim', 'embedding', $k, vecf32($vs[i])) "
+            f"YIELD node AS c, score WHERE c.status IN {CURRENT} "
+            "RETURN i, collect([c.id, c.statement, c.statement_key, c.source_id, score]) "
+            "AS hits",
+            {"vs": [scaled(v) for v in vectors], "k": k})
+    except QueryFailed:
+        return [[] for _ in vectors]  # no index yet (see ``nearest``)
+    out: list[list[NearRow]] = [[] for _ in vectors]
+    for r in rows:
+        out[r["i"]] = _near_rows(r["hits"])
+    return out
+
+
+async def nearest_to_claims(g: Graph, claim_ids: Sequence[str],
+                            k: int) -> dict[str, list[NearRow]]:
+    """For each claim with a vector, the other current claims among the ``k`` nearest its
+    own vector, nearest first (no vector is sent: each is read where it is stored). A claim
+    whose vector is pending has none."""
+    if not claim_ids:
+        return {}
+    try:
+        rows = await g.read(
+            "MATCH (c0:Node) WHERE c0:Claim AND c0.id IN $ids AND c0.embedding IS NOT NULL "
+            "CALL db.idx.vector.queryNodes('Claim', 'embedding', $k, c0.embedding) "
+            f"YIELD node AS c, score WHERE c.status IN {CURRENT} AND c.id <> c0.id "
+            "RETURN c0.id AS of, "
+            "collect([c.id, c.statement, c.statement_key, c.source_id, score]) AS hits",
+            {"ids": list(claim_ids), "k": k})
+    except QueryFailed:
+        return {}
+    return {str(r["of"]): _near_rows(r["hits"]) for r in rows}

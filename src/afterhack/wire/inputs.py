@@ -151,14 +151,21 @@ class ActionChange(Body):
     revision: Revision
 
 
+# The claims stating the corrected fact in other words that the reviewer leaves out of a
+# correction (each must be one the preview listed as such).
+Leave = Annotated[list[Id], Field(max_length=1000)]
+
+
 class CorrectionPreviewIn(Body):
     statement: Annotated[Text, Field(max_length=4000)] | None = None
     kind: CorrectionKind = "replace"
+    leave: Leave | None = None
 
 
 class CorrectionApply(Body):
     statement: Annotated[Text, Field(max_length=4000)] | None = None
     kind: CorrectionKind = "replace"
+    leave: Leave | None = None
     reason: Annotated[Text, Field(max_length=4000)] | None = None
     reviewer: Annotated[Text, Field(max_length=200)] | None = None
     claim_revision: Revision

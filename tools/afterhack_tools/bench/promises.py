@@ -116,6 +116,20 @@ def conflict_promises(result: BenchResult) -> list[PromiseRecord]:
                 f"/s vs {s['conflicts']['cost']['without_checks']['claims_per_s']:,}/s = "
                 f"{s['conflicts']['cost']['slowdown']}x" for s in sizes),
             "value": cost["slowdown"], "holds": cost["slowdown"] <= CONFLICT_CHECKS_MAX})
+        previews = [s for s in sizes if "corrections" in s]
+        if result["meta"]["config"].get("only") == "conflicts" and previews:
+            # The conflicts section alone measures the preview too (it looks for the claims
+            # stating the corrected fact in other words); a full run has its own promise.
+            worst = max(s["corrections"]["preview_loop_ratio"] for s in previews)
+            out.append({
+                "id": "conflicts_preview_near_floor",
+                "promise": f"correction preview p50 within {PREVIEW_FLOOR_MAX}x of the "
+                           "HTTP+FalkorDB floor (back to back ÷ the tight-loop floor taken "
+                           "around them, median of rounds)",
+                "measured": "; ".join(
+                    f"{label(s['claims'])}: {s['corrections']['preview_loop_ratio']}x "
+                    f"({s['corrections']['preview_loop']['p50']} ms)" for s in previews),
+                "value": worst, "holds": worst <= PREVIEW_FLOOR_MAX})
         changed = sum(s["conflicts"]["collateral"]["changed_outside_region"] for s in sizes)
         resolved = sum(s["conflicts"]["collateral"]["resolved"] for s in sizes)
         out.append({

@@ -36,6 +36,7 @@ from afterhack_tools.bench.load import load_workspace
 from afterhack_tools.bench.records import (
     BenchResult,
     ConflictFigures,
+    CorrectionFigures,
     RestartFigures,
     RestartResult,
     SectionResult,
@@ -130,7 +131,11 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
     ws_id, load = await load_workspace(h, ws, f"bench {n}")
     log(f"[{n}] bulk-loaded in {load['seconds']} s ({load['claims_per_s']} claims/s)")
     if cfg.only == "conflicts":
-        return {"claims": n, "shape": ws.counts(), "load": load,
+        # A correction preview now looks for the claims that state the corrected fact in
+        # other words: it is measured against its floor here too, before the ingests (whose
+        # claims wait for vectors, and the worker embedding them would run under it).
+        preview = await _measure_preview(h, cfg, ws_id, ws, n, log)
+        return {"claims": n, "shape": ws.counts(), "load": load, "corrections": preview,
                 "conflicts": await _measure_conflicts(h, cfg, ws_id, ws, vocab, n, log),
                 "cpu_stall_pct": _stall_pct(stall_before, time.perf_counter() - t0),
                 "cpu_steal_pct": _steal_pct(ticks_before),
@@ -192,6 +197,19 @@ async def _measure_size(h: Harness, cfg: BenchConfig, n: int, vocab: Vocabulary,
         "cpu_steal_pct": _steal_pct(ticks_before),
         "seconds": round(time.perf_counter() - t0, 1),
     }
+
+
+async def _measure_preview(h: Harness, cfg: BenchConfig, ws_id: str, ws: Workspace, n: int,
+                           log: Log) -> CorrectionFigures:
+    """The correction preview back to back against the tight-loop floors around it, as the
+    full run's corrections section measures it (corrections.py)."""
+    floors = Floors(h, graph_name(ws_id))
+    corr = await measure_corrections(h, ws_id, correction_targets(ws, cfg.corrections + 2),
+                                     floors, floor_samples=max(50, cfg.floor_samples // 4),
+                                     loop_rounds=cfg.preview_loop_rounds)
+    log(f"[{n}] correction preview p50 {corr['preview_loop']['p50']} ms back to back, "
+        f"{corr['preview_loop_ratio']}x its floor")
+    return corr
 
 
 async def _measure_conflicts(h: Harness, cfg: BenchConfig, ws_id: str, ws: Workspace,

@@ -58,7 +58,8 @@ async def resolve(conflict_id: str, body: ConflictResolve, ws: WorkspaceDep,
         reviewer=body.reviewer or caller.actor, conflict_revision=body.conflict_revision,
         impact_token_seen=body.impact_token, policy=services.policy, actor=caller.actor,
         valid_times=[{"claim_id": v.claim_id, "valid_from": v.valid_from,
-                      "valid_until": v.valid_until} for v in body.valid_times or []])
+                      "valid_until": v.valid_until} for v in body.valid_times or []],
+        judge=services.conflict_judge, vectors=services.vectors)
     if status == "already_applied":
         response.status_code = 200
     return {"status": status, **result}

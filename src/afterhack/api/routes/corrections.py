@@ -23,7 +23,7 @@ async def preview(claim_id: str, body: CorrectionPreviewIn, ws: WorkspaceRefDep)
     # rather than validated against it again.
     result = await repair.preview_correction(
         ws.graph, claim_id, statement=body.statement, kind=body.kind, policy=ws.services.policy,
-        workspace_id=ws.id)
+        leave=body.leave or (), workspace_id=ws.id)
     return Response(PREVIEW.dump_json(result), media_type="application/json")
 
 
@@ -36,7 +36,8 @@ async def apply(claim_id: str, body: CorrectionApply, ws: WorkspaceDep, services
     status, result = await repair.apply_correction(
         ws.graph, claim_id, statement=body.statement, kind=body.kind, reason=body.reason,
         reviewer=body.reviewer or caller.actor, claim_revision=body.claim_revision,
-        impact_token_seen=body.impact_token, policy=services.policy, actor=caller.actor)
+        impact_token_seen=body.impact_token, policy=services.policy, actor=caller.actor,
+        leave=body.leave or (), judge=services.conflict_judge, vectors=services.vectors)
     services.vectors.notify(ws.graph)  # the replacement claim waits for its vector
     if status == "already_applied":
         response.status_code = 200

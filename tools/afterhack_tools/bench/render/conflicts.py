@@ -66,6 +66,12 @@ def conflicts_section(q: ConflictQuality, all_sizes: list[SizeResult]) -> list[s
                 row("slowdown (without ÷ with), excluding / including model time",
                     [f"{s['conflicts']['cost']['slowdown']}x / "
                      f"{s['conflicts']['cost']['slowdown_with_model']}x" for s in sizes]),
+                *([row("correction preview back to back, p50 (÷ the tight-loop floor around "
+                       "it, median of rounds)",
+                       [f"{s['corrections']['preview_loop']['p50']} ms "
+                        f"({s['corrections']['preview_loop_ratio']}x)" if "corrections" in s
+                        else "-" for s in sizes])]
+                  if any("corrections" in s for s in sizes) else []),
                 row("conflicts resolved, decisions flagged, changes outside their regions",
                     [f"{s['conflicts']['collateral']['resolved']}, "
                      f"{s['conflicts']['collateral']['flagged']}, "

@@ -1,0 +1,282 @@
+"""Every new claim is checked against the current claims near it (docs/rules.md, rule 9).
+
+Each new claim that could contradict anything (it has a value and a subject) is compared
+with its top neighbours by search, by words and by meaning (retrieval/neighbours.py), never
+with the whole graph, and a conversation's messages with the earlier messages of the same
+batch; the judge (the offline detector, or the model's conflict judge) decides each pair.
+The conflicts are written by the caller in the same query as what made the claims: an
+ingest or a re-extraction, a conversation's messages, a correction's replacement, the kept
+side of a resolution. The pairs that state the same fact in other words are linked in that
+write too (SAME_FACT), so that a correction of either reaches the other. The vector worker
+checks by meaning each claim it embeds (``check_by_meaning``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NotRequired
+
+from typing_extensions import TypedDict
+
+from afterhack import facts
+from afterhack.llm.judge import Candidate, ConflictJudge, Subject
+from afterhack.model.calls import ModelCall
+from afterhack.model.vocab import ConflictKind
+from afterhack.retrieval import neighbours, search
+from afterhack.store import claims as store_claims
+from afterhack.store import conflicts as store_conflicts
+from afterhack.store.audit import audit_event, now_ms
+from afterhack.store.client import Graph
+from afterhack.store.conflicts import ConflictRow, LinkRow
+from afterhack.store.names import new_id
+
+if TYPE_CHECKING:
+    from afterhack.retrieval.vectors import Vectors
+
+# Who raises what the vector worker finds.
+WORKER = "vector-worker"
+
+
+class NewStatement(TypedDict):
+    """A claim to check: a new one (store.sources.NewClaim is one), a correction's
+    replacement, or the kept side of a resolution."""
+
+    id: str
+    statement: str
+    key: str  # its statement key
+    terms: str  # its search terms, space-separated, as the write stores them
+    v: NotRequired[list[float]]  # its vector, when it has one already
+    said_by: str | None  # a message's speaker and time (None for anything else)
+    said_at: int | None
+
+
+def stored_statement(claim_id: str, statement: str, key: str) -> NewStatement:
+    """A claim to check that is not a message: a correction's replacement, the kept side of
+    a resolution, a claim the worker has just embedded."""
+    return NewStatement(id=claim_id, statement=statement, key=key, terms="", said_by=None,
+                        said_at=None)
+
+
+def pair_key(key_a: str, key_b: str) -> str:
+    """Identity of a pair of statements, in either order."""
+    raw = json.dumps(sorted([key_a, key_b]), ensure_ascii=False).encode()
+    return "cfk_" + hashlib.sha256(raw).hexdigest()[:32]
+
+
+@dataclass
+class Checks:
+    """The conflicts a batch of new claims would raise, and what finding them cost."""
+
+    rows: list[ConflictRow] = field(default_factory=list)
+    # Pairs that state the same fact in other words (facts.same_fact), linked in the same
+    # write: a correction of either reaches the other through them.
+    links: list[LinkRow] = field(default_factory=list)
+    calls: list[ModelCall] = field(default_factory=list)
+    compared: int = 0
+
+
+@dataclass(frozen=True)
+class _Side:
+    """The other side of a candidate pair: a current claim found near the new one, or
+    (within one conversation's messages) an earlier new claim."""
+
+    id: str
+    statement: str
+    statement_key: str
+    said: store_conflicts.Said | None  # known at once for a new claim; else read later
+    by_meaning: bool = False  # found by meaning alone: its subject may share no word
+
+
+# How many earlier messages' claims of the same batch one claim is compared with.
+_WITHIN = 3
+
+
+def _earlier(new: Sequence[NewStatement], subjects: Sequence[Subject]) -> list[list[_Side]]:
+    """For each new claim, the earlier new claims of the batch that hold its subject's words
+    (all of them, or one of a subject of a word or two, as the neighbour search reads
+    them), the latest first: a conversation's messages compared with each other. The
+    earlier claims are found through their terms (an index built as the batch is read), so
+    a long batch costs what its matches cost, not its length squared."""
+    terms = [set(c["terms"].split()) for c in new]
+    holding: dict[str, list[int]] = {}  # term -> the claims so far that hold it, in order
+    out: list[list[_Side]] = []
+    for i, (c, subject) in enumerate(zip(new, subjects, strict=True)):
+        found: list[_Side] = []
+        want = set(search.claim_terms(" ".join(subject))) if subject is not None else set()
+        if want:
+            candidates: Iterator[int]
+            if len(want) > 2:
+                rarest = min(want, key=lambda t: len(holding.get(t, ())))
+                candidates = (j for j in reversed(holding.get(rarest, []))
+                              if want <= terms[j])
+            else:
+                # Any of a short subject's words: their lists merged, the latest first.
+                candidates = heapq.merge(*(reversed(holding.get(t, [])) for t in want),
+                                         reverse=True)
+            last = -1
+            for j in candidates:
+                d = new[j]
+                if j == last or d["key"] == c["key"]:
+                    continue
+                last = j
+                found.append(_Side(d["id"], d["statement"], d["key"], store_conflicts.Said(
+                    id=d["id"], said_by=d["said_by"], said_at=d["said_at"],
+                    created_at=now_ms())))
+                if len(found) == _WITHIN:
+                    break
+        out.append(found)
+        for t in terms[i]:
+            holding.setdefault(t, []).append(i)
+    return out
+
+
+async def check_new_claims(g: Graph, judge: ConflictJudge, new: Sequence[NewStatement], *,
+                           exclude: Iterable[str] = (), within: bool = False,
+                           vectors: Vectors | None = None) -> Checks:
+    """Compare each new claim with its nearest current claims, by words and by meaning
+    (neighbours.py; with ``vectors``, the new statements are embedded for it); ``exclude``
+    names claims that are not to count (those a new version of their source retires, those
+    a correction supersedes). With ``within`` (a conversation's messages), each is also
+    compared with the claims of the earlier messages of the same batch, which are not
+    stored yet."""
+    out = Checks()
+    subjects, out.calls = await judge.subjects([c["statement"] for c in new])
+    checkable = [(c, s) for c, s in zip(new, subjects, strict=True) if s is not None]
+    pairs: dict[str, tuple[NewStatement, _Side]] = {}
+    if within:
+        for c, sides in zip(new, _earlier(new, subjects), strict=True):
+            for side in sides:
+                pairs.setdefault(pair_key(c["key"], side.statement_key), (c, side))
+    if checkable:
+        vecs: list[list[float] | None] = [None] * len(checkable)
+        if vectors is not None:
+            vecs = await vectors.for_checks(g, [c["statement"] for c, _ in checkable],
+                                            [c.get("v") for c, _ in checkable], out.calls)
+        found = await neighbours.nearest(
+            g, [neighbours.Probe(subject=s, key=c["key"], vector=v)
+                for (c, s), v in zip(checkable, vecs, strict=True)],
+            max_distance=vectors.max_distance if vectors is not None else None,
+            exclude=set(exclude))
+        for (c, _), near in zip(checkable, found, strict=True):
+            for n in near:
+                pairs.setdefault(pair_key(c["key"], n.statement_key), (c, _Side(
+                    n.id, n.statement, n.statement_key, None, by_meaning=not n.by_words)))
+    if not pairs:
+        return out
+    out.links = same_fact_links(pairs.values())
+    # A pair raised before (in any status) is not judged again.
+    known = await store_conflicts.known_keys(g, list(pairs))
+    todo = [(k, c, h) for k, (c, h) in pairs.items() if k not in known]
+    out.compared = len(todo)
+    if not todo:
+        return out
+    verdicts, calls = await judge.judge([
+        Candidate(a=h.statement, b=c["statement"], by_meaning=h.by_meaning)
+        for _, c, h in todo])
+    out.calls += calls
+    found_pairs = [(k, c, h, j) for (k, c, h), j in zip(todo, verdicts, strict=True)
+                   if j.verdict == "contradicts" and j.kind is not None]
+    old = await store_conflicts.said(g, [h.id for _, _, h, _ in found_pairs if h.said is None])
+    now = now_ms()
+    for k, c, h, j in found_pairs:
+        assert j.kind is not None
+        newer, same = _newer_and_speaker(c, h.said or old.get(h.id), now)
+        out.rows.append(conflict_row(k, j.kind, j.reason, judge.name, c["id"], h.id,
+                                     newer=newer, same_speaker=same))
+    return out
+
+
+def _newer_and_speaker(new: NewStatement, old: store_conflicts.Said | None,
+                       now: int) -> tuple[str | None, bool | None]:
+    """Which side of a pair is newer (by when each was said, or for a claim not said in a
+    conversation, when it was added: a new one now) and whether one speaker said both."""
+    if old is None:
+        return new["id"], None
+    said_at, said_by = new["said_at"], new["said_by"]
+    t_new = said_at if said_at is not None else now
+    t_old = old["said_at"] if old["said_at"] is not None else old["created_at"]
+    newer = new["id"] if t_new > t_old else old["id"] if t_old > t_new else None
+    same = None if said_by is None or old["said_by"] is None else said_by == old["said_by"]
+    return newer, same
+
+
+def same_fact_links(pairs: Iterable[tuple[NewStatement, _Side]]) -> list[LinkRow]:
+    """The pairs that state the same fact in other words, by the offline reading (whatever
+    the judge: what a correction reaches must not depend on a model's answer)."""
+    return [LinkRow(new_id=c["id"], old_id=h.id) for c, h in pairs
+            if facts.same_fact(h.statement, c["statement"]) is not None]
+
+
+def conflict_row(key: str, kind: ConflictKind, reason: str, detected_by: str, new: str,
+                 old: str, *, newer: str | None, same_speaker: bool | None = None
+                 ) -> ConflictRow:
+    """A conflict between a new claim and a current one, as a write raises it."""
+    return ConflictRow(id=new_id(), key=key, kind=kind, reason=reason,
+                       detected_by=detected_by, new_id=new, old_id=old, newer_id=newer,
+                       same_speaker=same_speaker, audit_id=new_id(),
+                       audit_detail=store_conflicts.audit_detail(kind, reason, new, old))
+
+
+async def check_by_meaning(g: Graph, judge: ConflictJudge, claim_ids: Sequence[str], *,
+                           actor: str = WORKER) -> list[str]:
+    """Compare claims whose vectors were just written with the current claims nearest them
+    in meaning (their own vectors, read where they are stored), and raise the conflicts in
+    one write: what the worker does after each batch it embeds, so that a claim checked at
+    its ingest by words alone (a batch too large to embed in the request, a claim whose
+    vector was pending) is compared by meaning too. Pairs raised before are not judged
+    again; the judge's calls are recorded on an audit event. Returns the conflicts raised."""
+    found = await store_claims.current_statements(g, list(claim_ids))
+    if not found:
+        return []
+    subjects, calls = await judge.subjects([c["statement"] for c in found])
+    checkable = [c for c, s in zip(found, subjects, strict=True) if s is not None]
+    if not checkable:
+        return []
+    near = await neighbours.by_meaning(
+        g, [neighbours.Probe(subject=(), key=c["statement_key"], claim_id=c["id"])
+            for c in checkable])
+    pairs: dict[str, tuple[NewStatement, _Side]] = {}
+    for c, rows_near in zip(checkable, near, strict=True):
+        for r in rows_near[: neighbours.TOP_K]:
+            if r["statement_key"] == c["statement_key"]:
+                continue
+            pairs.setdefault(pair_key(c["statement_key"], r["statement_key"]), (
+                stored_statement(c["id"], c["statement"], c["statement_key"]),
+                _Side(r["id"], r["statement"], r["statement_key"], None, by_meaning=True)))
+    if not pairs:
+        return []
+    links = same_fact_links(pairs.values())
+    known = await store_conflicts.known_keys(g, list(pairs))
+    todo = [(k, c, h) for k, (c, h) in pairs.items() if k not in known]
+    rows: list[ConflictRow] = []
+    if todo:
+        verdicts, judged = await judge.judge([
+            Candidate(a=h.statement, b=c["statement"], by_meaning=True) for _, c, h in todo])
+        calls += judged
+        contradicting = [(k, c, h, j) for (k, c, h), j in zip(todo, verdicts, strict=True)
+                         if j.verdict == "contradicts" and j.kind is not None]
+        said = await store_conflicts.said(
+            g, sorted({x for _, c, h, _ in contradicting for x in (c["id"], h.id)}))
+        for k, side, h, j in contradicting:
+            assert j.kind is not None
+            mine = said.get(side["id"])
+            if mine is not None:
+                # Both are stored: each is as old as when it was said, or else added.
+                side = {**side, "said_by": mine["said_by"], "said_at": (
+                    mine["said_at"] if mine["said_at"] is not None else mine["created_at"])}
+            newer, same = _newer_and_speaker(side, said.get(h.id), now_ms())
+            rows.append(conflict_row(k, j.kind, j.reason, judge.name, side["id"], h.id,
+                                     newer=newer, same_speaker=same))
+    if not rows and not links:
+        return []
+    now = now_ms()
+    audits = [audit_event("conflicts.checked_by_meaning", actor, checkable[0]["id"], {
+        "claims": len(checkable), "compared": len(todo), "raised": len(rows),
+        "same_fact": len(links), "model_calls": [c.as_dict() for c in calls]}, at=now)]
+    return await store_conflicts.raise_conflicts(g, {
+        "conflicts": rows, "links": links, "now": now, "audit_actor": actor,
+        "audits": audits})
