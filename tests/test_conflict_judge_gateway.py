@@ -70,3 +70,35 @@ def test_the_judge_decides_each_candidate_pair(
     failed = [m for m in third["model_calls"] if m["role"] == "conflict_judge"]
     assert failed and not any(m["ok"] for m in failed)
     assert llm.unscripted == 0
+
+
+def test_the_judge_is_asked_about_a_pair_found_by_meaning_alone(
+        gateway_client: tuple[TestClient, FakeLLM]) -> None:
+    """Two statements whose subjects share no word, near in meaning: the detector's reading
+    would not call them the same thing, so the model is asked, and its verdict raises the
+    conflict. A pair whose values agree is not asked about."""
+    client, llm = gateway_client
+    asked: list[str] = []
+
+    def handler(body: Any) -> Reply:
+        if _role(body) == "extractor":
+            return _extract(body)
+        asked.append(_user(body))
+        return Reply.json({"reasoning": "The release is the launch; June 12 is not June 19.",
+                           "verdict": "contradicts", "kind": "date"})
+
+    llm.on_request(handler)
+    ws = client.post("/api/workspaces", json={"name": "meaning"}).json()["id"]
+    launch = add_source(client, ws, JUNE12)
+    release = add_source(client, ws, "The release goes live on June 19.", title="Release notes")
+    (k,) = release["conflicts"]
+    assert {c["id"] for c in k["claims"]} == {launch["claims"][0]["id"],
+                                               release["claims"][0]["id"]}
+    assert k["reason"] == "The release is the launch; June 12 is not June 19."
+    assert len(asked) == 1 and JUNE12 in asked[0]
+    embedded = [m for m in release["model_calls"] if m["role"] == "embedder"]
+    assert embedded and all(m["ok"] for m in embedded)
+    same = add_source(client, ws, "The release goes live on June 12.", title="Calendar")
+    assert not any(JUNE12 in a for a in asked[1:])
+    assert [{c["statement"] for c in x["claims"]} for x in same["conflicts"]] == [
+        {"The release goes live on June 19.", "The release goes live on June 12."}]

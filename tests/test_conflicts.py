@@ -13,7 +13,14 @@ from afterhack.store.client import Graph
 from afterhack.store.conflicts import open_conflict_ids
 from afterhack.store.moment import NOW
 from afterhack.store.names import graph_name
-from tests.support.api import add_source, cited, claim_named, resolve_conflict, run_agent
+from tests.support.api import (
+    add_source,
+    cited,
+    claim_named,
+    correct_claim,
+    resolve_conflict,
+    run_agent,
+)
 from tests.support.graphs import RecordingGraph, explain, snapshot, statuses, violations, with_graph
 from tests.support.texts import APRIL, JUNE12, JUNE19, MARCH
 
@@ -347,35 +354,35 @@ def test_the_page_conflicts_lookup_starts_from_the_claims(
     assert "Node By Index Scan | (k:Node)" not in plan, plan
 
 
-def test_keeping_a_claim_corrected_meanwhile_is_refused(client: TestClient, ws: str,
-                                                       falkordb: str) -> None:
-    """A side corrected by hand after the preview: the conflict's state decides the answer.
-    Still open, the claim to keep is the reason (claim_superseded); closed by the
-    resolution that superseded it, the closing is (conflict_closed)."""
+def test_a_side_corrected_meanwhile_settles_the_conflict(client: TestClient, ws: str,
+                                                          falkordb: str) -> None:
+    """A side corrected by hand after a resolution's preview: the correction closes the
+    conflict in its own write, as resolved, naming itself; the resolution previewed before
+    is refused (conflict_closed) and changes nothing. The replacement is a new claim and is
+    checked like one: it disagrees with the April memo too, so that is a new open conflict."""
     march = add_source(client, ws, MARCH, title="March memo")
     april = add_source(client, ws, APRIL, title="April memo")
     (k,) = april["conflicts"]
     june12 = claim_named(march, JUNE12)["id"]
+    june19 = claim_named(april, JUNE19)["id"]
     base = f"/api/workspaces/{ws}/conflicts/{k['id']}"
     preview = client.post(base + "/preview", json={"keep": june12}).json()
-    fix = client.post(f"/api/workspaces/{ws}/claims/{june12}/corrections/preview",
-                      json={"statement": "The product launch is planned for June 14.",
-                            "kind": "replace"}).json()
-    r = client.post(f"/api/workspaces/{ws}/claims/{june12}/corrections", json={
-        "statement": "The product launch is planned for June 14.", "kind": "replace",
-        "claim_revision": fix["revisions"]["claim_revision"],
-        "impact_token": fix["revisions"]["impact_token"]})
-    assert r.status_code == 201, r.text
-    assert client.get(base).json()["status"] == "open"
+    applied = correct_claim(client, ws, june12, "The product launch is planned for June 14.")
+    assert applied["settled"] == [k["id"]]
+    closed = client.get(base).json()
+    assert closed["status"] == "resolved" and closed["revision"] == k["revision"] + 1
+    assert closed["settled_by"] == {"kind": "correction", "id": applied["correction"]["id"],
+                                    "note": 'Corrected to "The product launch is planned '
+                                            'for June 14."'}
+    assert closed["resolution"] is None and closed["correction_id"] is None
+    (raised,) = applied["conflicts"]
+    assert raised["status"] == "open" and [o["id"] for o in raised["other"]] == [june19]
+    listed = client.get(f"/api/workspaces/{ws}/conflicts", params={"status": "open"}).json()
+    assert [x["id"] for x in listed["items"]] == [raised["id"]]
     stale = {"keep": june12, "conflict_revision": preview["revisions"]["conflict_revision"],
              "impact_token": preview["revisions"]["impact_token"]}
     before = statuses(falkordb, ws)
     r = client.post(base + "/resolve", json=stale)
-    assert r.status_code == 409 and r.json()["error"]["code"] == "claim_superseded", r.text
-    assert statuses(falkordb, ws) == before
-    _, won = resolve_conflict(client, ws, k["id"], keep=claim_named(april, JUNE19)["id"])
-    assert won.status_code == 201, won.text
-    before = statuses(falkordb, ws)
-    r = client.post(base + "/resolve", json=stale)
     assert r.status_code == 409 and r.json()["error"]["code"] == "conflict_closed", r.text
     assert statuses(falkordb, ws) == before
+    assert violations(falkordb, ws) == []

@@ -105,3 +105,68 @@ def test_a_reviewers_claim_in_a_conflict_comes_from_its_correction(
     gone = next(line for line in out.output.splitlines() if line.startswith("Supersede"))
     assert f"from Workspace reviewer correction  ({side['id']})" in gone, out.output
     assert fix["correction"]["id"] not in out.output
+
+
+ALICE = "Alice says the launch is on September 15."
+BOB = "Bob says the launch is on October 1."
+MINUTES = "The steering committee confirmed the launch for September 15."
+
+
+def _workspace(runner: CliRunner, url: list[str], name: str) -> dict[str, str]:
+    made = runner.invoke(cli, ["workspace", "create", name, *url], env=WIDE)
+    assert made.exit_code == 0, made.output
+    return {**WIDE, "AFTERHACK_WORKSPACE": made.stdout.strip().splitlines()[0]}
+
+
+def test_three_memos_through_the_cli(running_app: AppProcess, tmp_path: Path) -> None:
+    runner = CliRunner()
+    url = ["--url", running_app.base_url]
+    env = _workspace(runner, url, "three memos")
+    for name, text in (("alice", ALICE), ("bob", BOB), ("minutes", MINUTES)):
+        (tmp_path / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
+        out = runner.invoke(cli, ["ingest", str(tmp_path / f"{name}.txt"), *url], env=env)
+        assert out.exit_code == 0, out.output
+    with Client(running_app.base_url, workspace=env["AFTERHACK_WORKSPACE"]) as api:
+        listed = api.list_conflicts()["items"]
+        assert len(listed) == 2
+        (with_alice,) = [k for k in listed if ALICE in {c["statement"] for c in k["claims"]}]
+        (other,) = [k for k in listed if k["id"] != with_alice["id"]]
+    out = runner.invoke(cli, ["conflicts", "resolve", with_alice["id"], "--keep", ALICE,
+                              "--yes", *url], env=env)
+    assert out.exit_code == 0, out.output
+    assert f"settled by this resolution: conflict {other['id']}" in out.output
+    out = runner.invoke(cli, ["conflicts", *url], env=env)
+    assert out.exit_code == 0 and "No conflicts." in out.output, out.output
+    out = runner.invoke(cli, ["conflicts", "--status", "resolved", *url], env=env)
+    assert out.exit_code == 0, out.output
+    assert f"settled by resolving conflict {with_alice['id']}" in out.output
+    assert f'Resolved by keeping "{ALICE}"' in out.output
+
+
+def test_correct_shows_and_leaves_out_the_fact_in_other_words(running_app: AppProcess,
+                                                               tmp_path: Path) -> None:
+    runner = CliRunner()
+    url = ["--url", running_app.base_url]
+    env = _workspace(runner, url, "in other words")
+    notes = "Marketing confirmed the launch on June 12."
+    for name, text in (("memo-a", JUNE12), ("notes-b", notes)):
+        (tmp_path / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
+        assert runner.invoke(cli, ["ingest", str(tmp_path / f"{name}.txt"), *url],
+                             env=env).exit_code == 0
+    fixed = "The product launch is planned for June 19."
+    out = runner.invoke(cli, ["correct", "planned for June 12", fixed, *url], env=env,
+                        input="n\n")
+    assert out.exit_code == 1, out.output
+    assert "also says this, in other words" in out.output
+    assert f"\u201c{notes}\u201d" in out.output and "notes-b; says June 12" in out.output
+    with Client(running_app.base_url, workspace=env["AFTERHACK_WORKSPACE"]) as api:
+        b = next(h["id"] for h in api.search_claims("Marketing")["items"]
+                 if h["statement"] == notes)
+        out = runner.invoke(cli, ["correct", "planned for June 12", fixed, "--leave", b,
+                                  "--yes", *url], env=env)
+        assert out.exit_code == 0, out.output
+        assert "left out:" in out.output
+        assert "open conflict with the correction (date)" in out.output
+        assert api.get_claim(b)["status"] == "proposed"
+        (k,) = api.list_conflicts()["items"]
+        assert {c["statement"] for c in k["claims"]} == {fixed, notes}
