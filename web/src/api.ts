@@ -139,10 +139,18 @@ export const api = {
   updateAction: (ws: string, id: string, op: 'approve' | 'release' | 'done' | 'cancel', revision: number) =>
     request<Action>('PATCH', `${wsPath(ws)}/actions/${enc(id)}`, { op, revision }),
 
-  previewCorrection: (ws: string, claimId: string, statement: string, kind: 'replace' | 'retract') =>
+  /** ``leave``: claims the preview listed as saying this in other words, left out. */
+  previewCorrection: (
+    ws: string,
+    claimId: string,
+    statement: string,
+    kind: 'replace' | 'retract',
+    leave: readonly string[] = [],
+  ) =>
     request<CorrectionPreview>('POST', `${wsPath(ws)}/claims/${enc(claimId)}/corrections/preview`, {
       statement,
       kind,
+      ...(leave.length ? { leave } : {}),
     }),
   applyCorrection: (
     ws: string,
@@ -153,6 +161,7 @@ export const api = {
       reason?: string
       claim_revision: number
       impact_token: string
+      leave?: string[]
     },
   ) => request<CorrectionApplied>('POST', `${wsPath(ws)}/claims/${enc(claimId)}/corrections`, body),
   getCorrection: (ws: string, id: string) =>

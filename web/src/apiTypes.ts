@@ -692,22 +692,35 @@ export interface components {
         };
         /**
          * AlsoStates
-         * @description A twin: another current claim stating the same, corrected with the claim.
+         * @description Another current claim that states what the corrected claim states: a twin (the same
+         *     statement, from another source or ingest), or a claim stating the same fact in other
+         *     words (``in_other_words``, with the value both read). Corrected with the claim, unless
+         *     the reviewer leaves it out (``left_out``: a claim stating the same fact in other words
+         *     only; it then stands in an open conflict with the replacement).
          */
         AlsoStates: {
             /** Claim Id */
             claim_id: string;
+            /** Evidence Quote */
+            evidence_quote: string | null;
+            /** In Other Words */
+            in_other_words: boolean;
+            /** Left Out */
+            left_out: boolean;
             /** Revision */
             revision: number;
             /** Source Id */
             source_id: string | null;
             /** Source Title */
             source_title: string | null;
+            /** Statement */
+            statement: string;
             /**
              * Status
              * @enum {string}
              */
             status: "proposed" | "accepted" | "rejected" | "superseded";
+            value_read: components["schemas"]["ValueRead"] | null;
         };
         /** ApiKeyList */
         ApiKeyList: {
@@ -736,6 +749,8 @@ export interface components {
         AppliedCorrection: {
             /** Also Corrected */
             also_corrected: string[];
+            /** Conflicts */
+            conflicts: components["schemas"]["ClaimConflictView"][];
             correction: components["schemas"]["Correction"];
             /** Flagged */
             flagged: string[];
@@ -744,6 +759,8 @@ export interface components {
             old_claim: components["schemas"]["ClaimView"];
             recheck?: components["schemas"]["CorrectionOutcome"];
             replacement: components["schemas"]["ClaimView"] | null;
+            /** Settled */
+            settled: string[];
             /**
              * Status
              * @enum {string}
@@ -760,6 +777,8 @@ export interface components {
             held: string[];
             kept: components["schemas"]["ClaimView"] | null;
             recheck?: components["schemas"]["CorrectionOutcome"];
+            /** Settled */
+            settled: string[];
             /**
              * Status
              * @enum {string}
@@ -826,6 +845,8 @@ export interface components {
             pair?: number;
             /** Pairs */
             pairs?: number;
+            /** Purpose */
+            purpose?: string;
             /**
              * Response Format
              * @enum {string}
@@ -1066,6 +1087,7 @@ export interface components {
             revision: number;
             /** Same Speaker */
             same_speaker: boolean | null;
+            settled_by: components["schemas"]["SettledBy"] | null;
             /**
              * Status
              * @enum {string}
@@ -1162,6 +1184,8 @@ export interface components {
              * @enum {string}
              */
             kind: "replace" | "retract";
+            /** Leave */
+            leave?: string[] | null;
             /** Reason */
             reason?: string | null;
             /** Reviewer */
@@ -1207,6 +1231,8 @@ export interface components {
              * @enum {string}
              */
             kind: "replace" | "retract";
+            /** Leave */
+            leave?: string[] | null;
             /** Statement */
             statement?: string | null;
         };
@@ -1712,6 +1738,10 @@ export interface components {
             };
             /** Decisions */
             decisions: {
+                [key: string]: number;
+            };
+            /** In Other Words */
+            in_other_words: {
                 [key: string]: number;
             };
             /** Twins */
@@ -2322,6 +2352,23 @@ export interface components {
             text: string;
         };
         /**
+         * SettledBy
+         * @description What closed a conflict by superseding or retiring one of its sides: a correction
+         *     (its id), the resolution of another conflict (that conflict's id) or a new version of a
+         *     source (the version's id), and what it says, in words.
+         */
+        SettledBy: {
+            /** Id */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "correction" | "resolution" | "version";
+            /** Note */
+            note: string;
+        };
+        /**
          * SkippedDecision
          * @description A decision a run was asked to build on but could not: it was not in good standing.
          */
@@ -2607,6 +2654,23 @@ export interface components {
             valid_from?: string | number | null;
             /** Valid Until */
             valid_until?: string | number | null;
+        };
+        /**
+         * ValueRead
+         * @description The value two statements both give for the same subject and attribute.
+         */
+        ValueRead: {
+            /** In Claim */
+            in_claim: string;
+            /** In Other */
+            in_other: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "date" | "time" | "duration" | "number" | "amount" | "percentage" | "place" | "person" | "organisation";
+            /** Value */
+            value: string;
         };
         /** VectorInfo */
         VectorInfo: {
@@ -8415,6 +8479,7 @@ export type RunView = components["schemas"]["RunView"];
 export type FlagReason = components["schemas"]["PremiseLost"] | components["schemas"]["UpstreamFell"];
 export type CorrectionPreview = components["schemas"]["CorrectionPreview"];
 export type CorrectionApplied = components["schemas"]["AppliedCorrection"];
+export type AlsoStates = components["schemas"]["AlsoStates"];
 export type GraphDTO = components["schemas"]["GraphView"];
 export type GraphNodeDTO = components["schemas"]["ViewNode"];
 export type GraphEdgeDTO = components["schemas"]["ViewEdge"];
@@ -8429,6 +8494,7 @@ export type Conflict = components["schemas"]["ConflictRecord"];
 export type ConflictList = components["schemas"]["ConflictList"];
 export type ResolutionPreview = components["schemas"]["ResolutionPreview"];
 export type ResolutionApplied = components["schemas"]["AppliedResolution"];
+export type SettledBy = components["schemas"]["SettledBy"];
 export type TimelineKind = components["schemas"]["TimelineEvent"]["kind"];
 export type TimelineEvent = components["schemas"]["TimelineEvent"];
 export type Timeline = components["schemas"]["Timeline"];

@@ -54,7 +54,7 @@ const preview: CorrectionPreview = {
   revisions: {
     claim_revision: 1,
     impact_token: 'imp_x',
-    impact: { decisions: {}, actions: {}, claims: {}, upstream: {}, twins: {} },
+    impact: { decisions: {}, actions: {}, claims: {}, upstream: {}, twins: {}, in_other_words: {} },
   },
 }
 

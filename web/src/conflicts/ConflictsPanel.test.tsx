@@ -120,6 +120,7 @@ describe('the conflicts panel', () => {
       superseded: [MEMO.june12],
       flagged: [MEMO.plan],
       held: [MEMO.book],
+      settled: [],
     }
     const claim = (id: string, statement: string, status: string, title: string) => ({
       id,
@@ -182,6 +183,7 @@ describe('the conflicts panel', () => {
       superseded: [],
       flagged: [],
       held: [],
+      settled: [],
     }
     const claim = (id: string, statement: string, title: string) => ({
       id,

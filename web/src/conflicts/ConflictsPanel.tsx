@@ -9,6 +9,7 @@ import { conflictApi } from './api'
 import { ConflictCard } from './ConflictCard'
 import './conflicts.css'
 import { ResolutionOutcome, ResolutionView } from './Resolution'
+import { ClosedNote } from './Settled'
 import type { Choice, Conflict, ResolutionApplied, ResolutionPreview } from './types'
 import type { ConflictFocus } from './useConflictsTab'
 
@@ -90,11 +91,7 @@ export function ConflictsPanel({ ws, asOf, list, preview, onPreview, onResolved,
           Something this resolution touches changed since the preview: look at the conflict again and choose.
         </p>
       )}
-      {focusedMissing && !outcome && (
-        <p className="muted" data-testid="conflict-not-open">
-          That conflict is no longer open: it was settled or dismissed.
-        </p>
-      )}
+      {focusedMissing && !outcome && focusedId && <ClosedNote ws={ws} id={focusedId} />}
       <ErrorNote error={list.error} testId="conflicts-error" />
       <ErrorNote error={previewing.error} testId="conflict-error" />
       {list.data && items.length === 0 && (

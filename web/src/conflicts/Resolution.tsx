@@ -7,6 +7,7 @@ import { useAction, useAsync } from '../hooks'
 import type { ClaimView } from '../apiTypes'
 import { originLabel } from '../claims'
 import { ErrorNote, PhraseView, StatusBadge, type SelectById } from '../panels/common'
+import { SettledList } from './Settled'
 import { PreviewList } from '../panels/PreviewList'
 import { phraseText } from '../reasons'
 import { useWorkspace } from '../workspace'
@@ -169,6 +170,7 @@ export function ResolutionOutcome({ ws, result, preview, onSelect }: OutcomeProp
           )}
         </div>
       )}
+      <SettledList ws={ws} ids={result.settled} />
       {keep && (
         <details className="outcome-details" data-testid="outcome-details">
           <summary>What changed, and why</summary>

@@ -70,6 +70,7 @@ export const CONFLICT: Conflict = {
   correction_id: null,
   newer_claim_id: null,
   same_speaker: null,
+  settled_by: null,
   claims: [
     {
       id: MEMO.june12,

@@ -4,6 +4,8 @@ import { buildNames } from '../names'
 import { phraseText } from '../reasons'
 import { APRIL_ADDED, CONFLICT, DISMISS, JUNE_12, JUNE_19, KEEP_JUNE_19, MARCH_ADDED, MEMO, twoMemos } from './testConflict'
 import {
+  betweenInWords,
+  settledInWords,
   BRACKET_REACH,
   bracketPath,
   conflictOfEdge,
@@ -66,6 +68,22 @@ describe('a conflict in words', () => {
     expect(kindInWords('date')).toBe('Two dates for one thing')
     expect(kindInWords('person')).toBe('Two people for one role')
     expect(kindInWords('colour')).toBe('The sources disagree')
+  })
+})
+
+describe('a conflict settled by something else', () => {
+  it('says what settled it, and names the conflict by its two sides', () => {
+    expect(settledInWords(CONFLICT)).toBeNull()
+    const settled = {
+      ...CONFLICT,
+      status: 'resolved' as const,
+      settled_by: { kind: 'correction' as const, id: 'k1', note: 'Corrected to "The launch is on June 26."' },
+    }
+    expect(settledInWords(settled)).toBe('Settled by a correction: Corrected to "The launch is on June 26.".')
+    expect(betweenInWords(settled)).toBe(`“${JUNE_12}” and “${JUNE_19}”`)
+    expect(settledInWords({ ...settled, settled_by: { kind: 'version', id: 'v2', note: 'No longer said in version 2 of "Plan"' } })).toBe(
+      'Settled by a new version of a source: No longer said in version 2 of "Plan".',
+    )
   })
 })
 

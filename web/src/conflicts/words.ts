@@ -193,3 +193,22 @@ export function bracketPath(sx: number, sy: number, tx: number, ty: number): { p
     apexY: (sy + ty) / 2,
   }
 }
+
+const SETTLED_BY: Record<string, string> = {
+  correction: 'a correction',
+  resolution: 'the resolution of another conflict',
+  version: 'a new version of a source',
+}
+
+/** How a conflict closed by something that retired one of its sides was settled, in words
+ * (null for one a reviewer resolved or dismissed, or one still open). */
+export function settledInWords(conflict: Conflict): string | null {
+  const by = conflict.settled_by
+  if (!by) return null
+  return `Settled by ${SETTLED_BY[by.kind] ?? 'a change elsewhere'}: ${by.note}.`
+}
+
+/** A conflict named by what its two sides say. */
+export function betweenInWords(conflict: Conflict): string {
+  return conflict.claims.map((c) => `“${c.statement}”`).join(' and ')
+}

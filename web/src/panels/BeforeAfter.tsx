@@ -6,6 +6,7 @@ import { useAsync } from '../hooks'
 import { ErrorNote, StatusBadge, type SelectById } from './common'
 import { impactSummary } from '../reasons'
 import { PreviewList } from './PreviewList'
+import { SettledList } from '../conflicts/Settled'
 
 const CONFIDENCE_WORDS: Record<string, string> = {
   quote_match: 'exact quote from the document',
@@ -84,6 +85,21 @@ export function BeforeAfter({ ws, applied, preview, onSelect }: Props) {
           )}
         </div>
       )}
+      {applied.also_corrected.length > 0 && (
+        <p data-testid="outcome-also-corrected">
+          {applied.also_corrected.length === 1
+            ? 'One other claim stating the same was corrected with it.'
+            : `${applied.also_corrected.length} other claims stating the same were corrected with it.`}
+        </p>
+      )}
+      {applied.conflicts.length > 0 && (
+        <p className="warn" data-testid="outcome-conflicts">
+          Now in an open conflict with the correction:{' '}
+          {applied.conflicts.map((k) => k.other.map((o) => `“${o.statement}”`).join(', ')).join('; ')} — see the
+          Conflicts tab.
+        </p>
+      )}
+      <SettledList ws={ws} ids={applied.settled} />
       {preview && preview.flag.length + preview.hold.length + preview.stay.length > 0 && (
         <details className="outcome-details" data-testid="outcome-details">
           <summary>What changed, and why</summary>

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { api } from '../api'
+import { api, ApiError } from '../api'
 import type { ClaimView, CorrectionApplied, CorrectionPreview } from '../apiTypes'
 import { useAction } from '../hooks'
+import { AlsoStatesList } from './AlsoStatesList'
 import { ErrorNote, type SelectById } from './common'
 import { PreviewList } from './PreviewList'
 
@@ -12,6 +13,8 @@ export interface PreviewState {
   claimId: string
   statement: string
   kind: CorrectionKind
+  /** Claims in other words the reviewer leaves out of the correction. */
+  leave: string[]
   data: CorrectionPreview
 }
 
@@ -50,8 +53,28 @@ export function CorrectionPanel({ ws, claim, preview, onPreview, onApplied, onSe
     setStale(false)
     applying.setError(null)
     const text = statement.trim()
-    const data = await previewing.run(() => api.previewCorrection(ws, claim.id, text, kind))
-    if (data) onPreview({ claimId: claim.id, statement: text, kind, data })
+    // The same claims stay left out while the text is revised, as long as they are still
+    // listed; when one is not any more, the preview starts again from correcting them all.
+    let leave = mine ? mine.leave : []
+    const data = await previewing.run(async () => {
+      try {
+        return await api.previewCorrection(ws, claim.id, text, kind, leave)
+      } catch (e) {
+        if (!leave.length || !(e instanceof ApiError) || e.code !== 'claim_not_listed') throw e
+        leave = []
+        return await api.previewCorrection(ws, claim.id, text, kind, leave)
+      }
+    })
+    if (data) onPreview({ claimId: claim.id, statement: text, kind, leave, data })
+  }
+
+  // Leaving a claim in other words out (or taking it back) changes what apply does: the
+  // preview is asked again with the new choice, so what it lists is exactly what apply does.
+  async function doLeave(claimId: string, out: boolean) {
+    if (!mine) return
+    const leave = out ? [...mine.leave, claimId] : mine.leave.filter((id) => id !== claimId)
+    const data = await previewing.run(() => api.previewCorrection(ws, claim.id, mine.statement, mine.kind, leave))
+    if (data) onPreview({ ...mine, leave, data })
   }
 
   async function doApply() {
@@ -63,6 +86,7 @@ export function CorrectionPanel({ ws, claim, preview, onPreview, onApplied, onSe
         reason: reason.trim() || (mine.kind === 'retract' ? mine.statement : undefined),
         claim_revision: mine.data.revisions.claim_revision,
         impact_token: mine.data.revisions.impact_token,
+        ...(mine.leave.length ? { leave: mine.leave } : {}),
       }),
       (error) => {
         // A stale preview is not an error to read but an instruction: look again.
@@ -124,6 +148,12 @@ export function CorrectionPanel({ ws, claim, preview, onPreview, onApplied, onSe
       {mine && (
         <div ref={results} className="preview-results">
           <PreviewList preview={mine.data} onSelect={onSelect} />
+          <AlsoStatesList
+            items={mine.data.also_states_this}
+            onLeave={(id, out) => void doLeave(id, out)}
+            busy={previewing.busy || applying.busy}
+            onSelect={onSelect}
+          />
           <div className="apply-row">
             <button
               type="button"
