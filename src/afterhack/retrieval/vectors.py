@@ -45,7 +45,7 @@ _KEPT = 20_000
 # A request embeds at most this many statements to find their neighbours by meaning; a
 # larger batch (a long document) is checked by meaning as the worker embeds it, so an
 # ingest never waits on the model for more than about one worker batch
-# (docs/decisions/0026-neighbours-by-meaning.md).
+# (docs/decisions/0030-neighbours-by-meaning.md).
 CHECK_EMBED_MAX = BATCH
 
 # What the worker does with the claims whose vectors it has just written (the conflict
