@@ -98,19 +98,6 @@ def test_glued_sentences_are_split_and_abbreviations_are_not() -> None:
         assert parts(text) == [text]
 
 
-def test_a_german_ordinal_date_does_not_end_a_sentence() -> None:
-    def parts(text: str) -> list[str]:
-        return [text[s.start : s.end] for s in sentence_spans(text)]
-
-    assert parts("Der Launch ist am 15. September geplant. Danach folgt die Messe.") == [
-        "Der Launch ist am 15. September geplant. ", "Danach folgt die Messe."]
-    assert parts("Die Frist endet am 1. Okt 2025.") == ["Die Frist endet am 1. Okt 2025."]
-    # A number that ends a sentence still does, as does one of three digits before a month.
-    assert parts("Es waren 100. September kam danach.") == [
-        "Es waren 100. ", "September kam danach."]
-    assert parts("Es sind 15. Das reicht.") == ["Es sind 15. ", "Das reicht."]
-
-
 CHINESE = "我们的产品将于6月12日发布🚀。会场在柏林的7号厅！你来吗？好的。这是一个测试👩‍👩‍👧句子。"
 
 

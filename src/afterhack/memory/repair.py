@@ -271,8 +271,8 @@ async def preview_correction(g: Graph, claim_id: str, *, statement: str | None,
 
     With ``workspace_id``, the workspace is checked in the same read as the claim (see
     store.repair.claim_region), so the caller need not read it first."""
-    text = _check_statement(kind, statement, None)
     p = await picture(g, claim_id, policy, leave=leave, workspace_id=workspace_id)
+    text = _check_statement(kind, statement, None)
     if p.claim["status"] not in CURRENT_CLAIM:
         raise ClaimSuperseded(claim_id=claim_id, status=p.claim["status"])
     return {
