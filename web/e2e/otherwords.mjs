@@ -10,7 +10,7 @@
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { chromium } from 'playwright-core'
-import { CheckError, LAUNCH_ARGS, check, panelLeaks, tid, wholeInView } from './lib.mjs'
+import { CheckError, LAUNCH_ARGS, check, panelLeaks, showGraph, tid, wholeInView } from './lib.mjs'
 
 const BASE_URL = (process.env.BASE_URL ?? '').replace(/\/$/, '')
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH
@@ -67,6 +67,7 @@ async function story(browser, size) {
     await page.locator(tid('workspace-name-input')).fill(name)
     await page.locator(tid('workspace-create')).click()
     await page.locator(tid('workspace-current')).filter({ hasText: name }).waitFor()
+    await showGraph(page)
   }
   const addSource = async (title, text) => {
     await page.locator(tid('tab-sources')).click()

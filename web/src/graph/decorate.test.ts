@@ -36,6 +36,18 @@ describe('marksFromPreview', () => {
     expect(Object.fromEntries(marksFromPreview(preview))).toEqual({ c: 'target', d: 'flagged', a: 'held', d2: 'stays' })
     expect(marksFromPreview(null).size).toBe(0)
   })
+
+  it('marks what the replacement supersedes with it, but not a claim left out', () => {
+    const also = (claim_id: string, in_other_words: boolean, left_out: boolean) => ({
+      claim_id, status: 'proposed' as const, revision: 1, statement: 's', evidence_quote: 's',
+      source_id: null, source_title: null, in_other_words, left_out,
+      value_read: in_other_words ? { kind: 'date' as const, value: 'June 12', in_claim: 'June 12', in_other: 'June 12' } : null,
+    })
+    const withOthers = { ...preview, also_states_this: [also('t', false, false), also('o', true, false), also('l', true, true)] }
+    const marks = marksFromPreview(withOthers)
+    expect([marks.get('t'), marks.get('o'), marks.get('l')]).toEqual(['supersede', 'supersede', undefined])
+    expect(marksFromPreview({ ...withOthers, kind: 'retract' }).get('o')).toBeUndefined()
+  })
 })
 
 describe('decorateNodes / decorateEdges', () => {

@@ -9,6 +9,11 @@ export function marksFromPreview(preview: CorrectionPreview | null): Map<string,
   const marks = new Map<string, PreviewMark>()
   if (!preview) return marks
   marks.set(preview.claim.id, 'target')
+  // Copies of the statement, and the claims that state it in other words unless left out:
+  // the replacement supersedes them too.
+  if (preview.kind === 'replace') {
+    for (const a of preview.also_states_this) if (!a.left_out) marks.set(a.claim_id, 'supersede')
+  }
   for (const s of preview.stay) marks.set(s.decision_id, 'stays')
   for (const f of preview.flag) marks.set(f.decision_id, 'flagged')
   for (const h of preview.hold) marks.set(h.action_id, 'held')

@@ -147,13 +147,13 @@ export function CorrectionPanel({ ws, claim, preview, onPreview, onApplied, onSe
       {mine && !matches && <p className="muted">The text changed since the preview: preview again to apply.</p>}
       {mine && (
         <div ref={results} className="preview-results">
-          <PreviewList preview={mine.data} onSelect={onSelect} />
           <AlsoStatesList
             items={mine.data.also_states_this}
             onLeave={(id, out) => void doLeave(id, out)}
             busy={previewing.busy || applying.busy}
             onSelect={onSelect}
           />
+          <PreviewList preview={mine.data} onSelect={onSelect} />
           <div className="apply-row">
             <button
               type="button"
