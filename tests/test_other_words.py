@@ -298,3 +298,34 @@ def test_a_new_version_settles_the_conflicts_of_what_it_retires(client: TestClie
     assert closed["settled_by"] == {"kind": "version", "id": v2["id"],
                                     "note": 'No longer said in version 2 of "Plan"'}
     assert violations(falkordb, ws) == []
+
+
+def test_a_speakers_newer_statement_settles_the_conflicts_of_the_older(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    """Under latest_wins, a speaker's newer statement supersedes the older at once (a
+    policy's resolution): the older statement's other conflicts close in the same write,
+    settled by that resolution, and the newer statement is checked like any new claim."""
+    assert client.patch(f"/api/workspaces/{ws}", json={"updates": "latest_wins"}
+                        ).status_code == 200
+    base = f"/api/workspaces/{ws}/sources"
+    at = 1_780_000_000_000
+    chat = client.post(base, json={"title": "Chat", "messages": [
+        {"speaker": "Ana", "text": "The launch is on June 12.", "at": at}]}).json()
+    memo = add_source(client, ws, "The launch is on June 19.", title="Memo")
+    (with_memo,) = memo["conflicts"]
+    r = client.post(f"{base}/{chat['source']['id']}/messages", json={"messages": [
+        {"speaker": "Ana", "text": "The launch is on July 1.", "at": at + 60_000}]})
+    assert r.status_code == 201, r.text
+    moved = r.json()
+    by_status = {k["status"]: k for k in moved["conflicts"]}
+    policy = by_status["resolved"]
+    assert policy["resolved_by"] == "policy"
+    settled = client.get(f"/api/workspaces/{ws}/conflicts/{with_memo['id']}").json()
+    assert settled["status"] == "resolved" and settled["settled_by"] is not None
+    assert settled["settled_by"]["kind"] == "resolution"
+    assert settled["settled_by"]["id"] == policy["id"]
+    # July 1 against the memo's June 19: open, for a reviewer.
+    assert by_status["open"]["status"] == "open"
+    assert {c["statement"] for c in by_status["open"]["claims"]} == {
+        "The launch is on July 1.", "The launch is on June 19."}
+    assert violations(falkordb, ws) == []
