@@ -214,9 +214,13 @@ def test_the_conflicts_section_runs_alone(tmp_path: Path) -> None:
     result = json.loads((out / "latest.json").read_text())
     assert result["tenants"] is None and result["meta"]["config"]["only"] == "conflicts"
     (size,) = result["sizes"]
-    assert set(size) >= {"claims", "load", "conflicts"} and "corrections" not in size
+    # The correction preview against its floor: a preview looks for the claims that state
+    # the corrected fact in other words.
+    assert set(size) >= {"claims", "load", "conflicts", "corrections"}
+    assert size["corrections"]["preview_loop_ratio"] > 0
     assert {p["id"] for p in result["promises"]} == {
-        "detector_quality", "conflict_checks_cost", "conflict_no_collateral"}
+        "detector_quality", "conflict_checks_cost", "conflicts_preview_near_floor",
+        "conflict_no_collateral"}
     md = (out / "latest.md").read_text()
     assert md.startswith("# afterhack benchmarks: conflicts") and "| held out |" in md
 

@@ -248,7 +248,8 @@ Ratios = dict[str, dict[str, float]]
 
 class SizeResult(TypedDict):
     """One size of the suite. A full run carries every section; a run of the as-of section
-    alone carries ``asof``, one of the conflicts section ``load`` and ``conflicts``."""
+    alone carries ``asof``, one of the conflicts section ``load``, ``conflicts`` and
+    ``corrections`` (the preview against its floor)."""
 
     claims: int
     shape: dict[str, int]
