@@ -7,11 +7,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from afterhack.store import sources as store_sources
+from afterhack.store import source_writes
 from afterhack.store.audit import audit_params, now_ms
 from afterhack.store.client import Store
 from afterhack.store.names import graph_name, new_id
-from afterhack.store.sources import NO_FILE, NewClaim, VersionWrite
+from afterhack.store.source_params import NO_FILE, NewClaim, VersionWrite
 
 TEXT = "Alpha. The launch moved from May 2 to June 12 after review."
 
@@ -44,7 +44,7 @@ def test_each_field_of_a_written_claim_lands_on_its_own_property(
                                "end": len(TEXT), "extraction": "done"}],
                 "claims": [claim], "conflicts": [], "links": [], "model_calls": "[]",
                 **audit_params("source.created", "test", sid, {})}
-            await store_sources.create_source(g, p)
+            await source_writes.create_source(g, p)
             rows = await g.read(
                 "MATCH (c:Claim {id: $id})-[:SUPPORTED_BY]->(f:SourceFragment) "
                 "RETURN properties(c) AS c, f.id AS fragment", {"id": claim["id"]})

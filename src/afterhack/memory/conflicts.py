@@ -67,7 +67,7 @@ from afterhack.store.client import Graph, concurrently
 from afterhack.store.conflicts import ConflictRow, LinkRow, Settle, settle
 from afterhack.store.guard import Flag, guard_params, twin_rows
 from afterhack.store.names import new_id
-from afterhack.store.sources import LoserRow, NewClaim, PolicyRow, PolicyWrite, RetireRow
+from afterhack.store.source_params import LoserRow, NewClaim, PolicyRow, PolicyWrite, RetireRow
 from afterhack.temporal.moments import parse_time
 
 if TYPE_CHECKING:

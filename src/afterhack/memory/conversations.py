@@ -49,11 +49,12 @@ from afterhack.model.sources import (
 from afterhack.model.vocab import SupportPolicy, UpdatesPolicy
 from afterhack.rules.chunking import Span, split_fragments
 from afterhack.store import conflicts as store_conflicts
+from afterhack.store import source_writes
 from afterhack.store import sources as store_sources
 from afterhack.store.audit import audit_params, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.names import new_id, new_ids
-from afterhack.store.sources import NO_FILE, MessagesWrite, MessagesWritten
+from afterhack.store.source_params import NO_FILE, MessagesWrite, MessagesWritten
 
 if TYPE_CHECKING:
     from afterhack.retrieval.vectors import Vectors
@@ -168,7 +169,7 @@ async def add_messages(
         }
         row: MessagesWritten | None
         if new_source:
-            row = await store_sources.create_conversation(g, params)
+            row = await source_writes.create_conversation(g, params)
             if row is None and create_as is not None:
                 existing = await store_sources.find_source(g, sid)
                 if existing is not None:
@@ -176,7 +177,7 @@ async def add_messages(
                     new_source = False
                     continue
         else:
-            row = await store_sources.append_messages(g, params)
+            row = await source_writes.append_messages(g, params)
             if row is None and await store_sources.find_source(g, sid) is None:
                 raise SourceNotFound(sid)
         if row is None:

@@ -23,7 +23,7 @@ from afterhack.model.sources import IngestResult
 from afterhack.model.vocab import SupportPolicy
 from afterhack.store import sources as store_sources
 from afterhack.store.client import Graph
-from afterhack.store.sources import FileFields
+from afterhack.store.source_params import FileFields
 
 if TYPE_CHECKING:
     from afterhack.retrieval.vectors import Vectors

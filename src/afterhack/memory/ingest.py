@@ -45,13 +45,14 @@ from afterhack.rules import evidence
 from afterhack.rules.chunking import Span, split_fragments
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
+from afterhack.store import source_writes
 from afterhack.store import sources as store_sources
 from afterhack.store.audit import audit_params, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.conflicts import settle
 from afterhack.store.guard import Flag, guard_params
 from afterhack.store.names import new_id, new_ids
-from afterhack.store.sources import (
+from afterhack.store.source_params import (
     NO_FILE,
     ClaimsWrite,
     FileFields,
@@ -393,7 +394,7 @@ async def ingest_source(
         }
         row: VersionWritten | None
         if new_source:
-            row = await store_sources.create_source(g, params)
+            row = await source_writes.create_source(g, params)
         else:
             flags: list[Flag] = [
                 {"id": i, "reason": json.dumps({
@@ -402,7 +403,7 @@ async def ingest_source(
                 for i, r in plan.out.flag.items()]
             version_name = (f'version {existing["latest_version"] + 1} of '
                             f'"{title or existing["title"]}"' if existing else "a new version")
-            row = await store_sources.add_version(g, {
+            row = await source_writes.add_version(g, {
                 **params, **guard_params(plan.snap.stamps()), "retire": plan.retire,
                 "flags": flags, "holds": sorted(plan.out.hold), "audits": [],
                 "settles": [settle([r["statement_key"] for r in plan.retire], "version",
@@ -494,7 +495,7 @@ async def extract_pending(g: Graph, settings: Settings, extractor: Extractor, *,
                 "dropped": dict(ex.dropped),
                 "failed_fragments": sum(f.extraction == "failed" for f in frags)}),
         }
-        row = await store_sources.add_claims(g, write)
+        row = await source_writes.add_claims(g, write)
         if row is None:
             raise WorkspaceBusy("Another extraction of this source is under way; retry.")
         created = row["created"]

@@ -26,7 +26,7 @@ from afterhack.rules.support import Outcome, relabel
 from afterhack.store import repair as store_repair
 from afterhack.store import sources as store_sources
 from afterhack.store.client import Graph
-from afterhack.store.sources import NewClaim, RetireRow, SourceClaim
+from afterhack.store.source_params import NewClaim, RetireRow, SourceClaim
 
 # How many of the new version's claims one retired claim is compared with.
 _CANDIDATES = 3

@@ -32,7 +32,7 @@ from afterhack.store import vectors as store_vectors
 from afterhack.store.client import Graph, Store
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from afterhack.store.params import Floats
-from afterhack.store.sources import NewClaim
+from afterhack.store.source_params import NewClaim
 
 log = logging.getLogger(__name__)
 
