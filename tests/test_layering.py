@@ -46,6 +46,10 @@ LOCAL_IMPORTS = {
 }
 # What the store may import of ours: itself, the shared model, and the errors it raises.
 STORE_MAY_IMPORT = ("afterhack.store", "afterhack.model", "afterhack.errors")
+# The pure packages (the memory's rules, reading facts from statements, reading files): no
+# store, no model calls, no transport; only each other, the shared model and the errors.
+PURE = ("afterhack.rules", "afterhack.facts", "afterhack.files")
+PURE_MAY_IMPORT = (*PURE, "afterhack.model", "afterhack.errors")
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,13 @@ def test_the_store_imports_no_domain_module() -> None:
     bad = [f"{i.importer}:{i.line} imports {i.target}" for i in IMPORTS
            if _within(i.importer, "afterhack.store") and _ours(i.target)
            and not any(_within(i.target, p) for p in STORE_MAY_IMPORT)]
+    assert bad == []
+
+
+def test_the_pure_packages_import_no_layer_with_io() -> None:
+    bad = [f"{i.importer}:{i.line} imports {i.target}" for i in IMPORTS
+           if any(_within(i.importer, p) for p in PURE) and _ours(i.target)
+           and not any(_within(i.target, p) for p in PURE_MAY_IMPORT)]
     assert bad == []
 
 
