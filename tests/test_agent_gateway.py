@@ -205,3 +205,47 @@ def test_model_that_never_submits_is_gated_on_what_it_read(
                   lambda r: Reply.text("The launch is on June 12.")])
     view = run_agent(gc, ws, "When is the launch?")
     assert cited(view) == [ids[JUNE]]  # the venue was found but never read
+
+
+def test_malformed_tool_calls_are_ignored_with_their_reason_and_well_formed_ones_used(
+        client: TestClient, ws: str, gateway_client: tuple[TestClient, FakeLLM]) -> None:
+    gc, llm = gateway_client
+    ids = _add_claims(client, ws, JUNE)
+    seen: list[list[Any]] = []
+
+    def broken_then_right(r: list[Any]) -> Reply:
+        seen.append(r)
+        return Reply.tools(("search_claims", '{"query": "launch'),  # cut JSON
+                           ("get_claim_sources", {"claim_ids": "all of them"}),
+                           ("submit_proposal", '["not", "an", "object"]'),
+                           ("search_claims", {"query": "launch"}))
+
+    _script(llm, [broken_then_right, read_hits(), submit(lambda r: [ids[JUNE]])])
+    view = run_agent(gc, ws, "When is the launch?")
+    assert view["decision"]["status"] == "draft" and cited(view) == [ids[JUNE]]
+    log = view["handoffs"][0]["tool_calls"]
+    assert [(c["name"], c.get("error")) for c in log] == [
+        ("search_claims", "malformed_arguments"), ("get_claim_sources", "malformed_arguments"),
+        ("submit_proposal", "malformed_arguments"), ("search_claims", None),
+        ("get_claim_sources", None), ("submit_proposal", None)]
+    assert log[0]["raw_arguments"] == '{"query": "launch' and log[0]["arguments"] == {}
+    # The model is told why each was not run, in the tool result of that call.
+    analyst_bodies = [b for b in llm.bodies if b.get("tools")]
+    results = _tool_results(analyst_bodies[1])
+    assert [r.get("error", "") if isinstance(r, dict) else "" for r in results][:3] == [
+        "search_claims was not run: its arguments are not a JSON object",
+        "get_claim_sources was not run: claim_ids must be a list of claim id strings",
+        "submit_proposal was not run: its arguments are not a JSON object"]
+    assert results[3][0]["claim_id"] == ids[JUNE]
+
+
+def test_a_model_whose_tool_calls_are_all_malformed_ends_as_needs_review(
+        client: TestClient, ws: str, gateway_client: tuple[TestClient, FakeLLM]) -> None:
+    gc, llm = gateway_client
+    _add_claims(client, ws, JUNE)
+    llm.on_request(lambda body: Reply.tools(("search_claims", "{query: launch}")))
+    view = run_agent(gc, ws, "When is the launch?")  # 201, not a gateway error
+    _assert_no_answer(view)
+    log = view["handoffs"][0]["tool_calls"]
+    assert log and {c["error"] for c in log} == {"malformed_arguments"}
+    assert view["handoffs"][0]["searched_claim_ids"] == []

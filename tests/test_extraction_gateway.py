@@ -97,6 +97,10 @@ CASES = {
     "non-JSON twice": (
         [Reply.text("I found one claim: the launch is in June."), Reply.text("{claims: [}")],
         {"invalid_output": 1}, ["llm_invalid_output"], 2),
+    "cut at max_tokens": (
+        [Reply(content='{"claims": [{"statement": "The launch is set for June 12 in Lisbon.", '
+                       '"evidence_quote": "The launch is set for June 12', finish_reason="length")],
+        {"cut_at_max_tokens": 1}, ["llm_invalid_output"], 1),
     "rate limited": (
         [Reply.error(429, "Rate limit reached", code="rate_limit_exceeded")],
         {}, ["llm_gateway_unavailable"], 1),
@@ -127,6 +131,8 @@ def test_misbehaving_model_stores_no_claim(
     assert call["role"] == "extractor" and call["ok"] is (not failed)
     # A failed call's time is recorded too (here the 1 s timeout at least).
     assert call["duration_ms"] >= (900 if case == "timeout" else 0.01)
+    assert call.get("detail", {}).get("finish_reason") == (
+        "length" if case == "cut at max_tokens" else None)
     nodes = assert_stored_whole(client, falkordb, ws, body, TEXT)
     assert "Claim" not in nodes
     [fragment] = nodes["SourceFragment"]

@@ -88,16 +88,51 @@ async def test_rejected_json_schema_falls_back_to_json_object_and_remembers(
     fakellm.script(
         Reply.error(400, "Invalid parameter: 'response_format' of type 'json_schema' is not "
                     "supported with this model.", param="response_format"),
+        Reply.error(400, "Unrecognized request argument supplied: response_format.schema",
+                    param="response_format"),
         Reply.json({"claims": ["first"]}),
         Reply.json({"claims": ["second"]}),
     )
     first, call = await ask(gateway)
     second, _ = await ask(gateway)
     assert (first, second) == ({"claims": ["first"]}, {"claims": ["second"]})
-    formats = [b["response_format"]["type"] for b in fakellm.bodies]
-    assert formats == ["json_schema", "json_object", "json_object"]
+    formats = [b["response_format"] for b in fakellm.bodies]
+    assert [f["type"] for f in formats] == ["json_schema", "json_object", "json_object",
+                                            "json_object"]
+    # The schema rides along with json_object once, for servers that constrain by it.
+    assert formats[1] == {"type": "json_object", "schema": SCHEMA}
+    assert formats[2] == formats[3] == {"type": "json_object"}
     assert gateway.json_mode == "json_object"
     assert call.detail["response_format"] == "json_object"
+
+
+async def test_a_server_that_takes_json_object_with_a_schema_keeps_getting_the_schema(
+    gateway: Gateway, fakellm: FakeLLM
+) -> None:
+    # llama-cpp-python's server: its request validation refuses json_schema with a 500.
+    fakellm.script(
+        Reply.error(500, "[{'type': 'literal_error', 'loc': ('body', 'response_format', "
+                    "'type'), 'msg': \"Input should be 'text' or 'json_object'\"}]"),
+        Reply.json({"claims": ["first"]}),
+        Reply.json({"claims": ["second"]}),
+    )
+    _, first = await ask(gateway)
+    _, second = await ask(gateway)
+    formats = [b["response_format"] for b in fakellm.bodies]
+    assert formats[1:] == [{"type": "json_object", "schema": SCHEMA}] * 2
+    assert gateway.json_mode == "json_object_schema"
+    assert first.detail["response_format"] == second.detail["response_format"] == (
+        "json_object_schema")
+
+
+async def test_a_plain_500_is_not_taken_for_a_refused_format(
+    gateway: Gateway, fakellm: FakeLLM
+) -> None:
+    fakellm.script(Reply.error(500, "CUDA out of memory"), Reply.json({"never": "asked"}))
+    with pytest.raises(GatewayUnavailable) as err:
+        await ask(gateway)
+    assert err.value.details["status"] == 500
+    assert len(fakellm.requests) == 1 and gateway.json_mode == "json_schema"
 
 
 async def test_other_bad_requests_do_not_fall_back(gateway: Gateway, fakellm: FakeLLM) -> None:
@@ -108,6 +143,18 @@ async def test_other_bad_requests_do_not_fall_back(gateway: Gateway, fakellm: Fa
     assert err.value.details["status"] == 400
     assert err.value.details["upstream_code"] == "context_length_exceeded"
     assert len(fakellm.requests) == 1 and gateway.json_mode == "json_schema"
+
+
+async def test_a_refused_plain_json_object_is_an_error(fakellm: FakeLLM) -> None:
+    gw = Gateway(settings_for(fakellm.base_url, llm_response_format="json_object"))
+    fakellm.script(Reply.error(400, "response_format is not supported", param="response_format"),
+                   Reply.json({"never": "asked"}))
+    try:
+        with pytest.raises(GatewayUnavailable) as err:
+            await ask(gw)
+    finally:
+        await gw.aclose()
+    assert err.value.details["status"] == 400 and len(fakellm.requests) == 1
 
 
 async def test_configured_json_object_mode_never_sends_json_schema(fakellm: FakeLLM) -> None:
@@ -171,6 +218,43 @@ async def test_non_json_twice_is_invalid_output(
     assert isinstance(err.value, GatewayUnavailable)
     assert (err.value.code, err.value.status) == ("llm_invalid_output", 502)
     assert len(fakellm.requests) == 2 and fakellm.pending == 1
+
+
+async def test_max_tokens_is_sent_when_set_and_not_otherwise(fakellm: FakeLLM) -> None:
+    fakellm.on_request(lambda body: Reply.json({"claims": []}))
+    for limit in (None, 300):
+        gw = Gateway(settings_for(fakellm.base_url, llm_max_tokens=limit))
+        try:
+            await ask(gw)
+            await gw.chat_tools("analyst", ASK, TOOLS)
+        finally:
+            await gw.aclose()
+    assert [b.get("max_tokens") for b in fakellm.bodies] == [None, None, 300, 300]
+
+
+async def test_an_answer_cut_at_max_tokens_is_invalid_output_and_not_asked_again(
+    fakellm: FakeLLM
+) -> None:
+    gw = Gateway(settings_for(fakellm.base_url, llm_max_tokens=64))
+    looping = '{"claims": [{"statement": "The launch is set", "evidence_quote": "The launch ' + (
+        "is set " * 40)
+    fakellm.script(Reply(content=looping, finish_reason="length"), Reply.json({"never": "asked"}))
+    try:
+        with pytest.raises(GatewayInvalidOutput) as err:
+            await ask(gw)
+    finally:
+        await gw.aclose()
+    assert err.value.details == {"role": "extractor", "attempts": 1, "finish_reason": "length"}
+    assert "cut at its token limit (max_tokens 64)" in err.value.message
+    assert len(fakellm.requests) == 1 and fakellm.pending == 1
+
+
+async def test_a_whole_answer_that_hit_the_limit_is_still_used(
+    gateway: Gateway, fakellm: FakeLLM
+) -> None:
+    fakellm.script(Reply(content='{"claims": []}', finish_reason="length"))
+    data, call = await ask(gateway)
+    assert data == {"claims": []} and call.ok
 
 
 # -- errors --------------------------------------------------------------------------------

@@ -80,8 +80,14 @@ class Settings(BaseSettings):
     model: str = "gpt-4o-mini"
     llm_timeout_s: float = Field(default=60.0, gt=0)
     llm_concurrency: int = Field(default=4, ge=1, le=256)
-    # "json_schema" first, "json_object" for gateways that lack structured output.
+    # The first way to ask for JSON (vocab.ResponseFormat); a gateway that refuses it is asked
+    # the next way, and the gateway remembers the one that worked.
     llm_response_format: ResponseFormat = "json_schema"
+    # The most tokens one answer may take (sent as max_tokens; unset sends none, and the
+    # server's own limit applies). A small local model can repeat itself until its context
+    # is full: this bounds what such an answer costs, and one cut before its JSON was whole
+    # is counted as cut_at_max_tokens.
+    llm_max_tokens: int | None = Field(default=None, ge=16)
     agent_max_rounds: int = Field(default=8, ge=1, le=64)
     # A run driven by an outside agent (MCP) that is still open this long after it started
     # expires: its next tool call or proposal is refused, and it is recorded as expired.

@@ -51,6 +51,8 @@ class Reply:
     error_param: str | None = None
     delay_s: float = 0.0
     usage: dict[str, int] | None = field(default_factory=lambda: dict(DEFAULT_USAGE))
+    # "length" says the answer was cut at max_tokens; None: "tool_calls" or "stop".
+    finish_reason: str | None = None
 
     @classmethod
     def json(cls, obj: Any, *, delay_s: float = 0.0,
@@ -249,7 +251,8 @@ class FakeLLM:
             "created": int(time.time()),
             "model": model or "fakellm",
             "choices": [{"index": 0, "message": message,
-                         "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
+                         "finish_reason": reply.finish_reason
+                         or ("tool_calls" if reply.tool_calls else "stop")}],
         }
         if reply.usage is not None:
             out["usage"] = reply.usage

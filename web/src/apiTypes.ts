@@ -837,6 +837,8 @@ export interface components {
         CallDetail: {
             /** Attempts */
             attempts?: number;
+            /** Finish Reason */
+            finish_reason?: string;
             /** Fragment Seq */
             fragment_seq?: number;
             /** Model */
@@ -851,7 +853,7 @@ export interface components {
              * Response Format
              * @enum {string}
              */
-            response_format?: "json_schema" | "json_object";
+            response_format?: "json_schema" | "json_object_schema" | "json_object";
             /** Rounds */
             rounds?: number;
             /** Statements */
@@ -1394,7 +1396,7 @@ export interface components {
              * Reason
              * @enum {string}
              */
-            reason: "quote_not_found" | "statement_not_in_quote" | "duplicate" | "invalid_output" | "over_limit";
+            reason: "quote_not_found" | "statement_not_in_quote" | "duplicate" | "invalid_output" | "cut_at_max_tokens" | "over_limit";
             /** Statement */
             statement?: string;
         };
@@ -2620,6 +2622,8 @@ export interface components {
             error?: string;
             /** Name */
             name: string;
+            /** Raw Arguments */
+            raw_arguments?: string;
         };
         /** UpstreamFell */
         UpstreamFell: {

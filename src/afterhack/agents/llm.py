@@ -12,12 +12,32 @@ import time
 from pydantic import JsonValue
 
 from afterhack.agents import prompts
-from afterhack.agents.tools import TOOL_SPECS, RunTools
+from afterhack.agents.tools import TOOL_NAMES, TOOL_SPECS, RunTools
 from afterhack.errors import GatewayError
 from afterhack.llm.gateway import Gateway
 from afterhack.model.calls import ModelCall
 from afterhack.model.chat import ChatMessage
 from afterhack.model.runs import ClaimEvidence, ClaimSources, GatedProposal, SearchHit
+
+
+def malformed(name: str, args: dict[str, JsonValue] | None) -> str | None:
+    """Why a tool call of ours cannot be used as the model wrote it, or None. Arguments
+    that are not a JSON object, or lack what the tool needs, are not guessed at: the call
+    is ignored with this reason, and the model told."""
+    if args is None:
+        return "its arguments are not a JSON object"
+    if name == "search_claims":
+        query = args.get("query")
+        return None if isinstance(query, str) and query.strip() else \
+            "query must be a non-empty string"
+    ids = args.get("claim_ids")
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        return "claim_ids must be a list of claim id strings"
+    if name == "get_claim_sources" and not ids:
+        return "claim_ids must name at least one claim"
+    if name == "submit_proposal" and not isinstance(args.get("answer"), str):
+        return "answer must be a string"
+    return None
 
 
 class GatewayAnalyst:
@@ -48,23 +68,28 @@ class GatewayAnalyst:
                 break
             messages.append(turn.as_message())
             for tc in turn.tool_calls:
-                args = tc.arguments if isinstance(tc.arguments, dict) else {}
-                if tc.name == "submit_proposal":
+                result: list[SearchHit] | list[ClaimSources] | dict[str, str]
+                if tc.name not in TOOL_NAMES:
+                    result = {"error": f"unknown tool {tc.name!r}; use search_claims, "
+                                       "get_claim_sources or submit_proposal"}
+                    tools.calls.append({"name": str(tc.name)[:100], "arguments": {},
+                                        "claim_ids": [], "error": "unknown_tool"})
+                elif (why := malformed(tc.name, tc.arguments)) is not None:
+                    result = {"error": f"{tc.name} was not run: {why}"}
+                    tools.calls.append({"name": tc.name, "arguments": {}, "claim_ids": [],
+                                        "error": "malformed_arguments",
+                                        "raw_arguments": tc.raw_arguments[:2000]})
+                elif tc.name == "submit_proposal":
+                    args = tc.arguments or {}
                     cited = args.get("claim_ids")
                     tools.calls.append({"name": "submit_proposal", "arguments": args,
                                         "claim_ids": [i for i in cited if isinstance(i, str)]
                                         if isinstance(cited, list) else []})
                     return args, calls
-                result: list[SearchHit] | list[ClaimSources] | dict[str, str]
-                if tc.name == "search_claims":
-                    result = await tools.search_claims(args.get("query"))
-                elif tc.name == "get_claim_sources":
-                    result = await tools.get_claim_sources(args.get("claim_ids"))
+                elif tc.name == "search_claims":
+                    result = await tools.search_claims((tc.arguments or {}).get("query"))
                 else:
-                    result = {"error": f"unknown tool {tc.name!r}; use search_claims, "
-                                       "get_claim_sources or submit_proposal"}
-                    tools.calls.append({"name": str(tc.name)[:100], "arguments": {},
-                                        "claim_ids": [], "error": "unknown_tool"})
+                    result = await tools.get_claim_sources((tc.arguments or {}).get("claim_ids"))
                 messages.append({"role": "tool", "tool_call_id": tc.id,
                                  "content": json.dumps(result, ensure_ascii=False)})
         # Never submitted: the proposal is what this run saw and read, gated as usual.

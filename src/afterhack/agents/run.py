@@ -26,6 +26,7 @@ from afterhack.agents.tools import RunTools
 from afterhack.errors import (
     DecisionNotFound,
     GatewayError,
+    GatewayInvalidOutput,
     InvalidRequest,
     RunClosed,
     WorkspaceBusy,
@@ -54,6 +55,8 @@ from afterhack.store.runs import DecisionWrite, HandoffWrite, NewAction, RunFiel
 
 _MAX_BUILDS_ON = 20
 _SAVE_ATTEMPTS = 4
+# The no_evidence detail of a run whose Coordinator answered with no usable JSON object.
+_UNUSABLE = "coordinator_output_unusable"
 
 
 class Analyst(Protocol):
@@ -154,10 +157,12 @@ def _decision(task: str, out: object, g2: Gated) -> _Draft:
 
 def _no_answer(reason: str) -> _Draft:
     why: NoEvidenceReason = {"type": "no_evidence", "detail": reason}
-    return _Draft(title=NO_ANSWER_TITLE,
-                  summary="No claim survived the evidence check: nothing was both found and "
-                          "read from its source in this run.",
-                  status="needs_review", premises=[], actions=[], review_reason=why)
+    summary = ("The Coordinator's answer was not a JSON object a decision could be written "
+               "from (asked twice): nothing was decided." if reason == _UNUSABLE else
+               "No claim survived the evidence check: nothing was both found and read from "
+               "its source in this run.")
+    return _Draft(title=NO_ANSWER_TITLE, summary=summary, status="needs_review", premises=[],
+                  actions=[], review_reason=why)
 
 
 def _disputed(task: str, decision: _Draft, disputes: list[Disagreement],
@@ -264,6 +269,11 @@ async def conclude_run(g: Graph, coordinator: Coordinator, start: RunStart, *,
             try:
                 out, ccall = await coordinator.run(start.task, _gated_proposal(gated),
                                                    evidence_for)
+            except GatewayInvalidOutput as exc:
+                # The model answered, with nothing a decision can be written from: that is
+                # no answer (needs_review, said so), not a failure of the gateway.
+                out, ccall = {"error": exc.code}, ModelCall(
+                    "coordinator", (time.perf_counter() - t0) * 1000, False, error=exc.code)
             except GatewayError as exc:
                 calls.append(ModelCall("coordinator", (time.perf_counter() - t0) * 1000, False,
                                        error=exc.code))
@@ -272,8 +282,8 @@ async def conclude_run(g: Graph, coordinator: Coordinator, start: RunStart, *,
             gated2 = gate(out, ev, actions_key="actions", statements=statements)
             await _label_unknown(g, gated2.dropped)
             handoffs.append(_handoff(1, "coordinator", "decision", out, ev, gated2.dropped, []))
-            decision = (_no_answer("coordinator") if gated2.empty
-                        else _decision(start.task, out, gated2))
+            decision = (_no_answer(_UNUSABLE if not ccall.ok else "coordinator")
+                        if gated2.empty else _decision(start.task, out, gated2))
     except GatewayError as exc:
         if not handoffs:
             handoffs.append(_handoff(0, "analyst", "coordinator", {"error": exc.code}, ev, [],

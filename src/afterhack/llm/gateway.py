@@ -60,8 +60,24 @@ class AssistantTurn:
         return msg
 
 
-class _SchemaUnsupported(Exception):
-    """The gateway refused response_format json_schema; json_object is worth a try."""
+class _FormatRefused(Exception):
+    """The gateway refused the response_format asked for; the next one is worth a try."""
+
+
+# Each way of asking for JSON, and the plainer one to ask next when a gateway refuses it.
+_PLAINER: dict[ResponseFormat, ResponseFormat | None] = {
+    "json_schema": "json_object_schema", "json_object_schema": "json_object", "json_object": None,
+}
+
+
+def response_format(mode: ResponseFormat, name: str, schema: JsonSchema) -> dict[str, object]:
+    """The request's response_format for a mode (vocab.ResponseFormat says what each is)."""
+    if mode == "json_schema":
+        return {"type": "json_schema",
+                "json_schema": {"name": name, "schema": schema, "strict": False}}
+    if mode == "json_object_schema":
+        return {"type": "json_object", "schema": schema}
+    return {"type": "json_object"}
 
 
 def parse_json_object(text: str | None) -> dict[str, JsonValue] | None:
@@ -88,15 +104,20 @@ def _parse_arguments(raw: str) -> dict[str, JsonValue] | None:
     return data if isinstance(data, dict) else None
 
 
-def _rejects_json_schema(exc: openai.APIStatusError) -> bool:
-    if exc.status_code not in (400, 422):
+def _refuses_format(exc: openai.APIStatusError) -> bool:
+    """Whether an error is the gateway refusing the response_format it was sent. A request it
+    could not validate is a 400 or 422 on most servers; llama-cpp-python's server answers a
+    500 whose message is the validation error."""
+    if exc.status_code not in (400, 422, 500):
         return False
     try:
         body = json.dumps(exc.body, default=str)
     except ValueError:
         body = ""
     text = f"{exc.message} {exc.param} {body}".lower()
-    return "response_format" in text or "json_schema" in text
+    if exc.status_code == 500:
+        return "response_format" in text or "json_object" in text
+    return "response_format" in text or "json_schema" in text or "schema" in text
 
 
 def _gateway_error(exc: BaseException, role: ModelRole, timeout_s: float) -> GatewayError:
@@ -133,12 +154,19 @@ class _Usage:
             self.completion = (self.completion or 0) + out
 
 
-def _first_message(completion: Any) -> Any | None:
+def _first_choice(completion: Any) -> tuple[Any | None, str | None]:
+    """The first choice's message and finish_reason ("length": cut at max_tokens)."""
     # Non-strict SDK parsing lets a malformed body through; treat any odd shape as no answer.
     try:
-        return completion.choices[0].message
+        choice = completion.choices[0]
     except (AttributeError, IndexError, TypeError):
-        return None
+        return None, None
+    reason = getattr(choice, "finish_reason", None)
+    return getattr(choice, "message", None), reason if isinstance(reason, str) else None
+
+
+def _first_message(completion: Any) -> Any | None:
+    return _first_choice(completion)[0]
 
 
 class Gateway:
@@ -150,6 +178,7 @@ class Gateway:
         self.timeout_s = settings.llm_timeout_s
         self._semaphore = asyncio.Semaphore(settings.llm_concurrency)
         self._json_mode: ResponseFormat = settings.llm_response_format
+        self.max_tokens = settings.llm_max_tokens
         self._client: openai.AsyncOpenAI | None = None
 
     @property
@@ -177,6 +206,8 @@ class Gateway:
     async def _call(self, role: ModelRole, **kwargs: Any) -> tuple[Any, float]:
         """One HTTP call under the semaphore; returns the completion and its duration in ms."""
         client = self._get_client()
+        if self.max_tokens is not None:
+            kwargs["max_tokens"] = self.max_tokens
         async with self._semaphore:
             t0 = time.perf_counter()
             try:
@@ -184,9 +215,9 @@ class Gateway:
                 async with asyncio.timeout(self.timeout_s):
                     completion = await client.chat.completions.create(model=self.model, **kwargs)
             except openai.APIStatusError as exc:
-                fmt = kwargs.get("response_format") or {}
-                if fmt.get("type") == "json_schema" and _rejects_json_schema(exc):
-                    raise _SchemaUnsupported from None
+                sent = kwargs.get("response_format")
+                if sent is not None and sent != {"type": "json_object"} and _refuses_format(exc):
+                    raise _FormatRefused from None
                 raise _gateway_error(exc, role, self.timeout_s) from None
             except (openai.OpenAIError, httpx.HTTPError, TimeoutError) as exc:
                 raise _gateway_error(exc, role, self.timeout_s) from None
@@ -219,21 +250,24 @@ class Gateway:
 
     async def _call_json(self, role: ModelRole, messages: list[ChatMessage], schema_name: str,
                          schema: JsonSchema) -> tuple[Any, float]:
-        if self._json_mode == "json_schema":
-            fmt = {"type": "json_schema",
-                   "json_schema": {"name": schema_name, "schema": schema, "strict": False}}
+        while True:
+            mode = self._json_mode
             try:
-                return await self._call(role, messages=messages, response_format=fmt)
-            except _SchemaUnsupported:
-                # Remembered, so later calls go straight to the mode this gateway has.
-                self._json_mode = "json_object"
-        return await self._call(role, messages=messages,
-                                response_format={"type": "json_object"})
+                return await self._call(role, messages=messages,
+                                        response_format=response_format(mode, schema_name,
+                                                                        schema))
+            except _FormatRefused:
+                # Remembered, so later calls go straight to the mode this gateway takes.
+                # Concurrent calls may have stepped down already: step from what was sent.
+                plainer = _PLAINER[mode]
+                if plainer is not None and self._json_mode == mode:
+                    self._json_mode = plainer
 
     async def complete_json(self, role: ModelRole, messages: list[ChatMessage],
                             schema_name: str, schema: JsonSchema
                             ) -> tuple[dict[str, JsonValue], ModelCall]:
-        """One JSON object from the model; a reply that is not one is asked again, once."""
+        """One JSON object from the model; a reply that is not one is asked again, once,
+        unless the token limit cut it (asked again, it would be cut again)."""
         usage = _Usage()
         elapsed = 0.0
         attempt_messages = list(messages)
@@ -241,12 +275,17 @@ class Gateway:
             completion, ms = await self._call_json(role, attempt_messages, schema_name, schema)
             elapsed += ms
             usage.add(completion)
-            message = _first_message(completion)
+            message, finish = _first_choice(completion)
             data = parse_json_object(getattr(message, "content", None))
             if data is not None:
                 return data, ModelCall(role, elapsed, True, usage.prompt, usage.completion,
                                        detail={"attempts": attempt,
                                                "response_format": self._json_mode})
+            if finish == "length":
+                raise GatewayInvalidOutput(
+                    f"The model's answer to the {role} was cut at its token limit "
+                    f"(max_tokens {self.max_tokens or 'of the server'}) before it was a whole "
+                    "JSON object.", role=role, attempts=attempt, finish_reason=finish)
             attempt_messages = [*messages, {"role": "user", "content": _RETRY_NUDGE}]
         raise GatewayInvalidOutput(f"The model's answer to the {role} was not a JSON object "
                                    "(asked twice).", role=role, attempts=2)

@@ -27,7 +27,7 @@ from afterhack.errors import (
 from afterhack.files.document import Place
 from afterhack.llm.judge import ConflictJudge
 from afterhack.memory import conflicts, versions
-from afterhack.model.calls import ModelCall
+from afterhack.model.calls import CallDetail, ModelCall
 from afterhack.model.conflicts import PlannedConflict
 from afterhack.model.sources import (
     ChecksOutcome,
@@ -94,6 +94,8 @@ class FragmentPlan:
     # A file's fragment: where it stands in the original.
     page: int | None = None
     section: str | None = None
+    # The model answered, but with nothing usable: why, as a drop reason.
+    unusable: DropReason | None = None
 
     @property
     def scope(self) -> str:
@@ -209,8 +211,14 @@ async def run_extraction(
             # A failed call carries no ModelCall; its time (to the refusal or the timeout)
             # is still the model's, and belongs in the record.
             f.extraction, f.error = "failed", exc.code
+            detail: CallDetail = {"fragment_seq": f.seq}
+            if isinstance(exc, GatewayInvalidOutput):
+                cut = exc.details.get("finish_reason") == "length"
+                f.unusable = "cut_at_max_tokens" if cut else "invalid_output"
+                if cut:
+                    detail["finish_reason"] = "length"
             ex.calls.append(ModelCall("extractor", (time.perf_counter() - t0) * 1000, False,
-                                      error=exc.code, detail={"fragment_seq": f.seq}))
+                                      error=exc.code, detail=detail))
             return f, None
         call.detail["fragment_seq"] = f.seq
         ex.calls.append(call)
@@ -223,9 +231,9 @@ async def run_extraction(
     for f, raw in sorted(results, key=lambda r: r[0].seq):
         if raw is not None:
             check_candidates(ex, f, raw, seen_keys, extractor.name, max_claims)
-        elif f.error == GatewayInvalidOutput.code:
+        elif f.unusable is not None:
             # The model answered, but with nothing usable: count it like a malformed claim.
-            _drop(ex, "invalid_output", None, f)
+            _drop(ex, f.unusable, None, f)
     return ex
 
 

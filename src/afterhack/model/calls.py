@@ -20,6 +20,7 @@ class CallDetail(TypedDict, total=False):
     fragment_seq: int  # extraction: which fragment of the version
     attempts: int  # complete_json: asked again after a reply that was no JSON object
     response_format: ResponseFormat
+    finish_reason: str  # a failed JSON call: "length" when the token limit cut the answer
     tool_calls: int  # chat_tools: how many tool calls the turn asked for
     rounds: int  # the offline Analyst: its tool rounds
     statements: int  # the offline conflict judge: statements it read

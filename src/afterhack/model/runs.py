@@ -48,7 +48,10 @@ class ToolCallLog(TypedDict):
     arguments: dict[str, JsonValue]
     claim_ids: list[str]
     backed_off: NotRequired[bool]  # search_claims: the phrase found nothing
-    error: NotRequired[str]  # a tool the model made up
+    # A call that was not run: a tool the model made up (unknown_tool), or arguments it
+    # cannot be run with (malformed_arguments, with what the model sent in raw_arguments).
+    error: NotRequired[str]
+    raw_arguments: NotRequired[str]
 
 
 class Dropped(TypedDict):

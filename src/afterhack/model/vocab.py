@@ -93,9 +93,12 @@ IngestStatus = Literal["created", "versioned", "unchanged", "extracted", "previe
 FragmentExtraction = Literal["done", "failed", "skipped", "none"]
 # A fragment whose extraction did not run, or failed: what re-extraction picks up.
 PENDING_EXTRACTION: frozenset[FragmentExtraction] = frozenset({"failed", "skipped"})
-# Why a candidate claim was not kept (evidence.py, ingest.py).
+# Why a candidate claim was not kept (evidence.py, ingest.py). A fragment whose answer was no
+# JSON object of claims (asked twice) counts once as invalid_output; one whose answer the
+# token limit cut before it was whole, once as cut_at_max_tokens.
 DropReason = Literal[
-    "quote_not_found", "statement_not_in_quote", "duplicate", "invalid_output", "over_limit"
+    "quote_not_found", "statement_not_in_quote", "duplicate", "invalid_output",
+    "cut_at_max_tokens", "over_limit"
 ]
 DROP_REASONS: tuple[DropReason, ...] = get_args(DropReason)
 
@@ -107,8 +110,10 @@ GateDropReason = Literal["not_searched", "not_retrieved", "unknown", "superseded
 # Who made a model call, as recorded on the run or the source version.
 ModelRole = Literal["extractor", "analyst", "coordinator", "run", "conflict_judge",
                    "embedder"]
-# How the gateway asks for JSON: a schema first, a plain object for gateways without one.
-ResponseFormat = Literal["json_schema", "json_object"]
+# How the gateway asks for JSON, richest first: a json_schema; a json_object carrying the
+# schema (servers that constrain json_object by a schema of their own, llama-cpp-python's);
+# a plain json_object. A gateway that refuses one is asked with the next.
+ResponseFormat = Literal["json_schema", "json_object_schema", "json_object"]
 RESPONSE_FORMATS: tuple[ResponseFormat, ...] = get_args(ResponseFormat)
 
 # Search (docs/rules.md, rule 3): by words, by meaning, or both fused (the default).
