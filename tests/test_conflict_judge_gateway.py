@@ -102,3 +102,35 @@ def test_the_judge_is_asked_about_a_pair_found_by_meaning_alone(
     assert not any(JUNE12 in a for a in asked[1:])
     assert [{c["statement"] for c in x["claims"]} for x in same["conflicts"]] == [
         {"The release goes live on June 19.", "The release goes live on June 12."}]
+
+
+def test_a_judge_that_calls_everything_a_contradiction_raises_only_what_the_reading_backs(
+        gateway_client: tuple[TestClient, FakeLLM]) -> None:
+    client, llm = gateway_client
+    asked: list[str] = []
+
+    def handler(body: Any) -> Reply:
+        if _role(body) == "extractor":
+            return _extract(body)
+        asked.append(_user(body))
+        return Reply.json({"reasoning": "They differ.", "verdict": "contradicts",
+                           "kind": "date"})
+
+    llm.on_request(handler)
+    ws = client.post("/api/workspaces", json={"name": "judge says yes"}).json()["id"]
+    add_source(client, ws, "The conference starts on May 3.", title="Dates")
+    # Another attribute of the same subject: worth asking (both dates), not a contradiction.
+    ends = add_source(client, ws, "The conference ends on May 5.", title="End")
+    assert len(asked) == 1 and ends["conflicts"] == []
+    [call] = [m for m in ends["model_calls"] if m["role"] == "conflict_judge"]
+    assert call["ok"] and call["detail"]["verdict"] == "contradicts"
+    assert call["detail"]["overruled"] is True
+    # The same attribute with another value: the reading backs it, and it stands.
+    moved = add_source(client, ws, "The conference starts on May 10.", title="Moved")
+    [k] = moved["conflicts"]
+    assert k["kind"] == "date" and k["reason"] == "They differ."
+    overruled = [m["detail"].get("overruled", False) for m in moved["model_calls"]
+                 if m["role"] == "conflict_judge"]
+    assert overruled.count(False) == 1
+    open_conflicts = client.get(f"/api/workspaces/{ws}/conflicts").json()["items"]
+    assert len(open_conflicts) == 1

@@ -843,6 +843,8 @@ export interface components {
             fragment_seq?: number;
             /** Model */
             model?: string;
+            /** Overruled */
+            overruled?: boolean;
             /** Pair */
             pair?: number;
             /** Pairs */
@@ -862,6 +864,8 @@ export interface components {
             texts?: number;
             /** Tool Calls */
             tool_calls?: number;
+            /** Verdict */
+            verdict?: string;
         };
         /** ClaimBrief */
         ClaimBrief: {

@@ -6,6 +6,14 @@ conflict, and an answer of the wrong shape counts as no verdict for that pair (t
 are stored either way). To bound model calls, the gateway only sees pairs the detector's
 reading says could disagree: the same type of value on both sides, with different values,
 about subjects that share a word or that search found near in meaning.
+
+A model's ``contradicts`` stands only where the detector's reading agrees (two values of one
+subject that cannot both hold), or, on a pair found by meaning alone, where the reading
+finds a value of one kind that differs (whether the two subjects are one is then what the
+model was asked); elsewhere it is overruled, and the call says so. A model may clear a pair
+the detector would flag, and flag beyond it only pairs found by meaning: a model that answers
+``contradicts`` to everything (small ones do) then raises no more conflicts than the
+detector, instead of one per candidate pair.
 """
 
 from __future__ import annotations
@@ -162,7 +170,24 @@ class GatewayJudge:
         results = await asyncio.gather(*(self._one(pairs[i]) for i in asked))
         calls: list[ModelCall] = []
         for i, (j, call) in zip(asked, results, strict=True):
-            out[i] = j
             call.detail["pair"] = i
+            if j.verdict == "contradicts":
+                call.detail["verdict"] = "contradicts"
+                if not _backed(pairs[i]):
+                    call.detail["overruled"] = True
+                    j = Judgement("compatible", None, _OVERRULED + j.reason[:1500])
+            out[i] = j
             calls.append(call)
         return out, calls
+
+
+def _backed(pair: Candidate) -> bool:
+    """Whether the reading allows a ``contradicts``: on a pair found by meaning alone,
+    ``plausible`` already found a kind of value that differs, and whether the subjects are one
+    is the model's to say; elsewhere the reading must find the contradiction itself."""
+    return pair.by_meaning or facts.judge_statements(pair.a, pair.b).verdict == "contradicts"
+
+
+_OVERRULED = ("The judge said these contradict, but the offline reading finds no two values "
+              "of one subject that cannot both hold, so no conflict is raised. The judge "
+              "said: ")
