@@ -21,7 +21,8 @@ def _no_env_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("variable", "typo", "allowed"), [
     ("AFTERHACK_SUPPORT_POLICY", "indepedent", "'independent' or 'any'"),
-    ("AFTERHACK_LLM_RESPONSE_FORMAT", "json-object", "'json_schema', 'json_object_schema' or 'json_object'"),
+    ("AFTERHACK_LLM_RESPONSE_FORMAT", "json-object",
+     "'json_schema', 'json_object_schema' or 'json_object'"),
 ])
 def test_a_typo_is_refused_with_the_variable_and_what_it_may_be(
         monkeypatch: pytest.MonkeyPatch, variable: str, typo: str, allowed: str) -> None:
