@@ -134,3 +134,23 @@ def test_a_judge_that_calls_everything_a_contradiction_raises_only_what_the_read
     assert overruled.count(False) == 1
     open_conflicts = client.get(f"/api/workspaces/{ws}/conflicts").json()["items"]
     assert len(open_conflicts) == 1
+
+
+def test_a_judge_that_calls_everything_the_same_fact_clears_nothing_the_reading_flags(
+        gateway_client: tuple[TestClient, FakeLLM]) -> None:
+    client, llm = gateway_client
+
+    def handler(body: Any) -> Reply:
+        if _role(body) == "extractor":
+            return _extract(body)
+        return Reply.json({"reasoning": "Same thing.", "verdict": "same_fact", "kind": "other"})
+
+    llm.on_request(handler)
+    ws = client.post("/api/workspaces", json={"name": "judge says same"}).json()["id"]
+    _add(client, ws, "March", MARCH)
+    april = _add(client, ws, "April", APRIL)
+    # June 12 and June 19 are not the same fact: the reading's verdict stands.
+    [k] = april["conflicts"]
+    assert k["kind"] == "date" and k["reason"].startswith("The judge said these state the same")
+    [call] = [m for m in april["model_calls"] if m["role"] == "conflict_judge"]
+    assert call["detail"]["verdict"] == "same_fact" and call["detail"]["overruled"] is True

@@ -7,13 +7,16 @@ are stored either way). To bound model calls, the gateway only sees pairs the de
 reading says could disagree: the same type of value on both sides, with different values,
 about subjects that share a word or that search found near in meaning.
 
-A model's ``contradicts`` stands only where the detector's reading agrees (two values of one
-subject that cannot both hold), or, on a pair found by meaning alone, where the reading
-finds a value of one kind that differs (whether the two subjects are one is then what the
-model was asked); elsewhere it is overruled, and the call says so. A model may clear a pair
-the detector would flag, and flag beyond it only pairs found by meaning: a model that answers
-``contradicts`` to everything (small ones do) then raises no more conflicts than the
-detector, instead of one per candidate pair.
+A model's verdict stands only where the detector's reading allows it, and the call says when
+it was overruled. ``contradicts`` needs the reading to agree (two values of one subject that
+cannot both hold), except on a pair found by meaning alone, where the reading has found a
+kind of value that differs and whether the two subjects are one is what the model was
+asked. So a model may clear a pair the detector would flag, and flag beyond it only pairs
+found by meaning: one that answers ``contradicts`` to everything (small ones do) raises no
+more conflicts than the detector plus those, instead of one per candidate pair.
+``same_fact`` cannot hold of a candidate pair, whose values the reading found to differ: the
+detector's verdict stands instead, so a model that answers ``same_fact`` to everything
+clears nothing either.
 """
 
 from __future__ import annotations
@@ -171,23 +174,32 @@ class GatewayJudge:
         calls: list[ModelCall] = []
         for i, (j, call) in zip(asked, results, strict=True):
             call.detail["pair"] = i
-            if j.verdict == "contradicts":
-                call.detail["verdict"] = "contradicts"
-                if not _backed(pairs[i]):
-                    call.detail["overruled"] = True
-                    j = Judgement("compatible", None, _OVERRULED + j.reason[:1500])
-            out[i] = j
+            if call.ok:
+                call.detail["verdict"] = j.verdict
+            out[i] = _allowed(j, pairs[i], call)
             calls.append(call)
         return out, calls
 
 
-def _backed(pair: Candidate) -> bool:
-    """Whether the reading allows a ``contradicts``: on a pair found by meaning alone,
-    ``plausible`` already found a kind of value that differs, and whether the subjects are one
-    is the model's to say; elsewhere the reading must find the contradiction itself."""
-    return pair.by_meaning or facts.judge_statements(pair.a, pair.b).verdict == "contradicts"
+def _allowed(j: Judgement, pair: Candidate, call: ModelCall) -> Judgement:
+    """The model's judgement where the offline reading allows it, else the reading's own."""
+    if j.verdict == "compatible":
+        return j
+    reading = facts.judge_statements(pair.a, pair.b)
+    # On a pair found by meaning alone ``plausible`` has found a kind of value that differs;
+    # whether the subjects are one is the model's to say.
+    if j.verdict == "contradicts" and (pair.by_meaning or reading.verdict == "contradicts"):
+        return j
+    call.detail["overruled"] = True
+    if j.verdict == "contradicts":
+        return Judgement("compatible", None, _NOT_BACKED + j.reason[:1500])
+    # same_fact, of two statements whose values the reading found to differ.
+    return Judgement(reading.verdict, reading.kind, _DIFFER + reading.reason,
+                     reading.value_kind)
 
 
-_OVERRULED = ("The judge said these contradict, but the offline reading finds no two values "
-              "of one subject that cannot both hold, so no conflict is raised. The judge "
-              "said: ")
+_NOT_BACKED = ("The judge said these contradict, but the offline reading finds no two values "
+               "of one subject that cannot both hold, so no conflict is raised. The judge "
+               "said: ")
+_DIFFER = ("The judge said these state the same fact, but their values differ; the offline "
+           "reading's verdict stands: ")

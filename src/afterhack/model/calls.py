@@ -26,8 +26,8 @@ class CallDetail(TypedDict, total=False):
     statements: int  # the offline conflict judge: statements it read
     pairs: int  # the offline conflict judge: pairs it decided
     pair: int  # the gateway conflict judge: which candidate pair this call was about
-    verdict: str  # the gateway conflict judge: "contradicts" when the model said so
-    overruled: bool  # ... and the offline reading did not back it: no conflict raised
+    verdict: str  # the gateway conflict judge: the model's verdict, as it gave it
+    overruled: bool  # ... and the offline reading did not allow it (llm/judge.py)
     texts: int  # embeddings: how many texts were embedded
     model: str  # embeddings: the model that made the vectors
     purpose: str  # embeddings: "conflict_check" for new statements a check compares by meaning
