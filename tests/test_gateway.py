@@ -426,7 +426,7 @@ async def test_chat_tools_turn_round_trips_as_a_message(
     final, _ = await gateway.chat_tools("analyst", history, TOOLS)
     assert final == AssistantTurn(content="No source-backed answer.", tool_calls=[])
     sent = fakellm.bodies[1]["messages"]
-    assert sent[len(ASK)] == {"role": "assistant", "content": None, "tool_calls": [
+    assert sent[len(ASK)] == {"role": "assistant", "content": "", "tool_calls": [
         {"id": tc.id, "type": "function",
          "function": {"name": "search_claims", "arguments": '{"query": "venue"}'}}]}
     assert sent[-1]["tool_call_id"] == tc.id

@@ -49,8 +49,10 @@ class AssistantTurn:
     tool_calls: list[ToolCall] = field(default_factory=list)
 
     def as_message(self) -> AssistantMessage:
-        """This turn as the assistant message to append before sending the tool results."""
-        msg: AssistantMessage = {"role": "assistant", "content": self.content}
+        """This turn as the assistant message to append before sending the tool results. A
+        turn of tool calls alone is sent with empty content, not null: OpenAI takes either,
+        and llama-cpp-python's server refuses null with a 500."""
+        msg: AssistantMessage = {"role": "assistant", "content": self.content or ""}
         if self.tool_calls:
             msg["tool_calls"] = [
                 {"id": c.id, "type": "function",
