@@ -32,9 +32,12 @@ def bench(
              "change), 'restart' (kill -9 of the app with claims on disk, then the time to "
              "come back), 'retrieval' (HaluEval QA search "
              "quality), 'embedding-ingest' (a 10,000-sentence document with and without the "
-             "vector worker) or 'conversations' (messages appended to a conversation of "
+             "vector worker), 'conversations' (messages appended to a conversation of "
              "10,000 against plain text of the same sentences, and file reading per MB of "
-             "each kind). 'conflicts' and 'asof' write latest.json and .md; the others "
+             "each kind) or 'real-model' (extraction, agent runs and the conflict judge "
+             "against a real small model on loopback, on 40 HaluEval QA rows; its engine "
+             "comes from scripts/install-real-model). 'conflicts' and 'asof' write "
+             "latest.json and .md; the others "
              "write <section>.json and .md, never latest.*.")] = None,
     restart_sizes: Annotated[str | None, typer.Option(
         help="Claims on disk when the app is killed, comma-separated (default "
@@ -44,7 +47,8 @@ def bench(
              "redis-default (Redis's own, as before afterhack set one) to compare.")]
     = "afterhack",
     rows: Annotated[int | None, typer.Option(
-        help="HaluEval QA rows for the retrieval section (default 1000; 30 with --quick).",
+        help="HaluEval QA rows for the retrieval section (default 1000; 30 with --quick), or "
+             "for the real-model section (default 40; 6 with --quick).",
         min=10, max=10000)] = None,
     cluster: Annotated[bool, typer.Option(
         help="Also run the suite on a local 3-master, 3-replica FalkorDB cluster and write "
@@ -57,7 +61,13 @@ def bench(
     import asyncio
     import sys
 
-    from afterhack_tools.bench.runner import SECTIONS, BenchConfig, run_bench, run_section
+    from afterhack_tools.bench.runner import (
+        ALONE,
+        SECTIONS,
+        BenchConfig,
+        run_bench,
+        run_section,
+    )
 
     parsed = _sizes(sizes, "sizes")
     if only is not None and only not in SECTIONS:
@@ -78,10 +88,10 @@ def bench(
     if workspaces is not None:
         cfg.tenants = workspaces
     if rows is not None:
-        cfg.retrieval_rows = rows
+        cfg.retrieval_rows = cfg.real_model_rows = rows
     if quick and only == "conversations":
         cfg.conversation_messages, cfg.conversation_batch = 400, 20
-    if only in ("retrieval", "embedding-ingest", "conversations"):
+    if only in ALONE:
         res = asyncio.run(run_section(cfg, only, log=lambda line: typer.echo(line, err=True)))
         typer.echo((out / f"{only}.md").read_text())
         typer.echo(f"wrote {out / only}.json and .md in {res['meta']['duration_s']} s",

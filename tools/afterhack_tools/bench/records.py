@@ -435,6 +435,75 @@ class ConversationFigures(TypedDict):
     kept_original: KeptOriginal
 
 
+# --- with a real model (withmodel.py) ---
+
+
+class RealModelExtraction(TypedDict):
+    """Ingest through the real model. ``proposed``: kept plus the claims dropped one by one
+    (a fragment whose whole answer was unusable counts once under its reason, and its
+    claims were never seen); ``invented_quotes_kept``: kept claims whose quote is not the
+    text at their offsets (must be 0)."""
+
+    sources: int
+    proposed: int
+    kept: int
+    dropped: dict[str, int]
+    quote_not_found_kinds: dict[str, int]
+    failed_fragments: int
+    invented_quotes_kept: int
+    seconds_per_source: Summary
+    model_seconds_per_source: Summary
+
+
+class RealModelAgent(TypedDict):
+    """Agent runs through the real model on the offline model's claims. ``statuses``: the
+    runs' HTTP answers by status (all 201 when none failed)."""
+
+    runs: int
+    answer_rate: float
+    needs_review: int
+    tool_calls: int
+    malformed_tool_calls: int
+    statuses: dict[str, int]
+    seconds_per_run: Summary | None
+
+
+class JudgeScore(TypedDict):
+    tp: int
+    fp: int
+    fn: int
+    precision: float
+    recall: float
+
+
+class RealModelJudge(TypedDict):
+    """The labelled pairs through the gateway judge: ``off`` is the offline detector, ``on``
+    the judge as ingest uses it, ``model_alone`` the model's own verdicts, and
+    ``model_against_detector`` those verdicts scored with the detector's as the truth."""
+
+    pairs: int
+    asked: int
+    answers: dict[str, int]  # the model's verdicts by word; "failed": no answer it could use
+    overruled: int
+    off: JudgeScore
+    on: JudgeScore
+    model_alone: JudgeScore
+    model_against_detector: JudgeScore
+    seconds_per_pair: float
+
+
+class RealModelFigures(TypedDict):
+    model: str
+    engine: str
+    dataset: str
+    rows: int
+    max_tokens: int
+    extraction: RealModelExtraction
+    agent: RealModelAgent
+    judge: RealModelJudge
+    seconds: float
+
+
 # --- the restart after kill -9 and the frozen FalkorDB (restart.py, freeze.py) ---
 
 
@@ -596,4 +665,5 @@ SectionResult = TypedDict("SectionResult", {
     "meta": SectionMeta,
     "retrieval": NotRequired[RetrievalFigures],
     "embedding-ingest": NotRequired[EmbeddingIngest],
-    "conversations": NotRequired[ConversationFigures]})
+    "conversations": NotRequired[ConversationFigures],
+    "real-model": NotRequired[RealModelFigures]})

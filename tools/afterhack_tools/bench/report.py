@@ -1,7 +1,6 @@
 """The Markdown a run writes: a full run's report, and those of a section run alone
-(conflicts, reads as of a time, restart, retrieval, embedding ingest, conversations), put
-together from
-the sections in render/."""
+(conflicts, reads as of a time, restart, retrieval, embedding ingest, conversations, with a
+real model), put together from the sections in render/."""
 
 from __future__ import annotations
 
@@ -27,6 +26,7 @@ from afterhack_tools.bench.render.sizes import (
 )
 from afterhack_tools.bench.render.table import row, size_head, table
 from afterhack_tools.bench.render.tenants import tenants_section
+from afterhack_tools.bench.render.withmodel import with_model_section
 
 
 def _promises(promises: list[PromiseRecord]) -> list[str]:
@@ -133,6 +133,7 @@ def section_markdown(result: SectionResult, section: str) -> str:
     body = (retrieval_section(result["retrieval"]) if section == "retrieval"
             else conversations_section(result["conversations"])
             if section == "conversations"
+            else with_model_section(result["real-model"]) if section == "real-model"
             else embedding_ingest_section(result["embedding-ingest"]))
     return "\n".join([
         f"# afterhack benchmarks: {section} only",

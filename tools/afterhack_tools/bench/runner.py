@@ -57,13 +57,16 @@ from afterhack_tools.bench.synth import (
     search_queries,
 )
 from afterhack_tools.bench.tenants import measure_tenants
+from afterhack_tools.bench.withmodel import measure_with_model
 
 DEFAULT_SIZES = (1000, 10_000, 100_000)
 QUICK_SIZES = (200,)
 # Claims on disk when the app is killed; the issue that asked for it (#17) named these two.
 RESTART_SIZES = (24_000, 240_000)
 SECTIONS = ("conflicts", "asof", "restart", "retrieval", "embedding-ingest",
-            "conversations")
+            "conversations", "real-model")
+# Sections that run alone beside a full run, never in it (run_section).
+ALONE = ("retrieval", "embedding-ingest", "conversations", "real-model")
 
 
 @dataclass
@@ -94,6 +97,12 @@ class BenchConfig:
     # The conversations section: messages appended, how many per append.
     conversation_messages: int = 10_000
     conversation_batch: int = 100
+    # The section with a real model: HaluEval rows, and how many of them are asked of the
+    # agent (None: all).
+    real_model_rows: int = 40
+    real_model_agent_rows: int | None = None
+    # Every how many labelled pairs one goes to the real model's judge (1: all of them).
+    real_model_judge_every: int = 1
     command: str = "afterhack bench"
     cluster: bool = False
     cluster_tenants: int = 10_000
@@ -105,7 +114,8 @@ class BenchConfig:
             corrections=6, breakdown_rounds=20, preview_loop_rounds=2, agent_runs=5,
             workspace_gets=50, tenants=20, ingest_sources=1, ingest_claims_per_source=400,
             conflict_resolutions=2, restart_sizes=(), restart_claim_samples=50,
-            retrieval_rows=30, asof_samples=10)
+            retrieval_rows=30, asof_samples=10, real_model_rows=6, real_model_agent_rows=3,
+            real_model_judge_every=10)
         base.update(overrides)
         return cls(**base)
 
@@ -345,9 +355,9 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> BenchResul
 
 
 async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> SectionResult:
-    """One section alone (retrieval, embedding-ingest, conversations), written beside (never
-    over) a full run's results, as <section>.json and <section>.md."""
-    if section not in ("retrieval", "embedding-ingest", "conversations"):
+    """One section alone (retrieval, embedding-ingest, conversations, real-model), written
+    beside (never over) a full run's results, as <section>.json and <section>.md."""
+    if section not in ALONE:
         raise ValueError(f"{section!r} does not run beside a full run")
     started = time.time()
     t0 = time.perf_counter()
@@ -355,6 +365,10 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> Secti
         versions = await h.falkordb_version()
         retrieval = (await measure_retrieval(h, cfg.retrieval_rows, log)
                      if section == "retrieval" else None)
+        with_model = (await measure_with_model(h, cfg.real_model_rows, log,
+                                               agent_rows=cfg.real_model_agent_rows,
+                                               judge_every=cfg.real_model_judge_every)
+                      if section == "real-model" else None)
     embedding = await measure_embedding_ingest(log) if section == "embedding-ingest" else None
     talk = (await measure_conversations(log, cfg.conversation_messages,
                                         cfg.conversation_batch)
@@ -374,6 +388,8 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> Secti
         result["embedding-ingest"] = embedding
     if talk is not None:
         result["conversations"] = talk
+    if with_model is not None:
+        result["real-model"] = with_model
     cfg.out.mkdir(parents=True, exist_ok=True)
     (cfg.out / f"{section}.json").write_text(json.dumps(result, indent=2) + "\n")
     (cfg.out / f"{section}.md").write_text(report.section_markdown(result, section))
