@@ -147,8 +147,8 @@ def test_a_judge_that_calls_everything_the_same_fact_clears_nothing_the_reading_
 
     llm.on_request(handler)
     ws = client.post("/api/workspaces", json={"name": "judge says same"}).json()["id"]
-    _add(client, ws, "March", MARCH)
-    april = _add(client, ws, "April", APRIL)
+    add_source(client, ws, JUNE12, title="March")
+    april = add_source(client, ws, JUNE19, title="April")
     # June 12 and June 19 are not the same fact: the reading's verdict stands.
     [k] = april["conflicts"]
     assert k["kind"] == "date" and k["reason"].startswith("The judge said these state the same")

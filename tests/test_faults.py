@@ -126,7 +126,7 @@ def test_a_coordinator_that_answers_garbage_twice_ends_the_run_as_needs_review(
     gw: tuple[TestClient, FakeLLM], falkordb: str
 ) -> None:
     client, fake = gw
-    ws, cid = seeded(client, falkordb)
+    ws, cid = _seeded(client, falkordb)
     fake.script(SEARCH, read(cid), submit(cid), Reply.text("Sure!"), Reply.text('{"title": '))
 
     r = client.post(f"/api/workspaces/{ws}/agent-runs", json={"task": "When is the launch?"})

@@ -32,9 +32,9 @@ from afterhack.llm.prompts import EXTRACTION_SCHEMA, EXTRACTION_SCHEMA_NAME
 from afterhack.model.vocab import DROP_REASONS, VERDICTS
 from afterhack_tools.bench import conflict_pairs
 from afterhack_tools.realmodel import MODEL_NAME, EngineUnavailable, RealModel, find_engine
-from tests.conftest import EMBED_INLINE, snapshot
 from tests.support import LOCAL
-from tests.support.graphs import violations
+from tests.support.graphs import snapshot, violations
+from tests.support.settings import EMBED_INLINE, make_settings
 
 pytestmark = pytest.mark.real_model
 
@@ -64,8 +64,8 @@ def real_settings(falkordb: str, base_url: str, data_dir: Path, **overrides: Any
         # One request at a time is what the server does anyway: queued here, each call's
         # timeout measures its own answer.
         "llm_concurrency": 1, "llm_timeout_s": 120.0, "llm_max_tokens": 512,
-        **EMBED_INLINE, "_env_file": None}
-    return Settings(**{**values, **overrides})
+        **EMBED_INLINE}
+    return make_settings(**{**values, **overrides})
 
 
 @pytest.fixture
@@ -94,16 +94,16 @@ def _assert_only_exact_quotes(falkordb: str, ws: str, texts: dict[str, str],
                               body: dict[str, Any]) -> None:
     """Every claim in the graph is one the answer kept, its quote exactly the text at its
     offsets; every drop is counted under a known reason."""
-    for c in body["claims"]:
+    for kept in body["claims"]:
         text = texts[body["source"]["id"]]
-        assert text[c["quote_start"]:c["quote_end"]] == c["evidence_quote"], c
+        assert text[kept["quote_start"]:kept["quote_end"]] == kept["evidence_quote"], kept
     nodes = snapshot(falkordb, ws)["nodes"]
-    frags = {n["properties"]["id"]: n["properties"] for n in nodes
-             if "SourceFragment" in n["labels"]}
+    frags: dict[str, dict[str, Any]] = {str(n["properties"]["id"]): dict(n["properties"])
+                                         for n in nodes if "SourceFragment" in n["labels"]}
     for n in nodes:
         if "Claim" not in n["labels"]:
             continue
-        c = n["properties"]
+        c: dict[str, Any] = dict(n["properties"])
         frag = frags[c["fragment_id"]]
         # Offsets are into the version's text; the fragment holds its own span of it.
         at = c["quote_start"] - frag["start"]
@@ -154,21 +154,22 @@ async def test_the_server_refuses_json_schema_and_the_gateway_steps_down_to_its_
     try:
         with pytest.raises(openai.InternalServerError) as refused:
             await sdk.chat.completions.create(
-                model=MODEL_NAME, messages=messages, max_tokens=64,  # type: ignore[arg-type]
+                model=MODEL_NAME, max_tokens=64,
+                messages=[{"role": "user", "content": str(m["content"])} for m in messages],
                 response_format={"type": "json_schema", "json_schema": {
-                    "name": EXTRACTION_SCHEMA_NAME, "schema": EXTRACTION_SCHEMA}})
+                    "name": EXTRACTION_SCHEMA_NAME, "schema": dict(EXTRACTION_SCHEMA)}})
     finally:
         await sdk.close()
     assert "json_object" in str(refused.value)
 
     gw = Gateway(real_settings(falkordb, real_model.base_url, tmp_path))
+    first_mode = gw.json_mode
     try:
-        assert gw.json_mode == "json_schema"
         data, call = await gw.complete_json("extractor", messages, EXTRACTION_SCHEMA_NAME,
                                             EXTRACTION_SCHEMA)
         # Asked again with json_object carrying the schema, which this server constrains
         # its answer by: the reply is an object of the schema's shape.
-        assert gw.json_mode == "json_object_schema"
+        assert (first_mode, gw.json_mode) == ("json_schema", "json_object_schema")
         assert call.ok and call.detail["response_format"] == "json_object_schema"
         assert isinstance(data.get("claims"), list)
         _, second = await gw.complete_json("extractor", messages, EXTRACTION_SCHEMA_NAME,
