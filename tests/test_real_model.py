@@ -279,3 +279,26 @@ async def test_the_judge_raises_no_conflict_the_offline_reading_does_not_back(
             assert offline == "contradicts"
         if c.detail.get("overruled"):
             assert c.detail["verdict"] != "compatible"
+
+
+# -- where the engine is not installed -------------------------------------------------------
+
+
+def test_an_engine_that_is_not_there_is_skipped_with_the_reason(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AFTERHACK_REAL_MODEL", raising=False)
+    with pytest.raises(EngineUnavailable, match="has no READY"):
+        find_engine(tmp_path / "never-installed")
+    failed = tmp_path / "failed"
+    failed.mkdir()
+    (failed / "UNAVAILABLE").write_text("building it needs cmake, which is not installed\n")
+    with pytest.raises(EngineUnavailable, match=r"^building it needs cmake"):
+        find_engine(failed)
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    (gone / "READY").write_text("pins\n/nowhere/model.gguf\n")
+    with pytest.raises(EngineUnavailable, match="names files that are gone"):
+        find_engine(gone)
+    monkeypatch.setenv("AFTERHACK_REAL_MODEL", "off")
+    with pytest.raises(EngineUnavailable, match="AFTERHACK_REAL_MODEL=off"):
+        find_engine(failed)
