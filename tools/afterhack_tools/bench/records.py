@@ -498,6 +498,7 @@ class RealModelFigures(TypedDict):
     dataset: str
     rows: int
     max_tokens: int
+    agent_rounds: int
     extraction: RealModelExtraction
     agent: RealModelAgent
     judge: RealModelJudge

@@ -97,12 +97,13 @@ class BenchConfig:
     # The conversations section: messages appended, how many per append.
     conversation_messages: int = 10_000
     conversation_batch: int = 100
-    # The section with a real model: HaluEval rows, and how many of them are asked of the
-    # agent (None: all).
+    # The section with a real model: HaluEval rows, how many of them are asked of the agent
+    # (None: all), and every how many labelled pairs one goes to its judge (1: all). A run
+    # through the model takes about a minute here and a pair several seconds: these keep
+    # the section within half an hour.
     real_model_rows: int = 40
-    real_model_agent_rows: int | None = None
-    # Every how many labelled pairs one goes to the real model's judge (1: all of them).
-    real_model_judge_every: int = 1
+    real_model_agent_rows: int | None = 10
+    real_model_judge_every: int = 2
     command: str = "afterhack bench"
     cluster: bool = False
     cluster_tenants: int = 10_000

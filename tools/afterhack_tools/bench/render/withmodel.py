@@ -41,8 +41,9 @@ def with_model_section(res: RealModelFigures) -> list[str]:
         "",
         "### The agent",
         "",
-        f"{ag['runs']} runs, each row's question as the task, on the offline model's claims "
-        f"of the same texts: answer rate **{ag['answer_rate']}**, {ag['needs_review']} "
+        f"{ag['runs']} runs (the first rows' questions as their tasks, at most "
+        f"{res['agent_rounds']} tool rounds each) on the offline model's claims of the same "
+        f"texts: answer rate **{ag['answer_rate']}**, {ag['needs_review']} "
         f"ended needs_review; {ag['tool_calls']} tool calls, {ag['malformed_tool_calls']} "
         f"malformed (ignored, with their reason); HTTP answers {statuses}"
         + (f"; {_s(ag['seconds_per_run'])} per run." if ag["seconds_per_run"] else "."),
