@@ -10,6 +10,7 @@ loopback port and stops it by its pid. Nothing is downloaded here.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
@@ -20,7 +21,7 @@ from types import TracebackType
 
 import httpx
 
-from afterhack.runtime.embedded import exit_with_parent, free_loopback_port
+from afterhack.runtime.embedded import free_loopback_port
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = ROOT / ".venv-llm"
@@ -60,6 +61,15 @@ def find_engine(venv: Path = VENV) -> Engine:
                             "installs it through scripts/install-real-model")
 
 
+def _killed_with_parent() -> None:
+    """A ``preexec_fn``: the server gets SIGKILL when the thread that started it dies. It
+    keeps nothing to flush, and on SIGTERM it would first finish the answer it is writing,
+    which can take minutes."""
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 class RealModel:
     """``python -m llama_cpp.server`` on the installed model, on 127.0.0.1."""
 
@@ -91,7 +101,7 @@ class RealModel:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(self.command(), env=env, stdout=log,
                                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         preexec_fn=exit_with_parent)
+                                         preexec_fn=_killed_with_parent)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
