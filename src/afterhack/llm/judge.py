@@ -9,10 +9,10 @@ about subjects that share a word or that search found near in meaning.
 
 A model's verdict stands only where the detector's reading allows it, and the call says when
 it was overruled. ``contradicts`` needs the reading to agree (two values of one subject that
-cannot both hold), except on a pair found by meaning alone, where the reading has found a
-kind of value that differs and whether the two subjects are one is what the model was
-asked. So a model may clear a pair the detector would flag, and flag beyond it only pairs
-found by meaning: one that answers ``contradicts`` to everything (small ones do) raises no
+cannot both hold), except on a pair found by meaning alone whose subjects share no word,
+where the reading has found a kind of value that differs and whether the two subjects are
+one is what the model was asked. So a model may clear a pair the detector would flag, and
+flag beyond it only such pairs: one that answers ``contradicts`` to everything raises no
 more conflicts than the detector plus those, instead of one per candidate pair.
 ``same_fact`` cannot hold of a candidate pair, whose values the reading found to differ: the
 detector's verdict stands instead, so a model that answers ``same_fact`` to everything
@@ -186,9 +186,8 @@ def _allowed(j: Judgement, pair: Candidate, call: ModelCall) -> Judgement:
     if j.verdict == "compatible":
         return j
     reading = facts.judge_statements(pair.a, pair.b)
-    # On a pair found by meaning alone ``plausible`` has found a kind of value that differs;
-    # whether the subjects are one is the model's to say.
-    if j.verdict == "contradicts" and (pair.by_meaning or reading.verdict == "contradicts"):
+    if j.verdict == "contradicts" and (reading.verdict == "contradicts"
+                                       or _worded_apart(pair)):
         return j
     call.detail["overruled"] = True
     if j.verdict == "contradicts":
@@ -196,6 +195,13 @@ def _allowed(j: Judgement, pair: Candidate, call: ModelCall) -> Judgement:
     # same_fact, of two statements whose values the reading found to differ.
     return Judgement(reading.verdict, reading.kind, _DIFFER + reading.reason,
                      reading.value_kind)
+
+
+def _worded_apart(pair: Candidate) -> bool:
+    """A pair found by meaning whose subjects share no word: ``plausible`` has found a kind
+    of value that differs, and whether the two subjects are one is the model's to say (the
+    reading cannot). Subjects that share a word the reading can tell apart itself."""
+    return pair.by_meaning and not (facts.read(pair.a).frame & facts.read(pair.b).frame)
 
 
 _NOT_BACKED = ("The judge said these contradict, but the offline reading finds no two values "
