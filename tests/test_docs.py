@@ -22,8 +22,8 @@ RULES = DOCS / "rules.md"
 DECISIONS = DOCS / "decisions"
 
 # What is scanned: the product, its tools, tests and docs, and the files that configure them.
-SCANNED_DIRS = ("src/", "tools/", "tests/", "docs/", "scripts/", "web/src/", ".ci/")
-SCANNED_FILES = ("README.md", "pyproject.toml", "web/README.md", "docker-compose.yml",
+SCANNED_DIRS = ("src/", "tools/", "tests/", "docs/", "scripts/", "web/", ".ci/")
+SCANNED_FILES = ("README.md", "pyproject.toml", "docker-compose.yml",
                  "Dockerfile")
 # This file names the forbidden citations in order to find them.
 SELF = Path(__file__).resolve().relative_to(ROOT).as_posix()

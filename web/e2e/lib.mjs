@@ -1,7 +1,7 @@
 // What the browser scripts share: Chromium's flags, DOM test ids, and a few geometry helpers
 // that run inside the page.
 
-// The Chromium flags STYLE.md lists for Debian's chromium in a sandbox-less container.
+// The flags Debian's chromium needs to run headless in a container without a sandbox.
 export const LAUNCH_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

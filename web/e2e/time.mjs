@@ -1,4 +1,4 @@
-// The time control (SPEC rule 10): moving it to just before a correction shows the corrected
+// The time control (docs/rules.md, rule 10): moving it to just before a correction shows the corrected
 // claim current and the decision that rested on it in good standing, in the graph and in
 // the decision's panel (its premises then and now); back to now shows the correction again.
 // At a laptop, a narrow window and a phone size; a screenshot of each screen is kept.
