@@ -60,7 +60,8 @@ def _limit(field: FieldInfo) -> str:
     if kinds == [bool]:
         return "`true` or `false`"
     if len(kinds) == 1 and get_origin(kinds[0]) is Literal:
-        return " or ".join(f"`{v}`" for v in get_args(kinds[0]))
+        words = [f"`{v}`" for v in get_args(kinds[0])]
+        return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 2 else words)
     b = _bounds(field)
     if "ge" in b and "le" in b:
         return f"{_number(b['ge'])} to {_number(b['le'])}"
