@@ -13,10 +13,13 @@ the tier is skipped with that reason.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import openai
 import pytest
 from fastapi.testclient import TestClient
@@ -30,6 +33,7 @@ from afterhack.llm.gateway import Gateway
 from afterhack.llm.judge import Candidate, GatewayJudge, plausible
 from afterhack.llm.prompts import EXTRACTION_SCHEMA, EXTRACTION_SCHEMA_NAME
 from afterhack.model.vocab import DROP_REASONS, VERDICTS
+from afterhack.runtime.embedded import free_loopback_port
 from afterhack_tools.bench import conflict_pairs
 from afterhack_tools.realmodel import MODEL_NAME, EngineUnavailable, RealModel, find_engine
 from tests.support import LOCAL
@@ -279,6 +283,38 @@ async def test_the_judge_raises_no_conflict_the_offline_reading_does_not_back(
             assert offline == "contradicts"
         if c.detail.get("overruled"):
             assert c.detail["verdict"] != "compatible"
+
+
+# -- the README's way to try it --------------------------------------------------------------
+
+
+def test_model_server_serves_the_model_and_prints_how_to_point_the_app_at_it(
+        real_model: RealModel) -> None:
+    # Started from the engine the fixture found (so skipped with the same reason); the
+    # fixture's own server stays up on its port, this one takes another.
+    port = free_loopback_port()
+    proc = subprocess.Popen([sys.executable, "-m", "afterhack.cli", "model-server",
+                             "--port", str(port)], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None
+        lines: list[str] = []
+        for line in proc.stdout:
+            lines.append(line)
+            if "Ctrl-C" in line:
+                break
+        said = "".join(lines)
+        assert (f"OPENAI_BASE_URL=http://127.0.0.1:{port}/v1 AFTERHACK_MODEL={MODEL_NAME} "
+                in said), said
+        models = httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=10).json()
+        assert [m["id"] for m in models["data"]] == [MODEL_NAME]
+    finally:
+        proc.terminate()  # its server goes with it (killed with its parent)
+        proc.wait(timeout=30)
+        if proc.stdout is not None:
+            proc.stdout.close()
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=2)
 
 
 # -- where the engine is not installed -------------------------------------------------------

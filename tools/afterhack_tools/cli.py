@@ -13,6 +13,7 @@ import typer
 def register(app: typer.Typer) -> None:
     app.command()(bench)
     app.command()(loadtest)
+    app.command("model-server")(model_server)
 
 
 def bench(
@@ -156,3 +157,34 @@ def loadtest(
     typer.echo("all checks passed")
 
 
+def model_server(
+    port: Annotated[int, typer.Option(help="Loopback port to serve on.", min=1, max=65535)]
+    = 8081,
+    threads: Annotated[int, typer.Option(help="Decoding threads.", min=1, max=64)] = 1,
+) -> None:
+    """Serve the real-model tier's small model (SmolLM2-135M-Instruct, from
+    scripts/install-real-model) on 127.0.0.1 until Ctrl-C, and print the settings that
+    point the app at it."""
+    import tempfile
+    import time
+
+    from afterhack_tools.realmodel import MODEL_NAME, EngineUnavailable, RealModel, find_engine
+
+    try:
+        engine = find_engine()
+    except EngineUnavailable as exc:
+        raise typer.BadParameter(str(exc), param_hint="the real-model engine") from None
+    log = Path(tempfile.mkdtemp(prefix="afterhack-model-")) / "server.log"
+    typer.echo(f"starting the model server on 127.0.0.1:{port} (log: {log}) ...")
+    with RealModel(engine, log, threads=threads, port=port) as server:
+        typer.echo("serving; run the app against it with:\n\n"
+                   f"  OPENAI_BASE_URL={server.base_url} AFTERHACK_MODEL={MODEL_NAME} "
+                   "AFTERHACK_LLM_MAX_TOKENS=512 AFTERHACK_LLM_RESPONSE_FORMAT=json_object_schema "
+                   "scripts/run\n\nCtrl-C stops it.")
+        try:
+            while server.alive():
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            return
+    typer.echo(f"the model server exited: {server.log_tail()}", err=True)
+    raise typer.Exit(1)

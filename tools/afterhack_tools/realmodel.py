@@ -75,11 +75,12 @@ class RealModel:
 
     # One thread: on a shared 2-core machine a second one mostly waits for the core the
     # test process or another job holds, and decoding ran several times slower with two.
-    def __init__(self, engine: Engine, log_path: Path, *, threads: int = 1) -> None:
+    def __init__(self, engine: Engine, log_path: Path, *, threads: int = 1,
+                 port: int | None = None) -> None:
         self.engine = engine
         self.log_path = log_path
         self.threads = threads
-        self.port = free_loopback_port()
+        self.port = port or free_loopback_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.base_url = self.url + "/v1"
         self.proc: subprocess.Popen[bytes] | None = None
