@@ -30,6 +30,11 @@ SELF = Path(__file__).resolve().relative_to(ROOT).as_posix()
 
 # Documents that live outside the repository, or that it no longer holds.
 OUTSIDE = re.compile(r"\bSPEC\b|FALKORDB\.md|\bNOTES\.md\b|seed-story|STYLE\.md|falkordb-notes")
+# Words of a work diary: the repository speaks of the product, and a decision's story goes in
+# docs/decisions/ as what was measured and chosen.
+DIARY = re.compile(r"\b(?:this|previous|earlier) (?:session|round)\b|"
+                   r"\bround (?:one|two|three|four)\b|\bpass (?:number )?\d+\b",
+                   re.IGNORECASE)
 # "rule 9", "rules 4 and 5", "rules 4 to 8", "Rule 10"; an invariant's number is no rule.
 RULE_CITE = re.compile(r"\brules? (\d+(?:(?:, | and | to |, and )\d+)*)", re.IGNORECASE)
 RULE_HEADING = re.compile(r"^## (\d+)\. ", re.MULTILINE)
@@ -92,6 +97,10 @@ def cited_rules(t: Text) -> list[tuple[str, int]]:
 
 def outside_citations(t: Text) -> list[str]:
     return [f"{where(t, m.start())}: {m.group(0)}" for m in OUTSIDE.finditer(t.body)]
+
+
+def diary_words(t: Text) -> list[str]:
+    return [f"{where(t, m.start())}: {m.group(0)}" for m in DIARY.finditer(t.body)]
 
 
 def _exists(t: Text, target: str) -> bool:
@@ -167,6 +176,18 @@ def _records() -> set[str]:
 def test_nothing_cites_a_document_the_repository_does_not_hold() -> None:
     bad = [b for t in _texts() for b in outside_citations(t) + missing_docs(t)]
     assert bad == [], "cited but not in the repository:\n" + "\n".join(bad)
+
+
+def test_no_tracked_text_reads_as_a_diary() -> None:
+    bad = [b for t in _texts() for b in diary_words(t)]
+    assert bad == [], "diary words (say what and why in docs/decisions/):\n" + "\n".join(bad)
+
+
+def test_the_diary_check_finds_what_it_is_for() -> None:
+    found = diary_words(Text("x.md", "Done this session.\nIn round two we sped it up.\n"
+                                     "A pass 3 of the bench.\nThe session cluster; the last "
+                                     "session of the day; a later round of the loop."))
+    assert found == ["x.md:1: this session", "x.md:2: round two", "x.md:3: pass 3"]
 
 
 def test_every_rule_cited_is_numbered_in_the_rules() -> None:

@@ -13,7 +13,7 @@ from tests.support import LOCAL
 
 
 def test_the_app_serves_with_its_thresholds_and_restores_the_defaults(settings: Settings) -> None:
-    outer = gc.get_threshold()  # another app of this session may be serving already
+    outer = gc.get_threshold()  # another app in this test run may be serving already
     gc.set_threshold(700, 10, 10)
     try:
         with TestClient(create_app(settings), base_url=LOCAL) as c:
