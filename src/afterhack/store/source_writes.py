@@ -183,19 +183,29 @@ _VERSION_PROPS = (
     "file_name:$file_name, file_data:$file_data")
 
 
+def _as_planned(param: str, var: str, count: str) -> str:
+    """A CALL counting, as ``count``, the claims listed in ``$param`` (each an id, a revision
+    and n_users) that are still as planned: current, at that revision, used by that many
+    decisions. A guard after it wants the count to be the list's size. Its names start with
+    ``var``, so two of them stand in one query without meeting."""
+    return f"""
+CALL {{
+  UNWIND ${param} AS {var}_plan
+  MATCH ({var}:Node {{id: {var}_plan.id}})
+  WHERE {var}:Claim AND {var}.revision = {var}_plan.revision AND {var}.status IN {CURRENT}
+  WITH {var}, {var}_plan, size([({var})<-[{var}u:USED_CLAIM]-(:Decision) | {var}u])
+    AS n_{var}_users
+  WHERE n_{var}_users = {var}_plan.n_users
+  RETURN count({var}) AS {count}
+}}"""
+
+
 # A newer statement by the same speaker supersedes the older one at once (a workspace's
 # latest_wins, rule 11), recorded as a conflict resolution: the claims it supersedes must
 # be as planned (current, at the revision and with the users the relabel read), and the
 # conflict of the pair, if one was raised before, still open. Put after GUARD.
 _POLICY_GUARD = """
-CALL {
-  UNWIND $policy_losers AS lo
-  MATCH (pl:Node {id: lo.id})
-  WHERE pl:Claim AND pl.revision = lo.revision AND pl.status IN """ + CURRENT + """
-  WITH pl, lo, size([(pl)<-[plu:USED_CLAIM]-(:Decision) | plu]) AS n_pl_users
-  WHERE n_pl_users = lo.n_users
-  RETURN count(pl) AS ok_losers
-}
+""" + _as_planned("policy_losers", "pl", "ok_losers") + """
 CALL {
   UNWIND $policy AS pr
   MATCH (px:Node {key: pr.key}) WHERE px:Conflict AND px.status <> 'open'
@@ -268,15 +278,7 @@ async def create_source(g: Graph, p: VersionWrite) -> VersionWritten:
 # A version retires the source's claims whose quote it no longer holds ($retire, planned by
 # versions.py): each must still be as planned (revision, current, users), like the region
 # the guard before it checks, or nothing is written.
-_RETIRE_GUARD = """
-CALL {
-  UNWIND $retire AS r
-  MATCH (rc:Node {id: r.id})
-  WHERE rc:Claim AND rc.revision = r.revision AND rc.status IN """ + CURRENT + """
-  WITH rc, r, size([(rc)<-[ru:USED_CLAIM]-(:Decision) | ru]) AS n_rc_users
-  WHERE n_rc_users = r.n_users
-  RETURN count(rc) AS ok_retire
-}
+_RETIRE_GUARD = _as_planned("retire", "rc", "ok_retire") + """
 WITH ok_retire WHERE ok_retire = size($retire)
 """
 
