@@ -5,6 +5,7 @@ anyway. The model is scripted over real HTTP; the store is the real FalkorDB."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -27,6 +28,19 @@ def _extract(body: Any) -> Reply:
     text = _user(body).split("<<<FRAGMENT\n", 1)[1].rsplit("\nFRAGMENT>>>", 1)[0]
     return Reply.json({"claims": [{"statement": s.strip(), "evidence_quote": s.strip()}
                                   for s in text.replace(". ", ".\n").splitlines() if s.strip()]})
+
+
+def _judge_always(verdict: dict[str, str],
+                  asked: list[str] | None = None) -> Callable[[Any], Reply]:
+    """A model that extracts each sentence as a claim and, asked about a pair, always gives
+    ``verdict``; what it was asked about goes into ``asked``."""
+    def handler(body: Any) -> Reply:
+        if _role(body) == "extractor":
+            return _extract(body)
+        if asked is not None:
+            asked.append(_user(body))
+        return Reply.json(verdict)
+    return handler
 
 
 def test_the_judge_decides_each_candidate_pair(
@@ -80,14 +94,9 @@ def test_the_judge_is_asked_about_a_pair_found_by_meaning_alone(
     client, llm = gateway_client
     asked: list[str] = []
 
-    def handler(body: Any) -> Reply:
-        if _role(body) == "extractor":
-            return _extract(body)
-        asked.append(_user(body))
-        return Reply.json({"reasoning": "The release is the launch; June 12 is not June 19.",
-                           "verdict": "contradicts", "kind": "date"})
-
-    llm.on_request(handler)
+    llm.on_request(_judge_always({
+        "reasoning": "The release is the launch; June 12 is not June 19.",
+        "verdict": "contradicts", "kind": "date"}, asked))
     ws = client.post("/api/workspaces", json={"name": "meaning"}).json()["id"]
     launch = add_source(client, ws, JUNE12)
     release = add_source(client, ws, "The release goes live on June 19.", title="Release notes")
@@ -109,14 +118,8 @@ def test_a_judge_that_calls_everything_a_contradiction_raises_only_what_the_read
     client, llm = gateway_client
     asked: list[str] = []
 
-    def handler(body: Any) -> Reply:
-        if _role(body) == "extractor":
-            return _extract(body)
-        asked.append(_user(body))
-        return Reply.json({"reasoning": "They differ.", "verdict": "contradicts",
-                           "kind": "date"})
-
-    llm.on_request(handler)
+    llm.on_request(_judge_always(
+        {"reasoning": "They differ.", "verdict": "contradicts", "kind": "date"}, asked))
     ws = client.post("/api/workspaces", json={"name": "judge says yes"}).json()["id"]
     add_source(client, ws, "The conference starts on May 3.", title="Dates")
     # Another attribute of the same subject: worth asking (both dates), not a contradiction.
@@ -140,12 +143,8 @@ def test_a_judge_that_calls_everything_the_same_fact_clears_nothing_the_reading_
         gateway_client: tuple[TestClient, FakeLLM]) -> None:
     client, llm = gateway_client
 
-    def handler(body: Any) -> Reply:
-        if _role(body) == "extractor":
-            return _extract(body)
-        return Reply.json({"reasoning": "Same thing.", "verdict": "same_fact", "kind": "other"})
-
-    llm.on_request(handler)
+    llm.on_request(_judge_always(
+        {"reasoning": "Same thing.", "verdict": "same_fact", "kind": "other"}))
     ws = client.post("/api/workspaces", json={"name": "judge says same"}).json()["id"]
     add_source(client, ws, JUNE12, title="March")
     april = add_source(client, ws, JUNE19, title="April")
