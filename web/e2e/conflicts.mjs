@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { chromium } from 'playwright-core'
-import { CheckError, LAUNCH_ARGS, check, measureScreen, panelLeaks, showGraph, tid, wholeInView } from './lib.mjs'
+import { check, LAUNCH_ARGS, measureScreen, panelLeaks, settle, showGraph, stepper, tid, wholeInView } from './lib.mjs'
 
 const BASE_URL = (process.env.BASE_URL ?? '').replace(/\/$/, '')
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH
@@ -40,7 +40,6 @@ async function openPage(browser, [width, height]) {
   return page
 }
 
-const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
 
 /** Runs in the page: the conflict chips ("≠") that sit on a node box. */
 function chipsOnNodes() {
@@ -66,23 +65,7 @@ function sidesSideBySide() {
 async function story(browser, size) {
   const label = `${size[0]}x${size[1]}`
   const page = await openPage(browser, size)
-  let stepNo = 0
-  const step = async (name, fn) => {
-    stepNo += 1
-    const slug = `${label}-${String(stepNo).padStart(2, '0')}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-$/, '')}`
-    process.stdout.write(`${label} step ${stepNo}: ${name} … `)
-    try {
-      const out = await fn()
-      await settle(page)
-      await page.screenshot({ path: `${ARTIFACTS_DIR}/${slug}.png` })
-      console.log('ok')
-      return out
-    } catch (error) {
-      console.log('FAILED')
-      await page.screenshot({ path: `${ARTIFACTS_DIR}/FAILED-${slug}.png` }).catch(() => {})
-      throw new CheckError(`${label} step ${stepNo} "${name}": ${error.message}`)
-    }
-  }
+  const step = stepper(page, label, ARTIFACTS_DIR)
   /** A soft check: listed at the end, the story goes on. */
   const expect = (ok, where, message) => {
     if (!ok) failures.push(`${label}, ${where}: ${message}`)

@@ -13,7 +13,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { chromium } from 'playwright-core'
-import { LAUNCH_ARGS, measureScreen, showGraph, tid } from './lib.mjs'
+import { LAUNCH_ARGS, measureScreen, settle, showGraph, tid } from './lib.mjs'
 
 const BASE_URL = (process.env.BASE_URL ?? '').replace(/\/$/, '')
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH
@@ -31,7 +31,6 @@ const expect = (ok, where, message) => {
   if (!ok) failures.push(`${where}: ${message}`)
   return ok
 }
-const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
 
 async function openPage(browser, [width, height]) {
   const context = await browser.newContext({ viewport: { width, height } })

@@ -151,3 +151,31 @@ export async function showGraph(page) {
   if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click()
   await page.locator('[data-testid="graph"][data-mode="graph"]').waitFor()
 }
+
+/** Two animation frames: what the page drew after the last change is on screen. */
+export const settle = (page) =>
+  page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+
+/**
+ * A story's steps: each runs, lets the page settle and leaves a numbered screenshot in
+ * `dir` (a failing one as FAILED-…), and a failure names the step.
+ */
+export function stepper(page, label, dir) {
+  let stepNo = 0
+  return async (name, fn) => {
+    stepNo += 1
+    const slug = `${label}-${String(stepNo).padStart(2, '0')}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-$/, '')}`
+    process.stdout.write(`${label} step ${stepNo}: ${name} … `)
+    try {
+      const out = await fn()
+      await settle(page)
+      await page.screenshot({ path: `${dir}/${slug}.png` })
+      console.log('ok')
+      return out
+    } catch (error) {
+      console.log('FAILED')
+      await page.screenshot({ path: `${dir}/FAILED-${slug}.png` }).catch(() => {})
+      throw new CheckError(`${label} step ${stepNo} "${name}": ${error.message}`)
+    }
+  }
+}

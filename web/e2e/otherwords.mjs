@@ -10,7 +10,7 @@
 import { mkdir } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { chromium } from 'playwright-core'
-import { CheckError, LAUNCH_ARGS, check, panelLeaks, showGraph, tid, wholeInView } from './lib.mjs'
+import { check, LAUNCH_ARGS, panelLeaks, showGraph, stepper, tid, wholeInView } from './lib.mjs'
 
 const BASE_URL = (process.env.BASE_URL ?? '').replace(/\/$/, '')
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH
@@ -28,7 +28,6 @@ const MINUTES = 'The steering committee confirmed the launch for September 15.'
 
 const failures = []
 
-const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
 
 async function story(browser, size) {
   const label = `${size[0]}x${size[1]}`
@@ -36,23 +35,7 @@ async function story(browser, size) {
   const page = await context.newPage()
   page.setDefaultTimeout(TIMEOUT)
   page.on('pageerror', (err) => failures.push(`page error at ${label}: ${err.message}`))
-  let stepNo = 0
-  const step = async (name, fn) => {
-    stepNo += 1
-    const slug = `${label}-${String(stepNo).padStart(2, '0')}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-$/, '')}`
-    process.stdout.write(`${label} step ${stepNo}: ${name} … `)
-    try {
-      const out = await fn()
-      await settle(page)
-      await page.screenshot({ path: `${ARTIFACTS_DIR}/${slug}.png` })
-      console.log('ok')
-      return out
-    } catch (error) {
-      console.log('FAILED')
-      await page.screenshot({ path: `${ARTIFACTS_DIR}/FAILED-${slug}.png` }).catch(() => {})
-      throw new CheckError(`${label} step ${stepNo} "${name}": ${error.message}`)
-    }
-  }
+  const step = stepper(page, label, ARTIFACTS_DIR)
   const expect = (ok, where, message) => {
     if (!ok) failures.push(`${label}, ${where}: ${message}`)
     return ok
