@@ -10,12 +10,11 @@ exist, or a module, test file or test name the docs name but the repository lack
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.paths import ROOT
+from tests.support.paths import ROOT, tracked
 
 DOCS = ROOT / "docs"
 RULES = DOCS / "rules.md"
@@ -50,16 +49,6 @@ TEST_DEF = re.compile(r"^(?:async )?def (test_\w+)", re.MULTILINE)
 class Text:
     path: str  # relative to the repository, POSIX
     body: str
-
-
-def tracked() -> list[str]:
-    try:
-        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
-                             check=True).stdout.decode()
-        return [p for p in out.split("\0") if p]
-    except (OSError, subprocess.CalledProcessError):
-        # Not a git checkout: every file under the scanned places.
-        return [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*") if p.is_file()]
 
 
 def scanned(paths: Iterable[str]) -> list[Text]:

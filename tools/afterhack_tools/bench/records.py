@@ -315,6 +315,20 @@ class FreeQuality(SetQuality):
     by_lang: dict[str, Score]
 
 
+class SealedScore(TypedDict):
+    """The offline detector on the sealed held-out set (sealed_set.py): aggregates only,
+    never the pairs or which of them it got wrong."""
+
+    pairs: int
+    contradictions: int
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+    precision: float
+    recall: float
+
+
 class ConflictQuality(SetQuality):
     """The set whose sides share their wording, and the freely worded one (conflicts.py)."""
 

@@ -1,0 +1,111 @@
+"""The sealed held-out set of contradiction pairs (``sealed/pairs.jsonl``, described in
+``sealed/README.md``): written from what the product promises, by someone who did not read
+the reader, its hash committed before the set and before the reader was changed, and never
+tuned on.
+
+Only aggregates leave this module: how many pairs, precision and recall, and the four counts
+they come from. Neither the pairs nor which of them the reader gets wrong are printed or
+stored, so that reading a report cannot turn the set into one more tuning set.
+``python -m afterhack_tools.bench.sealed_set`` prints the one line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from afterhack.facts import Judgement, judge_statements
+from afterhack_tools.bench.records import SealedScore
+
+HERE = Path(__file__).resolve().parent / "sealed"
+PAIRS_FILE = HERE / "pairs.jsonl"
+HASH_FILE = HERE / "SHA256"
+LANGS = ("en", "de", "zh")
+FIELDS = ("a", "b", "contradicts", "category", "langs")
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two statements; ``langs`` names each side's language, in order. A side written
+    ``Name: message`` is a message of a conversation, said by Name."""
+
+    a: str
+    b: str
+    contradicts: bool
+    category: str
+    langs: tuple[str, str]
+
+
+class SealedSetChanged(Exception):
+    """The file's hash is not the one committed before it: it was edited afterwards."""
+
+
+def _pair(raw: object, where: str) -> Pair:
+    if not isinstance(raw, dict) or tuple(sorted(raw)) != tuple(sorted(FIELDS)):
+        raise ValueError(f"{where}: an object with exactly the fields {', '.join(FIELDS)}")
+    a, b, contradicts, category, langs = (raw[f] for f in FIELDS)
+    if not (isinstance(a, str) and a.strip() and isinstance(b, str) and b.strip()):
+        raise ValueError(f"{where}: a and b are statements")
+    if not isinstance(contradicts, bool):
+        raise ValueError(f"{where}: contradicts is true or false")
+    if not (isinstance(category, str) and category):
+        raise ValueError(f"{where}: category names the kind of pair")
+    if not (isinstance(langs, list) and len(langs) == 2 and all(x in LANGS for x in langs)):
+        raise ValueError(f"{where}: langs is each side's language, of {', '.join(LANGS)}")
+    return Pair(a, b, contradicts, category, (langs[0], langs[1]))
+
+
+def load(path: Path = PAIRS_FILE) -> tuple[Pair, ...]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return tuple(_pair(json.loads(line), f"{path.name} line {n}")
+                 for n, line in enumerate(lines, 1))
+
+
+def digest(path: Path = PAIRS_FILE) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def committed_digest(path: Path = HASH_FILE) -> str:
+    """The hash as ``sha256sum`` wrote it: the first word of the file."""
+    return path.read_text(encoding="ascii").split()[0]
+
+
+def sealed_pairs(path: Path = PAIRS_FILE, hash_file: Path = HASH_FILE) -> tuple[Pair, ...]:
+    """The set, refused if its hash is not the committed one."""
+    if digest(path) != committed_digest(hash_file):
+        raise SealedSetChanged(f"{path.name} no longer has the hash in {hash_file.name}")
+    return load(path)
+
+
+def score(pairs: Sequence[Pair] | None = None,
+          judge: Callable[[str, str], Judgement] = judge_statements) -> SealedScore:
+    """The reader's verdicts on the set (without ``pairs``, the committed file), counted."""
+    if pairs is None:
+        pairs = sealed_pairs()
+    tp = fp = fn = tn = 0
+    for p in pairs:
+        said = judge(p.a, p.b).verdict == "contradicts"
+        tp += said and p.contradicts
+        fp += said and not p.contradicts
+        fn += p.contradicts and not said
+        tn += not (said or p.contradicts)
+    return {"pairs": len(pairs), "contradictions": tp + fn, "tp": tp, "fp": fp, "fn": fn,
+            "tn": tn, "precision": round(tp / (tp + fp), 3) if tp + fp else 1.0,
+            "recall": round(tp / (tp + fn), 3) if tp + fn else 1.0}
+
+
+def line(s: SealedScore) -> str:
+    return (f"sealed held-out set: precision {s['precision']}, recall {s['recall']} on "
+            f"{s['pairs']} pairs, {s['contradictions']} of them contradictions "
+            f"(TP / FP / FN / TN {s['tp']} / {s['fp']} / {s['fn']} / {s['tn']})")
+
+
+def main() -> None:
+    print(line(score()))
+
+
+if __name__ == "__main__":
+    main()
