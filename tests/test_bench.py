@@ -134,11 +134,14 @@ def test_quick_bench_writes_json_and_markdown(tmp_path: Path) -> None:
     _asof_figures(size["asof"])
     assert {p["id"] for p in result["promises"]} == {
         "apply_scales", "preview_near_floor", "ingest_rate", "detector_quality",
-        "conflict_checks_cost", "conflict_no_collateral", "hybrid_search", *ASOF_PROMISES}
+        "sealed_quality", "conflict_checks_cost", "conflict_no_collateral", "hybrid_search",
+        *ASOF_PROMISES}
     # GRAPH.MEMORY USAGE counts whole megabytes, and used_memory moves on its own: a tiny
-    # workspace's history bytes may read as 0.
+    # workspace's history bytes may read as 0; a detector that finds none of the sealed
+    # set's contradictions has a recall of 0 there.
     assert all(isinstance(p["holds"], bool) and (p["value"] > 0 or p["id"] in (
-        "conflict_no_collateral", "history_bytes")) for p in result["promises"])
+        "conflict_no_collateral", "history_bytes", "sealed_quality"))
+        for p in result["promises"])
 
     ret = result["retrieval"]
     assert ret["rows"] == 30 and 0 < ret["answerable"] <= 30
@@ -219,10 +222,15 @@ def test_the_conflicts_section_runs_alone(tmp_path: Path) -> None:
     assert set(size) >= {"claims", "load", "conflicts", "corrections"}
     assert size["corrections"]["preview_loop_ratio"] > 0
     assert {p["id"] for p in result["promises"]} == {
-        "detector_quality", "conflict_checks_cost", "conflicts_preview_near_floor",
-        "conflict_no_collateral"}
+        "detector_quality", "sealed_quality", "conflict_checks_cost",
+        "conflicts_preview_near_floor", "conflict_no_collateral"}
     md = (out / "latest.md").read_text()
     assert md.startswith("# afterhack benchmarks: conflicts") and "| held out |" in md
+    # The sealed set: its totals on a line that names it, in the log and the report.
+    sealed = result["conflict_quality"]["sealed"]
+    assert sealed["pairs"] >= 150 and sealed["tp"] + sealed["fn"] == sealed["contradictions"]
+    assert "sealed held-out set: precision " in proc.stderr
+    assert "| sealed held-out set (never tuned on) |" in md
 
 
 def test_the_restart_section_runs_alone_and_leaves_latest_alone(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@ checks cost at ingest, and that resolving one changes nothing outside its region
 * Quality: precision and recall of the offline detector on the labelled pairs of
   conflict_pairs.py (the two sides share their wording) and conflict_pairs_free.py (worded
   freely, German and Chinese among them), each on the part it was tuned on, on the held-out
-  part, per category, and for the free set per language. ``python -m
+  part, per category, and for the free set per language; and on the sealed held-out set
+  (sealed_set.py), never tuned on, of which only the aggregate figures are kept. ``python -m
   afterhack_tools.bench.conflicts`` prints them.
 * Cost: sources go alternately to the app (checks on) and to a second app on the same
   FalkorDB with ``AFTERHACK_CONFLICT_CHECKS=false``, into the same workspace; claims per
@@ -31,7 +32,7 @@ import httpx
 from afterhack.facts import Judgement, judge_statements
 from afterhack.store.invariants import collateral, states
 from afterhack.store.names import graph_name
-from afterhack_tools.bench import conflict_pairs, conflict_pairs_free
+from afterhack_tools.bench import conflict_pairs, conflict_pairs_free, sealed_set
 from afterhack_tools.bench.harness import Harness
 from afterhack_tools.bench.records import (
     Collateral,
@@ -105,13 +106,13 @@ def quality(pairs: Sequence[conflict_pairs.Pair] = conflict_pairs.PAIRS,
     """Precision and recall of the offline detector on the labelled pairs: the set whose
     sides share their wording at the top level (its categories are the service's conflict
     kinds), the freely worded set under ``free`` (its categories are the detector's value
-    kinds), with its figures per language too."""
+    kinds), with its figures per language too, and the sealed set under ``sealed``."""
     shared = _set_quality(pairs, lambda j: j.kind, conflict_pairs.CONTRADICTION_KINDS)
     free_q: FreeQuality = {
         **_set_quality(free, lambda j: j.value_kind, conflict_pairs_free.CONTRADICTION_KINDS),
         "by_lang": {lang: _score([p for p in free if p.lang == lang], lambda j: j.value_kind)
                     for lang in sorted({p.lang for p in free})}}
-    return {**shared, "free": free_q}
+    return {**shared, "free": free_q, "sealed": sealed_set.score()}
 
 
 def _moved(statement: str) -> str | None:

@@ -330,9 +330,11 @@ class SealedScore(TypedDict):
 
 
 class ConflictQuality(SetQuality):
-    """The set whose sides share their wording, and the freely worded one (conflicts.py)."""
+    """The set whose sides share their wording, the freely worded one (conflicts.py), and the
+    sealed held-out set (sealed_set.py)."""
 
     free: FreeQuality
+    sealed: SealedScore
 
 
 # Share of the questions with a claim carrying the answer among the first 1, 5 and 10 hits.

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from afterhack.store.names import graph_name
-from afterhack_tools.bench import promises, report
+from afterhack_tools.bench import promises, report, sealed_set
 from afterhack_tools.bench.agents import measure_agent_runs
 from afterhack_tools.bench.asof import measure_asof
 from afterhack_tools.bench.breakdown import measure_preview_parts
@@ -311,6 +311,7 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> BenchResul
             f"worded: {free['all']['precision']} / {free['all']['recall']} on "
             f"{free['all']['pairs']} pairs (held out: {free['held_out']['precision']} / "
             f"{free['held_out']['recall']})")
+        log(sealed_set.line(quality["sealed"]))
         tenants: TenantFigures | None = None
         if cfg.only is None:
             tenants = await measure_tenants(h, tenants_count, cfg.workspace_gets)
