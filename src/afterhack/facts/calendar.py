@@ -83,6 +83,19 @@ _ZH_TIME = re.compile(
     r"(?P<part>上午|早上|早晨|凌晨|中午|下午|晚上|傍晚|夜里|夜间)?\s*(?P<h>\d{1,2})\s*[点时]"
     r"(?:\s*(?P<m>\d{1,2})\s*分|(?P<half>半)|整)?")
 _ZH_PM = frozenset(("下午", "晚上", "傍晚", "夜里", "夜间"))
+# When something was said to happen, relative to when it is said ("last month", "next
+# week", "yesterday", "letzte Woche"): no value to compare, and no word of the subject.
+_RELATIVE = re.compile(
+    r"\b(?:(?:last|next|this|past|coming)\s+(?:week|month|year|weekend|quarter|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"|(?:a|one|two|three|few|\d+)\s+(?:days?|weeks?|months?|years?)\s+ago"
+    r"|yesterday|today|tomorrow|tonight|recently|lately"
+    r"|(?:letzte[nmr]?|nächste[nmr]?|diese[nmr]?|vorige[nmr]?)\s+(?:woche|monat|jahr|wochenende)"
+    r"|gestern|heute|morgen|kürzlich|neulich)\b",
+    re.IGNORECASE)
+RELATIVE_WORDS = frozenset("""last next this past coming ago yesterday today tomorrow tonight
+recently lately letzte letzten letzter letztem nächste nächsten nächster nächstem diese
+diesen dieser diesem vorige vorigen voriger gestern heute morgen kürzlich neulich""".split())
 AMPM = frozenset(["am", "pm", "a", "p", "m"])
 TIME_WORDS = frozenset(["noon", "midday", "midnight", "mittags", "mitternacht"])
 
@@ -140,6 +153,12 @@ def _weekday(word: str) -> str:
         return _WEEKDAYS[w[:-1]] + "s"
     return {"wochentags": "weekdays", "werktags": "weekdays", "wochenende": "weekends"}.get(
         w, w)
+
+
+def relative(sc: Scanner) -> None:
+    """Set aside a time said relative to the saying ("last month"): no value, no subject."""
+    for m in sc.each(_RELATIVE):
+        sc.take(m)
 
 
 def years(sc: Scanner) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from afterhack.facts.frames import same_subject
+from afterhack.facts.meaning import Meaning, joined
 from afterhack.facts.reading import Reading, read
 from afterhack.facts.values import (
     GROUP_ORDER,
@@ -95,10 +96,18 @@ def _compare(a: Reading, b: Reading) -> list[_Compared]:
     return out
 
 
-def judge(a: Reading, b: Reading) -> Judgement:
+def about_the_same(a: Reading, b: Reading, meaning: Meaning | None = None) -> bool:
+    """Whether two statements are about the same subject and attribute: by their words, or
+    (with ``meaning``) by what the words they do not share mean."""
+    if same_subject(a.frame, b.frame):
+        return True
+    return meaning is not None and joined(a.units, b.units, meaning, across=a.lang != b.lang)
+
+
+def judge(a: Reading, b: Reading, meaning: Meaning | None = None) -> Judgement:
     if not (a.stated and b.stated):
         return Judgement("compatible", None, "a heading or label, not a statement")
-    if not same_subject(a.frame, b.frame):
+    if not about_the_same(a, b, meaning):
         return Judgement("compatible", None, "about another subject or attribute")
     compared = _compare(a, b)
     if not compared:
@@ -126,8 +135,14 @@ def _of_group(r: Reading, kind: ValueKind) -> tuple[Value, ...]:
     return r.groups.get(group(kind), ())
 
 
-def judge_statements(a: str, b: str) -> Judgement:
-    return judge(read(a), read(b))
+# Who said each of two statements (None: nobody named, a document's words).
+Speakers = tuple[str | None, str | None]
+NOBODY: Speakers = (None, None)
+
+
+def judge_statements(a: str, b: str, meaning: Meaning | None = None,
+                     speakers: Speakers = NOBODY) -> Judgement:
+    return judge(read(a, speakers[0]), read(b, speakers[1]), meaning)
 
 
 def checkable(r: Reading) -> bool:

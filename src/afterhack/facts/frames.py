@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from afterhack.facts import lexicon
+from afterhack.facts import lexicon, said
+from afterhack.facts.values import fold
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
@@ -66,6 +68,16 @@ def speaker_spans(text: str, words: frozenset[str], *, chinese: bool
     return out
 
 
+class Unit(NamedTuple):
+    """A word of a frame with the words it was read from: what meaning compares."""
+
+    token: str  # as the frame holds it ("@start", "invoic", "flight#lh402")
+    written: str  # as the statement writes it ("kicks off", "invoice")
+    # A capitalised word inside an English sentence ("the Berlin office"): it names which
+    # one, so only the same name matches it, never one near in meaning.
+    name: bool = False
+
+
 @dataclass(frozen=True)
 class Frame:
     words: frozenset[str]
@@ -73,14 +85,26 @@ class Frame:
     search_words: tuple[str, ...]
     # Whether it has a verb: a heading ("Launch planning, March.") labels, it states nothing.
     stated: bool
+    # Each word of the frame with the words it was read from ("@start", "kicks off"), in
+    # order: what is compared by meaning when the words themselves do not match.
+    units: tuple[Unit, ...] = ()
+
+
+def _speaker_units(speaker: str | None, pos: int) -> list[tuple[int, str, str]]:
+    """Who "I" and "my" are: the speaker's name, word by word, as a name is read (a stranger
+    when nobody is named: a document's "my" is its author's, whoever that is)."""
+    if not speaker or not speaker.strip():
+        return [(pos, "@self", "I")]
+    return [(pos, lexicon.stem(w), w) for w in fold(speaker).split()]
 
 
 def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
-             spoken: bool = False) -> Frame:
+             spoken: bool = False, speaker: str | None = None) -> Frame:
     """The frame of a statement whose values and speaker are masked out; ``spoken`` says a
-    speaker was set aside (whose verb makes it a statement)."""
+    speaker was set aside (whose verb makes it a statement); ``speaker`` is who says it,
+    whom its first person names."""
     if lang == "zh":
-        return _frame_zh(masked, idents)
+        return _frame_zh(masked, idents, speaker)
     low = masked.lower()
     if "’" in low:
         low = low.replace("’", "'")
@@ -97,15 +121,29 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
     neutral = lexicon.NEUTRAL_DE if lang == "de" else lexicon.NEUTRAL
     out: list[tuple[int, str]] = []
     written: list[tuple[int, str]] = []
+    units: list[tuple[int, str, str]] = []
+    names: set[int] = set()
+    first = said.FIRST_PERSON_DE if lang == "de" else said.FIRST_PERSON
+    me = False
     i = 0
     while i < len(parts):
         pos, w = parts[i]
+        if w in first:
+            if not me:
+                me = True
+                for p, t, sw in _speaker_units(speaker, pos):
+                    out.append((p, t))
+                    units.append((p, t, sw))
+                    names.add(p)
+            i += 1
+            continue
         matched = False
         for words, canon in lexicon.PHRASES.get(w, ()):
             n = len(words)
             if tuple(p for _, p in parts[i:i + n]) == words:
                 if canon:
                     out.append((pos, canon))
+                    units.append((pos, canon, " ".join(words)))
                 i += n
                 matched = True
                 break
@@ -115,32 +153,52 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
         if w == "per" and i < len(parts):
             # "$20 per seat": a price per something is another attribute than a total.
             out.append((pos, "@per_" + stem(parts[i][1])))
+            units.append((pos, out[-1][1], "per " + parts[i][1]))
             i += 1
             continue
         token = lexicon.CANON_WORDS.get(w)
         if token is not None:
             out.append((pos, token))
             written.append((pos, w))
+            units.append((pos, token, w))
             continue
         if w in neutral or w in lexicon.TIMEZONES:
             continue
         out.append((pos, stem(w)))
         written.append((pos, w))
+        units.append((pos, out[-1][1], w))
+        if lang == "en" and masked[pos:pos + 1].isupper() and (pos > 0 or w.endswith("'s")):
+            names.add(pos)  # "the Berlin office", "Ana's flight"
+
     if idents:
         out = sorted(out + idents)
         written = sorted(written + idents)
+        units = sorted(units + [(p, t, t) for p, t in idents])
     search = tuple(dict.fromkeys(
         t for _, w in written
         for t in ((w,) if w.isalpha() else _WORD_PART.findall(w.removeprefix("name#")
                                                                .replace("#", " ")))))
-    return Frame(frozenset(w for _, w in out), search, stated)
+    return Frame(frozenset(w for _, w in out), search, stated,
+                 tuple(Unit(t, w, p in names) for p, t, w in units))
 
 
-def _frame_zh(masked: str, idents: list[tuple[int, str]]) -> Frame:
+def _frame_zh(masked: str, idents: list[tuple[int, str]], speaker: str | None) -> Frame:
     text = masked
     tokens: list[str] = []
+    units: list[tuple[int, str, str]] = []
+    names: set[int] = set()
+    for word in said.ZH_FIRST_PERSON:
+        if word in text:
+            pos = text.find(word)
+            text = text.replace(word, " ")
+            if not names:
+                for p, t, sw in _speaker_units(speaker, pos):
+                    tokens.append(t)
+                    units.append((p, t, sw))
+                    names.add(p)
     for word, canon in _ZH_CANON_ORDER:
         if word in text:
+            units.append((text.find(word), canon, word))
             text = text.replace(word, " ")
             tokens.append(canon)
     for word in lexicon.ZH_DROP:
@@ -153,7 +211,11 @@ def _frame_zh(masked: str, idents: list[tuple[int, str]]) -> Frame:
     tokens += [lexicon.stem(w) for _, w in latin if w not in lexicon.NEUTRAL]
     tokens += [i for _, i in idents]
     search = tuple(dict.fromkeys([*runs, *(w for _, w in latin)]))
-    return Frame(frozenset(tokens), search, True)
+    units += [(m.start(), m.group(0), m.group(0)) for m in _HAN_RUN.finditer(text)]
+    units += [(p, lexicon.stem(w), w) for p, w in latin if w not in lexicon.NEUTRAL]
+    units += [(p, i, i) for p, i in idents]
+    return Frame(frozenset(tokens), search, True,
+                 tuple(Unit(t, w, p in names) for p, t, w in sorted(units)))
 
 
 _ZH_CANON_ORDER = sorted(lexicon.ZH_CANON.items(), key=lambda kv: -len(kv[0]))
@@ -177,7 +239,8 @@ def _has_verb(tokens: list[tuple[int, str]]) -> bool:
     return False
 
 
-def _holds(word: str, other: str) -> bool:
+def holds(word: str, other: str) -> bool:
+    """Whether one word holds the other: the same, or a long enough start or compound end."""
     if word == other:
         return True
     if word[0] == "@" or other[0] == "@" or "#" in word or "#" in other:
@@ -189,7 +252,7 @@ def _holds(word: str, other: str) -> bool:
 
 
 def _covered(word: str, frame: frozenset[str]) -> bool:
-    return any(_holds(word, o) for o in frame)
+    return any(holds(word, o) for o in frame)
 
 
 def same_subject(a: frozenset[str], b: frozenset[str]) -> bool:

@@ -34,7 +34,7 @@ long period term duration length rate total overall host hosts hosted hosting bo
 booked booking reserve reserves reserved reserving fall falls fell fallen rise rises rose
 risen grow grows grew grown reach reaches reached stand stands stood remain remains
 remained stay stays stayed far cover covers covered covering around each every per near
-inside outside within beside next opposite across
+inside outside within beside next opposite across not never
 we're we've we'll they're they've there are
 der die das den dem des ein eine einen einem einer eines ist sind war waren wird werden
 wurde wurden worden sein hat haben hatte im um an auf aus bei mit nach von vom zu zum zur
@@ -43,7 +43,8 @@ unser unsere unseren unserem unserer ihre dass nicht kein keine etwa rund ca cir
 insgesamt derzeit jetzt nun geplant plant planen findet finden statt stattfinden liegt
 liegen lag beträgt betragen betrug gibt gab befindet befinden dauert dauern dauerte
 erhalten erhält erhielt bekommen bekommt bekam ging geht gehen soll sollen kann können
-muss müssen neu neue neuen neuer ab je jeweils uhr läuft laufen
+muss müssen neu neue neuen neuer ab je jeweils uhr läuft laufen habe hast habt ändern
+ändert geändert verschoben verlegt
 """.split())
 # A few German function words are English nouns too: they are dropped from German only.
 NEUTRAL_DE = NEUTRAL

@@ -23,7 +23,8 @@ _TITLES = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "Sir", "Dame", "Herr", "Frau")
 # pattern that opens on a capital letter is found fast, one that opens on a look-ahead not.)
 _NOT_NAME = frozenset("""
 The A An Our Their This That These Those Each Every Its We It There Der Die Das Den Dem Des
-Ein Eine Einen Im Am Es Unser Unsere Laut Für Mit Bei Nach Von Zum Zur
+Ein Eine Einen Im Am Es Unser Unsere Laut Für Mit Bei Nach Von Zum Zur Ich Mein Meine Meinen
+Meinem Meiner Dein Deine Sein Seine Ihr Ihre
 """.split())
 _NAME_TOKEN = (rf"[{_UP}](?:[{_LOW}]+(?:['’][{_LOW}]+)?(?:-[{_UP}][{_LOW}]+)?|"
                rf"[{_UP}]+(?![{_LOW}]))")
@@ -88,12 +89,15 @@ _ZH_PLACE = re.compile(
 
 
 def _after_noun(text: str, pos: int) -> bool:
-    """Whether the word before ``pos`` is a noun: not a verb, nor a function word."""
-    m = re.search(r"([^\W\d_]+)\W*$", text[:pos])
+    """Whether the word before ``pos`` is a noun: not a verb, nor a function word, nor the
+    word after a subject pronoun ("I live in Berlin": a verb)."""
+    m = re.search(r"(?:(?P<before>[^\W\d_]+)\s+)?(?P<w>[^\W\d_]+)\W*$", text[:pos])
     if m is None:
         return False
-    w = m.group(1).lower()
+    w = m.group("w").lower()
+    before = (m.group("before") or "").lower()
     return not (w in lexicon.NEUTRAL or w in lexicon.VERBS or w in lexicon.CANON_WORDS
+                or before in lexicon.PRONOUNS
                 or w.endswith(("ed", "ing")) or (w.endswith("s") and not w.endswith("ss")))
 
 

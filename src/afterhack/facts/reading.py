@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from afterhack.facts import calendar, frames, names, numerals, quantities
+from afterhack.facts import calendar, frames, names, numerals, quantities, said
 from afterhack.facts.values import Scanner, Value, ValueKind, group
 
 _LOWER_WORD = re.compile(r"[a-zß-öø-ÿ]+")
@@ -41,7 +41,7 @@ _ID_CODE = re.compile(r"\.?\s+(#?(?:[A-Z]{1,4}[\s-]?)?\d[\w.-]*)")
 _GERMAN = frozenset("""
 der das ist sind wird werden wurde beträgt findet statt und liegt sich dauert gibt
 eine einen einem unser unsere für zum zur im uhr auch nicht beginnt endet kostet ein es
-arbeiten leitet befindet
+arbeiten leitet befindet ich wir mein meine mir mich
 """.split())
 # An article that no English sentence opens with, before a capitalised noun.
 _GERMAN_START = re.compile(r"(?:Die|Der|Den|Dem)\s+[A-ZÄÖÜ]")
@@ -63,13 +63,20 @@ class Reading:
     lang: str = "en"
     # The values by the group they are compared in (values.group), in reading order.
     groups: Mapping[str, tuple[Value, ...]] = field(default_factory=dict)
+    # The statement with its values and speaker blanked out: what it says, not which values.
+    phrase: str = ""
+    # The frame's words with the words they were read from (frames.Frame.units).
+    units: tuple[frames.Unit, ...] = ()
+    # It opens by taking back what its speaker said before ("Correction: ...", said.py).
+    takes_back: bool = False
 
     def kinds(self) -> frozenset[ValueKind]:
         return frozenset(self.values)
 
 
-def read(statement: str) -> Reading:
-    return _read(statement)
+def read(statement: str, speaker: str | None = None) -> Reading:
+    """What a statement says; ``speaker`` is who said it, whom "I" and "my" stand for."""
+    return _read(statement, speaker)
 
 
 def clear_cache() -> None:
@@ -97,7 +104,7 @@ def _identifiers(sc: Scanner) -> None:
 
 
 @lru_cache(maxsize=16384)
-def _read(statement: str) -> Reading:
+def _read(statement: str, speaker: str | None) -> Reading:
     chinese = not statement.isascii() and _HAN.search(statement) is not None
     lower = statement.lower()
     words = frozenset(_LOWER_WORD.findall(lower))
@@ -109,6 +116,9 @@ def _read(statement: str) -> Reading:
     sc = Scanner(rw, words)
     speakers = frames.speaker_spans(text, words, chinese=chinese)
     sc.spans += speakers
+    taken_back = said.take_back(text, words, chinese=chinese)
+    if taken_back is not None:
+        sc.spans.append(taken_back)
     has_digit = _DIGIT.search(text) is not None
     if has_digit:
         if (not quantities.AMOUNT_HINTS.isdisjoint(text)
@@ -127,6 +137,8 @@ def _read(statement: str) -> Reading:
                        or not words.isdisjoint(calendar.AMPM)))
             or not words.isdisjoint(calendar.TIME_WORDS)):
         calendar.times(sc, chinese=chinese)
+    if not words.isdisjoint(calendar.RELATIVE_WORDS):
+        calendar.relative(sc)
     if chinese or not words.isdisjoint(quantities.DURATION_WORDS):
         quantities.durations(sc, chinese=chinese)
     if has_digit or _UPPER.search(text, 1) is not None:
@@ -141,12 +153,28 @@ def _read(statement: str) -> Reading:
     if has_digit:
         calendar.years(sc)
         quantities.numbers(sc)
+    found = sorted(sc.values, key=lambda p: p[0])
+    if not words.isdisjoint(said.DENIAL_WORDS) or (chinese and ("是" in text or "非" in text)):
+        # "on March 21, not March 14": the value denied is not one the statement gives, and
+        # the words denying it say nothing of the subject.
+        kept = []
+        for pos, v in found:
+            at = said.denial(text, pos, chinese=chinese)
+            if at is None:
+                kept.append((pos, v))
+            else:
+                sc.spans.append((at, pos))
+        found = kept
     values: dict[ValueKind, list[Value]] = {}
     groups: dict[str, list[Value]] = {}
-    for _, v in sorted(sc.values, key=lambda p: p[0]):
+    for _, v in found:
         values.setdefault(v.kind, []).append(v)
         groups.setdefault(group(v.kind), []).append(v)
-    frame = frames.frame_of(sc.masked(), sc.idents, lang=lang, spoken=bool(speakers))
+    masked = sc.masked()
+    frame = frames.frame_of(masked, sc.idents, lang=lang, spoken=bool(speakers),
+                            speaker=speaker)
     return Reading(values={k: tuple(v) for k, v in values.items()}, frame=frame.words,
                    search_words=frame.search_words, stated=frame.stated, lang=lang,
-                   groups={g: tuple(v) for g, v in groups.items()})
+                   groups={g: tuple(v) for g, v in groups.items()},
+                   phrase=" ".join(masked.split()), units=frame.units,
+                   takes_back=taken_back is not None)
