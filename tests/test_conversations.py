@@ -105,13 +105,13 @@ def test_a_different_speaker_is_marked_and_a_document_is_not_a_speaker(
         client: TestClient, ws: str) -> None:
     made = _post(client, f"/api/workspaces/{ws}/sources",
                  {"title": "Offices", "messages": [
-                     {"speaker": "Ana", "text": "My office is in Berlin.", "at": T0}]})
+                     {"speaker": "Ana", "text": "The team office is in Berlin.", "at": T0}]})
     sid = made["source"]["id"]
     other = _post(client, f"/api/workspaces/{ws}/sources/{sid}/messages",
-                  {"messages": [{"speaker": "Ben", "text": "My office is in Munich.",
+                  {"messages": [{"speaker": "Ben", "text": "The team office is in Munich.",
                                  "at": T0 - MINUTE}]})
     [conflict] = other["conflicts"]
-    berlin = _claim(made, "My office is in Berlin.")
+    berlin = _claim(made, "The team office is in Berlin.")
     assert conflict["same_speaker"] is False
     assert conflict["newer_claim_id"] == berlin["id"]  # Ben spoke first, by his time
 

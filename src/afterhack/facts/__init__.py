@@ -9,7 +9,9 @@ Chinese. Pure and deterministic.
 - ``values``: the typed value, how two compare, the scanner readers share;
 - ``calendar``, ``quantities``, ``names``: the readers of each kind of value;
 - ``lexicon``: function words, synonyms and stems;
-- ``frames``: subject and attribute, and when two are the same;
+- ``said``: the first person, a correction's opening words, a value denied;
+- ``frames``: subject and attribute, and when two are the same by their words;
+- ``meaning``: when two are the same by what the words they do not share mean;
 - ``reading``: one statement read, cached;
 - ``detector``: the judge of two statements.
 
@@ -17,20 +19,26 @@ Why readers of its own and no library, with the figures: 0022-detector-reads-fac
 """
 
 from afterhack.facts.detector import (
+    NOBODY,
     Judgement,
+    Speakers,
     ValueRead,
     checkable,
     conflict_kind,
     judge,
     judge_statements,
+    meaning_texts,
     other_value,
     same_fact,
 )
 from afterhack.facts.frames import same_subject
 from afterhack.facts.lexicon import stem
+from afterhack.facts.meaning import Bar, Known, Meaning
 from afterhack.facts.reading import Reading, read
+from afterhack.facts.said import speaks_of_self
 from afterhack.facts.values import Value, ValueKind
 
-__all__ = ["Judgement", "Reading", "Value", "ValueKind", "ValueRead", "checkable",
-           "conflict_kind", "judge",
-           "judge_statements", "other_value", "read", "same_fact", "same_subject", "stem"]
+__all__ = ["NOBODY", "Bar", "Judgement", "Known", "Meaning", "Reading", "Speakers", "Value",
+           "ValueKind", "ValueRead", "checkable", "conflict_kind", "judge", "judge_statements",
+           "meaning_texts", "other_value", "read", "same_fact", "same_subject",
+           "speaks_of_self", "stem"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from afterhack.facts.frames import same_subject
-from afterhack.facts.meaning import Meaning, joined
+from afterhack.facts.meaning import Meaning, joined, texts
 from afterhack.facts.reading import Reading, read
 from afterhack.facts.values import (
     GROUP_ORDER,
@@ -96,6 +96,16 @@ def _compare(a: Reading, b: Reading) -> list[_Compared]:
     return out
 
 
+def meaning_texts(a: Reading, b: Reading) -> list[str]:
+    """The texts whose meaning ``judge`` may compare for this pair (for the caller to embed
+    first): none when the words decide alone or no value could differ."""
+    if not (a.stated and b.stated) or a.groups.keys().isdisjoint(b.groups.keys()):
+        return []
+    if same_subject(a.frame, b.frame):
+        return []
+    return texts(a.units, b.units)
+
+
 def about_the_same(a: Reading, b: Reading, meaning: Meaning | None = None) -> bool:
     """Whether two statements are about the same subject and attribute: by their words, or
     (with ``meaning``) by what the words they do not share mean."""
@@ -150,10 +160,10 @@ def checkable(r: Reading) -> bool:
     return bool(r.values) and bool(r.frame) and r.stated
 
 
-def same_fact(a: str, b: str) -> ValueRead | None:
+def same_fact(a: str, b: str, speakers: Speakers = NOBODY) -> ValueRead | None:
     """The value two statements both give when they state the same fact in other words: the
     same subject and attribute, and every kind of value they share agrees. None otherwise."""
-    ra, rb = read(a), read(b)
+    ra, rb = read(a, speakers[0]), read(b, speakers[1])
     if not (ra.stated and rb.stated) or not same_subject(ra.frame, rb.frame):
         return None
     compared = _compare(ra, rb)

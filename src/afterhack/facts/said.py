@@ -61,3 +61,14 @@ def denial(text: str, start: int, *, chinese: bool) -> int | None:
     before = text[lo:start]
     m = (_ZH_DENIED.search(before) if chinese else None) or _DENIED.search(before)
     return None if m is None else lo + m.start()
+
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def speaks_of_self(statement: str) -> bool:
+    """Whether a statement speaks in the first person: who said it is part of what it says."""
+    if any(w in statement for w in ZH_FIRST_PERSON):
+        return True
+    words = {w.lower().replace("’", "'") for w in _WORD.findall(statement)}
+    return not (words.isdisjoint(FIRST_PERSON) and words.isdisjoint(FIRST_PERSON_DE))

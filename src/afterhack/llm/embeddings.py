@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 from afterhack.errors import GatewayInvalidOutput
+from afterhack.facts.meaning import Bar
 from afterhack.llm.gateway import Gateway
 from afterhack.model.calls import ModelCall
 
@@ -50,6 +51,9 @@ class Embedder(Protocol):
     # Cosine distance past which a claim is not "near" a query for this model (None: no
     # limit). Each model spreads its distances differently, so this belongs to the model.
     max_distance: float | None
+    # How near two words must be to mean the same, for the offline detector (None: this
+    # model's words are not compared; facts/meaning.py, llm/meaning.py).
+    meaning_bar: Bar | None
 
     async def embed(self, texts: Sequence[str], kind: Kind) -> tuple[list[list[float]],
                                                                      ModelCall]:
@@ -99,6 +103,9 @@ class OfflineEmbedder:
     # within this distance of the query: near enough for a paraphrase of a question, too near
     # for an unrelated request (docs/decisions/0009-offline-embedding-model.md).
     max_distance: float | None = 0.22
+    # Inflections, derivations and cognates of one word are at least this near; across two
+    # languages a translation is less near than within one (record 0033).
+    meaning_bar: Bar | None = Bar(same_language=0.92, across_languages=0.85)
 
     def __init__(self) -> None:
         # The C engine keeps per-model scratch buffers: one call at a time. Passages go in
@@ -138,6 +145,8 @@ class GatewayEmbedder:
         self.name = model
         self.dim: int | None = None
         self.max_distance = max_distance
+        # Another model's similarities spread otherwise: its words are not compared.
+        self.meaning_bar: Bar | None = None
 
     async def embed(self, texts: Sequence[str], kind: Kind) -> tuple[list[list[float]],
                                                                      ModelCall]:

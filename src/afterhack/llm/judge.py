@@ -32,6 +32,7 @@ from afterhack.errors import GatewayError
 from afterhack.facts import Judgement
 from afterhack.facts.values import same_value
 from afterhack.llm.gateway import Gateway
+from afterhack.llm.meaning import WordMeaning
 from afterhack.llm.offline import NAME as OFFLINE_NAME
 from afterhack.llm.prompts import JUDGE_SCHEMA, JUDGE_SCHEMA_NAME, JUDGE_SYSTEM, JUDGE_USER
 from afterhack.model.calls import ModelCall
@@ -51,6 +52,11 @@ class Candidate:
     source_b: str | None = None
     # Found by meaning alone: the two may share no word of their subjects.
     by_meaning: bool = False
+    # Who said each (a message's speaker; None for a document): whom "I" and "my" name.
+    speakers: facts.Speakers = facts.NOBODY
+
+    def readings(self) -> tuple[facts.Reading, facts.Reading]:
+        return facts.read(self.a, self.speakers[0]), facts.read(self.b, self.speakers[1])
 
 
 # The words of a statement's subject, to search its neighbours with; None when the statement
@@ -79,9 +85,14 @@ class ConflictJudge(Protocol):
 
 class OfflineJudge:
     """The deterministic detector, recorded as one model call per batch: reading statements
-    into values and subjects is its work, as deciding pairs is."""
+    into values and subjects is its work, as deciding pairs is. With ``meaning``, the words
+    two statements do not share are compared by meaning (their vectors asked first, recorded
+    as the embedder's call)."""
 
     name = OFFLINE_NAME
+
+    def __init__(self, meaning: WordMeaning | None = None) -> None:
+        self.meaning = meaning
 
     async def subjects(self, statements: Sequence[str]) -> tuple[list[Subject],
                                                                   list[ModelCall]]:
@@ -93,16 +104,34 @@ class OfflineJudge:
     async def judge(self, pairs: Sequence[Candidate]) -> tuple[list[Judgement],
                                                                  list[ModelCall]]:
         t0 = time.perf_counter()
-        out = [facts.judge_statements(p.a, p.b) for p in pairs]
-        return out, [ModelCall(ROLE, (time.perf_counter() - t0) * 1000, True,
-                               detail={"pairs": len(pairs)})]
+        readings = [p.readings() for p in pairs]
+        read_s = time.perf_counter() - t0
+        # The embedder's own call says how long the vectors took.
+        known, calls = await _meaning(self.meaning, readings)
+        t1 = time.perf_counter()
+        out = [facts.judge(ra, rb, known) for ra, rb in readings]
+        own_ms = (read_s + time.perf_counter() - t1) * 1000
+        return out, [ModelCall(ROLE, own_ms, True, detail={"pairs": len(pairs)}), *calls]
 
 
-def plausible(a: str, b: str, by_meaning: bool = False) -> bool:
+async def _meaning(meaning: WordMeaning | None,
+                   readings: Sequence[tuple[facts.Reading, facts.Reading]]
+                   ) -> tuple[facts.Meaning | None, list[ModelCall]]:
+    """The vectors the detector may compare for these pairs, asked in one call."""
+    if meaning is None:
+        return None, []
+    texts = [t for ra, rb in readings for t in facts.meaning_texts(ra, rb)]
+    if not texts:
+        return None, []
+    return await meaning.known(texts)
+
+
+def plausible(a: str, b: str, by_meaning: bool = False,
+              speakers: facts.Speakers = facts.NOBODY) -> bool:
     """Whether a pair is worth a model call: a shared type of value that differs, about
     subjects with a word in common, or found near in meaning (the subjects may be worded
     with no word in common: the model judges whether they are the same thing)."""
-    ra, rb = facts.read(a), facts.read(b)
+    ra, rb = facts.read(a, speakers[0]), facts.read(b, speakers[1])
     if ra.groups.keys().isdisjoint(rb.groups.keys()):
         return False
     if not (ra.frame & rb.frame) and not by_meaning:
@@ -169,7 +198,8 @@ class GatewayJudge:
     async def judge(self, pairs: Sequence[Candidate]) -> tuple[list[Judgement],
                                                                  list[ModelCall]]:
         out: list[Judgement] = [Judgement("compatible", None, "not a candidate")] * len(pairs)
-        asked = [i for i, p in enumerate(pairs) if plausible(p.a, p.b, p.by_meaning)]
+        asked = [i for i, p in enumerate(pairs)
+                 if plausible(p.a, p.b, p.by_meaning, p.speakers)]
         results = await asyncio.gather(*(self._one(pairs[i]) for i in asked))
         calls: list[ModelCall] = []
         for i, (j, call) in zip(asked, results, strict=True):
@@ -185,7 +215,7 @@ def _allowed(j: Judgement, pair: Candidate, call: ModelCall) -> Judgement:
     """The model's judgement where the offline reading allows it, else the reading's own."""
     if j.verdict == "compatible":
         return j
-    reading = facts.judge_statements(pair.a, pair.b)
+    reading = facts.judge(*pair.readings())
     if j.verdict == "contradicts" and (reading.verdict == "contradicts"
                                        or _worded_apart(pair)):
         return j
@@ -201,7 +231,8 @@ def _worded_apart(pair: Candidate) -> bool:
     """A pair found by meaning whose subjects share no word: ``plausible`` has found a kind
     of value that differs, and whether the two subjects are one is the model's to say (the
     reading cannot). Subjects that share a word the reading can tell apart itself."""
-    return pair.by_meaning and not (facts.read(pair.a).frame & facts.read(pair.b).frame)
+    ra, rb = pair.readings()
+    return pair.by_meaning and not (ra.frame & rb.frame)
 
 
 _NOT_BACKED = ("The judge said these contradict, but the offline reading finds no two values "

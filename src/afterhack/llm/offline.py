@@ -3,6 +3,11 @@
 Extraction keeps declarative sentences (ending in a full stop, ``.`` or ``。``) as claims
 whose quote is the sentence itself, so every quote is an exact substring of its fragment by
 construction. Scripts written without spaces count each of their characters as a word.
+
+A short sentence that goes on from the one before it with a pronoun ("I changed my flight.
+It lands at 9:15 now.") is read with it: when it gives a value and the sentence before gives
+none, the two are one claim whose quote spans both (still exact), since "it" alone says
+nothing of what lands.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import re
 import time
 from typing import TypedDict
 
+from afterhack import facts
 from afterhack.model.calls import ModelCall
 from afterhack.rules.chunking import sentence_spans
 
@@ -33,17 +39,43 @@ class Candidate(TypedDict):
     evidence_quote: str
 
 
+# A sentence that opens on one of these leans on the sentence before it for its subject.
+_FOLLOW_UP = re.compile(r"(?:(?:It|This|That|They|He|She|Es|Er|Sie|Das|Dies)\b|[它他她这])")
+# Short enough to be a follow-up, in words.
+_FOLLOW_UP_WORDS = 12
+
+
 def extract_sentences(fragment: str) -> list[Candidate]:
     claims: list[Candidate] = []
+    before: tuple[int, str, bool] | None = None  # the last sentence: start, text, kept
     for span in sentence_spans(fragment):
-        sentence = fragment[span.start : span.end].strip()
+        raw = fragment[span.start : span.end]
+        sentence = raw.strip()
+        start = span.start + (len(raw) - len(raw.lstrip()))
         # Questions, headings and fragments without a verb-bearing length are not facts.
-        if not sentence.endswith(_FULL_STOPS) or sentence.endswith("..."):
+        keep = (sentence.endswith(_FULL_STOPS) and not sentence.endswith("...")
+                and _words(sentence) >= _MIN_WORDS and _HAS_LETTER.search(sentence) is not None)
+        if keep and before is not None and _goes_on(before[1], sentence):
+            whole = fragment[before[0] : start + len(sentence)]
+            if before[2]:
+                claims.pop()
+            claims.append({"statement": whole, "evidence_quote": whole})
+            before = None
             continue
-        if _words(sentence) < _MIN_WORDS or not _HAS_LETTER.search(sentence):
-            continue
-        claims.append({"statement": sentence, "evidence_quote": sentence})
+        if keep:
+            claims.append({"statement": sentence, "evidence_quote": sentence})
+        before = (start, sentence, keep) if sentence else before
     return claims
+
+
+def _goes_on(previous: str, sentence: str) -> bool:
+    """Whether a sentence is a short follow-up of the one before it: it opens on a pronoun,
+    gives a value, and the sentence before gives none (it names what the pronoun stands for)."""
+    if not _FOLLOW_UP.match(sentence) or _words(sentence) > _FOLLOW_UP_WORDS:
+        return False
+    if not previous.endswith(_FULL_STOPS):
+        return False
+    return bool(facts.read(sentence).values) and not facts.read(previous).values
 
 
 class OfflineExtractor:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NotRequired
 
@@ -167,7 +167,10 @@ async def check_new_claims(g: Graph, judge: ConflictJudge, new: Sequence[NewStat
                     n.id, n.statement, n.statement_key, None, by_meaning=not n.by_words)))
     if not pairs:
         return out
-    out.links = same_fact_links(pairs.values())
+    # Who said a stored side is part of what it says when it speaks in the first person.
+    old = await store_conflicts.said(g, sorted({
+        h.id for c, h in pairs.values() if h.said is None and facts.speaks_of_self(h.statement)}))
+    out.links = same_fact_links(pairs.values(), old)
     # A pair raised before (in any status) is not judged again.
     known = await store_conflicts.known_keys(g, list(pairs))
     todo = [(k, c, h) for k, (c, h) in pairs.items() if k not in known]
@@ -175,12 +178,13 @@ async def check_new_claims(g: Graph, judge: ConflictJudge, new: Sequence[NewStat
     if not todo:
         return out
     verdicts, calls = await judge.judge([
-        Candidate(a=h.statement, b=c["statement"], by_meaning=h.by_meaning)
-        for _, c, h in todo])
+        Candidate(a=h.statement, b=c["statement"], by_meaning=h.by_meaning,
+                  speakers=_speakers(c, h, old)) for _, c, h in todo])
     out.calls += calls
     found_pairs = [(k, c, h, j) for (k, c, h), j in zip(todo, verdicts, strict=True)
                    if j.verdict == "contradicts" and j.kind is not None]
-    old = await store_conflicts.said(g, [h.id for _, _, h, _ in found_pairs if h.said is None])
+    old |= await store_conflicts.said(g, [h.id for _, _, h, _ in found_pairs
+                                          if h.said is None and h.id not in old])
     now = now_ms()
     for k, c, h, j in found_pairs:
         assert j.kind is not None
@@ -190,25 +194,46 @@ async def check_new_claims(g: Graph, judge: ConflictJudge, new: Sequence[NewStat
     return out
 
 
+def _said_by(said: store_conflicts.Said | None) -> str | None:
+    return None if said is None else said["said_by"]
+
+
+def _with_speaker(c: NewStatement, said: Mapping[str, store_conflicts.Said]) -> NewStatement:
+    """A stored claim to check, with its speaker when that was read."""
+    known = said.get(c["id"])
+    return c if known is None else {**c, "said_by": known["said_by"]}
+
+
 def _newer_and_speaker(new: NewStatement, old: store_conflicts.Said | None,
                        now: int) -> tuple[str | None, bool | None]:
     """Which side of a pair is newer (by when each was said, or for a claim not said in a
-    conversation, when it was added: a new one now) and whether one speaker said both."""
+    conversation, when it was added: a new one now; said at one moment, the one that takes
+    the other back: "Correction: ...") and whether one speaker said both."""
     if old is None:
         return new["id"], None
     said_at, said_by = new["said_at"], new["said_by"]
     t_new = said_at if said_at is not None else now
     t_old = old["said_at"] if old["said_at"] is not None else old["created_at"]
     newer = new["id"] if t_new > t_old else old["id"] if t_old > t_new else None
+    if newer is None and facts.read(new["statement"], said_by).takes_back:
+        newer = new["id"]
     same = None if said_by is None or old["said_by"] is None else said_by == old["said_by"]
     return newer, same
 
 
-def same_fact_links(pairs: Iterable[tuple[NewStatement, _Side]]) -> list[LinkRow]:
+def _speakers(c: NewStatement, h: _Side,
+              said: Mapping[str, store_conflicts.Said]) -> facts.Speakers:
+    """Who said each side, as far as it is known: the stored side's speaker is read only
+    when it speaks in the first person (``said``)."""
+    return _said_by(h.said or said.get(h.id)), c["said_by"]
+
+
+def same_fact_links(pairs: Iterable[tuple[NewStatement, _Side]],
+                    said: Mapping[str, store_conflicts.Said]) -> list[LinkRow]:
     """The pairs that state the same fact in other words, by the offline reading (whatever
     the judge: what a correction reaches must not depend on a model's answer)."""
     return [LinkRow(new_id=c["id"], old_id=h.id) for c, h in pairs
-            if facts.same_fact(h.statement, c["statement"]) is not None]
+            if facts.same_fact(h.statement, c["statement"], _speakers(c, h, said)) is not None]
 
 
 def conflict_row(key: str, kind: ConflictKind, reason: str, detected_by: str, new: str,
@@ -249,13 +274,20 @@ async def check_by_meaning(g: Graph, judge: ConflictJudge, claim_ids: Sequence[s
                 _Side(r["id"], r["statement"], r["statement_key"], None, by_meaning=True)))
     if not pairs:
         return []
-    links = same_fact_links(pairs.values())
+    selves = await store_conflicts.said(g, sorted(
+        {i for c, h in pairs.values() for i, st in ((c["id"], c["statement"]),
+                                                    (h.id, h.statement))
+         if facts.speaks_of_self(st)}))
+    links = same_fact_links(((_with_speaker(c, selves), h) for c, h in pairs.values()),
+                            selves)
     known = await store_conflicts.known_keys(g, list(pairs))
     todo = [(k, c, h) for k, (c, h) in pairs.items() if k not in known]
     rows: list[ConflictRow] = []
     if todo:
         verdicts, judged = await judge.judge([
-            Candidate(a=h.statement, b=c["statement"], by_meaning=True) for _, c, h in todo])
+            Candidate(a=h.statement, b=c["statement"], by_meaning=True,
+                      speakers=_speakers(_with_speaker(c, selves), h, selves))
+            for _, c, h in todo])
         calls += judged
         contradicting = [(k, c, h, j) for (k, c, h), j in zip(todo, verdicts, strict=True)
                          if j.verdict == "contradicts" and j.kind is not None]

@@ -30,7 +30,8 @@ class CallDetail(TypedDict, total=False):
     overruled: bool  # ... and the offline reading did not allow it (llm/judge.py)
     texts: int  # embeddings: how many texts were embedded
     model: str  # embeddings: the model that made the vectors
-    purpose: str  # embeddings: "conflict_check" for new statements a check compares by meaning
+    purpose: str  # embeddings: "conflict_check" for new statements a check compares by meaning,
+    # "meaning" for the words the offline detector compares (llm/meaning.py)
 
 
 class ModelCallRecord(TypedDict):

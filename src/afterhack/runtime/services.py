@@ -25,6 +25,7 @@ from afterhack.llm.embeddings import Embedder, GatewayEmbedder, OfflineEmbedder
 from afterhack.llm.extraction import GatewayExtractor
 from afterhack.llm.gateway import Gateway
 from afterhack.llm.judge import ConflictJudge, GatewayJudge, OfflineJudge
+from afterhack.llm.meaning import word_meaning
 from afterhack.llm.offline import OfflineExtractor
 from afterhack.memory import checks
 from afterhack.memory.ingest import Extractor
@@ -145,11 +146,12 @@ def meaning_checks(judge: ConflictJudge | None) -> AfterWrite | None:
 
 def build_services(settings: Settings, store: Store) -> Services:
     gateway = None if settings.offline_model else Gateway(settings)
-    vectors = Vectors(_embedder(settings, gateway), inline=not settings.embedding_worker)
+    embedder = _embedder(settings, gateway)
+    vectors = Vectors(embedder, inline=not settings.embedding_worker)
     if gateway is None:
         return Services(settings=settings, store=store, extractor=OfflineExtractor(),
                         analyst=OfflineAnalyst(), coordinator=OfflineCoordinator(),
-                        judge=OfflineJudge(), vectors=vectors)
+                        judge=OfflineJudge(word_meaning(embedder)), vectors=vectors)
     return Services(settings=settings, store=store, extractor=GatewayExtractor(gateway),
                     analyst=GatewayAnalyst(gateway), coordinator=GatewayCoordinator(gateway),
                     judge=GatewayJudge(gateway), gateway=gateway, vectors=vectors)

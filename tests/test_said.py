@@ -1,0 +1,137 @@
+"""Conversations read as people talk, and memos compared across languages (docs/rules.md,
+rules 9 and 11): through the API, on the real FalkorDB, with the offline model and its
+embeddings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.support.graphs import violations
+
+T0 = 1_780_000_000_000
+MINUTE = 60_000
+
+
+def _post(client: TestClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    r = client.post(path, json=body)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def _claim(body: dict[str, Any], statement: str) -> dict[str, Any]:
+    return next(c for c in body["claims"] if c["statement"] == statement)
+
+
+class Chat:
+    """One conversation, said to message by message."""
+
+    def __init__(self, client: TestClient, ws: str) -> None:
+        self.client, self.ws = client, ws
+        self.id: str | None = None
+
+    def say(self, speaker: str, text: str, at: int) -> dict[str, Any]:
+        base = f"/api/workspaces/{self.ws}/sources"
+        msg = {"messages": [{"speaker": speaker, "text": text, "at": at}]}
+        if self.id is None:
+            made = _post(self.client, base, {"title": "Team chat", **msg})
+            self.id = made["source"]["id"]
+            return made
+        return _post(self.client, f"{base}/{self.id}/messages", msg)
+
+
+def _open_conflicts(client: TestClient, ws: str) -> list[dict[str, Any]]:
+    return list(client.get(f"/api/workspaces/{ws}/conflicts?status=open").json()["items"])
+
+
+OFFSITE = "The team offsite is on March 14."
+CORRECTION = "Correction: the team offsite is on March 21, not March 14."
+
+
+def test_a_spoken_correction_conflicts_with_what_it_corrects(client: TestClient, ws: str,
+                                                              falkordb: str) -> None:
+    chat = Chat(client, ws)
+    first = chat.say("Tom", OFFSITE, T0)
+    fixed = chat.say("Tom", CORRECTION, T0 + MINUTE)
+    [conflict] = fixed["conflicts"]
+    march14, march21 = _claim(first, OFFSITE), _claim(fixed, CORRECTION)
+    assert {c["id"] for c in conflict["claims"]} == {march14["id"], march21["id"]}
+    assert conflict["kind"] == "date" and conflict["status"] == "open"
+    assert conflict["newer_claim_id"] == march21["id"] and conflict["same_speaker"] is True
+    # Under review nothing is superseded: the reviewer decides.
+    assert client.get(f"/api/workspaces/{ws}/claims/{march14['id']}").json()[
+        "status"] == "proposed"
+    assert violations(falkordb, ws) == []
+
+
+def test_under_latest_wins_a_spoken_correction_supersedes_at_once(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    assert client.patch(f"/api/workspaces/{ws}", json={"updates": "latest_wins"}
+                        ).status_code == 200
+    chat = Chat(client, ws)
+    first = chat.say("Tom", OFFSITE, T0)
+    fixed = chat.say("Tom", CORRECTION, T0 + MINUTE)
+    march14, march21 = _claim(first, OFFSITE), _claim(fixed, CORRECTION)
+    [conflict] = fixed["conflicts"]
+    assert conflict["status"] == "resolved" and conflict["kept_claim_id"] == march21["id"]
+    assert fixed["retired"] == [{"claim_id": march14["id"], "statement": OFFSITE,
+                                 "status": "superseded", "superseded_by": march21["id"]}]
+    current = client.get(f"/api/workspaces/{ws}/claims").json()["items"]
+    assert [c["statement"] for c in current] == [CORRECTION]
+    assert violations(falkordb, ws) == []
+
+
+def test_my_flight_is_the_speakers_and_a_follow_up_is_read_with_its_sentence(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    chat = Chat(client, ws)
+    ana = chat.say("Ana", "My flight lands at 7:40.", T0)
+    ben = chat.say("Ben", "My flight lands at 11:00.", T0 + MINUTE)
+    assert ben["conflicts"] == []  # Ben's flight is not Ana's
+    moved = chat.say("Ana", "I changed my flight. It lands at 9:15 now.", T0 + 2 * MINUTE)
+    # The follow-up is read with the sentence before it: one claim, its quote both, exact.
+    [claim] = moved["claims"]
+    assert claim["statement"] == claim["evidence_quote"] == \
+        "I changed my flight. It lands at 9:15 now."
+    version = moved["source"]["versions"][0]
+    assert version["text"][claim["quote_start"]:claim["quote_end"]] == claim["evidence_quote"]
+    [conflict] = moved["conflicts"]
+    sides = {c["id"] for c in conflict["claims"]}
+    assert sides == {_claim(ana, "My flight lands at 7:40.")["id"], claim["id"]}
+    assert conflict["kind"] == "time" and conflict["newer_claim_id"] == claim["id"]
+    assert conflict["same_speaker"] is True
+    ben_claim = _claim(ben, "My flight lands at 11:00.")["id"]
+    assert all(ben_claim not in {c["id"] for c in k["claims"]}
+               for k in _open_conflicts(client, ws))
+    assert violations(falkordb, ws) == []
+
+
+def _memo(client: TestClient, ws: str, title: str, text: str) -> dict[str, Any]:
+    return _post(client, f"/api/workspaces/{ws}/sources", {"title": title, "text": text})
+
+
+def test_memos_in_english_german_and_chinese_on_one_fact_conflict(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    _memo(client, ws, "Plan", "The product launch is on June 12. "
+                              "The event budget is 40,000 euros.")
+    german = _memo(client, ws, "Plan (de)", "Das Budget der Veranstaltung beträgt 50.000 Euro.")
+    [budget_de] = german["conflicts"]
+    assert budget_de["kind"] == "amount"
+    chinese = _memo(client, ws, "Plan (zh)", "产品发布定于6月19日。活动预算为五万欧元。")
+    kinds = sorted(c["kind"] for c in chinese["conflicts"])
+    english = {"The product launch is on June 12.", "The event budget is 40,000 euros."}
+    against_english = [c for c in chinese["conflicts"]
+                       if english & {s["statement"] for s in c["claims"]}]
+    assert sorted(c["kind"] for c in against_english) == ["amount", "date"], kinds
+    # The German and the Chinese budgets agree: one fact, no conflict between them.
+    assert not any({"Das Budget der Veranstaltung beträgt 50.000 Euro.", "活动预算为五万欧元。"}
+                   <= {s["statement"] for s in c["claims"]} for c in chinese["conflicts"])
+    assert violations(falkordb, ws) == []
+
+
+def test_the_same_fact_in_another_language_raises_nothing(client: TestClient,
+                                                          ws: str) -> None:
+    _memo(client, ws, "Plan", "The product launch is on June 12.")
+    assert _memo(client, ws, "Plan (zh)", "产品发布定于6月12日。")["conflicts"] == []
+    assert _memo(client, ws, "Plan (de)", "Der Produktlaunch ist am 12. Juni.")[
+        "conflicts"] == []
