@@ -29,15 +29,22 @@ from typing import Protocol
 
 import httpx
 
-from afterhack.facts import Judgement, judge_statements
+from afterhack.facts import Judgement, Meaning, judge_statements
 from afterhack.store.invariants import collateral, states
 from afterhack.store.names import graph_name
-from afterhack_tools.bench import conflict_pairs, conflict_pairs_free, sealed_set
+from afterhack_tools.bench import (
+    conflict_pairs,
+    conflict_pairs_dev,
+    conflict_pairs_free,
+    sealed_set,
+)
 from afterhack_tools.bench.harness import Harness
+from afterhack_tools.bench.meaning import for_pairs
 from afterhack_tools.bench.records import (
     Collateral,
     ConflictCost,
     ConflictQuality,
+    DevQuality,
     FreeQuality,
     IngestRates,
     Score,
@@ -63,12 +70,13 @@ class Labelled(Protocol):
     def contradicts(self) -> bool: ...
 
 
-def _score(subset: Sequence[Labelled], named: Callable[[Judgement], str | None]) -> Score:
+def _score(subset: Sequence[Labelled], named: Callable[[Judgement], str | None],
+           meaning: Meaning | None = None) -> Score:
     tp = fp = fn = tn = 0
     wrong_kind = 0
     misses: list[str] = []
     for p in subset:
-        j = judge_statements(p.a, p.b)
+        j = judge_statements(p.a, p.b, meaning)
         said = j.verdict == "contradicts"
         if said and p.contradicts:
             tp += 1
@@ -88,31 +96,57 @@ def _score(subset: Sequence[Labelled], named: Callable[[Judgement], str | None])
 
 
 def _set_quality(pairs: Sequence[Labelled], named: Callable[[Judgement], str | None],
-                 kinds: Sequence[str]) -> SetQuality:
+                 kinds: Sequence[str], meaning: Meaning | None = None) -> SetQuality:
     categories = sorted({p.category for p in pairs})
     return {
-        "all": _score(pairs, named),
-        "dev": _score([p for p in pairs if p.split == "dev"], named),
-        "held_out": _score([p for p in pairs if p.split == "held_out"], named),
-        "by_category": {c: _score([p for p in pairs if p.category == c], named)
+        "all": _score(pairs, named, meaning),
+        "dev": _score([p for p in pairs if p.split == "dev"], named, meaning),
+        "held_out": _score([p for p in pairs if p.split == "held_out"], named, meaning),
+        "by_category": {c: _score([p for p in pairs if p.category == c], named, meaning)
                         for c in categories},
         "contradiction_kinds": list(kinds),
     }
 
 
+def _value_kind(j: Judgement) -> str | None:
+    return j.value_kind
+
+
 def quality(pairs: Sequence[conflict_pairs.Pair] = conflict_pairs.PAIRS,
             free: Sequence[conflict_pairs_free.Pair] = conflict_pairs_free.PAIRS,
-            ) -> ConflictQuality:
+            dev: Sequence[conflict_pairs_dev.Pair] = conflict_pairs_dev.PAIRS, *,
+            meaning: Meaning | None = None) -> ConflictQuality:
     """Precision and recall of the offline detector on the labelled pairs: the set whose
     sides share their wording at the top level (its categories are the service's conflict
-    kinds), the freely worded set under ``free`` (its categories are the detector's value
-    kinds), with its figures per language too, and the sealed set under ``sealed``."""
-    shared = _set_quality(pairs, lambda j: j.kind, conflict_pairs.CONTRADICTION_KINDS)
+    kinds), the freely worded set under ``free`` and the set of nouns against verbs and of
+    languages against each other under ``dev_set`` (their categories are the detector's
+    value kinds), with their figures per language too, and the sealed set under ``sealed``
+    (its totals alone). With ``meaning`` (meaning.py), the words two statements do not share
+    are compared by meaning, as the app's judge does, and a message is read with its
+    speaker."""
+    shared = _set_quality(pairs, lambda j: j.kind, conflict_pairs.CONTRADICTION_KINDS,
+                          meaning)
     free_q: FreeQuality = {
-        **_set_quality(free, lambda j: j.value_kind, conflict_pairs_free.CONTRADICTION_KINDS),
-        "by_lang": {lang: _score([p for p in free if p.lang == lang], lambda j: j.value_kind)
+        **_set_quality(free, _value_kind, conflict_pairs_free.CONTRADICTION_KINDS, meaning),
+        "by_lang": {lang: _score([p for p in free if p.lang == lang], _value_kind, meaning)
                     for lang in sorted({p.lang for p in free})}}
-    return {**shared, "free": free_q, "sealed": sealed_set.score()}
+    dev_q: DevQuality = {
+        "all": _score(dev, _value_kind, meaning),
+        "by_category": {c: _score([p for p in dev if p.category == c], _value_kind, meaning)
+                        for c in sorted({p.category for p in dev})},
+        "by_lang": {lang: _score([p for p in dev if p.lang == lang], _value_kind, meaning)
+                    for lang in sorted({p.lang for p in dev})}}
+    return {**shared, "free": free_q, "dev_set": dev_q,
+            "sealed": sealed_set.score(judge=sealed_set.as_the_app_judges(meaning)),
+            "by_meaning": meaning is not None}
+
+
+def labelled_pairs() -> list[tuple[str, str]]:
+    """Every labelled pair of the tuning sets and the sealed one, as two statements (a
+    message without its speaker): what their meaning is asked for."""
+    return [*((p.a, p.b) for ps in (conflict_pairs.PAIRS, conflict_pairs_free.PAIRS,
+                                    conflict_pairs_dev.PAIRS) for p in ps),
+            *sealed_set.statements()]
 
 
 def _moved(statement: str) -> str | None:
@@ -215,7 +249,7 @@ async def measure_collateral(h: Harness, ws_id: str, resolutions: int) -> Collat
 def main() -> None:
     print("| pairs | count | precision | recall | TP / FP / FN / TN |")
     print("|---|---|---|---|---|")
-    for line in quality_table(quality()):
+    for line in quality_table(quality(meaning=for_pairs(labelled_pairs()))):
         print(line)
 
 

@@ -329,12 +329,26 @@ class SealedScore(TypedDict):
     recall: float
 
 
+class DevQuality(TypedDict):
+    """The set of nouns against verbs and languages against each other: all development
+    pairs, by category and by language (two sides in two languages: "en-zh")."""
+
+    all: Score
+    by_category: dict[str, Score]
+    by_lang: dict[str, Score]
+
+
 class ConflictQuality(SetQuality):
-    """The set whose sides share their wording, the freely worded one (conflicts.py), and the
-    sealed held-out set (sealed_set.py)."""
+    """The set whose sides share their wording, the freely worded one, the set of nouns
+    against verbs and of languages (conflicts.py), and the sealed held-out set
+    (sealed_set.py)."""
 
     free: FreeQuality
+    dev_set: DevQuality
     sealed: SealedScore
+    # Whether the words two statements do not share were compared by meaning (as the app's
+    # judge does with the offline model), or by the words alone.
+    by_meaning: bool
 
 
 # Share of the questions with a claim carrying the answer among the first 1, 5 and 10 hits.

@@ -23,7 +23,7 @@ from afterhack_tools.bench import promises, report, sealed_set
 from afterhack_tools.bench.agents import measure_agent_runs
 from afterhack_tools.bench.asof import measure_asof
 from afterhack_tools.bench.breakdown import measure_preview_parts
-from afterhack_tools.bench.conflicts import measure_collateral
+from afterhack_tools.bench.conflicts import labelled_pairs, measure_collateral
 from afterhack_tools.bench.conflicts import measure_cost as measure_conflict_cost
 from afterhack_tools.bench.conflicts import quality as conflict_quality
 from afterhack_tools.bench.conversations import measure as measure_conversations
@@ -33,6 +33,7 @@ from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
 from afterhack_tools.bench.ingest import measure_ingest
 from afterhack_tools.bench.load import load_workspace
+from afterhack_tools.bench.meaning import for_pairs
 from afterhack_tools.bench.records import (
     BenchResult,
     ConflictFigures,
@@ -303,14 +304,17 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> BenchResul
         versions = await h.falkordb_version()
         app_port = int(h.base_url.rsplit(":", 1)[1])
         log(f"FalkorDB {versions['falkordb']} (Redis {versions['redis']}); app at {h.base_url}")
-        quality = conflict_quality()
+        quality = conflict_quality(meaning=for_pairs(labelled_pairs()))
         free = quality["free"]
         log(f"conflict detector: precision {quality['all']['precision']}, recall "
             f"{quality['all']['recall']} on {quality['all']['pairs']} pairs (held out: "
             f"{quality['held_out']['precision']} / {quality['held_out']['recall']}); freely "
             f"worded: {free['all']['precision']} / {free['all']['recall']} on "
             f"{free['all']['pairs']} pairs (held out: {free['held_out']['precision']} / "
-            f"{free['held_out']['recall']})")
+            f"{free['held_out']['recall']}); nouns, verbs and languages: "
+            f"{quality['dev_set']['all']['precision']} / {quality['dev_set']['all']['recall']} "
+            f"on {quality['dev_set']['all']['pairs']} pairs"
+            f"{'' if quality['by_meaning'] else ' (by words alone)'}")
         log(sealed_set.line(quality["sealed"]))
         tenants: TenantFigures | None = None
         if cfg.only is None:

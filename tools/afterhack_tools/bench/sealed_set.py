@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from afterhack.facts import Judgement, judge_statements
+from afterhack import facts
+from afterhack.facts import Judgement, judge_statements, said
+from afterhack_tools.bench.meaning import for_pairs
 from afterhack_tools.bench.records import SealedScore
 
 HERE = Path(__file__).resolve().parent / "sealed"
@@ -80,6 +83,44 @@ def sealed_pairs(path: Path = PAIRS_FILE, hash_file: Path = HASH_FILE) -> tuple[
     return load(path)
 
 
+# "Name: message": a message of a conversation, said by Name (README.md).
+_MESSAGE = re.compile(r"^(?P<name>[^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*){0,2}): (?P<text>\S.*)$",
+                      re.S)
+
+
+def _message(side: str) -> tuple[str, str] | None:
+    m = _MESSAGE.match(side)
+    if m is None or m.group("name").lower() in said.TAKE_BACK_WORDS:
+        return None
+    return m.group("name"), m.group("text")
+
+
+def as_said(a: str, b: str) -> tuple[facts.Speakers, str, str]:
+    """Who said each side and what: in a pair both sides are messages or neither is, so a
+    side that opens like a message ("Correction: ...") is one only when the other does too."""
+    ma, mb = _message(a), _message(b)
+    if ma is None or mb is None:
+        return facts.NOBODY, a, b
+    return (ma[0], mb[0]), ma[1], mb[1]
+
+
+def as_the_app_judges(meaning: facts.Meaning | None) -> Callable[[str, str], Judgement]:
+    """The judgement the app's offline judge gives: a message read with its speaker, and
+    (with ``meaning``) the words the two sides do not share compared by meaning."""
+
+    def judge(a: str, b: str) -> Judgement:
+        speakers, ta, tb = as_said(a, b)
+        return judge_statements(ta, tb, meaning, speakers)
+
+    return judge
+
+
+def statements() -> list[tuple[str, str]]:
+    """Each pair's two statements as the app reads them (a message without its speaker):
+    for the vectors their meaning is compared with. Never printed."""
+    return [as_said(p.a, p.b)[1:] for p in sealed_pairs()]
+
+
 def score(pairs: Sequence[Pair] | None = None,
           judge: Callable[[str, str], Judgement] = judge_statements) -> SealedScore:
     """The reader's verdicts on the set (without ``pairs``, the committed file), counted."""
@@ -104,7 +145,7 @@ def line(s: SealedScore) -> str:
 
 
 def main() -> None:
-    print(line(score()))
+    print(line(score(judge=as_the_app_judges(for_pairs(statements())))))
 
 
 if __name__ == "__main__":
