@@ -10,33 +10,19 @@ from __future__ import annotations
 
 import re
 
+from afterhack.facts import months
 from afterhack.facts.values import Scanner
 
-_MONTHS = {m: i + 1 for i, m in enumerate(
-    "january february march april may june july august september october november "
-    "december".split())}
-_MONTHS.update({m: i + 1 for i, m in enumerate(
-    "januar februar märz april mai juni juli august september oktober november "
-    "dezember".split())})
-_MONTHS.update({"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
-                "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12, "mär": 3, "okt": 10,
-                "dez": 12, "jänner": 1})
-_WEEKDAYS = {d: d for d in ("monday", "tuesday", "wednesday", "thursday", "friday",
-                            "saturday", "sunday")}
-_WEEKDAYS.update(dict(zip(("montag", "dienstag", "mittwoch", "donnerstag", "freitag",
-                           "samstag", "sonntag"), _WEEKDAYS, strict=True)))
-_ZH_WEEKDAYS = {"一": "monday", "二": "tuesday", "三": "wednesday", "四": "thursday",
-                "五": "friday", "六": "saturday", "日": "sunday", "天": "sunday"}
+_MONTHS = months.MONTHS
+_WEEKDAYS = months.WEEKDAYS
+_ZH_WEEKDAYS = months.CHINESE_WEEKDAYS
 MONTH_WORDS = frozenset(_MONTHS)
 WEEKDAY_WORDS = frozenset([*_WEEKDAYS, *(d + "s" for d in _WEEKDAYS), "weekdays", "weekends",
                            "wochentags", "wochenende", "werktags"])
 ORDINALS = frozenset(["st", "nd", "rd", "th"])
 
-_MONTH_RE = (r"(?:January|February|March|April|May|June|July|August|September|October|"
-             r"November|December|Januar|Februar|März|Mai|Juni|Juli|Oktober|Dezember|Jänner|"
-             r"Jan|Feb|Mar|Mär|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Okt|Nov|Dec|Dez)\.?")
-_WEEKDAY_RE = r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|Montag|Dienstag|Mittwoch|" \
-              r"Donnerstag|Freitag|Samstag|Sonntag)"
+_MONTH_RE = months.month_pattern(_MONTHS)
+_WEEKDAY_RE = months.weekday_pattern()
 _ORD = r"(?:st|nd|rd|th)?"
 _TZ = r"(?:\s*(?:UTC|GMT|CET|CEST|EET|EST|EDT|CST|CDT|PST|PDT|BST|IST|JST|MEZ|MESZ))?"
 # A number starts here: a digit, and no digit, point or colon before it (the look-ahead

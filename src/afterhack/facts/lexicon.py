@@ -10,7 +10,15 @@ sides ("chairs" and "chaired", "leitet" and "geleitet"), and an agent noun meets
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
+
+import snowballstemmer
+
+# The Snowball stemmers keep the word they work on in the object: one call at a time.
+_ENGLISH = snowballstemmer.stemmer("english")
+_GERMAN = snowballstemmer.stemmer("german")
+_LOCK = threading.Lock()
 
 # Words that carry no subject: function words, the verbs "to be" and "to have", auxiliaries,
 # and verbs that say a value is set, moved, held, received or lasts, not what it is a value
@@ -187,7 +195,7 @@ TIMEZONES = frozenset("utc gmt cet cest eet est edt cst cdt pst pdt bst ist jst 
 
 
 def stem(word: str) -> str:
-    """An English word's light stem, the same for its inflections ("closes", "closed")."""
+    """An English word's stem (Snowball), the same for its inflections ("closes", "closed")."""
     return _stem(word)
 
 
@@ -196,26 +204,16 @@ def _stem(word: str) -> str:
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
-    for suffix in ("ing", "ed", "es", "s"):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            if suffix == "s" and w.endswith(("ss", "us", "is")):
-                break
-            w = w[: -len(suffix)]
-            if suffix in ("ing", "ed") and len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "ls":
-                w = w[:-1]  # planned -> plan
-            break
-    if w.endswith("e") and len(w) > 3:
-        w = w[:-1]
-    return w
+    with _LOCK:
+        return str(_ENGLISH.stemWord(w))
 
 
 @lru_cache(maxsize=16384)
 def stem_de(word: str) -> str:
-    """A German word's light stem: "leitet", "geleitet" and "leiten" meet."""
+    """A German word's stem (Snowball), a participle's "ge-" taken off first (Snowball keeps
+    prefixes): "leitet", "leiten" and "geleitet" meet."""
     w = word.lower()
     if w.startswith("ge") and len(w) > 6 and w.endswith(("t", "en")):
         w = w[2:]
-    for suffix in ("ern", "en", "em", "er", "es", "et", "st", "e", "n", "s", "t"):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
-            return w[: -len(suffix)]
-    return w
+    with _LOCK:
+        return str(_GERMAN.stemWord(w))

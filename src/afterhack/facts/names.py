@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from afterhack.facts import lexicon
+from afterhack.facts import lexicon, months
 from afterhack.facts.values import Scanner, ValueKind, fold
 
 _UP = "A-ZÀ-ÖØ-Þ"
@@ -71,12 +71,8 @@ _PLACE_HEADS = frozenset("hotel pavilion center centre hall park street road ave
                          "theatre theater museum gallery club bar cafe restaurant trattoria "
                          "bistro door house inn lodge court plaza bridge harbour harbor "
                          "port bay beach island city town village".split())
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec januar februar märz mai juni juli "
-    "oktober dezember".split())
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-             "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag")
+_MONTHS = frozenset(months.MONTHS)
+_WEEKDAYS = frozenset(months.WEEKDAYS)
 TITLE_WORDS = frozenset(t.lower() for t in _TITLES)
 
 _HAN = r"\u4e00-\u9fff"

@@ -16,11 +16,9 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta
 
-_MONTHS = {m: i + 1 for i, m in enumerate(
-    ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-     "october", "november", "december"))}
-_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
+from afterhack.facts.months import ENGLISH_MONTHS
+
+_MONTHS = ENGLISH_MONTHS
 _MONTH = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DATE = (rf"(?:(?P<{{p}}m1>{_MONTH})\s+(?P<{{p}}d1>\d{{{{1,2}}}})(?:st|nd|rd|th)?"
          rf"(?:,?\s+(?P<{{p}}y1>\d{{{{4}}}}))?"
