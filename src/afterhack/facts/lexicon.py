@@ -85,8 +85,7 @@ _CANON_PHRASES: dict[str, tuple[str, ...]] = {
     "oncall": ("on call",),
     # Phrases that say nothing of the subject.
     "": ("takes place", "take place", "took place", "taking place", "comes to", "come to",
-         "came to", "rests with", "rest with", "carries out", "carry out", "carried out",
-         "so far", "is set for", "has been", "have been"),
+         "came to", "so far", "is set for", "has been", "have been"),
 }
 _CANON_WORDS: dict[str, tuple[str, ...]] = {
     "@start": ("start", "starts", "started", "starting", "begin", "begins", "began", "begun",

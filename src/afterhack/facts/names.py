@@ -33,15 +33,15 @@ _NAME_SEQ = (rf"{_NAME_TOKEN}(?:\s+(?:(?:van|von|de|da|del|der|di|du|la|le|of|bi
              rf"(?:{_NAME_TOKEN}|\d+[A-Za-z]?\b|[{_UP}]\b))*")
 _ORG_SUFFIX = (r"(?:Inc\.?|Ltd\.?|LLC|L\.L\.C\.|GmbH|AG|SE|KG|Corp\.?|Corporation|Co\.|"
                r"Company|Group|plc|PLC|S\.A\.|SA|BV|NV|Holdings?|Industries|Enterprises|"
-               r"Labs?|Systems|Technologies|Partners|Logistics|Foods|Services|Bank|Freight|"
-               r"Properties|Realty|Consulting|Security|Solutions|Software|Motors|Airlines|"
+               r"Labs?|Systems|Technologies|Partners|Logistics|Services|Bank|Freight|"
+               r"Consulting|Solutions|Software|Motors|Airlines|"
                r"Insurance|Capital|Ventures|Media|Pharma|Energy|Foundation|Institute|"
                r"University|Agency|Ministry)(?![\w])")
 _ORG = re.compile(rf"(?P<name>(?:{_NAME_TOKEN}\s+){{1,4}}{_ORG_SUFFIX})")
 ORG_SUFFIX_WORDS = frozenset("""
 inc ltd llc gmbh ag se kg corp corporation co company group plc sa bv nv holding holdings
-industries enterprises lab labs systems technologies partners logistics foods services bank
-freight properties realty consulting security solutions software motors airlines insurance
+industries enterprises lab labs systems technologies partners logistics services bank
+freight consulting solutions software motors airlines insurance
 capital ventures media pharma energy foundation institute university agency ministry
 """.split())
 # An acronym at the start of a statement is its actor ("KPMG conducts ..."), unless it is
