@@ -135,3 +135,30 @@ def test_the_same_fact_in_another_language_raises_nothing(client: TestClient,
     assert _memo(client, ws, "Plan (zh)", "产品发布定于6月12日。")["conflicts"] == []
     assert _memo(client, ws, "Plan (de)", "Der Produktlaunch ist am 12. Juni.")[
         "conflicts"] == []
+
+
+def test_a_message_that_opens_on_a_pronoun_is_read_with_the_speakers_previous_one(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    chat = Chat(client, ws)
+    ana = chat.say("Ana", "My flight lands at 7:40.", T0)
+    chat.say("Ben", "My flight lands at 11:00.", T0 + MINUTE)
+    moved = chat.say("Ana", "It lands at 9:15 now.", T0 + 2 * MINUTE)
+    [claim] = moved["claims"]
+    # The statement says what "it" is; the quote stays the message's own words.
+    assert claim["statement"] == "My flight lands at 9:15 now."
+    assert claim["evidence_quote"] == "It lands at 9:15 now."
+    [conflict] = moved["conflicts"]
+    assert {c["id"] for c in conflict["claims"]} == {
+        _claim(ana, "My flight lands at 7:40.")["id"], claim["id"]}
+    # Within one request too: the speaker's earlier message, not another speaker's.
+    other = Chat(client, ws)
+    made = other.say("Tom", "The shuttle leaves at 6:30.", T0)
+    both = _post(client, f"/api/workspaces/{ws}/sources/{other.id}/messages", {"messages": [
+        {"speaker": "Lena", "text": "My train departs at 8:05.", "at": T0 + MINUTE},
+        {"speaker": "Tom", "text": "It leaves at 7:00 now.", "at": T0 + 2 * MINUTE}]})
+    tom = next(c for c in both["claims"] if c["said_by"] == "Tom")
+    assert tom["statement"] == "The shuttle leaves at 7:00 now."
+    [moved_shuttle] = [k for k in both["conflicts"] if tom["id"] in {c["id"] for c in k["claims"]}]
+    assert _claim(made, "The shuttle leaves at 6:30.")["id"] in {
+        c["id"] for c in moved_shuttle["claims"]}
+    assert violations(falkordb, ws) == []

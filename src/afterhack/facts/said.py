@@ -72,3 +72,30 @@ def speaks_of_self(statement: str) -> bool:
         return True
     words = {w.lower().replace("’", "'") for w in _WORD.findall(statement)}
     return not (words.isdisjoint(FIRST_PERSON) and words.isdisjoint(FIRST_PERSON_DE))
+
+
+# A sentence that opens on one of these leans on what was said before for its subject.
+# ("This" and "That" only before a verb: "This launch ..." names its own subject.)
+FOLLOW_UP = re.compile(r"(?:(?:It|They|He|She|Es|Er)\b|(?:This|That|Das|Dies)(?=\s+(?:is|was|"
+                       r"will|has|ist|war|wird|hat)\b)|[它他她])")
+_SPLIT = re.compile(r"\S+")
+# Words that may stand in a subject before its verb (English: articles and possessives).
+_DETERMINERS = frozenset("the a an my our your their his her its this that these those "
+                         "der die das den dem des ein eine einen einem mein meine meinen "
+                         "meinem unser unsere".split())
+
+
+def subject_phrase(sentence: str, *, verbs: frozenset[str]) -> str | None:
+    """The words a sentence opens with before its verb ("My flight" of "My flight lands at
+    7:40."): what a pronoun in the next sentence stands for. None when no short subject is
+    found (a German one ends at its first lowercase word after a noun)."""
+    words = _SPLIT.findall(sentence)
+    for i, raw in enumerate(words[:7]):
+        w = raw.lower().strip(",.;:!?")
+        if i == 0 or w in _DETERMINERS:
+            continue
+        if (w in verbs or (len(w) >= 4 and w.endswith(("s", "ed")) and not w.endswith("ss"))
+                or (raw[:1].islower() and words[i - 1][:1].isupper()
+                    and words[i - 1].lower() not in _DETERMINERS)):
+            return " ".join(words[:i])
+    return None

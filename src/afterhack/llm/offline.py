@@ -17,6 +17,7 @@ import time
 from typing import TypedDict
 
 from afterhack import facts
+from afterhack.facts import said
 from afterhack.model.calls import ModelCall
 from afterhack.rules.chunking import sentence_spans
 
@@ -39,8 +40,6 @@ class Candidate(TypedDict):
     evidence_quote: str
 
 
-# A sentence that opens on one of these leans on the sentence before it for its subject.
-_FOLLOW_UP = re.compile(r"(?:(?:It|This|That|They|He|She|Es|Er|Sie|Das|Dies)\b|[它他她这])")
 # Short enough to be a follow-up, in words.
 _FOLLOW_UP_WORDS = 12
 
@@ -71,7 +70,7 @@ def extract_sentences(fragment: str) -> list[Candidate]:
 def _goes_on(previous: str, sentence: str) -> bool:
     """Whether a sentence is a short follow-up of the one before it: it opens on a pronoun,
     gives a value, and the sentence before gives none (it names what the pronoun stands for)."""
-    if not _FOLLOW_UP.match(sentence) or _words(sentence) > _FOLLOW_UP_WORDS:
+    if not said.FOLLOW_UP.match(sentence) or _words(sentence) > _FOLLOW_UP_WORDS:
         return False
     if not previous.endswith(_FULL_STOPS):
         return False

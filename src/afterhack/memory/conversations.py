@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING
 
 from afterhack.config import Settings
 from afterhack.errors import SourceKindMismatch, SourceNotFound, WorkspaceBusy
+from afterhack.facts import said
+from afterhack.facts.lexicon import VERBS
 from afterhack.llm.judge import ConflictJudge
 from afterhack.memory import conflicts, versions
 from afterhack.memory.ingest import (
@@ -47,7 +49,9 @@ from afterhack.model.sources import (
     VersionView,
 )
 from afterhack.model.vocab import SupportPolicy, UpdatesPolicy
-from afterhack.rules.chunking import Span, split_fragments
+from afterhack.retrieval import search
+from afterhack.rules import evidence
+from afterhack.rules.chunking import Span, sentence_spans, split_fragments
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store import source_writes
 from afterhack.store import sources as store_sources
@@ -131,6 +135,7 @@ async def add_messages(
     ex = Extraction()
     if extract:
         ex = await run_extraction(extractor, frags, set(), settings.max_claims_per_source)
+        await lean_on_before(g, source_id, messages, frags, ex)
     if vectors is not None:
         await vectors.embed_claims(g, ex.kept, ex.calls)
     new_source = source_id is None
@@ -193,6 +198,44 @@ async def add_messages(
                 "conflicts": await store_conflicts.get_conflicts(g, list(row["raised"])),
                 **await versions.report(g, report)}
     raise WorkspaceBusy("What these messages supersede kept changing; retry.")
+
+
+async def lean_on_before(g: Graph, source_id: str | None, messages: Sequence[Message],
+                         frags: Sequence[FragmentPlan], ex: Extraction) -> None:
+    """A message that opens on a pronoun ("It lands at 9:15 now.") is read with what its
+    speaker said last: the claim it opens with says what the pronoun stands for ("My flight
+    lands at 9:15 now."), its quote unchanged, when every number and name of the statement so
+    written is still in the quote (rule 1); otherwise it stays as extracted."""
+    first = {f.id: f for f in frags if f.message_offset is not None
+             and (f.seq == 0 or frags[f.seq - 1].message_offset != f.message_offset)}
+    for i, c in enumerate(ex.kept):
+        f = first.get(c["fragment_id"])
+        if f is None or c["quote_start"] != f.span.start or f.speaker is None:
+            continue
+        if not said.FOLLOW_UP.match(c["statement"]):
+            continue
+        earlier = [m.text for m in messages[: f.message_offset] if m.speaker == f.speaker]
+        before = earlier[-1] if earlier else (
+            await store_sources.last_said(g, source_id, f.speaker) if source_id else None)
+        subject = _subject_of(before) if before else None
+        if subject is None:
+            continue
+        pronoun = said.FOLLOW_UP.match(c["statement"])
+        assert pronoun is not None
+        statement = subject + c["statement"][pronoun.end():]
+        if evidence.missing_from_quote(statement, c["quote"]):
+            continue
+        ex.kept[i] = {**c, "statement": statement, "key": evidence.statement_key(statement),
+                      "terms": search.joined_terms(statement)}
+
+
+def _subject_of(text: str) -> str | None:
+    """What the last sentence of a message that names its subject is about."""
+    for span in reversed(sentence_spans(text)):
+        sentence = text[span.start:span.end].strip()
+        if sentence and not said.FOLLOW_UP.match(sentence):
+            return said.subject_phrase(sentence, verbs=VERBS)
+    return None
 
 
 def _written(p: MessagesWrite, row: MessagesWritten, frags: Sequence[FragmentPlan],

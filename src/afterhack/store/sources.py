@@ -73,6 +73,18 @@ async def find_conversation(g: Graph, title: str) -> SourceRow | None:
     return _SOURCE.first(rows)
 
 
+async def last_said(g: Graph, source_id: str, speaker: str) -> str | None:
+    """The text of the latest message this speaker said in a conversation (its last
+    fragment, for a message split in several), or None."""
+    rows = await g.read(
+        "MATCH (s:Node {id:$id})-[:HAS_VERSION]->(:SourceVersion)-[:HAS_FRAGMENT]->"
+        "(f:SourceFragment) WHERE s:Source AND f.speaker = $speaker "
+        "RETURN f.text AS text ORDER BY f.message_index DESC, f.seq DESC LIMIT 1",
+        {"id": source_id, "speaker": speaker})
+    text = rows.scalar()
+    return text if isinstance(text, str) else None
+
+
 _FILE_FIELDS = ("v.media_type AS media_type, v.file_size AS file_size, "
                 "v.file_hash AS file_hash, v.file_name AS file_name")
 
