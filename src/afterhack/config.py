@@ -2,16 +2,27 @@
 
 A setting with a fixed set of values is a ``Literal``, so a typo is refused at start-up
 (``load_settings`` says which variable and what it may be) instead of becoming a default.
+A name that is no setting is refused too (docs/rules.md, rule 20): an ``AFTERHACK_``
+variable in the environment or in ``.env`` that nothing reads, or a keyword no field takes,
+is named with the nearest known name.
 """
 
 from __future__ import annotations
 
+import difflib
+import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 from afterhack.model.vocab import ResponseFormat, SupportPolicy
 from afterhack.wire.hostnames import host_name
@@ -19,8 +30,20 @@ from afterhack.wire.hostnames import host_name
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_prefix="AFTERHACK_", env_file=".env", extra="ignore", populate_by_name=True
+        env_prefix="AFTERHACK_", env_file=".env", extra="forbid", populate_by_name=True
     )
+
+    @classmethod
+    def settings_customise_sources(
+        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # The usual sources in the usual order, then the unknown AFTERHACK_ names of the
+        # environment and of .env as extras, which the model forbids: each one is an error
+        # beside any bad value, so every bad one is named at once.
+        return (init_settings, env_settings, _OurDotEnv(settings_cls, dotenv_settings),
+                file_secret_settings, _UnknownInEnvironment(settings_cls))
 
     # Where FalkorDB is: unset means "start the embedded one under data_dir".
     falkordb_url: str | None = None
@@ -137,6 +160,89 @@ class Settings(BaseSettings):
         return not self.openai_base_url
 
 
+PREFIX = "AFTERHACK_"
+
+# AFTERHACK_ names that are not the app's settings but are read beside it, by the CLI, the
+# tests and the tools: one of them in the environment is no typo.
+READ_ELSEWHERE: dict[str, str] = {
+    "AFTERHACK_URL": "the CLI's --url",
+    "AFTERHACK_WORKSPACE": "the CLI's --workspace",
+    "AFTERHACK_API_KEY": "the CLI's --key, and MCP over stdio",
+    "AFTERHACK_TEST_FALKORDB_URL": "the tests, to run on an external FalkorDB",
+    "AFTERHACK_REAL_MODEL": "scripts/install-real-model and the real-model tier of the tests",
+    "AFTERHACK_LOAD_LOGS": "afterhack load, for where its logs go",
+}
+
+
+@lru_cache
+def setting_variables() -> frozenset[str]:
+    """Every variable a setting is read from (upper case)."""
+    names = set()
+    for field, info in Settings.model_fields.items():
+        alias = info.validation_alias
+        if isinstance(alias, AliasChoices):
+            names |= {c.upper() for c in alias.choices if isinstance(c, str)}
+        else:
+            names.add(PREFIX + field.upper())
+    return frozenset(names)
+
+
+@lru_cache
+def known_variables() -> frozenset[str]:
+    return setting_variables() | frozenset(READ_ELSEWHERE)
+
+
+def unknown_in_environment() -> list[str]:
+    return sorted(name for name in os.environ if is_unknown(name))
+
+
+def is_unknown(variable: str) -> bool:
+    """An AFTERHACK_ name (in any case, as the settings read them) that nothing reads."""
+    name = variable.upper()
+    return name.startswith(PREFIX) and name not in known_variables()
+
+
+def nearest(variable: str) -> str | None:
+    """The known variable nearest to ``variable`` by spelling, if one is near. Compared
+    without the shared prefix, which would make every name look alike."""
+    name = variable.upper().removeprefix(PREFIX)
+    known = {v.removeprefix(PREFIX): v for v in known_variables()}
+    match = difflib.get_close_matches(name, sorted(known), n=1)
+    return known[match[0]] if match else None
+
+
+class _UnknownInEnvironment(PydanticBaseSettingsSource):
+    """The environment's unknown AFTERHACK_ variables, under their own names (lower case)."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return {name.lower(): os.environ[name] for name in unknown_in_environment()}
+
+
+class _OurDotEnv(PydanticBaseSettingsSource):
+    """The .env file's settings and its unknown AFTERHACK_ names; its other names belong to
+    other tools (docker compose reads the same file) and are left alone."""
+
+    def __init__(self, settings_cls: type[BaseSettings],
+                 dotenv: PydanticBaseSettingsSource) -> None:
+        super().__init__(settings_cls)
+        self.dotenv = dotenv
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        data = self.dotenv()
+        fields = set(self.settings_cls.model_fields)
+        taken = setting_variables()
+        # A setting comes back under its field's name or its alias; under a forbidding model
+        # a name that no field takes comes back whole.
+        return {key: value for key, value in data.items()
+                if key in fields or key.upper() in taken or is_unknown(key)}
+
+
 class SettingsError(ValueError):
     """Raised when a setting from the environment (or ``.env``) has no valid value."""
 
@@ -154,11 +260,23 @@ def env_variable(field: str) -> str:
     return "AFTERHACK_" + field.upper()
 
 
+def unknown_line(name: str) -> str:
+    """What is said of a name that is no setting. Its value is not repeated: a mistyped
+    key's name would otherwise print the key."""
+    variable = name.upper() if name.upper().startswith(PREFIX) else PREFIX + name.upper()
+    near = nearest(variable)
+    hint = f"did you mean {near}?" if near else "the settings are listed in the README"
+    return f"{variable}: not a setting afterhack knows; {hint}"
+
+
 def describe(exc: ValidationError) -> str:
     """One line per refused setting: its variable, the value given and what it may be."""
     lines = []
     for err in exc.errors():
         field = str(err["loc"][0]) if err["loc"] else "settings"
+        if err["type"] == "extra_forbidden":
+            lines.append(unknown_line(field))
+            continue
         given = "" if field in _SECRET else f"={err.get('input')!r}"
         lines.append(f"{env_variable(field)}{given}: {err['msg']}.")
     return "Invalid settings:\n" + "\n".join(f"  {line}" for line in lines)

@@ -9,10 +9,12 @@ from importlib.metadata import entry_points
 
 import typer
 
+from afterhack.cli.common import settings_or_exit
 from afterhack.cli.conflicts import conflicts_app
 from afterhack.cli.memory import memory, workspace_app
 from afterhack.cli.server import server
 from afterhack.cluster.cli import cluster_app
+from afterhack.config import unknown_in_environment
 
 STATUSES_HELP = """afterhack: agent memory that keeps the chain of because.
 
@@ -28,7 +30,11 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help=STATUSES_HELP
 
 @app.callback(help=STATUSES_HELP)
 def _root() -> None:
-    pass
+    # An AFTERHACK_ name nothing reads is a typo whatever the command (docs/rules.md, rule
+    # 20): a client's mistyped AFTERHACK_URL would talk to another server in silence. The
+    # settings say it, with any bad value beside it.
+    if unknown_in_environment():
+        settings_or_exit()
 
 
 # Development tools (``afterhack bench``, ``afterhack loadtest``) live outside this package,
