@@ -10,7 +10,14 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.support.api import add_source, apply_correction, preview_correction, run_agent
+from tests.support.api import (
+    add_source,
+    apply_correction,
+    cited,
+    correct_claim,
+    preview_correction,
+    run_agent,
+)
 from tests.support.graphs import load, snapshot, statuses, violations, write
 from tests.support.texts import JULY, JUNE
 
@@ -71,15 +78,11 @@ def test_repeat_is_already_applied_with_the_same_replacement(client: TestClient,
     assert other.json()["error"]["code"] == "stale_correction_preview"
 
 
-def test_stale_preview_is_refused_but_unrelated_writes_are_not(client: TestClient,
-                                                              ws: str) -> None:
+def test_a_change_in_the_impact_set_makes_a_preview_stale(client: TestClient,
+                                                          ws: str) -> None:
     claim = add_source(client, ws, JUNE, title="t")["claims"][0]
     run = run_agent(client, ws, "Plan the launch event")
     preview = preview_correction(client, ws, claim["id"], JULY)
-    # An unrelated write elsewhere in the workspace.
-    client.post(f"/api/workspaces/{ws}/sources",
-                json={"title": "other", "text": "The caterer is Mario's Kitchen."})
-    run_agent(client, ws, "Who is the caterer?")
     # A change inside the impact set: the action is approved.
     action = run["actions"][0]
     r = client.patch(f"/api/workspaces/{ws}/actions/{action['id']}",
@@ -93,6 +96,29 @@ def test_stale_preview_is_refused_but_unrelated_writes_are_not(client: TestClien
     fresh = preview_correction(client, ws, claim["id"], JULY)
     assert fresh["hold"][0]["status"] == "approved"
     assert apply_correction(client, ws, claim["id"], JULY, fresh).status_code == 201
+
+
+def test_writes_elsewhere_in_the_workspace_leave_a_preview_fresh(client: TestClient,
+                                                                 ws: str) -> None:
+    claim = add_source(client, ws, JUNE, title="t")["claims"][0]
+    run = run_agent(client, ws, "Plan the launch event")
+    preview = preview_correction(client, ws, claim["id"], JULY)
+    # Every kind of write outside the impact set, between the preview and its apply: a
+    # source, a run on another matter with its decision and action, a change of that
+    # action, and a correction of another claim.
+    other = add_source(client, ws, "The caterer is Mario's Kitchen.", title="other")
+    caterer = other["claims"][0]
+    elsewhere = run_agent(client, ws, "Book the caterer")
+    assert cited(elsewhere) == [caterer["id"]]  # the matter is another
+    r = client.patch(f"/api/workspaces/{ws}/actions/{elsewhere['actions'][0]['id']}",
+                     json={"op": "approve", "revision": elsewhere["actions"][0]["revision"]})
+    assert r.status_code == 200
+    assert correct_claim(client, ws, caterer["id"], "The caterer is Luigi's.")["status"] == \
+        "applied"
+    applied = apply_correction(client, ws, claim["id"], JULY, preview)
+    assert applied.status_code == 201, applied.text
+    assert applied.json()["flagged"] == [run["decision"]["id"]]
+    assert applied.json()["held"] == [run["actions"][0]["id"]]
 
 
 def test_a_revision_that_is_not_an_integer_is_refused_and_changes_nothing(
