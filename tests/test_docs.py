@@ -10,6 +10,8 @@ exist, or a module, test file or test name the docs name but the repository lack
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -213,6 +215,42 @@ def test_each_rule_says_why_and_where_it_is_enforced_and_shown() -> None:
         assert built or "Not built yet" in section, title
 
 
+def rule_sections(body: str) -> dict[int, str]:
+    """Each numbered rule's section of docs/rules.md, by its number."""
+    return {int(m.group(1)): m.group(2) for m in re.finditer(
+        r"^## (\d+)\. (.*?)(?=^## |\Z)", body, flags=re.MULTILINE | re.DOTALL)}
+
+
+NODE_ID = re.compile(r"`(tests/test_\w+\.py::test_\w+)`")
+
+
+def shown_by(section: str) -> list[str]:
+    """The pytest node ids a rule's "Shown by" names (a file alone names no one test)."""
+    shown = section.split("Shown by:", 1)[1] if "Shown by:" in section else ""
+    shown = re.split(r"^- (?!Shown by)", shown, flags=re.MULTILINE)[0]
+    return NODE_ID.findall(shown)
+
+
+def uncollected(node_ids: list[str], root: Path = ROOT) -> list[str]:
+    """The node ids (relative to ``root``) pytest does not collect: a function that is not
+    a test where it stands (in a class pytest does not read, under a name bound again to
+    something else), or a name the file does not define."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         "--rootdir", str(root), *sorted({i.split("::", 1)[0] for i in node_ids})],
+        cwd=root, capture_output=True, text=True, timeout=600)
+    collected = {line.split("[", 1)[0] for line in done.stdout.splitlines() if "::" in line}
+    return sorted(set(node_ids) - collected)
+
+
+def test_every_rule_names_tests_that_pytest_collects() -> None:
+    sections = rule_sections(RULES.read_text(encoding="utf-8"))
+    named = {n: shown_by(s) for n, s in sections.items() if "Enforced by:" in s}
+    assert [n for n, ids in named.items() if not ids] == [], "rules that name no test"
+    every = sorted({i for ids in named.values() for i in ids})
+    assert uncollected(every) == [], "named in docs/rules.md but not collected by pytest"
+
+
 # The checks catch what they are for: each is fed a text with one bad citation.
 
 
@@ -237,3 +275,20 @@ def test_the_checks_catch_bad_citations() -> None:
     assert missing_code(t("`src/afterhack/nowhere.py`", "docs/x.md"), tests) != []
     assert missing_code(t("`tests/test_docs.py::test_the_checks_catch_bad_citations`",
                           "docs/x.md"), tests) == []
+
+
+def test_the_rule_checks_read_what_they_are_for(tmp_path: Path) -> None:
+    body = ("## 1. One\n\n**Why.** x\n\n- Enforced by: `src/a.py`.\n- Shown by: "
+            "`tests/test_docs.py::test_the_checks_catch_bad_citations`,\n  `tests/test_x.py`.\n"
+            "- Measured: `tests/test_docs.py::test_no_tracked_text_reads_as_a_diary`.\n\n"
+            "## 2. Two\n\n- Enforced by: `src/b.py`.\n- Shown by: `web/src/a.test.ts`.\n")
+    sections = rule_sections(body)
+    assert sorted(sections) == [1, 2]
+    assert shown_by(sections[1]) == ["tests/test_docs.py::test_the_checks_catch_bad_citations"]
+    assert shown_by(sections[2]) == []
+    (tmp_path / "test_x.py").write_text(
+        "def test_a() -> None:\n    pass\n\n\nclass Helper:\n    def test_b(self) -> None:\n"
+        "        pass\n\n\ndef test_c() -> None:\n    pass\n\n\ntest_c = None\n",
+        encoding="utf-8")
+    ids = ["test_x.py::test_a", "test_x.py::test_b", "test_x.py::test_c", "test_x.py::test_d"]
+    assert uncollected(ids, tmp_path) == ids[1:]
