@@ -15,6 +15,9 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
+from afterhack_tools.bench.promises import freeze_promises
+from afterhack_tools.bench.records import Answers, FreezeFigures, FreezeRun
+
 LATENCY = ("p50", "p95", "n")
 
 
@@ -253,6 +256,38 @@ def test_the_restart_section_runs_alone_and_leaves_latest_alone(tmp_path: Path) 
     assert check["claims_sampled_served"] == check["claims_sampled"] > 0
     md = (out / "restart.md").read_text()
     assert md.startswith("# afterhack benchmark: restart only") and "kill -9" in md
+    # The frozen FalkorDB's times are reported as rule 21's promises.
+    assert [p["id"] for p in result["promises"]] == [
+        "health_within_a_second", "requests_within_their_deadline"]
+    assert all(isinstance(p["holds"], bool) and isinstance(p["value"], float | int)
+               for p in result["promises"])
+    assert "## Promises" in md and "health answers within 1 s" in md
+
+
+def _freeze_run(health_s: float, read_s: float, write_s: float) -> FreezeRun:
+    def answers(max_s: float) -> Answers:
+        return {"answers": 3, "seconds": None, "max_s": max_s, "by_status": {"200": 3}}
+
+    return {"health": answers(health_s), "read": answers(read_s), "write": answers(write_s),
+            "frozen_for_s": None, "back_after_freeze_s": 9.0, "back_after_sigcont_s": None,
+            "acknowledged": 1, "acknowledged_served": 1, "falkordb_restarts": 0,
+            "stuck_restarts": 0}
+
+
+def test_the_freeze_promises_hold_only_within_their_times() -> None:
+    def holds(sigcont: FreezeRun, restart: FreezeRun) -> dict[str, bool]:
+        figures: FreezeFigures = {"read_deadline_s": 3.0, "write_deadline_s": 4.0,
+                                  "unresponsive_s": 2.0, "stuck_restart_s": 8.0,
+                                  "sigcont": sigcont, "restart": restart}
+        return {p["id"]: p["holds"] for p in freeze_promises(figures)}
+
+    kept = _freeze_run(0.4, 3.2, 4.9)
+    assert holds(kept, kept) == {"health_within_a_second": True,
+                                 "requests_within_their_deadline": True}
+    assert holds(kept, _freeze_run(1.2, 3.2, 4.9)) == {
+        "health_within_a_second": False, "requests_within_their_deadline": True}
+    assert holds(_freeze_run(0.4, 4.1, 4.0), kept) == {
+        "health_within_a_second": True, "requests_within_their_deadline": False}
 
 
 def test_the_conversations_section_runs_alone(tmp_path: Path) -> None:

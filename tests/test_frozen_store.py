@@ -1,10 +1,15 @@
 """A FalkorDB that is alive but stuck (SIGSTOP): the app keeps answering, within bounds.
 
 The app runs as a real process on its embedded FalkorDB. Writers and readers keep going
-while the FalkorDB process is frozen with SIGSTOP. Meanwhile health answers within a second,
-as degraded with the reason, and every other request answers within its store deadline
-(plus a second) with a documented code. Then FalkorDB comes back, either by SIGCONT or by
-the app's own restart of the stuck process, and every acknowledged write is there.
+while the FalkorDB process is frozen with SIGSTOP. Meanwhile health answers as degraded
+with the reason, and every other request answers with a documented code. Then FalkorDB
+comes back, either by SIGCONT or by the app's own restart of the stuck process, and every
+acknowledged write is there.
+
+The promises about time (health within a second, a request within its store deadline plus
+a second) are measured by the bench's freeze section, which reports them; here each answer
+is held to three times its promise (tests/support/timing.py), which a request that waits on
+the frozen store for the whole freeze still breaks.
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from afterhack_tools.bench.promises import HEALTH_MAX_S, OVER_DEADLINE_S
 from tests.support.procs import AppProcess, falkordb_pid
+from tests.support.timing import bound, until
 
 pytestmark = pytest.mark.slow
 
@@ -31,7 +38,6 @@ FREEZE_S = 20.0
 ENV = {"AFTERHACK_FALKORDB_QUERY_TIMEOUT_MS": "1000", "AFTERHACK_EMBEDDING_WORKER": "false"}
 READ_DEADLINE_S = 3.0
 WRITE_DEADLINE_S = 4.0
-HEALTH_LIMIT_S = 1.0
 # What a request may answer while its store is frozen: its result, or a documented 503.
 STORE_CODES = {"graph_store_unavailable"}
 STORE_REASONS = {"not_answering", "write_outcome_unknown", None}
@@ -80,19 +86,25 @@ class Traffic:
                     assert isinstance(source, dict)
                     with self._lock:
                         self.acked.append(str(source["id"]))
-                time.sleep(0.05)
+                self._stop.wait(0.05)  # a pace, not a wait for anything
 
     def _reader(self) -> None:
         with httpx.Client(base_url=self.base_url, timeout=60) as client:
             while not self._stop.is_set():
                 self._one(client, "read", "GET", f"/api/workspaces/{self.ws}/claims?q=depot")
-                time.sleep(0.05)
+                self._stop.wait(0.05)
 
     def _health(self) -> None:
         with httpx.Client(base_url=self.base_url, timeout=60) as client:
             while not self._stop.is_set():
                 self._one(client, "health", "GET", "/api/health")
-                time.sleep(0.2)
+                self._stop.wait(0.2)
+
+    def answered(self, kind: str, status: int, after: float) -> bool:
+        """Whether a request of ``kind`` started after ``after`` has answered ``status``."""
+        with self._lock:
+            return any(a.kind == kind and a.status == status and a.started > after
+                       for a in self.answers)
 
     def start(self) -> None:
         targets = [lambda: self._writer(0), lambda: self._writer(1), self._reader,
@@ -124,51 +136,65 @@ def app(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[AppProcess]:
                 break
 
 
-def _freeze_and_watch(app: AppProcess, *, cont_after_s: float | None) -> tuple[
-        Traffic, float, float]:
+@dataclass
+class Freeze:
+    traffic: Traffic
+    frozen_at: float
+    continued_at: float | None  # None: frozen for good
+    back_at: float
+
+
+def _freeze_and_watch(app: AppProcess, *, cont_after_s: float | None) -> Freeze:
     """Freeze FalkorDB under traffic; SIGCONT after ``cont_after_s`` (None: never, the app
-    must restart it). Returns the traffic, when the freeze began and when service was back."""
+    must restart it)."""
     ws = httpx.post(app.base_url + "/api/workspaces", json={"name": "frozen"}).json()["id"]
     traffic = Traffic(app.base_url, ws)
     traffic.start()
-    time.sleep(2.0)
+    start = time.monotonic()
+    until(lambda: traffic.answered("write", 201, start) and traffic.answered(
+        "read", 200, start) and traffic.answered("health", 200, start),
+          timeout_s=120, what="writes, reads and health answered before the freeze")
     pid = falkordb_pid(app.data_dir)
     os.kill(pid, signal.SIGSTOP)
     frozen_at = time.monotonic()
+    continued_at = None
     if cont_after_s is not None:
         try:
-            time.sleep(cont_after_s)
+            time.sleep(cont_after_s)  # the freeze itself: how long FalkorDB stays stuck
         finally:
             os.kill(pid, signal.SIGCONT)
-    back_at = _wait_until_back(app.base_url, ws)
-    time.sleep(1.0)
+            continued_at = time.monotonic()
+    back_at = until(lambda: _back(app.base_url, ws), timeout_s=120,
+                    what="service back after the freeze")
+    # The traffic goes on until its own writes are answered again, then stops.
+    until(lambda: traffic.answered("write", 201, back_at), timeout_s=120,
+          what="the writers answered after the freeze")
     traffic.stop()
-    return traffic, frozen_at, back_at
+    return Freeze(traffic, frozen_at, continued_at, back_at)
 
 
-def _wait_until_back(base_url: str, ws: str, limit_s: float = 120.0) -> float:
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < limit_s:
-        try:
-            r = httpx.post(f"{base_url}/api/workspaces/{ws}/sources", timeout=30,
-                           json={"title": f"after {uuid.uuid4().hex[:6]}",
-                                 "text": "The depot opens at 7 am."})
-            if r.status_code == 201:
-                return time.monotonic()
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError("service did not come back")
+def _back(base_url: str, ws: str) -> float | None:
+    """When a write was acknowledged, if one was."""
+    try:
+        r = httpx.post(f"{base_url}/api/workspaces/{ws}/sources", timeout=30,
+                       json={"title": f"after {uuid.uuid4().hex[:6]}",
+                             "text": "The depot opens at 7 am."})
+    except httpx.HTTPError:
+        return None
+    return time.monotonic() if r.status_code == 201 else None
 
 
-def _check_bounds(traffic: Traffic, frozen_at: float, back_at: float) -> None:
-    during = [a for a in traffic.answers if frozen_at - 0.5 <= a.started <= back_at]
+def _check_bounds(f: Freeze) -> None:
+    frozen_at, back_at = f.frozen_at, f.back_at
+    during = [a for a in f.traffic.answers if frozen_at - 0.5 <= a.started <= back_at]
     health = [a for a in during if a.kind == "health"]
     assert health, "no health answer during the freeze"
-    slow_health = [a.seconds for a in health if a.seconds > HEALTH_LIMIT_S]
+    slow_health = [a.seconds for a in health if a.seconds > bound(HEALTH_MAX_S)]
     assert not slow_health, f"health took {slow_health}"
-    # Once the freeze is a second old, health says why the store is not answering.
-    settled = [a for a in health if a.started > frozen_at + 1.0 and a.started < back_at - 3]
+    # Once the freeze has lasted as long as health may take, health says why the store is
+    # not answering.
+    settled = [a for a in health
+               if frozen_at + bound(HEALTH_MAX_S) < a.started < back_at - bound(HEALTH_MAX_S)]
     assert settled
     for a in settled:
         falkordb = a.body["falkordb"]
@@ -179,8 +205,8 @@ def _check_bounds(traffic: Traffic, frozen_at: float, back_at: float) -> None:
     others = [a for a in during if a.kind != "health"]
     assert others
     for a in others:
-        limit = (WRITE_DEADLINE_S if a.kind == "write" else READ_DEADLINE_S) + 1.0
-        assert a.seconds <= limit, (a.kind, a.seconds, a.body)
+        deadline = WRITE_DEADLINE_S if a.kind == "write" else READ_DEADLINE_S
+        assert a.seconds <= bound(deadline + OVER_DEADLINE_S), (a.kind, a.seconds, a.body)
         if a.status >= 300:
             assert a.status == 503, a.body
             error = a.body["error"]
@@ -209,12 +235,14 @@ def test_a_frozen_store_is_answered_within_deadlines_and_after_sigcont_nothing_i
         app: AppProcess) -> None:
     """Only the deadlines bound the requests here: the watch neither cuts calls short nor
     restarts the server within the freeze."""
-    traffic, frozen_at, back_at = _freeze_and_watch(app, cont_after_s=FREEZE_S)
-    _check_bounds(traffic, frozen_at, back_at)
-    assert back_at - frozen_at < FREEZE_S + 10
+    f = _freeze_and_watch(app, cont_after_s=FREEZE_S)
+    _check_bounds(f)
+    # Back by SIGCONT: a write sent as FalkorDB continues is answered within its deadline.
+    assert f.continued_at is not None
+    assert f.back_at - f.continued_at <= bound(WRITE_DEADLINE_S + OVER_DEADLINE_S)
     log = app.log_path.read_text()
     assert "has not answered" not in log
-    _check_acked(app, traffic)
+    _check_acked(app, f.traffic)
     health = httpx.get(app.base_url + "/api/health").json()
     assert health["status"] == "ok" and health["falkordb"]["stuck_restarts"] == 0
 
@@ -225,9 +253,9 @@ def test_a_frozen_store_is_answered_within_deadlines_and_after_sigcont_nothing_i
 def test_a_store_frozen_for_good_is_restarted_by_the_app_and_nothing_is_lost(
         app: AppProcess) -> None:
     pid = falkordb_pid(app.data_dir)
-    traffic, frozen_at, back_at = _freeze_and_watch(app, cont_after_s=None)
-    _check_bounds(traffic, frozen_at, back_at)
-    _check_acked(app, traffic)
+    f = _freeze_and_watch(app, cont_after_s=None)
+    _check_bounds(f)
+    _check_acked(app, f.traffic)
     health = httpx.get(app.base_url + "/api/health").json()
     assert health["status"] == "ok"
     assert health["falkordb"]["stuck_restarts"] == 1

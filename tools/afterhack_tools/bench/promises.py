@@ -13,7 +13,14 @@ from collections.abc import Callable
 from typing import Literal
 
 from afterhack_tools.bench.floors import ratio
-from afterhack_tools.bench.records import BenchResult, PromiseRecord, Ratios, SizeResult, Spread
+from afterhack_tools.bench.records import (
+    BenchResult,
+    FreezeFigures,
+    PromiseRecord,
+    Ratios,
+    SizeResult,
+    Spread,
+)
 from afterhack_tools.bench.render.table import label
 
 APPLY_SCALE_MAX = 1.5
@@ -34,6 +41,11 @@ HYBRID_SEARCH_MAX_MS = 5.0
 ASOF_MAX = 2.0
 NOW_WITH_HISTORY_MAX = 1.1
 HISTORY_BYTES_MAX = 512
+# docs/rules.md, rule 21: health answers within a second whatever FalkorDB is doing, and a
+# request waits on FalkorDB for one deadline at most, with this much besides for its own
+# work. tests/test_frozen_store.py holds a test run to three times these.
+HEALTH_MAX_S = 1.0
+OVER_DEADLINE_S = 1.0
 
 # The floor an API figure is divided by, and a store figure's; the two ways floors are taken.
 Floor = Literal["http_plus_falkordb", "falkordb"]
@@ -188,6 +200,33 @@ def asof_promises(result: BenchResult) -> list[PromiseRecord]:
     ]
 
 
+def freeze_promises(f: FreezeFigures) -> list[PromiseRecord]:
+    """Rule 21's times, over both freezes (continued by SIGCONT, and frozen for good)."""
+    runs = {"SIGCONT": f["sigcont"], "frozen for good": f["restart"]}
+    health = max(r["health"]["max_s"] for r in runs.values())
+    over = max(max(r["read"]["max_s"] for r in runs.values()) - f["read_deadline_s"],
+               max(r["write"]["max_s"] for r in runs.values()) - f["write_deadline_s"])
+    return [
+        {"id": "health_within_a_second",
+         "promise": f"health answers within {HEALTH_MAX_S:g} s while FalkorDB is frozen",
+         "measured": "; ".join(f"{name}: max {r['health']['max_s']} s of "
+                               f"{r['health']['answers']}" for name, r in runs.items()),
+         "value": health, "holds": health <= HEALTH_MAX_S},
+        {"id": "requests_within_their_deadline",
+         "promise": f"reads and writes answer within their store deadline "
+                    f"({f['read_deadline_s']:g} s and {f['write_deadline_s']:g} s here) and "
+                    f"{OVER_DEADLINE_S:g} s while FalkorDB is frozen",
+         "measured": "; ".join(f"{name}: reads max {r['read']['max_s']} s, writes max "
+                               f"{r['write']['max_s']} s" for name, r in runs.items()),
+         "value": round(over, 3), "holds": over <= OVER_DEADLINE_S},
+    ]
+
+
+def restart_promises(result: BenchResult) -> list[PromiseRecord]:
+    freeze = result["restart"].get("freeze") if "restart" in result else None
+    return freeze_promises(freeze) if freeze else []
+
+
 def promises(result: BenchResult) -> list[PromiseRecord]:
     sizes = result["sizes"]
     section = only(result)
@@ -249,4 +288,5 @@ def promises(result: BenchResult) -> list[PromiseRecord]:
          "value": slowest, "holds": slowest >= INGEST_MIN},
         *conflict_promises(result),
         *asof_promises(result),
+        *restart_promises(result),
     ]

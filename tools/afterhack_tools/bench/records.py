@@ -684,10 +684,12 @@ class BenchResult(TypedDict):
 
 
 class RestartResult(TypedDict):
-    """The restart section run alone (``restart.json``)."""
+    """The restart section run alone (``restart.json``); its promises are the frozen
+    FalkorDB's (rule 21)."""
 
     meta: RunMeta
     restart: RestartFigures
+    promises: NotRequired[list[PromiseRecord]]
 
 
 # A section run alone beside a full run's results (``<section>.json``): its figures under

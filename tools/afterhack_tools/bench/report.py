@@ -123,6 +123,7 @@ def restart_markdown(result: RestartResult) -> str:
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['os']}, "
         f"Python {m['python']}; afterhack {m['afterhack']} at {m['commit']}.",
         "",
+        *(_promises(result["promises"]) if result.get("promises") else []),
         *restart_section(result["restart"]),
     ])
 

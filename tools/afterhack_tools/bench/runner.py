@@ -269,6 +269,9 @@ async def run_restart_only(cfg: BenchConfig, log: Log = print) -> RestartResult:
                  "duration_s": round(time.perf_counter() - t0, 1),
                  "command": cfg.command, "machine": machine()},
         "restart": restart}
+    freeze = restart.get("freeze")
+    if freeze:
+        result["promises"] = promises.freeze_promises(freeze)
     cfg.out.mkdir(parents=True, exist_ok=True)
     (cfg.out / "restart.json").write_text(json.dumps(result, indent=2) + "\n")
     (cfg.out / "restart.md").write_text(report.restart_markdown(result))

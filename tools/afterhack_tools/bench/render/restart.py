@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from afterhack_tools.bench.promises import HEALTH_MAX_S
 from afterhack_tools.bench.records import FreezeFigures, FreezeRun, RestartFigures, RestartSize
 from afterhack_tools.bench.render.table import row, size_head, table
 
@@ -79,7 +80,8 @@ def freeze_section(f: FreezeFigures) -> list[str]:
                 f"({statuses})")
 
     rows = [
-        row("health while frozen (limit 1 s)", [answers(r, "health") for _, r in runs]),
+        row(f"health while frozen (promise {HEALTH_MAX_S:g} s)",
+            [answers(r, "health") for _, r in runs]),
         row(f"reads while frozen (deadline {f['read_deadline_s']} s)",
             [answers(r, "read") for _, r in runs]),
         row(f"writes while frozen (deadline {f['write_deadline_s']} s)",
