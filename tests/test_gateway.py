@@ -24,6 +24,7 @@ from afterhack.model.chat import ChatMessage, ToolSpec
 from afterhack.runtime.embedded import free_loopback_port
 from tests.support.fakellm import FakeLLM, Reply, ToolCallSpec
 from tests.support.settings import make_settings
+from tests.support.timing import bound
 
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"claims": {"type": "array"}}}
 ASK: list[ChatMessage] = [{"role": "system", "content": "Reply in JSON."},
@@ -276,17 +277,19 @@ async def test_http_errors_are_gateway_unavailable_without_retry(
 
 
 async def test_slow_gateway_is_a_timeout(fakellm: FakeLLM) -> None:
-    gw = Gateway(settings_for(fakellm.base_url, llm_timeout_s=0.3))
-    fakellm.script(Reply.json({"claims": []}, delay_s=3))
+    timeout_s = 0.5  # AFTERHACK_LLM_TIMEOUT_S: a gateway silent this long is a 504
+    gw = Gateway(settings_for(fakellm.base_url, llm_timeout_s=timeout_s))
+    # A reply far beyond the bound: a call that waited for it could not pass.
+    fakellm.script(Reply.json({"claims": []}, delay_s=60))
     t0 = time.monotonic()
     try:
         with pytest.raises(GatewayTimeout) as err:
             await ask(gw)
     finally:
         await gw.aclose()
-    assert time.monotonic() - t0 < 1.5
+    assert time.monotonic() - t0 <= bound(timeout_s)
     assert (err.value.code, err.value.status) == ("llm_gateway_timeout", 504)
-    assert err.value.details["timeout_s"] == 0.3
+    assert err.value.details["timeout_s"] == timeout_s
 
 
 async def test_unreachable_gateway_is_unavailable() -> None:
