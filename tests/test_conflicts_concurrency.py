@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.store.client import Graph, Row
 from tests.support.graphs import violations, with_graph
 from tests.support.procs import AppProcess
+from tests.support.timing import until
 
 pytestmark = pytest.mark.slow
 
@@ -83,6 +85,10 @@ def test_racing_resolutions_give_one_winner(tmp_path: Path) -> None:
             assert violations(server.url or "", ws) == []
 
 
+def _under_way(worker: threading.Thread, resolved_one: threading.Event) -> bool:
+    return resolved_one.is_set() or not worker.is_alive()
+
+
 def test_kill_falkordb_during_resolutions(tmp_path: Path) -> None:
     """All or nothing: FalkorDB killed at random moments of a loop of resolutions; after
     each restart every invariant holds (a resolved conflict has its correction and no
@@ -118,7 +124,7 @@ def test_kill_falkordb_during_resolutions(tmp_path: Path) -> None:
             todo = [k["id"] for k in b["conflicts"]]
             acked: dict[str, str] = {}
 
-            def resolver(stop: threading.Event) -> None:
+            def resolver(stop: threading.Event, resolved_one: threading.Event) -> None:
                 with httpx.Client(timeout=10) as http:
                     while todo and not stop.is_set():
                         kid = todo[-1]
@@ -138,14 +144,20 @@ def test_kill_falkordb_during_resolutions(tmp_path: Path) -> None:
                         if r.status_code in (200, 201):
                             acked[kid] = r.json()["correction"]["id"]
                             todo.pop()
+                            resolved_one.set()
                         elif r.status_code != 409:
                             return
 
             for _ in range(4):
-                stop = threading.Event()
-                worker = threading.Thread(target=resolver, args=(stop,), daemon=True)
+                stop, resolved_one = threading.Event(), threading.Event()
+                worker = threading.Thread(target=resolver, args=(stop, resolved_one),
+                                          daemon=True)
                 worker.start()
-                time.sleep(rng.uniform(0.1, 0.8))
+                # Kill while resolutions are under way: once this round's first has been
+                # answered (or there is none left), at a moment the seed picks.
+                until(partial(_under_way, worker, resolved_one), timeout_s=120,
+                      what="a resolution answered")
+                time.sleep(rng.uniform(0.0, 0.5))  # the kill's moment is the scenario
                 server.kill()
                 stop.set()
                 worker.join(timeout=30)

@@ -30,6 +30,7 @@ from afterhack.store.invariants import check_sources, check_workspace
 from tests.support.dbwatch import WatchedServer
 from tests.support.graphs import load, with_graph
 from tests.support.procs import AppProcess
+from tests.support.timing import until
 
 pytestmark = pytest.mark.slow
 
@@ -49,6 +50,8 @@ class Hammer:
     base_url: str
     work: Callable[[httpx.Client, int], Any]
     threads: int = 4
+    # Whether any work is left to do (a round with none acknowledges nothing).
+    left: Callable[[], bool] = lambda: True
     acked: list[Any] = field(default_factory=list)
     attempts: int = 0
     _stop: threading.Event = field(default_factory=threading.Event)
@@ -69,11 +72,16 @@ class Hammer:
                         self.acked.append(out)
 
     def run_until_killed(self, app: AppProcess, after_s: float) -> None:
+        """Kill the app ``after_s`` after the round's first acknowledgement: while work is
+        under way, however slowly the machine starts it."""
         self._stop.clear()
+        before = len(self.acked)
         workers = [threading.Thread(target=self._loop) for _ in range(self.threads)]
         for w in workers:
             w.start()
-        time.sleep(after_s)
+        until(lambda: len(self.acked) > before or not self.left(), timeout_s=120,
+              what="a write acknowledged")
+        time.sleep(after_s)  # where the kill falls is the scenario
         app.kill()
         self._stop.set()
         for w in workers:
@@ -183,7 +191,7 @@ def test_kill9_during_corrections_applies_each_all_or_nothing(
         assert r.status_code == 201, r.text
         return {"claim_id": cid, "correction_id": r.json()["correction"]["id"]}
 
-    hammer = Hammer(app.base_url, correct)
+    hammer = Hammer(app.base_url, correct, left=lambda: bool(queue))
     for n in range(ROUNDS):
         if n:
             server.ensure_serving()

@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 from falkordb.asyncio import FalkorDB
+from redis.asyncio import Redis
 
 from afterhack.store.client import GraphMissing, QueryFailed, Store
+from tests.support.timing import until_async
 
 VALUES = """
 RETURN 'text' AS s, 'ünï 🎉 "q" \\'' AS u, 42 AS i, -7 AS neg, true AS t, false AS f,
@@ -100,6 +102,16 @@ def test_write_statistics_and_errors(falkordb: str) -> None:
     _run(go())
 
 
+async def _running_a_graph_query(url: str) -> bool:
+    """Whether a client of the server is blocked on a graph query (running it)."""
+    probe = Redis.from_url(url)
+    try:
+        clients = await probe.client_list()
+    finally:
+        await probe.aclose()
+    return any(c["cmd"].lower().startswith("graph.") and "b" in c["flags"] for c in clients)
+
+
 def test_a_cancelled_query_does_not_leave_its_reply_to_the_next_caller(falkordb: str) -> None:
     async def go() -> list[int]:
         store = Store(falkordb, pool_size=1)
@@ -108,7 +120,9 @@ def test_a_cancelled_query_does_not_leave_its_reply_to_the_next_caller(falkordb:
             await g.write("UNWIND range(1, 20000) AS i CREATE (:N {i: i})")
             slow = asyncio.create_task(g.read(
                 "MATCH (a:N), (b:N) WHERE a.i < 300 AND b.i < 300 RETURN count(*) AS n"))
-            await asyncio.sleep(0.005)
+            # Cancelled once the server is running it: its reply is then on its way.
+            await until_async(lambda: _running_a_graph_query(falkordb), timeout_s=60,
+                              what="the slow query reached the server", every_s=0.001)
             slow.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await slow
@@ -158,10 +172,7 @@ def test_a_password_in_the_url_logs_in(tmp_path: Any) -> None:
     async def go(url: str) -> Any:
         store = Store(url)
         try:
-            for _ in range(100):
-                if await store.ping():
-                    break
-                await asyncio.sleep(0.05)
+            await until_async(store.ping, timeout_s=60, what="the server answered")
             return (await store.graph("g").write("RETURN 5 AS five")).scalar()
         finally:
             await store.close()

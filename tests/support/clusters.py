@@ -55,8 +55,9 @@ def reset_stats(cluster: LocalCluster) -> None:
             command(c, "CONFIG", "RESETSTAT")
 
 
-def settle(cluster: LocalCluster, timeout_s: float = 10.0) -> None:
-    """Until every replica has applied all its master has sent (replication is async)."""
+def settle(cluster: LocalCluster, timeout_s: float = 60.0) -> None:
+    """Until every replica has applied all its master has sent (replication is async); the
+    timeout only ends a hang."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         behind = False
