@@ -153,8 +153,8 @@ def test_kill_falkordb_during_resolutions(tmp_path: Path) -> None:
                 worker = threading.Thread(target=resolver, args=(stop, resolved_one),
                                           daemon=True)
                 worker.start()
-                # Kill while resolutions are under way: once this round's first has been
-                # answered (or there is none left), at a moment the seed picks.
+                # Kill while resolutions are under way: once the loop's first resolution is
+                # answered (or none is left), at a moment the seed picks.
                 until(partial(_under_way, worker, resolved_one), timeout_s=120,
                       what="a resolution answered")
                 time.sleep(rng.uniform(0.0, 0.5))  # the kill's moment is the scenario

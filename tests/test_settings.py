@@ -20,7 +20,7 @@ from afterhack.config import (
     known_variables,
     load_settings,
 )
-from tests.support.paths import ROOT
+from tests.support.paths import ROOT, tracked
 
 
 @pytest.fixture(autouse=True)
@@ -167,11 +167,9 @@ def test_every_name_read_elsewhere_is_let_through(monkeypatch: pytest.MonkeyPatc
 def test_every_afterhack_name_the_repository_uses_is_known() -> None:
     # A part that reads a new AFTERHACK_ name must say so in config.READ_ELSEWHERE, or every
     # start-up beside it would be refused.
-    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
-                             check=True).stdout.decode().split("\0")
     used: set[str] = set()
-    for path in tracked:
-        if not path or not (ROOT / path).is_file():
+    for path in tracked():
+        if not (ROOT / path).is_file():
             continue
         try:
             text = (ROOT / path).read_text(encoding="utf-8")
