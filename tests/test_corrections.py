@@ -6,19 +6,25 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from afterhack.store.names import graph_name
 from tests.support.api import (
     add_source,
+    app_client,
     apply_correction,
     cited,
     correct_claim,
+    new_workspace,
     preview_correction,
     run_agent,
 )
 from tests.support.graphs import load, snapshot, statuses, violations, write
+from tests.support.monitor import received
+from tests.support.settings import make_settings
 from tests.support.texts import JULY, JUNE
 
 
@@ -119,6 +125,27 @@ def test_writes_elsewhere_in_the_workspace_leave_a_preview_fresh(client: TestCli
     assert applied.status_code == 201, applied.text
     assert applied.json()["flagged"] == [run["decision"]["id"]]
     assert applied.json()["held"] == [run["actions"][0]["id"]]
+
+
+def test_an_apply_writes_everything_in_one_query(falkordb: str, tmp_path: Path) -> None:
+    """Rule 8 rests on FalkorDB running each query whole or not at all (docs/falkordb.md):
+    the supersession, the replacement, the flags, the holds and the audit of an apply go to
+    the server as one write query, so no crash can fall between them."""
+    # Without vectors: their fill is a write of its own after the apply, by design.
+    with app_client(make_settings(falkordb_url=falkordb, data_dir=tmp_path,
+                                  embeddings=False)) as api:
+        ws = new_workspace(api, "one write")
+        claim = add_source(api, ws, JUNE, title="t")["claims"][0]
+        run = run_agent(api, ws, "Plan the launch event")
+        preview = preview_correction(api, ws, claim["id"], JULY)
+        with received(falkordb) as commands:
+            applied = apply_correction(api, ws, claim["id"], JULY, preview)
+        assert applied.status_code == 201, applied.text
+        assert applied.json()["flagged"] == [run["decision"]["id"]]
+        assert applied.json()["held"] == [run["actions"][0]["id"]]
+    graph = graph_name(ws)
+    writes = [c for c in commands if c.split(" ", 2)[:2] == ["GRAPH.QUERY", graph]]
+    assert len(writes) == 1, [w[:300] for w in writes]
 
 
 def test_a_revision_that_is_not_an_integer_is_refused_and_changes_nothing(
