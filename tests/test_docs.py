@@ -251,6 +251,27 @@ def test_every_rule_names_tests_that_pytest_collects() -> None:
     assert uncollected(every) == [], "named in docs/rules.md but not collected by pytest"
 
 
+BREAKS = DECISIONS / "0033-each-rule-breaks-a-test.md"
+BREAK_ROW = re.compile(r"^\| (\d+) \|.*?\| `(tests/test_\w+\.py::test_\w+)` \|", re.MULTILINE)
+
+
+def broken_rules(record: str) -> dict[int, set[str]]:
+    """The rules the record of breaks has a row for, and the tests each row ran."""
+    out: dict[int, set[str]] = {}
+    for m in BREAK_ROW.finditer(record):
+        out.setdefault(int(m.group(1)), set()).add(m.group(2))
+    return out
+
+
+def test_every_rule_has_a_break_recorded_here() -> None:
+    sections = rule_sections(RULES.read_text(encoding="utf-8"))
+    broken = broken_rules(BREAKS.read_text(encoding="utf-8"))
+    missing = [n for n, s in sections.items() if "Enforced by:" in s
+               and not broken.get(n, set()) & set(shown_by(s))]
+    assert missing == [], (f"rules with no break in {BREAKS.name} that ran a test the rule "
+                           f"names: {missing}")
+
+
 # The checks catch what they are for: each is fed a text with one bad citation.
 
 
@@ -292,3 +313,8 @@ def test_the_rule_checks_read_what_they_are_for(tmp_path: Path) -> None:
         encoding="utf-8")
     ids = ["test_x.py::test_a", "test_x.py::test_b", "test_x.py::test_c", "test_x.py::test_d"]
     assert uncollected(ids, tmp_path) == ids[1:]
+    record = ("| 1 | `src/a.py`: x | `tests/test_a.py::test_one` | `assert 1 == 2` |\n"
+              "| 1 | `src/b.py`: y | the same test | red |\n"
+              "| 2 | `src/c.py`: z | `tests/test_b.py::test_two` | `x` \\| `y` |\n")
+    assert broken_rules(record) == {1: {"tests/test_a.py::test_one"},
+                                    2: {"tests/test_b.py::test_two"}}
