@@ -33,9 +33,10 @@ SECRET = "sk-test-SECRET-0123456789"
 
 
 def settings_for(base_url: str, **overrides: Any) -> Settings:
-    """The gateway's settings for the model at ``base_url``."""
+    """The gateway's settings for the model at ``base_url``. Its timeout only ends a hang: a
+    test of the timeout sets its own, on a gateway that gets no reply it must wait for."""
     values: dict[str, Any] = {"openai_base_url": base_url, "openai_api_key": "test-key",
-                              "llm_timeout_s": 0.5}
+                              "llm_timeout_s": 60.0}
     return make_settings(**{**values, **overrides})
 
 
@@ -306,7 +307,7 @@ async def test_unreachable_gateway_is_unavailable() -> None:
 
 
 async def test_concurrency_is_bounded_per_gateway(fakellm: FakeLLM) -> None:
-    gw = Gateway(settings_for(fakellm.base_url, llm_concurrency=2, llm_timeout_s=2.0))
+    gw = Gateway(settings_for(fakellm.base_url, llm_concurrency=2))
     fakellm.on_request(lambda body: Reply.json({"claims": []}, delay_s=0.15))
     t0 = time.monotonic()
     try:
@@ -326,24 +327,27 @@ async def test_key_is_sent_as_bearer_but_never_surfaces(
     fakellm: FakeLLM, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="afterhack")
-    gw = Gateway(settings_for(fakellm.base_url, openai_api_key=SECRET, llm_timeout_s=0.3))
+    gw = Gateway(settings_for(fakellm.base_url, openai_api_key=SECRET))
+    # A gateway that gives up soon, for the reply that never comes in time.
+    hurried = Gateway(settings_for(fakellm.base_url, openai_api_key=SECRET, llm_timeout_s=0.3))
     fakellm.script(
         Reply.json({"ok": True}),
         # Real providers echo (part of) the key in 401 bodies.
         Reply.error(401, f"Incorrect API key provided: {SECRET}.", code="invalid_api_key"),
         Reply.error(429, f"Rate limit for key {SECRET} at {fakellm.base_url}"),
         Reply.error(500, f"upstream {fakellm.url} failed"),
-        Reply.json({"ok": True}, delay_s=2),
+        Reply.json({"ok": True}, delay_s=60),
     )
     errors: list[GatewayError] = []
     try:
         await ask(gw)
-        for _ in range(4):
+        for g in (gw, gw, gw, hurried):
             with pytest.raises(GatewayError) as err:
-                await ask(gw)
+                await ask(g)
             errors.append(err.value)
     finally:
         await gw.aclose()
+        await hurried.aclose()
     unreachable = Gateway(settings_for(f"http://127.0.0.1:{free_loopback_port()}/v1",
                                        openai_api_key=SECRET))
     try:
@@ -362,7 +366,8 @@ async def test_key_is_sent_as_bearer_but_never_surfaces(
         # The SDK error (with its URL and body) is not chained into tracebacks either.
         assert e.__cause__ is None and e.__suppress_context__
     assert SECRET not in caplog.text and "127.0.0.1" not in caplog.text
-    assert SECRET not in repr(gw) and SECRET not in repr(vars(gw))
+    for g in (gw, hurried):
+        assert SECRET not in repr(g) and SECRET not in repr(vars(g))
 
 
 async def test_without_a_key_a_dummy_bearer_is_sent(
