@@ -170,7 +170,7 @@ READ_ELSEWHERE: dict[str, str] = {
     "AFTERHACK_API_KEY": "the CLI's --key, and MCP over stdio",
     "AFTERHACK_TEST_FALKORDB_URL": "the tests, to run on an external FalkorDB",
     "AFTERHACK_REAL_MODEL": "scripts/install-real-model and the real-model tier of the tests",
-    "AFTERHACK_LOAD_LOGS": "afterhack load, for where its logs go",
+    "AFTERHACK_LOAD_LOGS": "afterhack loadtest, for where its logs go",
 }
 
 
