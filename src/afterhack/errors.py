@@ -3,17 +3,20 @@
 * AfterhackError (500 internal_error)
   + NotFound (404)
     - WorkspaceNotFound, SourceNotFound, ClaimNotFound, DecisionNotFound,
-      ActionNotFound, RunNotFound, CorrectionNotFound, ConflictNotFound, KeyNotFound
+      ActionNotFound, RunNotFound, CorrectionNotFound, ConflictNotFound, KeyNotFound,
+      ErasureNotFound, VersionNotFound, MessageNotFound
   + InvalidRequest (422 invalid_request)
     - ClaimNotInConflict (422 claim_not_in_conflict), ClaimNotListed (422 claim_not_listed)
     - InvalidCursor (422 invalid_cursor)
     - UnreadableFile (422 unreadable_file)
+    - NothingToErase (422 nothing_to_erase)
   + PayloadTooLarge (413 payload_too_large)
   + UnsupportedMediaType (415 unsupported_media_type)
   + Unauthorized (401 unauthorized), Forbidden (403 forbidden)
   + Conflict (409)
     - StaleRevision, StaleCorrectionPreview, ClaimSuperseded, InvalidTransition,
-      DecisionUnsupported, WorkspaceBusy, RunClosed, ConflictClosed
+      DecisionUnsupported, WorkspaceBusy, RunClosed, ConflictClosed,
+      StaleErasurePreview, ErasureClosed
   + RateLimited (429 rate_limited)
   + StoreUnavailable (503 graph_store_unavailable)
     - NotReplicated (503 write_not_replicated)
@@ -112,6 +115,25 @@ class KeyNotFound(NotFound):
     kind = "key"
 
 
+class ErasureNotFound(NotFound):
+    code = "erasure_not_found"
+    kind = "erasure"
+
+
+class VersionNotFound(NotFound):
+    """Raised when an erasure names a version its source does not have."""
+
+    code = "version_not_found"
+    kind = "version"
+
+
+class MessageNotFound(NotFound):
+    """Raised when an erasure names a message index its conversation does not have."""
+
+    code = "message_not_found"
+    kind = "message"
+
+
 class InvalidRequest(AfterhackError):
     """Raised when a request is well-formed JSON but breaks a rule of its fields."""
 
@@ -158,6 +180,16 @@ class UnreadableFile(InvalidRequest):
 
     def default_message(self) -> str:
         return "The file could not be read."
+
+
+class NothingToErase(InvalidRequest):
+    """Raised when an erasure is applied whose target holds no words left to erase (an
+    erased string found nowhere, a message already erased)."""
+
+    code = "nothing_to_erase"
+
+    def default_message(self) -> str:
+        return "Nothing the target names holds words left to erase."
 
 
 class PayloadTooLarge(AfterhackError):
@@ -223,6 +255,25 @@ class StaleCorrectionPreview(Conflict):
 
     def default_message(self) -> str:
         return "The claim or what depends on it changed since the preview; preview again."
+
+
+class StaleErasurePreview(Conflict):
+    """Raised when what an erasure would remove or repair changed between preview and
+    apply."""
+
+    code = "stale_erasure_preview"
+
+    def default_message(self) -> str:
+        return "What this erasure reaches changed since the preview; preview again."
+
+
+class ErasureClosed(Conflict):
+    """Raised when a request is applied or declined that is no longer waiting."""
+
+    code = "erasure_closed"
+
+    def default_message(self) -> str:
+        return "This erasure request was already applied or declined."
 
 
 class ClaimSuperseded(Conflict):

@@ -16,14 +16,16 @@ Permission = Literal[
     "run_agent",       # start agent runs (HTTP or MCP)
     "review",          # review decisions, move actions along
     "correct",         # preview and apply corrections
+    "erase",           # preview, apply and decline erasures (docs/rules.md, rule 12)
     "manage",          # create workspaces, keys; export, restore, delete
 ]
 
 PERMISSIONS: dict[str, frozenset[Permission]] = {
     "reader": frozenset({"read"}),
     "agent": frozenset({"read", "add_source", "run_agent"}),
-    "reviewer": frozenset({"read", "add_source", "run_agent", "review", "correct"}),
-    "admin": frozenset({"read", "add_source", "run_agent", "review", "correct", "manage"}),
+    "reviewer": frozenset({"read", "add_source", "run_agent", "review", "correct", "erase"}),
+    "admin": frozenset({"read", "add_source", "run_agent", "review", "correct", "erase",
+                        "manage"}),
 }
 
 

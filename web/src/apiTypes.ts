@@ -106,7 +106,8 @@ export interface paths {
          * Change Workspace
          * @description How a newer statement by the same speaker is taken (docs/rules.md, rule 11):
          *     ``review`` (a conflict for a reviewer, the default) or ``latest_wins`` (it supersedes
-         *     the older one at once).
+         *     the older one at once); and a speaker's request to forget (rule 12): ``review`` (a
+         *     request for a reviewer, the default) or ``apply`` (applied at once).
          */
         patch: operations["change_workspace_api_workspaces__ws__patch"];
         trace?: never;
@@ -424,6 +425,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{ws}/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Erasures
+         * @description Erasures and requests, newest first (every status without ``status``).
+         */
+        get: operations["list_erasures_api_workspaces__ws__erasures_get"];
+        put?: never;
+        /**
+         * Apply
+         * @description Apply what the preview showed, in one guarded write; the disk rewrite is asked for
+         *     at once, and waited for with ``?wait=disk``.
+         */
+        post: operations["apply_api_workspaces__ws__erasures_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{ws}/erasures/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview
+         * @description What erasing the target would remove and repair, and the token apply sends back.
+         */
+        post: operations["preview_api_workspaces__ws__erasures_preview_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{ws}/erasures/{erasure_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Erasure */
+        get: operations["get_erasure_api_workspaces__ws__erasures__erasure_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{ws}/erasures/{erasure_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline
+         * @description A speaker's request declined: the claims it withheld are what they were before.
+         */
+        post: operations["decline_api_workspaces__ws__erasures__erasure_id__decline_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workspaces/{ws}/export": {
         parameters: {
             query?: never;
@@ -719,7 +802,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
             value_read: components["schemas"]["ValueRead"] | null;
         };
         /** ApiKeyList */
@@ -761,6 +844,15 @@ export interface components {
             replacement: components["schemas"]["ClaimView"] | null;
             /** Settled */
             settled: string[];
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "applied" | "already_applied";
+        };
+        /** AppliedErasure */
+        AppliedErasure: {
+            erasure: components["schemas"]["ErasureRecord"];
             /**
              * Status
              * @enum {string}
@@ -879,7 +971,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
         };
         /**
          * ClaimConflictView
@@ -903,6 +995,24 @@ export interface components {
              */
             status: "open" | "resolved" | "dismissed";
         };
+        /**
+         * ClaimErasure
+         * @description On a claim: the erasure that took its words (applied), or the request that withholds
+         *     it (requested), when and by whom (docs/rules.md, rule 12).
+         */
+        ClaimErasure: {
+            /** At */
+            at: number | null;
+            /** By */
+            by: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "requested" | "applied" | "declined";
+        };
         /** ClaimRef */
         ClaimRef: {
             /** Id */
@@ -913,7 +1023,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
         };
         /** ClaimSearch */
         ClaimSearch: {
@@ -960,6 +1070,7 @@ export interface components {
             corrections: components["schemas"]["CorrectionRef"][];
             /** Created At */
             created_at: number;
+            erasure: components["schemas"]["ClaimErasure"] | null;
             /** Evidence */
             evidence: components["schemas"]["EvidenceItem"][];
             /** Evidence Quote */
@@ -991,7 +1102,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
             superseded_by: components["schemas"]["ClaimRef"] | null;
             /** Supersedes */
             supersedes: components["schemas"]["ClaimRef"][];
@@ -1001,6 +1112,15 @@ export interface components {
             valid_from: number | null;
             /** Valid Until */
             valid_until: number | null;
+        };
+        /** ClosingConflict */
+        ClosingConflict: {
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string;
+            /** Reason */
+            reason: string;
         };
         /**
          * ConflictClaim
@@ -1035,7 +1155,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
             /** Version */
             version: number | null;
         };
@@ -1301,7 +1421,7 @@ export interface components {
             /** Premises */
             premises: components["schemas"]["PremiseView"][];
             /** Review Reason */
-            review_reason: components["schemas"]["CorrectedReason"] | components["schemas"]["RecheckReason"] | components["schemas"]["UpstreamRejectedReason"] | components["schemas"]["RejectedReason"] | components["schemas"]["NoEvidenceReason"] | components["schemas"]["SourcesDisagreeReason"] | components["schemas"]["ConflictResolvedReason"] | components["schemas"]["SourceRevisedReason"] | null;
+            review_reason: components["schemas"]["CorrectedReason"] | components["schemas"]["RecheckReason"] | components["schemas"]["UpstreamRejectedReason"] | components["schemas"]["RejectedReason"] | components["schemas"]["NoEvidenceReason"] | components["schemas"]["SourcesDisagreeReason"] | components["schemas"]["ConflictResolvedReason"] | components["schemas"]["SourceRevisedReason"] | components["schemas"]["ErasedReason"] | null;
             /** Revision */
             revision: number;
             /** Run Id */
@@ -1362,7 +1482,7 @@ export interface components {
             /** Premises */
             premises: components["schemas"]["PremiseView"][];
             /** Review Reason */
-            review_reason: components["schemas"]["CorrectedReason"] | components["schemas"]["RecheckReason"] | components["schemas"]["UpstreamRejectedReason"] | components["schemas"]["RejectedReason"] | components["schemas"]["NoEvidenceReason"] | components["schemas"]["SourcesDisagreeReason"] | components["schemas"]["ConflictResolvedReason"] | components["schemas"]["SourceRevisedReason"] | null;
+            review_reason: components["schemas"]["CorrectedReason"] | components["schemas"]["RecheckReason"] | components["schemas"]["UpstreamRejectedReason"] | components["schemas"]["RejectedReason"] | components["schemas"]["NoEvidenceReason"] | components["schemas"]["SourcesDisagreeReason"] | components["schemas"]["ConflictResolvedReason"] | components["schemas"]["SourceRevisedReason"] | components["schemas"]["ErasedReason"] | null;
             /** Revision */
             revision: number;
             /** Run Id */
@@ -1421,6 +1541,197 @@ export interface components {
              * @enum {string}
              */
             state: "ready" | "empty" | "stale" | "off";
+        };
+        /**
+         * ErasedClaim
+         * @description A claim an erasure takes: its words as they are before it (what the preview shows
+         *     of what goes; the answer after apply shows what stands in its place).
+         */
+        ErasedClaim: {
+            /** Id */
+            id: string;
+            /** Source Id */
+            source_id: string | null;
+            /** Statement */
+            statement: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
+            /** Used By */
+            used_by: number;
+        };
+        /**
+         * ErasedReason
+         * @description An erasure took the words of claims the decision rested on (docs/rules.md, rule 12):
+         *     re-checked as for a retraction.
+         */
+        ErasedReason: {
+            /** Claim Ids */
+            claim_ids: string[];
+            /** Erasure Id */
+            erasure_id: string;
+            /** Reasons */
+            reasons: (components["schemas"]["PremiseLost"] | components["schemas"]["UpstreamFell"])[];
+            /**
+             * Type
+             * @constant
+             */
+            type: "erasure";
+        };
+        /** ErasureApply */
+        ErasureApply: {
+            /** Impact Token */
+            impact_token: string;
+            /** Reason */
+            reason?: string | null;
+            target: components["schemas"]["ErasureTargetIn"];
+        };
+        /**
+         * ErasureCounts
+         * @description How many of each thing an erasure reached.
+         */
+        ErasureCounts: {
+            /** Claims */
+            claims: number;
+            /** Conflicts */
+            conflicts: number;
+            /** Files */
+            files: number;
+            /** Flagged */
+            flagged: number;
+            /** Fragments */
+            fragments: number;
+            /** Held */
+            held: number;
+            /** Messages */
+            messages: number;
+            /** Records */
+            records: number;
+            /** Sources */
+            sources: number;
+            /** Spans */
+            spans: number;
+            /** Versions */
+            versions: number;
+        };
+        /** ErasureDecline */
+        ErasureDecline: {
+            /** Reason */
+            reason?: string | null;
+        };
+        /** ErasureGoes */
+        ErasureGoes: {
+            /** Claims */
+            claims: components["schemas"]["ErasedClaim"][];
+            /** Corrections */
+            corrections: string[];
+            /** Messages */
+            messages: components["schemas"]["GoingMessage"][];
+            /** Records */
+            records: number;
+            /** Versions */
+            versions: components["schemas"]["GoingVersion"][];
+        };
+        /** ErasureList */
+        ErasureList: {
+            /** Items */
+            items: components["schemas"]["ErasureRecord"][];
+            /** Next Cursor */
+            next_cursor: string | null;
+            /** Total */
+            total: number | null;
+        };
+        /**
+         * ErasurePreview
+         * @description What applying the erasure would do now (rule 12): what goes, what is repaired (flag,
+         *     hold and stay as for a retraction, the conflicts that close) and the token apply sends
+         *     back.
+         */
+        ErasurePreview: {
+            /** Closes */
+            closes: components["schemas"]["ClosingConflict"][];
+            counts: components["schemas"]["ErasureCounts"];
+            /** Flag */
+            flag: components["schemas"]["Flagged"][];
+            goes: components["schemas"]["ErasureGoes"];
+            /** Hold */
+            hold: components["schemas"]["Held"][];
+            /** Impact Token */
+            impact_token: string;
+            /** Stay */
+            stay: components["schemas"]["Stays"][];
+            target: components["schemas"]["TargetRef"];
+        };
+        /** ErasurePreviewIn */
+        ErasurePreviewIn: {
+            target: components["schemas"]["ErasureTargetIn"];
+        };
+        /**
+         * ErasureRecord
+         * @description An erasure as the graph keeps it, and as the API answers it.
+         */
+        ErasureRecord: {
+            /** Applied At */
+            applied_at: number | null;
+            /** Applied By */
+            applied_by: string | null;
+            /** Claim Ids */
+            claim_ids: string[];
+            /** Conflicts */
+            conflicts: string[];
+            counts: components["schemas"]["ErasureCounts"] | null;
+            /** Created At */
+            created_at: number;
+            /** Declined At */
+            declined_at: number | null;
+            /** Declined By */
+            declined_by: string | null;
+            /** Disk */
+            disk: ("pending" | "clean") | null;
+            /** Disk Clean At */
+            disk_clean_at: number | null;
+            /** Flagged */
+            flagged: string[];
+            /** Held */
+            held: string[];
+            /** Id */
+            id: string;
+            /** Reason */
+            reason: string | null;
+            /** Requested At */
+            requested_at: number | null;
+            /** Requested By */
+            requested_by: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "requested" | "applied" | "declined";
+            target: components["schemas"]["TargetRef"];
+        };
+        /**
+         * ErasureTargetIn
+         * @description What an erasure removes: exactly one of ``{source_id}``, ``{source_id,
+         *     version_id}``, ``{source_id, message_index}``, ``{claim_id}``, ``{speaker}``, ``{text}``
+         *     (an exact string of at least 4 characters) or ``{request_id}``.
+         */
+        ErasureTargetIn: {
+            /** Claim Id */
+            claim_id?: string | null;
+            /** Message Index */
+            message_index?: number | null;
+            /** Request Id */
+            request_id?: string | null;
+            /** Source Id */
+            source_id?: string | null;
+            /** Speaker */
+            speaker?: string | null;
+            /** Text */
+            text?: string | null;
+            /** Version Id */
+            version_id?: string | null;
         };
         /** ErrorBody */
         ErrorBody: {
@@ -1571,7 +1882,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
             /** Version Id */
             version_id: string | null;
         };
@@ -1635,7 +1946,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
         };
         /** FragmentRow */
         FragmentRow: {
@@ -1664,6 +1975,28 @@ export interface components {
             start: number;
             /** Text */
             text: string;
+            /** Version Id */
+            version_id: string;
+        };
+        /** GoingMessage */
+        GoingMessage: {
+            /** Message Index */
+            message_index: number;
+            /** Source Id */
+            source_id: string;
+            /** Speaker */
+            speaker: string | null;
+        };
+        /** GoingVersion */
+        GoingVersion: {
+            /** File */
+            file: boolean;
+            /** Source Id */
+            source_id: string;
+            /** Spans */
+            spans: number;
+            /** Version */
+            version: number;
             /** Version Id */
             version_id: string;
         };
@@ -1785,7 +2118,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
             /** Valid From */
             valid_from: number | null;
             /** Valid Until */
@@ -1914,6 +2247,8 @@ export interface components {
             };
             /** Dropped Examples */
             dropped_examples: components["schemas"]["DroppedExample"][];
+            /** Erasures */
+            erasures: components["schemas"]["ErasureRecord"][];
             /** Failed Fragments */
             failed_fragments: components["schemas"]["FailedFragment"][];
             /** Flag */
@@ -1976,7 +2311,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
         };
         /**
          * PlannedConflict
@@ -2024,7 +2359,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
         };
         /** PremiseIn */
         PremiseIn: {
@@ -2370,7 +2705,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "correction" | "resolution" | "version";
+            kind: "correction" | "resolution" | "version" | "erasure";
             /** Note */
             note: string;
         };
@@ -2586,7 +2921,29 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "proposed" | "accepted" | "rejected" | "superseded";
+            status: "proposed" | "accepted" | "rejected" | "superseded" | "withheld" | "erased";
+        };
+        /**
+         * TargetRef
+         * @description A target as the record keeps it: its ids, never its words (a speaker's name or an
+         *     erased string is not kept).
+         */
+        TargetRef: {
+            /** Claim Id */
+            claim_id: string | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "source" | "version" | "message" | "claim" | "speaker" | "text" | "request";
+            /** Message Index */
+            message_index: number | null;
+            /** Request Id */
+            request_id: string | null;
+            /** Source Id */
+            source_id: string | null;
+            /** Version Id */
+            version_id: string | null;
         };
         /** Timeline */
         Timeline: {
@@ -2747,14 +3104,14 @@ export interface components {
         };
         /**
          * WorkspaceChange
-         * @description ``PATCH /workspaces/{ws}``: how a newer statement by the same speaker is taken.
+         * @description ``PATCH /workspaces/{ws}``: how a newer statement by the same speaker is taken, and
+         *     how a speaker's request to forget is (one of them, or both).
          */
         WorkspaceChange: {
-            /**
-             * Updates
-             * @enum {string}
-             */
-            updates: "review" | "latest_wins";
+            /** Forget Requests */
+            forget_requests?: ("review" | "apply") | null;
+            /** Updates */
+            updates?: ("review" | "latest_wins") | null;
         };
         /** WorkspaceCreate */
         WorkspaceCreate: {
@@ -2791,6 +3148,11 @@ export interface components {
         WorkspaceRow: {
             /** Created At */
             created_at: number;
+            /**
+             * Forget Requests
+             * @enum {string}
+             */
+            forget_requests: "review" | "apply";
             /** Id */
             id: string;
             /** Name */
@@ -6592,6 +6954,687 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EmbeddingProgress"];
+                };
+            };
+            /** @description No key, an unknown key or a revoked key (when keys are on). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's role does not allow this, or the request came from another site's page (origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or a workspace this key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: stale revision or preview, already corrected, invalid transition. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or a field is over its limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header does not name this server (host_not_allowed). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-key rate limit; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request's headers are too large or too many. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The graph store is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_erasures_api_workspaces__ws__erasures_get: {
+        parameters: {
+            query?: {
+                status?: ("requested" | "applied" | "declined" | "all") | null;
+                limit?: number;
+                /** @description The next_cursor of the previous page; leave out for the first. Not with offset. */
+                cursor?: string | null;
+            };
+            header?: never;
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureList"];
+                };
+            };
+            /** @description No key, an unknown key or a revoked key (when keys are on). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's role does not allow this, or the request came from another site's page (origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or a workspace this key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: stale revision or preview, already corrected, invalid transition. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or a field is over its limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header does not name this server (host_not_allowed). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-key rate limit; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request's headers are too large or too many. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The graph store is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    apply_api_workspaces__ws__erasures_post: {
+        parameters: {
+            query?: {
+                /** @description disk: answer once FalkorDB's files no longer hold what was erased (the record says disk: clean) */
+                wait?: "disk" | null;
+            };
+            header?: never;
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErasureApply"];
+            };
+        };
+        responses: {
+            /** @description The same apply again: already_applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppliedErasure"];
+                };
+            };
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppliedErasure"];
+                };
+            };
+            /** @description No key, an unknown key or a revoked key (when keys are on). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's role does not allow this, or the request came from another site's page (origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or a workspace this key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: stale revision or preview, already corrected, invalid transition. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or a field is over its limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header does not name this server (host_not_allowed). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-key rate limit; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request's headers are too large or too many. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The graph store is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview_api_workspaces__ws__erasures_preview_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErasurePreviewIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasurePreview"];
+                };
+            };
+            /** @description No key, an unknown key or a revoked key (when keys are on). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's role does not allow this, or the request came from another site's page (origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or a workspace this key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: stale revision or preview, already corrected, invalid transition. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or a field is over its limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header does not name this server (host_not_allowed). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-key rate limit; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request's headers are too large or too many. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The graph store is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_erasure_api_workspaces__ws__erasures__erasure_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                erasure_id: string;
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureRecord"];
+                };
+            };
+            /** @description No key, an unknown key or a revoked key (when keys are on). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's role does not allow this, or the request came from another site's page (origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or a workspace this key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: stale revision or preview, already corrected, invalid transition. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or a field is over its limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header does not name this server (host_not_allowed). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-key rate limit; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request's headers are too large or too many. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The graph store is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    decline_api_workspaces__ws__erasures__erasure_id__decline_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                erasure_id: string;
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErasureDecline"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureRecord"];
                 };
             };
             /** @description No key, an unknown key or a revoked key (when keys are on). */

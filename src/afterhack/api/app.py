@@ -33,6 +33,7 @@ from afterhack.api.routes import (
     corrections,
     decisions,
     embeddings,
+    erasures,
     graph,
     health,
     keys,
@@ -56,7 +57,7 @@ GC_THRESHOLDS = (50_000, 20, 20)
 # order (tests/test_request_overhead.py checks).
 ROUTERS = tuple(m.router for m in (health, corrections, claims, workspaces, keys, backup,
                                    sources, agents, decisions, graph, conflicts,
-                                   embeddings))
+                                   embeddings, erasures))
 
 Running = Callable[[], AbstractAsyncContextManager[None]]
 

@@ -33,6 +33,7 @@ from afterhack.errors import (
     ConflictNotFound,
     CorrectionNotFound,
     DecisionNotFound,
+    ErasureNotFound,
     FileNotFound,
     KeyNotFound,
     NotFound,
@@ -103,6 +104,7 @@ PATH_IDS: dict[str, type[NotFound]] = {
     "decision_id": DecisionNotFound, "action_id": ActionNotFound, "run_id": RunNotFound,
     "correction_id": CorrectionNotFound, "key_id": KeyNotFound,
     "conflict_id": ConflictNotFound, "version_id": FileNotFound,
+    "erasure_id": ErasureNotFound,
 }
 
 

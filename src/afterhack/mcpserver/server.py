@@ -223,7 +223,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
                 g, svc.settings, svc.extractor, conversation=conversation,
                 messages=[conversations.Message(speaker=speaker, text=text, at=said)],
                 actor=who.actor, judge=svc.conflict_judge, policy=svc.policy,
-                updates=row["updates"], vectors=svc.vectors)
+                updates=row["updates"], vectors=svc.vectors,
+                forget=row["forget_requests"], after_erasure=svc.scrubber.request)
 
         return await invoke(ctx, workspace_id, "add_source", work)
 

@@ -28,7 +28,8 @@ from afterhack.errors import SourceKindMismatch, SourceNotFound, WorkspaceBusy
 from afterhack.facts import said
 from afterhack.facts.lexicon import VERBS
 from afterhack.llm.judge import ConflictJudge
-from afterhack.memory import conflicts, versions
+from afterhack.memory import conflicts, erasure_requests, versions
+from afterhack.memory.erasure import AfterErasure
 from afterhack.memory.ingest import (
     Extraction,
     Extractor,
@@ -48,7 +49,7 @@ from afterhack.model.sources import (
     SourceView,
     VersionView,
 )
-from afterhack.model.vocab import SupportPolicy, UpdatesPolicy
+from afterhack.model.vocab import ForgetRequests, SupportPolicy, UpdatesPolicy
 from afterhack.retrieval import search
 from afterhack.rules import evidence
 from afterhack.rules.chunking import Span, sentence_spans, split_fragments
@@ -114,10 +115,15 @@ async def add_messages(
     origin_type: str = "conversation",
     origin_name: str | None = None,
     create_as: str | None = None,
+    forget: ForgetRequests = "review",
+    after_erasure: AfterErasure | None = None,
 ) -> IngestResult:
     """A new conversation (``source_id`` None) or messages appended to one. Only these
     messages are read; their claims are checked for conflicts with the current claims, and
     under ``latest_wins`` a speaker's newer statement supersedes their older one at once.
+    A message that asks to forget something its speaker said raises an erasure request
+    (memory/erasure_requests.py; under ``forget: apply`` it is applied at once, and
+    ``after_erasure`` is called).
 
     ``create_as`` names the id a new conversation takes (a conversation found by its title:
     of two requests racing to create it, one creates, the other appends)."""
@@ -191,12 +197,18 @@ async def add_messages(
             vectors.notify(g)
         out = extraction_outcome(ex, frags, row["created"])
         out["model_calls"] = [c.as_dict() for c in calls]
+        said = erasure_requests.requests_in(row["source_id"], [
+            (m.speaker, m.text, row["first_message"] + i,
+             [f.id for f in frags if f.message_offset == i]) for i, m in enumerate(messages)])
+        raised = await erasure_requests.raise_requests(
+            g, said, vectors=vectors, forget=forget, policy=policy,
+            after=after_erasure) if said else []
         return {"status": "created" if new_source else "versioned",
                 # An append answers with the version it wrote, not the whole conversation.
                 "source": _written(params, row, frags, existing),
                 "version": row["version"], **out,
                 "conflicts": await store_conflicts.get_conflicts(g, list(row["raised"])),
-                **await versions.report(g, report)}
+                **await versions.report(g, report), "erasures": raised}
     raise WorkspaceBusy("What these messages supersede kept changing; retry.")
 
 
@@ -285,6 +297,8 @@ async def remember(
     policy: SupportPolicy = "independent",
     updates: UpdatesPolicy = "review",
     vectors: Vectors | None = None,
+    forget: ForgetRequests = "review",
+    after_erasure: AfterErasure | None = None,
 ) -> IngestResult:
     """Messages recorded in the conversation with this title: appended to the oldest one,
     or to a new one when there is none."""
@@ -293,7 +307,8 @@ async def remember(
         g, settings, extractor, title=conversation, messages=messages,
         source_id=None if found is None else found["id"], actor=actor, judge=judge,
         policy=policy, updates=updates, vectors=vectors,
-        create_as=conversation_id(conversation) if found is None else None)
+        create_as=conversation_id(conversation) if found is None else None,
+        forget=forget, after_erasure=after_erasure)
 
 
 def received(at: int | None, now: int | None = None) -> int:

@@ -428,7 +428,7 @@ async def ingest_source(
                 "source": await store_sources.get_source(g, sid), "version": row["version"],
                 **outcome,
                 "conflicts": await store_conflicts.get_conflicts(g, list(row["raised"])),
-                **await versions.report(g, plan)}
+                **await versions.report(g, plan), "erasures": []}
     raise WorkspaceBusy("The claims this version retires kept changing; retry.")
 
 

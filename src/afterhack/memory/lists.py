@@ -11,12 +11,13 @@ from afterhack.model.pages import (
     ActionList,
     AuditList,
     DecisionList,
+    ErasureList,
     RunList,
     SourceList,
     WorkspaceList,
 )
-from afterhack.model.vocab import ActionStatus, DecisionStatus
-from afterhack.store import audit, decisions, runs, sources, workspaces
+from afterhack.model.vocab import ActionStatus, DecisionStatus, ErasureStatus
+from afterhack.store import audit, decisions, erasures, runs, sources, workspaces
 from afterhack.store.client import Graph, Store, concurrently
 
 
@@ -57,6 +58,17 @@ async def action_page(g: Graph, statuses: Sequence[ActionStatus] | None, *, limi
         decisions.count_actions(g, statuses))
     return {"items": rows[:limit], "total": total,
             "next_cursor": paging.next_after("actions", rows, limit)}
+
+
+async def erasure_page(g: Graph, statuses: Sequence[ErasureStatus] | None, *, limit: int,
+                       cursor: str | None = None) -> ErasureList:
+    """Erasures and requests, newest first (docs/rules.md, rule 12)."""
+    after = paging.parse_after("erasures", cursor)
+    rows, total = await concurrently(
+        erasures.list_erasures(g, statuses, limit=limit + 1, after=after),
+        erasures.count_erasures(g, statuses))
+    return {"items": rows[:limit], "total": total,
+            "next_cursor": paging.next_after("erasures", rows, limit)}
 
 
 async def audit_page(g: Graph, *, limit: int, before: int | None = None,

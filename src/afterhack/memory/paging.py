@@ -26,7 +26,7 @@ from afterhack.errors import InvalidCursor
 from afterhack.model.pages import After
 
 PagedList = Literal["claims", "claim_search", "sources", "runs", "decisions", "workspaces",
-                    "actions", "conflicts", "audit"]
+                    "actions", "conflicts", "audit", "erasures"]
 
 # Bounds of what a cursor may carry: a time in epoch ms that JSON numbers keep exactly, and
 # an id no longer than the ids the service makes.

@@ -12,6 +12,7 @@ from afterhack.model.vocab import (
     ConflictKind,
     ConflictStatus,
     DecisionStatus,
+    ErasureStatus,
     FoundMatch,
     SearchMode,
     SpaceState,
@@ -35,6 +36,16 @@ class QuotedClaim(ClaimRow):
     evidence_quote: str
 
 
+class ClaimErasure(TypedDict):
+    """On a claim: the erasure that took its words (applied), or the request that withholds
+    it (requested), when and by whom (docs/rules.md, rule 12)."""
+
+    id: str
+    status: ErasureStatus
+    at: int | None
+    by: str | None
+
+
 class ClaimDetailRow(QuotedClaim):
     quote_start: int  # code points into the version text, [start, end)
     quote_end: int
@@ -46,6 +57,7 @@ class ClaimDetailRow(QuotedClaim):
     # rule 11); None for a document's.
     said_by: str | None
     said_at: int | None
+    erasure: ClaimErasure | None
 
 
 class ClaimAt(TypedDict):

@@ -118,10 +118,20 @@ class SourceRevisedReason(TypedDict):
     reasons: list[FlagReason]
 
 
+class ErasedReason(TypedDict):
+    """An erasure took the words of claims the decision rested on (docs/rules.md, rule 12):
+    re-checked as for a retraction."""
+
+    type: Literal["erasure"]
+    erasure_id: str
+    claim_ids: list[str]  # the erased claims it cited
+    reasons: list[FlagReason]
+
+
 # Why a decision is needs_review or rejected, kept on it as JSON (vocab.ReviewReasonType).
 ReviewReason = (CorrectedReason | RecheckReason | UpstreamRejectedReason | RejectedReason
                 | NoEvidenceReason | SourcesDisagreeReason | ConflictResolvedReason
-                | SourceRevisedReason)
+                | SourceRevisedReason | ErasedReason)
 
 
 class DecisionView(TypedDict):

@@ -12,6 +12,7 @@ from typing_extensions import TypedDict
 from afterhack.model.audit import AuditEntry
 from afterhack.model.conflicts import ConflictRecord
 from afterhack.model.decisions import ActionRecord, DecisionView
+from afterhack.model.erasures import ErasureRecord
 from afterhack.model.runs import RunSummary
 from afterhack.model.sources import SourceRow
 from afterhack.model.workspaces import WorkspaceRow
@@ -60,6 +61,12 @@ class ConflictList(TypedDict):
     items: list[ConflictRecord]  # newest first
     next_cursor: str | None
     total: int | None  # None as of a time: statuses then are not counted
+
+
+class ErasureList(TypedDict):
+    items: list[ErasureRecord]  # newest first
+    next_cursor: str | None
+    total: int | None
 
 
 class AuditList(TypedDict):

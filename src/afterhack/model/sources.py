@@ -9,6 +9,7 @@ from typing_extensions import TypedDict
 from afterhack.model.calls import ModelCallRecord
 from afterhack.model.conflicts import ConflictRecord, PlannedConflict, Retired
 from afterhack.model.corrections import Impact
+from afterhack.model.erasures import ErasureRecord
 from afterhack.model.vocab import ClaimStatus, DropReason, FragmentExtraction, SourceKind
 
 # Between two messages in a conversation's version text: a blank line, which no fragment
@@ -146,6 +147,9 @@ class NewVersion(ExtractionOutcome, ChecksOutcome):
     status: Literal["created", "versioned"]
     source: SourceView
     version: int
+    # A conversation's messages that asked to forget something their speaker said: the
+    # requests they raised (docs/rules.md, rule 12), each withholding the claims it names.
+    erasures: list[ErasureRecord]
 
 
 class SameVersion(ExtractionOutcome, ChecksOutcome):

@@ -10,12 +10,17 @@ from __future__ import annotations
 from typing import Literal, TypeVar, get_args
 
 # Claims. A current claim may be cited; the others are kept for the record (docs/rules.md,
-# rule 3).
-ClaimStatus = Literal["proposed", "accepted", "rejected", "superseded"]
+# rule 3). A claim an erasure request names is withheld until a reviewer applies the request
+# (then it is erased: its words are gone, rule 12) or declines it (then it is what it was).
+ClaimStatus = Literal["proposed", "accepted", "rejected", "superseded", "withheld", "erased"]
 CLAIM_STATUSES: tuple[ClaimStatus, ...] = get_args(ClaimStatus)
 CURRENT_CLAIM: frozenset[ClaimStatus] = frozenset({"proposed", "accepted"})
-# Replaced by a correction (superseded) or retracted (rejected): never current again.
+# Not current: replaced by a correction (superseded), retracted (rejected), erased, or
+# withheld while an erasure request waits (the one of them that may be current again).
 RETIRED_CLAIM: frozenset[ClaimStatus] = frozenset(CLAIM_STATUSES) - CURRENT_CLAIM
+# What still holds up the decisions resting on it: a withheld claim is offered to no new
+# run, but what was decided on it is re-checked only when the request is applied.
+SUPPORTING_CLAIM: frozenset[ClaimStatus] = CURRENT_CLAIM | {"withheld"}
 # How much a claim's confidence is worth: a quote that matched, or a reviewer's word.
 ConfidenceKind = Literal["quote_match", "human_correction"]
 CONFIDENCE_KINDS: tuple[ConfidenceKind, ...] = get_args(ConfidenceKind)
@@ -53,7 +58,7 @@ SUPPORT_POLICIES: tuple[SupportPolicy, ...] = get_args(SupportPolicy)
 FlagReasonType = Literal["premise_lost", "upstream_fell"]
 ReviewReasonType = Literal["correction", "recheck", "upstream_rejected", "rejected",
                            "no_evidence", "sources_disagree", "conflict_resolved",
-                           "source_revised"]
+                           "source_revised", "erasure"]
 
 # Conflicts between sources (docs/rules.md, rule 9).
 ConflictStatus = Literal["open", "resolved", "dismissed"]
@@ -70,8 +75,8 @@ VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 Resolution = Literal["keep", "dismiss"]
 RESOLUTIONS: tuple[Resolution, ...] = get_args(Resolution)
 # What closed a conflict one of whose sides was superseded or retired by something else: a
-# correction, the resolution of another conflict, or a new version of a source.
-SettledKind = Literal["correction", "resolution", "version"]
+# correction, the resolution of another conflict, a new version of a source, or an erasure.
+SettledKind = Literal["correction", "resolution", "version", "erasure"]
 SETTLED_KINDS: tuple[SettledKind, ...] = get_args(SettledKind)
 # The kind of a value a statement gives, as the detector reads it (facts/values.py).
 ValueKind = Literal["date", "time", "duration", "number", "amount", "percentage", "place",
@@ -89,6 +94,22 @@ SOURCE_KINDS: tuple[SourceKind, ...] = get_args(SourceKind)
 # (latest_wins). A workspace stored without the setting reviews.
 UpdatesPolicy = Literal["review", "latest_wins"]
 UPDATES_POLICIES: tuple[UpdatesPolicy, ...] = get_args(UpdatesPolicy)
+# Erasures (docs/rules.md, rule 12). What an erasure removes, by the kind of target it names.
+ErasureKind = Literal["source", "version", "message", "claim", "speaker", "text", "request"]
+ERASURE_KINDS: tuple[ErasureKind, ...] = get_args(ErasureKind)
+# A speaker's request waits for a reviewer (requested), who applies or declines it; any
+# other erasure is applied when it is written.
+ErasureStatus = Literal["requested", "applied", "declined"]
+ERASURE_STATUSES: tuple[ErasureStatus, ...] = get_args(ErasureStatus)
+# What a list of erasures may ask for: one status, or all of them.
+ErasureStatusFilter = Literal["requested", "applied", "declined", "all"]
+# Whether FalkorDB's files still hold what an applied erasure removed from the graph.
+DiskState = Literal["pending", "clean"]
+DISK_STATES: tuple[DiskState, ...] = get_args(DiskState)
+# How a workspace takes a speaker's request to forget: a request for a reviewer (review, the
+# default), or applied at once (apply). A workspace stored without the setting reviews.
+ForgetRequests = Literal["review", "apply"]
+FORGET_REQUESTS: tuple[ForgetRequests, ...] = get_args(ForgetRequests)
 IngestStatus = Literal["created", "versioned", "unchanged", "extracted", "preview"]
 FragmentExtraction = Literal["done", "failed", "skipped", "none"]
 # A fragment whose extraction did not run, or failed: what re-extraction picks up.
@@ -134,7 +155,7 @@ Role = Literal["admin", "reviewer", "agent", "reader"]
 # The graph. Every node label of a workspace graph has an ``id`` with a unique constraint.
 NodeLabel = Literal["Workspace", "Source", "SourceVersion", "SourceFragment", "Claim",
                     "Correction", "Conflict", "AgentRun", "Handoff", "Decision", "Action",
-                    "AuditEvent"]
+                    "AuditEvent", "Erasure"]
 NODE_LABELS: tuple[NodeLabel, ...] = get_args(NodeLabel)
 EdgeType = Literal["HAS_VERSION", "HAS_FRAGMENT", "SUPPORTED_BY", "CORRECTS", "SUPERSEDES",
                    "HAS_HANDOFF", "PRODUCED", "USED_CLAIM", "DEPENDS_ON", "REQUIRES",

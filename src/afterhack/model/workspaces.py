@@ -6,7 +6,7 @@ from typing import Literal
 
 from typing_extensions import TypedDict
 
-from afterhack.model.vocab import KeyRole, UpdatesPolicy
+from afterhack.model.vocab import ForgetRequests, KeyRole, UpdatesPolicy
 
 
 class WorkspaceRow(TypedDict):
@@ -17,6 +17,9 @@ class WorkspaceRow(TypedDict):
     # How a newer statement by the same speaker is taken (docs/rules.md, rule 11): a
     # conflict for a reviewer, or it supersedes the older one at once.
     updates: UpdatesPolicy
+    # How a speaker's request to forget is taken (docs/rules.md, rule 12): a request for a
+    # reviewer, or applied at once.
+    forget_requests: ForgetRequests
 
 
 class ApiKeyRow(TypedDict):

@@ -8,7 +8,9 @@ pure function over a snapshot of the affected region:
 * inside it, start with nothing in good standing and repeatedly admit a decision whose
   premises all hold and whose upstream decisions are all in good standing (outside the
   region they keep their status), until nothing changes;
-* a premise holds if any one of its claims is current; under the ``independent`` policy a
+* a premise holds if any one of its claims is current (or withheld by an erasure request
+  that waits for a reviewer: what was decided on it is re-checked when the request is
+  applied); under the ``independent`` policy a
   claim from the corrected claim's own source is not alternative support for it;
 * a correction refutes a statement, not one copy: the corrected claims are every current
   claim with its statement key (its twins from other sources or other ingests), none of
@@ -33,7 +35,7 @@ from afterhack.model.region import (
     Snapshot,
     Use,
 )
-from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING, OPEN_ACTION, SupportPolicy
+from afterhack.model.vocab import GOOD_STANDING, OPEN_ACTION, SUPPORTING_CLAIM, SupportPolicy
 
 
 @dataclass
@@ -56,7 +58,7 @@ def holding_claims(d: DecisionInfo, premise_uses: list[Use], refuted: Refuted,
     shared = {refuted[u.claim_id] for u in premise_uses if u.claim_id in refuted} - {None}
     out = []
     for u in premise_uses:
-        if u.claim_id in refuted or u.status not in CURRENT_CLAIM:
+        if u.claim_id in refuted or u.status not in SUPPORTING_CLAIM:
             continue
         if policy == "independent" and u.source_id in shared:
             continue

@@ -31,6 +31,7 @@ from afterhack.memory import checks
 from afterhack.memory.ingest import Extractor
 from afterhack.model.vocab import SupportPolicy
 from afterhack.retrieval.vectors import AfterWrite, Vectors, Worker
+from afterhack.runtime.disk_scrub import DiskScrub, NoDiskScrub
 from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.runtime.loading import Target, can_wait, wait_until_loaded
 from afterhack.store import plancache
@@ -98,6 +99,8 @@ class Services:
     watch: StoreWatch = field(default_factory=StoreWatch)
     # Claim embeddings (search by meaning); embeddings off is Vectors(None).
     vectors: Vectors = field(default_factory=lambda: Vectors(None))
+    # Rewrites FalkorDB's files after an erasure (runtime/disk_scrub.py).
+    scrubber: DiskScrub = field(default_factory=NoDiskScrub)
 
     @property
     def model_name(self) -> str:

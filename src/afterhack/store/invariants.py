@@ -17,7 +17,11 @@ Returns a list of violations; an empty list means the workspace is consistent:
 9. every claim's, decision's, action's and conflict's current status is the last entry of
    its status history, whose times are in order and begin at its creation (a node written
    before histories has neither list, store/history.py);
-10. every node carries the shared label Node (lookups by id go through its index).
+10. every node carries the shared label Node (lookups by id go through its index);
+11. an erased claim keeps none of its words (its statement says when and by whom it was
+    erased, its key and terms are empty of them, it has no vector) and names the applied
+    erasure that took them; every claim an applied erasure names is erased;
+12. a withheld claim names a waiting request and remembers the status it returns to.
 
 ``collateral`` compares two readings of every node's status and revision (``states``): what
 changed outside the nodes a change was allowed to touch.
@@ -29,7 +33,7 @@ import itertools
 import json
 
 from afterhack.model.sources import MESSAGE_SEPARATOR
-from afterhack.model.vocab import CURRENT_CLAIM, EDGE_ENDS, GOOD_STANDING, OPEN_ACTION
+from afterhack.model.vocab import EDGE_ENDS, GOOD_STANDING, OPEN_ACTION, SUPPORTING_CLAIM
 from afterhack.store.client import Graph, Row
 from afterhack.store.history import HISTORY_LABELS
 
@@ -59,7 +63,7 @@ async def check_workspace(g: Graph) -> list[str]:
             continue
         premises: dict[str, bool] = {}
         for u in d["uses"]:
-            premises[u["p"]] = premises.get(u["p"], False) or u["s"] in CURRENT_CLAIM
+            premises[u["p"]] = premises.get(u["p"], False) or u["s"] in SUPPORTING_CLAIM
         lost = [p for p, ok in premises.items() if not ok]
         if lost:
             v.append(f"decision {d['id']} is {d['status']} but premise(s) {lost} have no "
@@ -166,14 +170,49 @@ async def check_workspace(g: Graph) -> list[str]:
     unlabelled = (await g.read("MATCH (n) WHERE NOT n:Node RETURN count(n) AS n")).scalar()
     if unlabelled:
         v.append(f"{unlabelled} nodes lack the shared label Node")
+    v += await _check_erasures(g)
+    return v
+
+
+async def _check_erasures(g: Graph) -> list[str]:
+    v: list[str] = []
+    erasures = {r["id"]: r for r in await _all(g, (
+        "MATCH (e:Erasure) RETURN e.id AS id, e.status AS status, e.claim_ids AS claims "
+        "ORDER BY e.id"))}
+    claims = await _all(g, (
+        "MATCH (c:Claim) WHERE c.status IN ['erased', 'withheld'] OR c.erasure_id IS NOT NULL "
+        "RETURN c.id AS id, c.status AS status, c.statement AS statement, "
+        "c.statement_key AS key, c.terms AS terms, c.embedding IS NOT NULL AS vector, "
+        "c.erasure_id AS erasure, c.withheld_from AS withheld_from ORDER BY c.id"))
+    for c in claims:
+        e = erasures.get(c["erasure"] or "")
+        if c["status"] == "erased":
+            if (not (c["statement"] or "").startswith("Erased on ")
+                    or c["key"] != f"erased:{c['id']}" or c["terms"] or c["vector"]):
+                v.append(f"claim {c['id']} is erased but keeps words, terms or a vector")
+            if e is None or e["status"] != "applied":
+                v.append(f"claim {c['id']} is erased but names no applied erasure")
+        elif c["status"] == "withheld":
+            if e is None or e["status"] != "requested":
+                v.append(f"claim {c['id']} is withheld but names no waiting request")
+            if c["withheld_from"] not in ("proposed", "accepted"):
+                v.append(f"claim {c['id']} is withheld without a status to return to")
+        else:
+            v.append(f"claim {c['id']} is {c['status']} but names an erasure")
+    status = {c["id"]: c["status"] for c in claims}
+    for e in erasures.values():
+        if e["status"] == "applied":
+            v += [f"erasure {e['id']} names claim {i}, which is not erased"
+                  for i in e["claims"] or [] if status.get(i) != "erased"]
     return v
 
 
 async def _current(g: Graph, key: str) -> int:
+    """Claims of a statement still held: current, or withheld while a request waits."""
     return int((await g.read(
         "MATCH (c:Node {statement_key:$k}) WHERE c:Claim "
-        "AND c.status IN ['proposed','accepted'] RETURN count(c) AS n", {"k": key})).scalar()
-        or 0)
+        "AND c.status IN ['proposed','accepted','withheld'] RETURN count(c) AS n",
+        {"k": key})).scalar() or 0)
 
 
 async def _a_side_is_gone(g: Graph, keys: list[str]) -> bool:

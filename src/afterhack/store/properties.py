@@ -17,6 +17,10 @@ from afterhack.model.vocab import (
     CONFLICT_STATUSES,
     CORRECTION_NODE_KINDS,
     DECISION_STATUSES,
+    DISK_STATES,
+    ERASURE_KINDS,
+    ERASURE_STATUSES,
+    FORGET_REQUESTS,
     OPEN_ACTION,
     RESOLUTIONS,
     RUN_STATUSES,
@@ -33,19 +37,21 @@ _HISTORY: dict[str, PropType] = {"status_history": "str_list", "status_since": "
 
 NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
     "Workspace": {**_CREATED, "name": "str", "revision": "int", "ready": "bool",
-                  "updates": "str"},
+                  "updates": "str", "forget_requests": "str"},
     "Source": {**_CREATED, "title": "str", "origin_type": "str", "origin_name": "str",
                "revision": "int", "latest_version": "int", "kind": "str", "messages": "int"},
     # A file's original is kept on its version (base64 in file_data: decisions/0026).
     "SourceVersion": {**_CREATED, "version": "int", "text": "str", "content_hash": "str",
                       "length": "int", "model_calls": "str", "first_message": "int",
                       "media_type": "str", "file_size": "int", "file_hash": "str",
-                      "file_name": "str", "file_data": "str"},
+                      "file_name": "str", "file_data": "str",
+                      # Counts the erasures that changed its text (none: absent).
+                      "revision": "int"},
     "SourceFragment": {**_CREATED, "seq": "int", "text": "str", "start": "int", "end": "int",
                        "origin_type": "str", "origin_name": "str", "source_id": "str",
                        "version_id": "str", "extraction": "str", "error": "str",
                        "speaker": "str", "said_at": "int", "message_index": "int",
-                       "page": "int", "section": "str"},
+                       "page": "int", "section": "str", "revision": "int"},
     "Claim": {**_CREATED, **_HISTORY, "statement": "str", "statement_key": "str",
               "evidence_quote": "str",
               "quote_start": "int", "quote_end": "int", "status": "str",
@@ -54,7 +60,11 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
               "extracted_by": "str", "retired_by": "str", "valid_from": "int",
               "valid_until": "int", "said_by": "str", "said_at": "int",
               # Its search terms; its vector is derived and never exported (store/export.py).
-              "terms": "str_list"},
+              "terms": "str_list",
+              # The erasure that took its words, or the request that withholds it, when and
+              # by whom; a withheld claim's status before (docs/rules.md, rule 12).
+              "erasure_id": "str", "erasure_at": "int", "erasure_by": "str",
+              "withheld_from": "str"},
     "Correction": {**_CREATED, "claim_id": "str", "key": "str", "statement": "str",
                    "reason": "str", "reviewer": "str", "kind": "str",
                    "replacement_id": "str", "outcome": "str"},
@@ -83,6 +93,15 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
                "held_from": "str"},
     "AuditEvent": {"id": "str", "kind": "str", "actor": "str", "at": "int",
                    "subject_id": "str", "detail": "str"},
+    # No erased words here, nor a hash of them (docs/rules.md, rule 12).
+    "Erasure": {**_CREATED, "status": "str", "kind": "str", "source_id": "str",
+                "version_id": "str", "message_index": "int", "claim_id": "str",
+                "request_id": "str", "reason": "str", "requested_by": "str",
+                "requested_at": "int", "applied_by": "str", "applied_at": "int",
+                "declined_by": "str", "declined_at": "int", "key": "str", "counts": "str",
+                "claim_ids": "str_list", "flagged": "str_list", "held": "str_list",
+                "conflicts": "str_list", "disk": "str", "disk_clean_at": "int",
+                "revision": "int"},
 }
 
 EDGE_PROPERTIES: dict[str, dict[str, PropType]] = {
@@ -111,6 +130,12 @@ VALUES: dict[tuple[str, str], tuple[str, ...]] = {
     ("AgentRun", "status"): RUN_STATUSES,
     ("Source", "kind"): SOURCE_KINDS,
     ("Workspace", "updates"): UPDATES_POLICIES,
+    ("Workspace", "forget_requests"): FORGET_REQUESTS,
+    ("Claim", "withheld_from"): tuple(s for s in CLAIM_STATUSES if s in ("proposed",
+                                                                         "accepted")),
+    ("Erasure", "status"): ERASURE_STATUSES,
+    ("Erasure", "kind"): ERASURE_KINDS,
+    ("Erasure", "disk"): DISK_STATES,
 }
 
 # Without these a node is not what the app reads back (a claim without a status is neither
@@ -124,6 +149,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "Correction": ("kind",),
     "Conflict": ("key", "status", "kind", "revision"),
     "AgentRun": ("task", "status"),
+    "Erasure": ("status", "kind"),
 }
 
 

@@ -13,7 +13,7 @@ import time
 
 from afterhack.errors import StoreUnavailable, WorkspaceNotFound
 from afterhack.model.pages import After, PageKey
-from afterhack.model.vocab import EDGE_TYPES, UpdatesPolicy
+from afterhack.model.vocab import EDGE_TYPES, ForgetRequests, UpdatesPolicy
 from afterhack.model.workspaces import WorkspaceRow
 from afterhack.store import admin
 from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
@@ -172,27 +172,48 @@ async def wait_schema_built_everywhere(store: Store, poll_s: float = 1.0) -> Non
 
 
 _FIELDS = ("w.id AS id, w.name AS name, w.revision AS revision, w.created_at AS created_at, "
-           "coalesce(w.updates, 'review') AS updates")
+           "coalesce(w.updates, 'review') AS updates, "
+           "coalesce(w.forget_requests, 'review') AS forget_requests")
 
 
 def _row(r: Row) -> WorkspaceRow:
     return {"id": r["id"], "name": r["name"], "revision": r["revision"],
-            "created_at": r["created_at"], "updates": r["updates"]}
+            "created_at": r["created_at"], "updates": r["updates"],
+            "forget_requests": r["forget_requests"]}
 
 
 async def set_updates(store: Store, ws_id: str, updates: UpdatesPolicy,
                       actor: str) -> WorkspaceRow:
     """How the workspace takes a newer statement by the same speaker (rule 11)."""
+    return await change_settings(store, ws_id, actor, updates=updates)
+
+
+async def change_settings(store: Store, ws_id: str, actor: str, *,
+                          updates: UpdatesPolicy | None = None,
+                          forget_requests: ForgetRequests | None = None) -> WorkspaceRow:
+    """How the workspace takes a newer statement by the same speaker (rule 11) and a
+    speaker's request to forget (rule 12); a setting left None, or given its value again,
+    is not changed."""
     row = await get_workspace(store, ws_id)
-    if row["updates"] == updates:
+    wanted: dict[str, str] = {}
+    was: dict[str, str] = {}
+    if updates is not None and updates != row["updates"]:
+        wanted["updates"], was["updates"] = updates, row["updates"]
+    if forget_requests is not None and forget_requests != row["forget_requests"]:
+        wanted["forget_requests"], was["forget_requests"] = (forget_requests,
+                                                             row["forget_requests"])
+    if not wanted:
         return row
     rows = await store.graph(graph_name(ws_id)).write(
         "MATCH (w:Node {id:$id}) WHERE w:Workspace AND w.ready = true "
-        "SET w.updates = $updates, w.revision = w.revision + 1 WITH w "
+        "SET w.updates = coalesce($updates, w.updates), "
+        "w.forget_requests = coalesce($forget_requests, w.forget_requests), "
+        "w.revision = w.revision + 1 WITH w "
         + CREATE_AUDIT + f" RETURN {_FIELDS}",
-        {"id": ws_id, "updates": updates,
+        {"id": ws_id, "updates": wanted.get("updates"),
+         "forget_requests": wanted.get("forget_requests"),
          **audit_params("workspace.updated", actor, ws_id,
-                        {"updates": updates, "was": row["updates"]})})
+                        {**wanted, "was": was})})
     found = rows.first()
     if found is None:
         raise WorkspaceNotFound(ws_id)

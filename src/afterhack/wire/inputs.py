@@ -17,7 +17,16 @@ from pydantic import (
 )
 
 from afterhack.errors import InvalidRequest
-from afterhack.model.vocab import ActionOp, CorrectionKind, DecisionOp, KeyRole, UpdatesPolicy
+from afterhack.model.erasures import ErasureTarget
+from afterhack.model.vocab import (
+    ActionOp,
+    CorrectionKind,
+    DecisionOp,
+    ErasureKind,
+    ForgetRequests,
+    KeyRole,
+    UpdatesPolicy,
+)
 
 
 def _clean_text(value: str) -> str:
@@ -121,9 +130,17 @@ class MessagesAppend(Body):
 
 
 class WorkspaceChange(Body):
-    """``PATCH /workspaces/{ws}``: how a newer statement by the same speaker is taken."""
+    """``PATCH /workspaces/{ws}``: how a newer statement by the same speaker is taken, and
+    how a speaker's request to forget is (one of them, or both)."""
 
-    updates: UpdatesPolicy
+    updates: UpdatesPolicy | None = None
+    forget_requests: ForgetRequests | None = None
+
+    @model_validator(mode="after")
+    def _something(self) -> WorkspaceChange:
+        if self.updates is None and self.forget_requests is None:
+            raise ValueError("send updates, forget_requests, or both")
+        return self
 
 
 class AgentRunCreate(Body):
@@ -194,6 +211,68 @@ class ConflictResolve(Body):
     reviewer: Annotated[Text, Field(max_length=200)] | None = None
     conflict_revision: Revision
     impact_token: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+# An erased string is looked for wherever it was written: at least this long, so it names
+# something (rules/redaction.MIN_NEEDLE).
+_ERASED_TEXT_MIN = 4
+
+
+def _not_spaces(value: str) -> str:
+    if not value.strip():
+        raise ValueError("is only spaces: there is nothing to erase")
+    return value
+
+
+class ErasureTargetIn(Body):
+    """What an erasure removes: exactly one of ``{source_id}``, ``{source_id,
+    version_id}``, ``{source_id, message_index}``, ``{claim_id}``, ``{speaker}``, ``{text}``
+    (an exact string of at least 4 characters) or ``{request_id}``."""
+
+    source_id: Id | None = None
+    version_id: Id | None = None
+    message_index: Annotated[StrictInt, Field(ge=0, le=2**31)] | None = None
+    claim_id: Id | None = None
+    speaker: Annotated[NonBlank, Field(max_length=200)] | None = None
+    text: Annotated[Text, Field(min_length=_ERASED_TEXT_MIN, max_length=4000),
+                    AfterValidator(_not_spaces)] | None = None
+    request_id: Id | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ErasureTargetIn:
+        given = {k for k, v in self.model_dump().items() if v is not None}
+        shapes = ({"source_id"}, {"source_id", "version_id"}, {"source_id", "message_index"},
+                  {"claim_id"}, {"speaker"}, {"text"}, {"request_id"})
+        if given not in shapes:
+            raise ValueError(
+                "name exactly one thing to erase: {source_id}, {source_id, version_id}, "
+                "{source_id, message_index}, {claim_id}, {speaker}, {text} or {request_id}")
+        return self
+
+    def target(self) -> ErasureTarget:
+        kind: ErasureKind = ("version" if self.version_id is not None
+                else "message" if self.message_index is not None
+                else "source" if self.source_id is not None
+                else "claim" if self.claim_id is not None
+                else "speaker" if self.speaker is not None
+                else "text" if self.text is not None else "request")
+        return {"kind": kind, "source_id": self.source_id, "version_id": self.version_id,
+                "message_index": self.message_index, "claim_id": self.claim_id,
+                "speaker": self.speaker, "text": self.text, "request_id": self.request_id}
+
+
+class ErasurePreviewIn(Body):
+    target: ErasureTargetIn
+
+
+class ErasureApply(Body):
+    target: ErasureTargetIn
+    impact_token: Annotated[str, Field(min_length=1, max_length=200)]
+    reason: Annotated[Text, Field(max_length=4000)] | None = None
+
+
+class ErasureDecline(Body):
+    reason: Annotated[Text, Field(max_length=4000)] | None = None
 
 
 class KeyCreate(Body):

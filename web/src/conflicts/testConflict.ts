@@ -153,6 +153,7 @@ export function claimView(id: string, statement: string, status: ClaimStatus, so
     valid_until: null,
     said_by: null,
     said_at: null,
+    erasure: null,
     origin: { type: 'document', name: title, source_id: sourceId, source_title: title, version: 1 },
     evidence: [],
     corrections: [],

@@ -56,7 +56,8 @@ async def add_source(body: SourceCreate, ws: WorkspaceDep, services: ServicesDep
             messages=_messages(body.messages), source_id=None, actor=caller.actor,
             extract=body.extract, judge=services.conflict_judge, policy=services.policy,
             updates=ws.row["updates"], preview=body.preview, vectors=services.vectors,
-            origin_type=body.origin_type or "conversation", origin_name=body.origin_name)
+            origin_type=body.origin_type or "conversation", origin_name=body.origin_name,
+            forget=ws.row["forget_requests"], after_erasure=services.scrubber.request)
     else:
         assert body.text is not None
         result = await ingest.ingest_source(
@@ -95,7 +96,8 @@ async def append_messages(source_id: str, body: MessagesAppend, ws: WorkspaceDep
         ws.graph, services.settings, services.extractor, title=None,
         messages=_messages(body.messages), source_id=source_id, actor=caller.actor,
         extract=body.extract, judge=services.conflict_judge, policy=services.policy,
-        updates=ws.row["updates"], preview=body.preview, vectors=services.vectors)
+        updates=ws.row["updates"], preview=body.preview, vectors=services.vectors,
+        forget=ws.row["forget_requests"], after_erasure=services.scrubber.request)
     return _answer(result)
 
 

@@ -1,0 +1,92 @@
+"""Erasures (docs/rules.md, rule 12): preview, apply (and wait for the disk), list, read,
+and decline a speaker's request."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Response
+
+from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
+from afterhack.api.security import allow
+from afterhack.errors import InvalidRequest
+from afterhack.memory import erasure, erasure_requests, lists
+from afterhack.model.erasures import AppliedErasure, ErasurePreview, ErasureRecord
+from afterhack.model.pages import ErasureList
+from afterhack.model.vocab import ERASURE_STATUSES, ErasureStatus, ErasureStatusFilter
+from afterhack.store import erasures
+from afterhack.wire.inputs import ErasureApply, ErasureDecline, ErasurePreviewIn
+
+router = APIRouter(tags=["erasures"])
+
+# How long ``?wait=disk`` waits for the files to be rewritten before it answers anyway (the
+# record then still says ``disk: "pending"``).
+DISK_WAIT_S = 300.0
+
+
+@router.post("/workspaces/{ws}/erasures/preview", dependencies=[allow("erase")])
+async def preview(body: ErasurePreviewIn, ws: WorkspaceDep,
+                  services: ServicesDep) -> ErasurePreview:
+    """What erasing the target would remove and repair, and the token apply sends back."""
+    target = body.target.target()
+    erasure.check_target(target)
+    return await erasure.preview_erasure(ws.graph, target, policy=services.policy)
+
+
+@router.post("/workspaces/{ws}/erasures", status_code=201, dependencies=[allow("erase")],
+             responses={200: {"model": AppliedErasure,
+                              "description": "The same apply again: already_applied."}})
+async def apply(body: ErasureApply, ws: WorkspaceDep, services: ServicesDep,
+                caller: CallerDep, response: Response,
+                wait: Annotated[Literal["disk"] | None, Query(
+                    description="disk: answer once FalkorDB's files no longer hold what "
+                                "was erased (the record says disk: clean)")] = None
+                ) -> AppliedErasure:
+    """Apply what the preview showed, in one guarded write; the disk rewrite is asked for
+    at once, and waited for with ``?wait=disk``."""
+    target = body.target.target()
+    erasure.check_target(target)
+    status, record = await erasure.apply_erasure(
+        ws.graph, target, impact_token_seen=body.impact_token, reason=body.reason,
+        actor=caller.actor, policy=services.policy)
+    if record["disk"] == "pending":
+        ticket = services.scrubber.request()
+        if wait == "disk" and await services.scrubber.wait(ticket, DISK_WAIT_S):
+            record = await erasures.get_erasure(ws.graph, record["id"])
+    if status == "already_applied":
+        response.status_code = 200
+    return {"status": status, "erasure": record}
+
+
+def _statuses(status: ErasureStatusFilter | None) -> list[ErasureStatus] | None:
+    if status is None or status == "all":
+        return None
+    for s in ERASURE_STATUSES:
+        if s == status:
+            return [s]
+    raise InvalidRequest(f"Unknown erasure status: {status}.")  # pragma: no cover
+
+
+@router.get("/workspaces/{ws}/erasures", dependencies=[allow("read")])
+async def list_erasures(
+    ws: WorkspaceDep,
+    status: ErasureStatusFilter | None = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 50,
+    cursor: Cursor = None,
+) -> ErasureList:
+    """Erasures and requests, newest first (every status without ``status``)."""
+    return await lists.erasure_page(ws.graph, _statuses(status), limit=limit, cursor=cursor)
+
+
+@router.get("/workspaces/{ws}/erasures/{erasure_id}", dependencies=[allow("read")])
+async def get_erasure(erasure_id: str, ws: WorkspaceDep) -> ErasureRecord:
+    return await erasures.get_erasure(ws.graph, erasure_id)
+
+
+@router.post("/workspaces/{ws}/erasures/{erasure_id}/decline",
+             dependencies=[allow("erase")])
+async def decline(erasure_id: str, body: ErasureDecline, ws: WorkspaceDep,
+                  caller: CallerDep) -> ErasureRecord:
+    """A speaker's request declined: the claims it withheld are what they were before."""
+    return await erasure_requests.decline_request(ws.graph, erasure_id, actor=caller.actor,
+                                                  reason=body.reason)

@@ -1,0 +1,436 @@
+"""Forget, provably (docs/rules.md, rule 12): an erasure is previewed, then applied as one
+guarded write; afterwards the erased words are in no node or edge of the workspace graph and
+in no answer (now, as of an earlier time, or an export), the rest of each text still slices
+exactly at its offsets, and what rested on an erased claim is re-checked as for a
+retraction. Against the real app and FalkorDB."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from afterhack.store.client import Graph
+from afterhack.store.invariants import check_sources, check_workspace
+from tests.support.api import add_source, claim_named, new_workspace, read_json, run_agent
+from tests.support.erasure import answers, graph_strings, holders
+from tests.support.graphs import statuses, with_graph
+
+NUMBER = "0170 4455667"
+CHAT = [
+    {"speaker": "Ana", "text": "Hello everyone, I will lead the launch."},
+    {"speaker": "Ana", "text": f"My phone number is {NUMBER}."},
+    {"speaker": "Ben", "text": "The launch is planned for June 12."},
+]
+CONTACTS = (f"Contacts for the launch. Ana can be reached at {NUMBER}. "
+            "The venue is the Harbour Hall. Doors open at 9 am.")
+
+
+def _chat(client: TestClient, ws: str, messages: list[dict[str, str]] | None = None,
+          title: str = "Launch chat") -> dict[str, Any]:
+    r = client.post(f"/api/workspaces/{ws}/sources",
+                    json={"title": title, "messages": messages or CHAT})
+    assert r.status_code == 201, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def preview(client: TestClient, ws: str, target: dict[str, Any]) -> dict[str, Any]:
+    r = client.post(f"/api/workspaces/{ws}/erasures/preview", json={"target": target})
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def erase(client: TestClient, ws: str, target: dict[str, Any], *,
+          reason: str = "Said by mistake.") -> dict[str, Any]:
+    """Preview, then apply: an erasure as a reviewer makes one. The applied record."""
+    p = preview(client, ws, target)
+    r = client.post(f"/api/workspaces/{ws}/erasures",
+                    json={"target": target, "impact_token": p["impact_token"],
+                          "reason": reason})
+    assert r.status_code == 201, r.text
+    assert r.json()["status"] == "applied"
+    record: dict[str, Any] = r.json()["erasure"]
+    return record
+
+
+def whole(url: str, ws: str) -> None:
+    """Every invariant of the workspace holds, sources included (each version's fragments
+    tile its text, every quote slices it at its offsets)."""
+    async def check(g: Graph) -> list[str]:
+        return [*await check_workspace(g), *await check_sources(g)]
+
+    assert with_graph(url, ws, check) == []
+
+
+def quotes_slice(client: TestClient, ws: str, source_id: str) -> dict[str, str]:
+    """Each claim of a source with its quote, checked to be its version's text at its
+    offsets."""
+    source = read_json(client, f"/api/workspaces/{ws}/sources/{source_id}")
+    texts = {v["id"]: v["text"] for v in source["versions"]}
+    out: dict[str, str] = {}
+    for c in read_json(client, f"/api/workspaces/{ws}/claims", status="all",
+                       limit=1000)["items"]:
+        if c["source_id"] != source_id:
+            continue
+        claim = read_json(client, f"/api/workspaces/{ws}/claims/{c['id']}")
+        [ev] = claim["evidence"]
+        version = next(v for v in source["versions"]
+                       if any(f["id"] == ev["fragment_id"] for f in v["fragments"]))
+        text = texts[version["id"]]
+        assert text[claim["quote_start"]:claim["quote_end"]] == claim["evidence_quote"]
+        out[claim["statement"]] = claim["evidence_quote"]
+    return out
+
+
+def test_the_story(client: TestClient, falkordb: str) -> None:
+    """Ana says her number in a chat, a document quotes it, a run cites it; erasing the
+    string leaves it in no answer (now or as of before), no graph property and no export;
+    the decision needs review; the document's other claims keep exact quotes."""
+    ws = new_workspace(client, "story")
+    chat = _chat(client, ws)
+    doc = add_source(client, ws, CONTACTS, title="Contacts")
+    run = run_agent(client, ws, f"Call Ana at {NUMBER} about the launch")
+    cited = {c["id"] for p in run["decision"]["premises"] for c in p["claims"]}
+    said = claim_named(chat, f"My phone number is {NUMBER}.")
+    quoted = claim_named(doc, f"Ana can be reached at {NUMBER}.")
+    assert {said["id"], quoted["id"]} <= cited
+    before = int(time.time() * 1000)
+    assert NUMBER in answers(client, ws) and holders(falkordb, ws, NUMBER)
+
+    p = preview(client, ws, {"text": NUMBER})
+    assert {c["id"] for c in p["goes"]["claims"]} == {said["id"], quoted["id"]}
+    assert [f["decision_id"] for f in p["flag"]] == [run["decision"]["id"]]
+    assert p["counts"]["versions"] == 2 and p["counts"]["messages"] == 1
+    assert NUMBER not in p["impact_token"]
+    record = erase(client, ws, {"text": NUMBER}, reason=f"Ana's number {NUMBER} by mistake")
+
+    # No trace: no string of the graph, no answer now or as of before, no export.
+    assert holders(falkordb, ws, NUMBER) == []
+    assert NUMBER not in answers(client, ws)
+    assert NUMBER not in answers(client, ws, as_of=before)
+    assert NUMBER not in json.dumps(record) and record["reason"] == (
+        "Ana's number [erased] by mistake")
+    # The decision lost both premises: it needs review, naming the erasure.
+    decision = read_json(client, f"/api/workspaces/{ws}/decisions/{run['decision']['id']}")
+    assert decision["status"] == "needs_review"
+    assert decision["review_reason"]["type"] == "erasure"
+    assert decision["review_reason"]["erasure_id"] == record["id"]
+    # Where the claims stood, the graph says when and by whom they were erased.
+    for cid in (said["id"], quoted["id"]):
+        claim = read_json(client, f"/api/workspaces/{ws}/claims/{cid}")
+        assert claim["status"] == "erased"
+        assert claim["statement"].startswith("Erased on ") and "by local" in claim["statement"]
+        assert claim["erasure"] == {"id": record["id"], "status": "applied",
+                                    "at": record["applied_at"], "by": "local"}
+    # The rest of each text stays, exactly: every quote slices its version at its offsets.
+    kept = quotes_slice(client, ws, doc["source"]["id"])
+    assert kept["The venue is the Harbour Hall."] == "The venue is the Harbour Hall."
+    assert kept["Doors open at 9 am."] == "Doors open at 9 am."
+    contacts = read_json(client, f"/api/workspaces/{ws}/sources/{doc['source']['id']}")
+    assert contacts["versions"][0]["text"] == CONTACTS.replace(NUMBER, "[erased]")
+    quotes_slice(client, ws, chat["source"]["id"])
+    whole(falkordb, ws)
+    # Not found by search any more, by words or by meaning.
+    found = read_json(client, f"/api/workspaces/{ws}/claims", q="Ana phone number reached")
+    assert not {said["id"], quoted["id"]} & {c["id"] for c in found["items"]}
+    # The audit records the erasure, without what it erased.
+    audit = read_json(client, f"/api/workspaces/{ws}/audit")["items"]
+    applied = [e for e in audit if e["kind"] == "erasure.applied"]
+    assert len(applied) == 1 and applied[0]["subject_id"] == record["id"]
+    # The same apply again is a repeat, and changes nothing.
+    again = client.post(f"/api/workspaces/{ws}/erasures",
+                        json={"target": {"text": NUMBER}, "impact_token": p["impact_token"]})
+    assert again.status_code == 200 and again.json()["status"] == "already_applied"
+    assert again.json()["erasure"]["id"] == record["id"]
+
+
+def test_a_claim_erased_by_its_span_keeps_its_neighbours(client: TestClient,
+                                                          falkordb: str) -> None:
+    ws = new_workspace(client, "claim")
+    doc = add_source(client, ws, CONTACTS, title="Contacts")
+    quoted = claim_named(doc, f"Ana can be reached at {NUMBER}.")
+    record = erase(client, ws, {"claim_id": quoted["id"]})
+    assert record["claim_ids"] == [quoted["id"]] and record["counts"]["spans"] == 1
+    source = read_json(client, f"/api/workspaces/{ws}/sources/{doc['source']['id']}")
+    assert source["versions"][0]["text"] == (
+        "Contacts for the launch. [erased] The venue is the Harbour Hall. Doors open at 9 am.")
+    assert holders(falkordb, ws, "Ana can be reached") == []
+    kept = quotes_slice(client, ws, doc["source"]["id"])
+    assert "The venue is the Harbour Hall." in kept
+    whole(falkordb, ws)
+    # An erased claim cannot be erased again: nothing of it is left.
+    p = preview(client, ws, {"claim_id": quoted["id"]})
+    assert p["goes"]["claims"] == [] and p["counts"]["spans"] == 0
+    r = client.post(f"/api/workspaces/{ws}/erasures", json={
+        "target": {"claim_id": quoted["id"]}, "impact_token": p["impact_token"]})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "nothing_to_erase"
+
+
+def test_a_message_a_speaker_a_version_and_a_source(client: TestClient, falkordb: str) -> None:
+    ws = new_workspace(client, "kinds")
+    chat = _chat(client, ws)
+    sid = chat["source"]["id"]
+    more = client.post(f"/api/workspaces/{ws}/sources/{sid}/messages", json={"messages": [
+        {"speaker": "Ana", "text": "The budget is 45,000 euros."},
+        {"speaker": "Ben", "text": "Doors open at 9 am."}]})
+    assert more.status_code == 201, more.text
+
+    one = erase(client, ws, {"source_id": sid, "message_index": 1})
+    assert one["counts"]["messages"] == 1 and one["counts"]["claims"] == 1
+    assert holders(falkordb, ws, NUMBER) == []
+    assert holders(falkordb, ws, "Hello everyone") != []
+    whole(falkordb, ws)
+
+    ana = erase(client, ws, {"speaker": "Ana"})
+    # The message already erased has nothing left: her other two go now.
+    assert ana["counts"]["messages"] == 2
+    assert holders(falkordb, ws, "Hello everyone") == []
+    assert holders(falkordb, ws, "45,000 euros") == []
+    assert holders(falkordb, ws, "June 12") != []  # Ben's words stay
+    transcript = read_json(client, f"/api/workspaces/{ws}/sources/{sid}")
+    first = transcript["versions"][0]
+    assert first["text"] == "[erased]\n\n[erased]\n\nThe launch is planned for June 12."
+    assert [f["speaker"] for f in first["fragments"]] == ["Ana", "Ana", "Ben"]
+    whole(falkordb, ws)
+
+    doc = add_source(client, ws, CONTACTS, title="Contacts")
+    v2 = add_source(client, ws, CONTACTS + " Parking is free.", title="Contacts",
+                    source_id=doc["source"]["id"])
+    versions = read_json(client, f"/api/workspaces/{ws}/sources/{doc['source']['id']}")
+    first_id = next(v["id"] for v in versions["versions"] if v["version"] == 1)
+    erase(client, ws, {"source_id": doc["source"]["id"], "version_id": first_id})
+    after = read_json(client, f"/api/workspaces/{ws}/sources/{doc['source']['id']}")
+    by_version = {v["version"]: v["text"] for v in after["versions"]}
+    assert "Harbour Hall" not in by_version[1] and "Harbour Hall" in by_version[2]
+    assert v2["version"] == 2
+    whole(falkordb, ws)
+
+    all_of_it = erase(client, ws, {"source_id": doc["source"]["id"]})
+    assert all_of_it["counts"]["versions"] == 1  # version 1 had nothing left
+    assert holders(falkordb, ws, "Harbour Hall") == []
+    whole(falkordb, ws)
+
+
+def test_a_stale_preview_is_refused_and_changes_nothing(client: TestClient,
+                                                        falkordb: str) -> None:
+    ws = new_workspace(client, "stale")
+    _chat(client, ws)
+    p = preview(client, ws, {"text": NUMBER})
+    # The same number said again after the preview: the preview did not see it.
+    add_source(client, ws, f"Ana's desk phone is {NUMBER}.", title="Desk")
+    before = graph_strings(falkordb, ws)
+    r = client.post(f"/api/workspaces/{ws}/erasures",
+                    json={"target": {"text": NUMBER}, "impact_token": p["impact_token"]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "stale_erasure_preview"
+    assert sorted(graph_strings(falkordb, ws)) == sorted(before)
+    erase(client, ws, {"text": NUMBER})
+    assert holders(falkordb, ws, NUMBER) == []
+
+
+def test_an_alternative_from_another_source_keeps_the_decision(client: TestClient,
+                                                               falkordb: str) -> None:
+    """Re-checked exactly as a retraction: a premise with another source's claim stands."""
+    ws = new_workspace(client, "alternative")
+    chat = _chat(client, ws, [CHAT[2]])
+    add_source(client, ws, "Launch plan. The launch is planned for June 12.", title="Plan")
+    run = run_agent(client, ws, "When is the launch planned?")
+    [premise] = run["decision"]["premises"]
+    assert len(premise["claims"]) == 2
+    said = claim_named(chat, "The launch is planned for June 12.")
+    record = erase(client, ws, {"claim_id": said["id"]})
+    assert record["flagged"] == []
+    assert statuses(falkordb, ws)[run["decision"]["id"]] == "draft"
+    whole(falkordb, ws)
+
+
+def test_a_conflict_with_an_erased_side_closes(client: TestClient, falkordb: str) -> None:
+    ws = new_workspace(client, "conflict")
+    add_source(client, ws, "The launch is planned for June 12.", title="Plan")
+    memo = add_source(client, ws, "The launch is planned for June 19.", title="Memo")
+    [conflict] = memo["conflicts"]
+    record = erase(client, ws, {"source_id": memo["source"]["id"]})
+    assert record["conflicts"] == [conflict["id"]]
+    closed = read_json(client, f"/api/workspaces/{ws}/conflicts/{conflict['id']}")
+    assert closed["status"] == "resolved"
+    assert closed["settled_by"]["kind"] == "erasure"
+    assert closed["settled_by"]["id"] == record["id"]
+    assert "June 19" not in json.dumps(closed)
+    assert "June 19" not in answers(client, ws)
+    whole(falkordb, ws)
+
+
+def test_an_original_file_holding_the_words_goes(client: TestClient, falkordb: str) -> None:
+    ws = new_workspace(client, "file")
+    r = client.post(f"/api/workspaces/{ws}/sources/files",
+                    files={"file": ("contacts.md", CONTACTS.encode(), "text/markdown")})
+    assert r.status_code == 201, r.text
+    sid, vid = r.json()["source"]["id"], r.json()["source"]["versions"][0]["id"]
+    assert client.get(f"/api/workspaces/{ws}/sources/{sid}/versions/{vid}/file"
+                      ).status_code == 200
+    p = preview(client, ws, {"text": NUMBER})
+    assert [v["file"] for v in p["goes"]["versions"]] == [True]
+    record = erase(client, ws, {"text": NUMBER})
+    assert record["counts"]["files"] == 1
+    gone = client.get(f"/api/workspaces/{ws}/sources/{sid}/versions/{vid}/file")
+    assert gone.status_code == 404
+    assert holders(falkordb, ws, NUMBER) == []
+    whole(falkordb, ws)
+
+
+def test_targets_are_checked(client: TestClient) -> None:
+    ws = new_workspace(client, "targets")
+    chat = _chat(client, ws)
+    url = f"/api/workspaces/{ws}/erasures/preview"
+    for bad in ({}, {"text": "abc"}, {"text": "    "}, {"claim_id": chat["claims"][0]["id"],
+                                                         "speaker": "Ana"},
+                {"version_id": chat["source"]["versions"][0]["id"]},
+                {"message_index": 0}, {"source_id": chat["source"]["id"], "message_index": -1},
+                {"source_id": chat["source"]["id"], "message_index": True}):
+        r = client.post(url, json={"target": bad})
+        assert r.status_code == 422, (bad, r.text)
+    unknown = "00000000-0000-4000-8000-000000000000"
+    for target, code in (({"source_id": unknown}, "source_not_found"),
+                         ({"claim_id": unknown}, "claim_not_found"),
+                         ({"request_id": unknown}, "erasure_not_found"),
+                         ({"source_id": chat["source"]["id"], "version_id": unknown},
+                          "version_not_found"),
+                         ({"source_id": chat["source"]["id"], "message_index": 99},
+                          "message_not_found")):
+        r = client.post(url, json={"target": target})
+        assert r.status_code == 404 and r.json()["error"]["code"] == code, r.text
+    assert client.get(f"/api/workspaces/{ws}/erasures/{unknown}").status_code == 404
+
+
+def test_erasures_are_listed_in_pages(client: TestClient) -> None:
+    ws = new_workspace(client, "pages")
+    doc = add_source(client, ws, CONTACTS, title="Contacts")
+    ids = [erase(client, ws, {"claim_id": c["id"]})["id"] for c in doc["claims"]]
+    first = read_json(client, f"/api/workspaces/{ws}/erasures", limit=2)
+    assert first["total"] == len(ids) and len(first["items"]) == 2
+    rest = read_json(client, f"/api/workspaces/{ws}/erasures", limit=2,
+                     cursor=first["next_cursor"])
+    listed = [e["id"] for e in first["items"] + rest["items"]]
+    assert sorted(listed) == sorted(ids) and len(set(listed)) == len(ids)
+    assert read_json(client, f"/api/workspaces/{ws}/erasures", status="requested")["total"] == 0
+    bad = client.get(f"/api/workspaces/{ws}/erasures", params={"cursor": "nope"})
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_cursor"
+
+
+def _said(client: TestClient, ws: str, source_id: str, speaker: str,
+          text: str) -> dict[str, Any]:
+    r = client.post(f"/api/workspaces/{ws}/sources/{source_id}/messages",
+                    json={"messages": [{"speaker": speaker, "text": text}]})
+    assert r.status_code == 201, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def _visible(client: TestClient, ws: str, claim_id: str, words: str) -> dict[str, bool]:
+    """Where a claim can be found: the claim list, a search, and an agent run's citations."""
+    listed = read_json(client, f"/api/workspaces/{ws}/claims", limit=1000)["items"]
+    found = read_json(client, f"/api/workspaces/{ws}/claims", q=words)["items"]
+    run = run_agent(client, ws, f"What is {words}?")
+    return {"listed": claim_id in {c["id"] for c in listed},
+            "found": claim_id in {c["id"] for c in found},
+            "cited": claim_id in {c["id"] for p in run["decision"]["premises"]
+                                  for c in p["claims"]}}
+
+
+def test_please_forget_my_withholds_at_once_and_applies_on_review(
+        client: TestClient, falkordb: str) -> None:
+    """Acceptance: a "please forget my ..." message withholds the claim at once, and lists
+    a request that applies on review."""
+    ws = new_workspace(client, "request")
+    chat = _chat(client, ws)
+    sid = chat["source"]["id"]
+    said = claim_named(chat, f"My phone number is {NUMBER}.")
+    assert all(_visible(client, ws, said["id"], "Ana's phone number").values())
+
+    asked = _said(client, ws, sid, "Ana", "Please forget my phone number.")
+    [request] = asked["erasures"]
+    assert request["status"] == "requested" and request["claim_ids"] == [said["id"]]
+    assert request["requested_by"] == "Ana" and request["target"]["message_index"] == 3
+    # Withheld at once: not listed, not found, not cited.
+    assert not any(_visible(client, ws, said["id"], "Ana's phone number").values())
+    withheld = read_json(client, f"/api/workspaces/{ws}/claims/{said['id']}")
+    assert withheld["status"] == "withheld"
+    assert withheld["erasure"]["id"] == request["id"]
+    waiting = read_json(client, f"/api/workspaces/{ws}/erasures", status="requested")
+    assert [e["id"] for e in waiting["items"]] == [request["id"]]
+    whole(falkordb, ws)
+
+    record = erase(client, ws, {"request_id": request["id"]}, reason="Ana asked.")
+    assert record["id"] == request["id"] and record["status"] == "applied"
+    assert record["claim_ids"] == [said["id"]]
+    assert holders(falkordb, ws, NUMBER) == []
+    # The request message is kept: it holds no secret.
+    assert holders(falkordb, ws, "Please forget my phone number.") != []
+    assert read_json(client, f"/api/workspaces/{ws}/erasures",
+                     status="requested")["items"] == []
+    whole(falkordb, ws)
+
+
+def test_a_declined_request_gives_the_claims_back(client: TestClient, falkordb: str) -> None:
+    ws = new_workspace(client, "decline")
+    chat = _chat(client, ws)
+    said = claim_named(chat, f"My phone number is {NUMBER}.")
+    [request] = _said(client, ws, chat["source"]["id"], "Ana",
+                      "Vergiss bitte meine Telefonnummer.")["erasures"]
+    # No German word of the request is in the claim: it is found by meaning.
+    assert request["claim_ids"] == [said["id"]]
+    r = client.post(f"/api/workspaces/{ws}/erasures/{request['id']}/decline",
+                    json={"reason": "Needed for the launch."})
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "declined" and r.json()["declined_by"] == "local"
+    back = read_json(client, f"/api/workspaces/{ws}/claims/{said['id']}")
+    assert back["status"] == "proposed" and back["erasure"] is None
+    assert back["statement"] == f"My phone number is {NUMBER}."
+    assert all(_visible(client, ws, said["id"], "Ana's phone number").values())
+    again = client.post(f"/api/workspaces/{ws}/erasures/{request['id']}/decline", json={})
+    assert again.status_code == 409 and again.json()["error"]["code"] == "erasure_closed"
+    p = client.post(f"/api/workspaces/{ws}/erasures/preview",
+                    json={"target": {"request_id": request["id"]}})
+    assert p.status_code == 409 and p.json()["error"]["code"] == "erasure_closed"
+    whole(falkordb, ws)
+
+
+def test_requests_in_three_languages_name_only_the_speakers_own_claims(
+        client: TestClient) -> None:
+    ws = new_workspace(client, "languages")
+    chat = _chat(client, ws, [
+        {"speaker": "Ana", "text": f"My phone number is {NUMBER}."},
+        {"speaker": "Ben", "text": "My phone number is 0171 9988776."},
+        {"speaker": "Li", "text": "我的电话号码是13800138000。"},
+        {"speaker": "Ana", "text": "Don't forget my phone number."},
+        {"speaker": "Ana", "text": "Remove the old banner from the website."}])
+    assert chat["erasures"] == []  # not asked to forget: a negation, another listener
+    ben = claim_named(chat, "My phone number is 0171 9988776.")
+    li = claim_named(chat, "我的电话号码是13800138000。")
+    sid = chat["source"]["id"]
+    [asked] = _said(client, ws, sid, "Ben", "Could you please delete my phone number?"
+                    )["erasures"]
+    assert asked["claim_ids"] == [ben["id"]]
+    [asked] = _said(client, ws, sid, "Li", "请忘记我的电话号码。")["erasures"]
+    assert asked["claim_ids"] == [li["id"]]
+    # A request that names none of its speaker's claims raises nothing.
+    assert _said(client, ws, sid, "Carla", "Please forget my address.")["erasures"] == []
+
+
+def test_forget_requests_apply_erases_at_once(client: TestClient, falkordb: str) -> None:
+    ws = new_workspace(client, "at once")
+    r = client.patch(f"/api/workspaces/{ws}", json={"forget_requests": "apply"})
+    assert r.status_code == 200 and r.json()["forget_requests"] == "apply"
+    assert r.json()["updates"] == "review"
+    chat = _chat(client, ws)
+    [record] = _said(client, ws, chat["source"]["id"], "Ana",
+                     "Please forget my phone number.")["erasures"]
+    assert record["status"] == "applied" and record["applied_by"] == "policy"
+    assert holders(falkordb, ws, NUMBER) == []
+    whole(falkordb, ws)
+    bad = client.patch(f"/api/workspaces/{ws}", json={"forget_requests": "later"})
+    assert bad.status_code == 422
+    assert client.patch(f"/api/workspaces/{ws}", json={}).status_code == 422
