@@ -1,4 +1,4 @@
-"""Forget, provably (docs/rules.md, rule 12): an erasure is previewed, then applied as one
+"""Forget, provably (docs/rules.md, rule 22): an erasure is previewed, then applied as one
 guarded write; afterwards the erased words are in no node or edge of the workspace graph and
 in no answer (now, as of an earlier time, or an export), the rest of each text still slices
 exactly at its offsets, and what rested on an erased claim is re-checked as for a
@@ -8,15 +8,29 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
+import redis
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 
 from afterhack.store.client import Graph
+from afterhack.store.erasures import EDGE_TEXT, PLANNED_TEXT, RECORD_TEXT, SOURCE_TEXT
 from afterhack.store.invariants import check_sources, check_workspace
-from tests.support.api import add_source, claim_named, new_workspace, read_json, run_agent
+from afterhack.store.properties import EDGE_PROPERTIES, NODE_PROPERTIES
+from tests.support.api import (
+    add_source,
+    app_client,
+    claim_named,
+    new_workspace,
+    read_json,
+    run_agent,
+)
+from tests.support.commands import command
 from tests.support.erasure import answers, graph_strings, holders
 from tests.support.graphs import statuses, with_graph
+from tests.support.settings import EMBED_INLINE, make_settings
 
 NUMBER = "0170 4455667"
 CHAT = [
@@ -434,3 +448,101 @@ def test_forget_requests_apply_erases_at_once(client: TestClient, falkordb: str)
     bad = client.patch(f"/api/workspaces/{ws}", json={"forget_requests": "later"})
     assert bad.status_code == 422
     assert client.patch(f"/api/workspaces/{ws}", json={}).status_code == 422
+
+
+# The string properties that hold no words anyone said or wrote: ids, statuses and kinds
+# of the vocabulary, names of models, roles and actors, hashes the erasure rewrites itself,
+# and JSON of ids. Everything else is looked through by an erasure (store/erasures.py).
+NOT_WORDS: dict[str, set[str]] = {
+    "Workspace": {"id", "name", "updates", "forget_requests"},
+    "Source": {"id", "kind", "origin_type"},
+    "SourceVersion": {"id", "content_hash", "media_type", "file_hash", "file_data"},
+    "SourceFragment": {"id", "origin_type", "source_id", "version_id", "extraction"},
+    "Claim": {"id", "status_history", "status", "confidence_kind", "source_id", "version_id",
+              "fragment_id", "extracted_by", "retired_by", "erasure_id", "erasure_by",
+              "withheld_from"},
+    "Correction": {"id", "claim_id", "key", "kind", "replacement_id", "outcome"},
+    "Conflict": {"id", "status_history", "key", "status", "kind", "detected_by",
+                 "resolution", "kept_claim_id", "correction_id", "resolution_key",
+                 "newer_claim_id", "settled_kind", "settled_id"},
+    "AgentRun": {"id", "status", "model", "builds_on", "started_by", "searched_claim_ids",
+                 "retrieved_claim_ids"},
+    "Handoff": {"id", "from_role", "to_role", "searched_claim_ids", "retrieved_claim_ids",
+                "dropped_claim_ids"},
+    "Decision": {"id", "status_history", "status", "run_id"},
+    "Action": {"id", "status_history", "status", "held_from"},
+    "AuditEvent": {"id", "kind", "actor", "subject_id"},
+    "Erasure": {"id", "status", "kind", "source_id", "version_id", "claim_id", "request_id",
+                "requested_by", "applied_by", "declined_by", "key", "counts", "claim_ids",
+                "flagged", "held", "conflicts", "disk"},
+    "SUPPORTED_BY": {"role"}, "SUPERSEDES": {"reason"},
+}
+
+
+def test_every_string_a_graph_keeps_is_looked_through_or_holds_no_words() -> None:
+    """A property the app starts writing must be placed: among what an erasure scrubs, or
+    among what holds no words."""
+    for label, props in {**NODE_PROPERTIES, **EDGE_PROPERTIES}.items():
+        strings = {p for p, t in props.items() if t in ("str", "str_list")}
+        looked = (set(RECORD_TEXT.get(label, ())) | set(SOURCE_TEXT.get(label, ()))
+                  | set(PLANNED_TEXT.get(label, ())) | set(EDGE_TEXT.get(label, ())))
+        assert looked <= strings, (label, looked - strings)
+        assert not looked & NOT_WORDS.get(label, set()), label
+        assert strings == looked | NOT_WORDS.get(label, set()), (label, strings ^ (
+            looked | NOT_WORDS.get(label, set())))
+
+
+def test_only_reviewer_and_admin_keys_erase(falkordb: str, tmp_path: Path) -> None:
+    admin = {"Authorization": "Bearer erase-admin-key"}
+    settings = make_settings(falkordb_url=falkordb, data_dir=tmp_path,
+                             admin_key=SecretStr("erase-admin-key"), **EMBED_INLINE)
+    with app_client(settings) as keyed:
+        ws = new_workspace(keyed, "keys", headers=admin)
+        keys = {}
+        for role in ("reader", "agent", "reviewer"):
+            r = keyed.post(f"/api/workspaces/{ws}/keys", json={"role": role, "name": role},
+                           headers=admin)
+            keys[role] = {"Authorization": f"Bearer {r.json()['key']}"}
+        # An agent records the conversation, and the speaker's request: it is raised.
+        chat = keyed.post(f"/api/workspaces/{ws}/sources", headers=keys["agent"],
+                          json={"title": "Chat", "messages": [
+                              *CHAT, {"speaker": "Ana", "text": "Please forget my phone number."}]})
+        assert chat.status_code == 201, chat.text
+        [request] = chat.json()["erasures"]
+        target = {"target": {"request_id": request["id"]}}
+        for role in ("reader", "agent"):
+            r = keyed.post(f"/api/workspaces/{ws}/erasures/preview", json=target,
+                           headers=keys[role])
+            assert r.status_code == 403 and r.json()["error"]["details"]["permission"] == "erase"
+            r = keyed.post(f"/api/workspaces/{ws}/erasures/{request['id']}/decline", json={},
+                           headers=keys[role])
+            assert r.status_code == 403
+        listed = keyed.get(f"/api/workspaces/{ws}/erasures", headers=keys["reader"])
+        assert listed.status_code == 200 and listed.json()["total"] == 1
+        p = keyed.post(f"/api/workspaces/{ws}/erasures/preview", json=target,
+                       headers=keys["reviewer"])
+        assert p.status_code == 200, p.text
+        apply = {**target, "impact_token": p.json()["impact_token"]}
+        r = keyed.post(f"/api/workspaces/{ws}/erasures", json=apply, headers=keys["agent"])
+        assert r.status_code == 403
+        r = keyed.post(f"/api/workspaces/{ws}/erasures", json=apply, headers=keys["reviewer"])
+        assert r.status_code == 201 and r.json()["erasure"]["applied_by"] == "reviewer"
+        assert holders(falkordb, ws, NUMBER) == []
+
+
+def test_the_slow_query_log_forgets_the_words_too(client: TestClient, falkordb: str) -> None:
+    """FalkorDB keeps its slowest recent queries with their parameters: an erasure empties
+    the workspace graph's log."""
+    ws = new_workspace(client, "slowlog")
+    add_source(client, ws, CONTACTS, title="Contacts")
+    graph = "ws_" + ws.replace("-", "")
+    r = redis.Redis.from_url(falkordb, decode_responses=True)
+    try:
+        command(r, "GRAPH.RO_QUERY", graph,
+                f'CYPHER t="{NUMBER}" UNWIND range(1, 300000) AS i WITH i WHERE $t <> "" '
+                "RETURN count(i)")
+        assert NUMBER in json.dumps(command(r, "GRAPH.SLOWLOG", graph))
+        erase(client, ws, {"text": NUMBER})
+        assert NUMBER not in json.dumps(command(r, "GRAPH.SLOWLOG", graph))
+    finally:
+        r.close()

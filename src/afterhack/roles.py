@@ -16,7 +16,7 @@ Permission = Literal[
     "run_agent",       # start agent runs (HTTP or MCP)
     "review",          # review decisions, move actions along
     "correct",         # preview and apply corrections
-    "erase",           # preview, apply and decline erasures (docs/rules.md, rule 12)
+    "erase",           # preview, apply and decline erasures (docs/rules.md, rule 22)
     "manage",          # create workspaces, keys; export, restore, delete
 ]
 

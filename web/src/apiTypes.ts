@@ -106,7 +106,7 @@ export interface paths {
          * Change Workspace
          * @description How a newer statement by the same speaker is taken (docs/rules.md, rule 11):
          *     ``review`` (a conflict for a reviewer, the default) or ``latest_wins`` (it supersedes
-         *     the older one at once); and a speaker's request to forget (rule 12): ``review`` (a
+         *     the older one at once); and a speaker's request to forget (rule 22): ``review`` (a
          *     request for a reviewer, the default) or ``apply`` (applied at once).
          */
         patch: operations["change_workspace_api_workspaces__ws__patch"];
@@ -998,7 +998,7 @@ export interface components {
         /**
          * ClaimErasure
          * @description On a claim: the erasure that took its words (applied), or the request that withholds
-         *     it (requested), when and by whom (docs/rules.md, rule 12).
+         *     it (requested), when and by whom (docs/rules.md, rule 22).
          */
         ClaimErasure: {
             /** At */
@@ -1564,7 +1564,7 @@ export interface components {
         };
         /**
          * ErasedReason
-         * @description An erasure took the words of claims the decision rested on (docs/rules.md, rule 12):
+         * @description An erasure took the words of claims the decision rested on (docs/rules.md, rule 22):
          *     re-checked as for a retraction.
          */
         ErasedReason: {
@@ -1645,7 +1645,7 @@ export interface components {
         };
         /**
          * ErasurePreview
-         * @description What applying the erasure would do now (rule 12): what goes, what is repaired (flag,
+         * @description What applying the erasure would do now (rule 22): what goes, what is repaired (flag,
          *     hold and stay as for a retraction, the conflicts that close) and the token apply sends
          *     back.
          */

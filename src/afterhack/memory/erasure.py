@@ -1,4 +1,4 @@
-"""Erasure (docs/rules.md, rule 12): preview exactly what goes and what is repaired, then
+"""Erasure (docs/rules.md, rule 22): preview exactly what goes and what is repaired, then
 apply it as one guarded write.
 
 A target names texts and spans of them (a source's versions whole, one version, one
@@ -18,13 +18,14 @@ reads (functional core; store/erasures.py is the shell):
 
 The preview's impact token is a digest of ids, revisions and positions, never of words:
 it and the apply's key (the record's identity) hold nothing a guess could be checked
-against (docs/decisions/0033-erasure-markers-and-erased-claims.md).
+against (docs/decisions/0037-erasure-markers-and-erased-claims.md).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -32,6 +33,7 @@ from datetime import UTC, datetime
 from pydantic_core import to_json
 
 from afterhack.errors import (
+    AfterhackError,
     ClaimNotFound,
     ErasureClosed,
     InvalidRequest,
@@ -80,6 +82,8 @@ from afterhack.store.erasures import (
 )
 from afterhack.store.guard import Flag
 from afterhack.store.names import new_id
+
+log = logging.getLogger("afterhack")
 
 # What a transport passes to be told an erasure was written: the disk rewrite is asked for
 # (runtime/scrub_standin.py until the disk scrubber is wired).
@@ -475,7 +479,18 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
         if winner is not None:
             return "already_applied", await _again(g, winner, policy=policy, actor=actor)
         raise StaleErasurePreview(seen={"impact_token": impact_token_seen})
+    await _forget_slow_queries(g)
     return "applied", await store.get_erasure(g, erasure_id)
+
+
+async def _forget_slow_queries(g: Graph) -> None:
+    """The erasure is written; FalkorDB's in-memory log of slow queries may still hold the
+    words as a query's parameters. A failure to empty it is logged, not answered: the
+    erasure stands."""
+    try:
+        await store.forget_slow_queries(g)
+    except AfterhackError as exc:
+        log.warning("erasure applied, but the slow-query log was not emptied: %s", exc.code)
 
 
 def _closed(k: OpenConflictRow) -> ClosedConflict:

@@ -1,4 +1,4 @@
-"""A speaker asks the memory to forget something they said (docs/rules.md, rule 12).
+"""A speaker asks the memory to forget something they said (docs/rules.md, rule 22).
 
 A message read as a request (rules/forget_request.py: an imperative of forgetting, in
 English, German or Chinese) names what is to go; the speaker's own current claims that

@@ -62,7 +62,7 @@ async def action_page(g: Graph, statuses: Sequence[ActionStatus] | None, *, limi
 
 async def erasure_page(g: Graph, statuses: Sequence[ErasureStatus] | None, *, limit: int,
                        cursor: str | None = None) -> ErasureList:
-    """Erasures and requests, newest first (docs/rules.md, rule 12)."""
+    """Erasures and requests, newest first (docs/rules.md, rule 22)."""
     after = paging.parse_after("erasures", cursor)
     rows, total = await concurrently(
         erasures.list_erasures(g, statuses, limit=limit + 1, after=after),

@@ -38,7 +38,7 @@ class QuotedClaim(ClaimRow):
 
 class ClaimErasure(TypedDict):
     """On a claim: the erasure that took its words (applied), or the request that withholds
-    it (requested), when and by whom (docs/rules.md, rule 12)."""
+    it (requested), when and by whom (docs/rules.md, rule 22)."""
 
     id: str
     status: ErasureStatus

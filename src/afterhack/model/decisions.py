@@ -119,7 +119,7 @@ class SourceRevisedReason(TypedDict):
 
 
 class ErasedReason(TypedDict):
-    """An erasure took the words of claims the decision rested on (docs/rules.md, rule 12):
+    """An erasure took the words of claims the decision rested on (docs/rules.md, rule 22):
     re-checked as for a retraction."""
 
     type: Literal["erasure"]

@@ -1,4 +1,4 @@
-"""Erasures (docs/rules.md, rule 12): what a target names, what a preview shows, and the
+"""Erasures (docs/rules.md, rule 22): what a target names, what a preview shows, and the
 record that stays. A record holds who, when, why, what kind of thing and how many: never
 the erased words, nor a hash of them (a hash of a phone number is found by trying them all).
 """
@@ -126,7 +126,7 @@ class ErasureGoes(TypedDict):
 
 
 class ErasurePreview(Impact):
-    """What applying the erasure would do now (rule 12): what goes, what is repaired (flag,
+    """What applying the erasure would do now (rule 22): what goes, what is repaired (flag,
     hold and stay as for a retraction, the conflicts that close) and the token apply sends
     back."""
 

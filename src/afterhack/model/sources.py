@@ -148,7 +148,7 @@ class NewVersion(ExtractionOutcome, ChecksOutcome):
     source: SourceView
     version: int
     # A conversation's messages that asked to forget something their speaker said: the
-    # requests they raised (docs/rules.md, rule 12), each withholding the claims it names.
+    # requests they raised (docs/rules.md, rule 22), each withholding the claims it names.
     erasures: list[ErasureRecord]
 
 

@@ -11,7 +11,7 @@ from typing import Literal, TypeVar, get_args
 
 # Claims. A current claim may be cited; the others are kept for the record (docs/rules.md,
 # rule 3). A claim an erasure request names is withheld until a reviewer applies the request
-# (then it is erased: its words are gone, rule 12) or declines it (then it is what it was).
+# (then it is erased: its words are gone, rule 22) or declines it (then it is what it was).
 ClaimStatus = Literal["proposed", "accepted", "rejected", "superseded", "withheld", "erased"]
 CLAIM_STATUSES: tuple[ClaimStatus, ...] = get_args(ClaimStatus)
 CURRENT_CLAIM: frozenset[ClaimStatus] = frozenset({"proposed", "accepted"})
@@ -94,7 +94,7 @@ SOURCE_KINDS: tuple[SourceKind, ...] = get_args(SourceKind)
 # (latest_wins). A workspace stored without the setting reviews.
 UpdatesPolicy = Literal["review", "latest_wins"]
 UPDATES_POLICIES: tuple[UpdatesPolicy, ...] = get_args(UpdatesPolicy)
-# Erasures (docs/rules.md, rule 12). What an erasure removes, by the kind of target it names.
+# Erasures (docs/rules.md, rule 22). What an erasure removes, by the kind of target it names.
 ErasureKind = Literal["source", "version", "message", "claim", "speaker", "text", "request"]
 ERASURE_KINDS: tuple[ErasureKind, ...] = get_args(ErasureKind)
 # A speaker's request waits for a reviewer (requested), who applies or declines it; any

@@ -17,7 +17,7 @@ class WorkspaceRow(TypedDict):
     # How a newer statement by the same speaker is taken (docs/rules.md, rule 11): a
     # conflict for a reviewer, or it supersedes the older one at once.
     updates: UpdatesPolicy
-    # How a speaker's request to forget is taken (docs/rules.md, rule 12): a request for a
+    # How a speaker's request to forget is taken (docs/rules.md, rule 22): a request for a
     # reviewer, or applied at once.
     forget_requests: ForgetRequests
 

@@ -1,4 +1,4 @@
-"""Reading a message as a request to forget (docs/rules.md, rule 12), in English, German and
+"""Reading a message as a request to forget (docs/rules.md, rule 22), in English, German and
 Chinese: pure, from the form of the sentence, not from a list of example requests.
 
 A request is an imperative of one of the verbs that ask for something to be forgotten

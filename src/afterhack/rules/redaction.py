@@ -1,10 +1,10 @@
 """Redaction: what an erasure does to a text and to the offsets into it (docs/rules.md,
-rule 12), as pure functions.
+rule 22), as pure functions.
 
 An erased span of a version's text is replaced by ``MARKER``; the rest of the text stays
 exactly as it was, so every fragment and every quote that did not touch an erased span is
 the same string, at offsets shifted by what the markers took or gave back
-(docs/decisions/0033-erasure-markers-and-erased-claims.md). A span is cut at fragment
+(docs/decisions/0037-erasure-markers-and-erased-claims.md). A span is cut at fragment
 boundaries first: each fragment is redacted on its own, and text no fragment covers (the
 blank line between two messages of a conversation) stays, so the fragments of a version
 still tile its text.

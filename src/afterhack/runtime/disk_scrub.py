@@ -1,4 +1,4 @@
-"""What an erasure asks of the disk (docs/rules.md, rule 12): that FalkorDB's files be
+"""What an erasure asks of the disk (docs/rules.md, rule 22): that FalkorDB's files be
 rewritten, so the words the graph no longer holds leave its append-only file and snapshots
 on every node too, and that the Erasure records then say ``disk: "clean"``.
 

@@ -340,7 +340,7 @@ def _row(at: At) -> str:
             "c.quote_start AS quote_start, c.quote_end AS quote_end, "
             "c.valid_from AS valid_from, c.valid_until AS valid_until, "
             "c.said_by AS said_by, c.said_at AS said_at, "
-            # What took its words, or withholds it (docs/rules.md, rule 12).
+            # What took its words, or withholds it (docs/rules.md, rule 22).
             "CASE WHEN c.erasure_id IS NULL THEN null ELSE {id: c.erasure_id, "
             "status: CASE WHEN c.status = 'erased' THEN 'applied' ELSE 'requested' END, "
             "at: c.erasure_at, by: c.erasure_by} END AS erasure")

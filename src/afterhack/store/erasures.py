@@ -1,4 +1,4 @@
-"""Erasures (docs/rules.md, rule 12): the reads an erasure is planned from, and the ONE
+"""Erasures (docs/rules.md, rule 22): the reads an erasure is planned from, and the ONE
 guarded query that applies it.
 
 The plan (memory/erasure.py) is worked out in Python from these reads: which texts lose
@@ -37,7 +37,7 @@ from afterhack.store.rows import of
 # checks that every string property of store/properties.py is one or the other).
 RECORD_TEXT: dict[str, tuple[str, ...]] = {
     "Correction": ("statement", "reason", "reviewer"),
-    "Conflict": ("reason", "settled_note", "dismiss_reason"),
+    "Conflict": ("reason", "settled_note", "dismiss_reason", "resolved_by"),
     "AgentRun": ("task", "error", "model_calls", "builds_on_skipped", "tool_log"),
     "Handoff": ("proposal", "dropped", "tool_calls"),
     "Decision": ("title", "summary", "premise_order", "review_reason", "support_history"),
@@ -48,7 +48,7 @@ RECORD_TEXT: dict[str, tuple[str, ...]] = {
 # The same for what sources hold. Their texts and quotes are rewritten by the plan, span by
 # span, so offsets stay exact; these are the rest of their words.
 SOURCE_TEXT: dict[str, tuple[str, ...]] = {
-    "Source": ("title", "origin_name", "origin_type"),
+    "Source": ("title", "origin_name"),
     "SourceVersion": ("model_calls", "file_name"),
     "SourceFragment": ("origin_name", "speaker", "section", "error"),
     "Claim": ("said_by", "terms"),
@@ -733,6 +733,12 @@ async def apply(g: Graph, stamps: Stamps, write: ErasureWrite) -> bool:
           + "WITH e " + CREATE_AUDITS + " RETURN e.id AS id")
     rows = await g.write(q, {**guard_params(stamps), **write})
     return bool(rows)
+
+
+async def forget_slow_queries(g: Graph) -> None:
+    """Empty the graph's slow-query log: FalkorDB keeps its slowest recent queries in
+    memory with their parameters (``GRAPH.SLOWLOG``), an ingest's text among them."""
+    await g.store.command(g.name, "GRAPH.SLOWLOG", g.name, "RESET")
 
 
 # ----------------------------------------------------------------------------- requests

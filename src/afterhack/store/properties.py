@@ -62,7 +62,7 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
               # Its search terms; its vector is derived and never exported (store/export.py).
               "terms": "str_list",
               # The erasure that took its words, or the request that withholds it, when and
-              # by whom; a withheld claim's status before (docs/rules.md, rule 12).
+              # by whom; a withheld claim's status before (docs/rules.md, rule 22).
               "erasure_id": "str", "erasure_at": "int", "erasure_by": "str",
               "withheld_from": "str"},
     "Correction": {**_CREATED, "claim_id": "str", "key": "str", "statement": "str",
@@ -93,7 +93,7 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
                "held_from": "str"},
     "AuditEvent": {"id": "str", "kind": "str", "actor": "str", "at": "int",
                    "subject_id": "str", "detail": "str"},
-    # No erased words here, nor a hash of them (docs/rules.md, rule 12).
+    # No erased words here, nor a hash of them (docs/rules.md, rule 22).
     "Erasure": {**_CREATED, "status": "str", "kind": "str", "source_id": "str",
                 "version_id": "str", "message_index": "int", "claim_id": "str",
                 "request_id": "str", "reason": "str", "requested_by": "str",

@@ -192,7 +192,7 @@ async def change_settings(store: Store, ws_id: str, actor: str, *,
                           updates: UpdatesPolicy | None = None,
                           forget_requests: ForgetRequests | None = None) -> WorkspaceRow:
     """How the workspace takes a newer statement by the same speaker (rule 11) and a
-    speaker's request to forget (rule 12); a setting left None, or given its value again,
+    speaker's request to forget (rule 22); a setting left None, or given its value again,
     is not changed."""
     row = await get_workspace(store, ws_id)
     wanted: dict[str, str] = {}

@@ -1,4 +1,4 @@
-"""Erasures (docs/rules.md, rule 12): preview, apply (and wait for the disk), list, read,
+"""Erasures (docs/rules.md, rule 22): preview, apply (and wait for the disk), list, read,
 and decline a speaker's request."""
 
 from __future__ import annotations

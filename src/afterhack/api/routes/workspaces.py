@@ -45,7 +45,7 @@ async def change_workspace(body: WorkspaceChange, ws: WorkspaceDep, store: Store
                            caller: CallerDep) -> WorkspaceRow:
     """How a newer statement by the same speaker is taken (docs/rules.md, rule 11):
     ``review`` (a conflict for a reviewer, the default) or ``latest_wins`` (it supersedes
-    the older one at once); and a speaker's request to forget (rule 12): ``review`` (a
+    the older one at once); and a speaker's request to forget (rule 22): ``review`` (a
     request for a reviewer, the default) or ``apply`` (applied at once)."""
     return await workspaces.change_settings(store, ws.id, caller.actor, updates=body.updates,
                                             forget_requests=body.forget_requests)
