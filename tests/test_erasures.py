@@ -107,7 +107,8 @@ def test_the_story(client: TestClient, falkordb: str) -> None:
     ws = new_workspace(client, "story")
     chat = _chat(client, ws)
     doc = add_source(client, ws, CONTACTS, title="Contacts")
-    run = run_agent(client, ws, f"Call Ana at {NUMBER} about the launch")
+    run = run_agent(client, ws, f"Contact Ana at {NUMBER} about the launch")
+    [action] = run["actions"]
     cited = {c["id"] for p in run["decision"]["premises"] for c in p["claims"]}
     said = claim_named(chat, f"My phone number is {NUMBER}.")
     quoted = claim_named(doc, f"Ana can be reached at {NUMBER}.")
@@ -118,6 +119,7 @@ def test_the_story(client: TestClient, falkordb: str) -> None:
     p = preview(client, ws, {"text": NUMBER})
     assert {c["id"] for c in p["goes"]["claims"]} == {said["id"], quoted["id"]}
     assert [f["decision_id"] for f in p["flag"]] == [run["decision"]["id"]]
+    assert [h["action_id"] for h in p["hold"]] == [action["id"]]
     assert p["counts"]["versions"] == 2 and p["counts"]["messages"] == 1
     assert NUMBER not in p["impact_token"]
     record = erase(client, ws, {"text": NUMBER}, reason=f"Ana's number {NUMBER} by mistake")
@@ -131,6 +133,8 @@ def test_the_story(client: TestClient, falkordb: str) -> None:
     # The decision lost both premises: it needs review, naming the erasure.
     decision = read_json(client, f"/api/workspaces/{ws}/decisions/{run['decision']['id']}")
     assert decision["status"] == "needs_review"
+    assert record["held"] == [action["id"]]
+    assert read_json(client, f"/api/workspaces/{ws}/actions/{action['id']}")["status"] == "held"
     assert decision["review_reason"]["type"] == "erasure"
     assert decision["review_reason"]["erasure_id"] == record["id"]
     # Where the claims stood, the graph says when and by whom they were erased.
@@ -280,7 +284,8 @@ def test_a_conflict_with_an_erased_side_closes(client: TestClient, falkordb: str
 def test_an_original_file_holding_the_words_goes(client: TestClient, falkordb: str) -> None:
     ws = new_workspace(client, "file")
     r = client.post(f"/api/workspaces/{ws}/sources/files",
-                    files={"file": ("contacts.md", CONTACTS.encode(), "text/markdown")})
+                    files={"file": (f"contacts {NUMBER}.md", CONTACTS.encode(),
+                                    "text/markdown")})
     assert r.status_code == 201, r.text
     sid, vid = r.json()["source"]["id"], r.json()["source"]["versions"][0]["id"]
     assert client.get(f"/api/workspaces/{ws}/sources/{sid}/versions/{vid}/file"
@@ -291,8 +296,45 @@ def test_an_original_file_holding_the_words_goes(client: TestClient, falkordb: s
     assert record["counts"]["files"] == 1
     gone = client.get(f"/api/workspaces/{ws}/sources/{sid}/versions/{vid}/file")
     assert gone.status_code == 404
+    # Its name held the string too: the title, the origin and the file's name lose it.
+    source = read_json(client, f"/api/workspaces/{ws}/sources/{sid}")
+    assert source["title"] == "contacts [erased]"
+    assert source["versions"][0]["file_name"] == "contacts [erased].md"
     assert holders(falkordb, ws, NUMBER) == []
     whole(falkordb, ws)
+
+
+def test_a_reviewers_text_holding_the_string_loses_it(client: TestClient,
+                                                     falkordb: str) -> None:
+    """A correction's own fragment is a text like a version's: its replacement claim is
+    erased, and the correction's key (a digest of its words) goes."""
+    ws = new_workspace(client, "reviewer")
+    doc = add_source(client, ws, "The hotline is 0800 111 222.", title="Hotline")
+    [claim] = doc["claims"]
+    p = client.post(f"/api/workspaces/{ws}/claims/{claim['id']}/corrections/preview",
+                    json={"statement": f"The hotline is {NUMBER}."}).json()
+    applied = client.post(f"/api/workspaces/{ws}/claims/{claim['id']}/corrections", json={
+        "statement": f"The hotline is {NUMBER}.", "reason": f"{NUMBER} is Ana's",
+        "claim_revision": p["revisions"]["claim_revision"],
+        "impact_token": p["revisions"]["impact_token"]})
+    assert applied.status_code == 201, applied.text
+    replacement = applied.json()["replacement"]["id"]
+    key_before = with_graph(falkordb, ws, _correction_keys)
+    record = erase(client, ws, {"text": NUMBER})
+    assert record["claim_ids"] == [replacement]
+    assert holders(falkordb, ws, NUMBER) == []
+    assert with_graph(falkordb, ws, _correction_keys) != key_before
+    correction = read_json(client, f"/api/workspaces/{ws}/corrections/"
+                                   f"{applied.json()['correction']['id']}")
+    # Its text loses the string; its statement repeated the erased claim's, which goes whole.
+    assert correction["fragment"]["text"] == "The hotline is [erased]."
+    assert correction["statement"] == "[erased]"
+    whole(falkordb, ws)
+
+
+async def _correction_keys(g: Graph) -> list[str]:
+    rows = await g.read("MATCH (k:Correction) RETURN k.key AS key")
+    return [str(r["key"]) for r in rows]
 
 
 def test_targets_are_checked(client: TestClient) -> None:

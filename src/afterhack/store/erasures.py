@@ -185,7 +185,6 @@ class FragmentPart(TypedDict):
     id: str
     start: int
     end: int
-    text: str
     speaker: str | None
     message_index: int | None
 
@@ -240,8 +239,8 @@ async def containers(g: Graph, version_ids: list[str], reviewer_ids: list[str]
             "RETURN v.id AS id, v.text AS text, coalesce(v.revision, 1) AS revision, "
             "s.id AS source_id, coalesce(s.kind, 'text') AS source_kind, "
             "v.version AS version, v.file_data IS NOT NULL AS has_file, "
-            "[(v)-[:HAS_FRAGMENT]->(f:SourceFragment) | [f.id, f.start, f.end, f.text, "
-            "  f.speaker, f.message_index]] AS fragments", {"ids": version_ids})
+            "[(v)-[:HAS_FRAGMENT]->(f:SourceFragment) | [f.id, f.start, f.end, f.speaker, "
+            "  f.message_index]] AS fragments", {"ids": version_ids})
         claim_rows = await g.read(
             "MATCH (v:Node) WHERE v:SourceVersion AND v.id IN $ids "
             "MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment)<-[:SUPPORTED_BY]-(c:Claim) "
@@ -256,8 +255,8 @@ async def containers(g: Graph, version_ids: list[str], reviewer_ids: list[str]
         for c in claims:
             counts[c["container_id"]] = counts.get(c["container_id"], 0) + 1
         for r in rows:
-            frags = sorted((FragmentPart(id=f[0], start=f[1], end=f[2], text=f[3],
-                                         speaker=f[4], message_index=f[5])
+            frags = sorted((FragmentPart(id=f[0], start=f[1], end=f[2], speaker=f[3],
+                                         message_index=f[4])
                             for f in r["fragments"]), key=lambda f: (f["start"], f["end"]))
             out.append(ContainerRow(
                 kind="version", id=r["id"], text=r["text"] or "", revision=r["revision"],
@@ -288,8 +287,8 @@ async def containers(g: Graph, version_ids: list[str], reviewer_ids: list[str]
                 n_claims=sum(c["container_id"] == r["id"] for c in found), source_id=None,
                 source_kind=None, version=None, has_file=False,
                 correction_id=r["correction_id"],
-                fragments=[FragmentPart(id=r["id"], start=0, end=len(text), text=text,
-                                        speaker=None, message_index=None)]))
+                fragments=[FragmentPart(id=r["id"], start=0, end=len(text), speaker=None,
+                                        message_index=None)]))
     return out, claims
 
 
