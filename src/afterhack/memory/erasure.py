@@ -424,7 +424,9 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
     if p.token != impact_token_seen:
         raise StaleErasurePreview(seen={"impact_token": impact_token_seen},
                                   current={"impact_token": p.token})
-    if p.empty:
+    if p.empty and p.request is None:
+        # A request whose claims something else erased meanwhile is still applied: it is
+        # answered, with nothing left to erase.
         raise NothingToErase()
     now = now_ms()
     erasure_id = p.request["id"] if p.request is not None else new_id()
@@ -507,6 +509,11 @@ async def _again(g: Graph, erasure_id: str, *, policy: SupportPolicy, actor: str
     if found["claim_ids"]:
         await repair.recheck_claims(g, found["claim_ids"], policy=policy, actor=actor)
     return found
+
+
+async def get_erasure(g: Graph, erasure_id: str) -> ErasureRecord:
+    """An erasure, or a request, as recorded (ErasureNotFound when there is none)."""
+    return await store.get_erasure(g, erasure_id)
 
 
 def check_target(t: ErasureTarget) -> None:

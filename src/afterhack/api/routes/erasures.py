@@ -14,7 +14,6 @@ from afterhack.memory import erasure, erasure_requests, lists
 from afterhack.model.erasures import AppliedErasure, ErasurePreview, ErasureRecord
 from afterhack.model.pages import ErasureList
 from afterhack.model.vocab import ERASURE_STATUSES, ErasureStatus, ErasureStatusFilter
-from afterhack.store import erasures
 from afterhack.wire.inputs import ErasureApply, ErasureDecline, ErasurePreviewIn
 
 router = APIRouter(tags=["erasures"])
@@ -52,7 +51,7 @@ async def apply(body: ErasureApply, ws: WorkspaceDep, services: ServicesDep,
     if record["disk"] == "pending":
         ticket = services.scrubber.request()
         if wait == "disk" and await services.scrubber.wait(ticket, DISK_WAIT_S):
-            record = await erasures.get_erasure(ws.graph, record["id"])
+            record = await erasure.get_erasure(ws.graph, record["id"])
     if status == "already_applied":
         response.status_code = 200
     return {"status": status, "erasure": record}
@@ -80,7 +79,7 @@ async def list_erasures(
 
 @router.get("/workspaces/{ws}/erasures/{erasure_id}", dependencies=[allow("read")])
 async def get_erasure(erasure_id: str, ws: WorkspaceDep) -> ErasureRecord:
-    return await erasures.get_erasure(ws.graph, erasure_id)
+    return await erasure.get_erasure(ws.graph, erasure_id)
 
 
 @router.post("/workspaces/{ws}/erasures/{erasure_id}/decline",
