@@ -13,8 +13,10 @@ from typing import Any
 
 import redis
 from fastapi.testclient import TestClient
+from mcp import Client
 from pydantic import SecretStr
 
+from afterhack.runtime.services import Services
 from afterhack.store.client import Graph
 from afterhack.store.erasures import EDGE_TEXT, PLANNED_TEXT, RECORD_TEXT, SOURCE_TEXT
 from afterhack.store.invariants import check_sources, check_workspace
@@ -30,6 +32,7 @@ from tests.support.api import (
 from tests.support.commands import command
 from tests.support.erasure import answers, graph_strings, holders
 from tests.support.graphs import statuses, with_graph
+from tests.support.mcp import call, server_for, store_workspace
 from tests.support.settings import EMBED_INLINE, make_settings
 
 NUMBER = "0170 4455667"
@@ -405,6 +408,8 @@ def test_please_forget_my_withholds_at_once_and_applies_on_review(
     sid = chat["source"]["id"]
     said = claim_named(chat, f"My phone number is {NUMBER}.")
     assert all(_visible(client, ws, said["id"], "Ana's phone number").values())
+    earlier = run_agent(client, ws, "What is Ana's phone number?")["decision"]
+    assert said["id"] in {c["id"] for p in earlier["premises"] for c in p["claims"]}
 
     asked = _said(client, ws, sid, "Ana", "Please forget my phone number.")
     [request] = asked["erasures"]
@@ -417,11 +422,15 @@ def test_please_forget_my_withholds_at_once_and_applies_on_review(
     assert withheld["erasure"]["id"] == request["id"]
     waiting = read_json(client, f"/api/workspaces/{ws}/erasures", status="requested")
     assert [e["id"] for e in waiting["items"]] == [request["id"]]
+    # What was decided on it stands until a reviewer decides; applied, it is re-checked.
+    assert statuses(falkordb, ws)[earlier["id"]] == "draft"
     whole(falkordb, ws)
 
     record = erase(client, ws, {"request_id": request["id"]}, reason="Ana asked.")
     assert record["id"] == request["id"] and record["status"] == "applied"
     assert record["claim_ids"] == [said["id"]]
+    assert earlier["id"] in record["flagged"]
+    assert statuses(falkordb, ws)[earlier["id"]] == "needs_review"
     assert holders(falkordb, ws, NUMBER) == []
     # The request message is kept: it holds no secret.
     assert holders(falkordb, ws, "Please forget my phone number.") != []
@@ -588,3 +597,15 @@ def test_the_slow_query_log_forgets_the_words_too(client: TestClient, falkordb: 
         assert NUMBER not in json.dumps(command(r, "GRAPH.SLOWLOG", graph))
     finally:
         r.close()
+
+
+async def test_an_agent_that_remembers_a_request_raises_it(services: Services) -> None:
+    """Over MCP, ``remember`` records the message as the API does: the request is raised."""
+    ws = await store_workspace(services)
+    async with Client(server_for(services)) as c:
+        await call(c, "remember", workspace_id=ws, conversation="Support", speaker="Ana",
+                   text=f"My phone number is {NUMBER}.")
+        out = await call(c, "remember", workspace_id=ws, conversation="Support",
+                         speaker="Ana", text="Please forget my phone number.")
+    [request] = out["erasures"]
+    assert request["status"] == "requested" and len(request["claim_ids"]) == 1
