@@ -609,3 +609,26 @@ async def test_an_agent_that_remembers_a_request_raises_it(services: Services) -
                          speaker="Ana", text="Please forget my phone number.")
     [request] = out["erasures"]
     assert request["status"] == "requested" and len(request["claim_ids"]) == 1
+
+
+def test_an_export_after_erasures_restores_whole(client: TestClient, falkordb: str) -> None:
+    """Erased and withheld claims, requests and records are part of the workspace: an
+    export after them restores as it was, and holds none of the erased words."""
+    ws = new_workspace(client, "restore")
+    chat = _chat(client, ws)
+    add_source(client, ws, CONTACTS, title="Contacts")
+    erase(client, ws, {"text": NUMBER})
+    [waiting] = _said(client, ws, chat["source"]["id"], "Ben",
+                      "Please forget what I said about the launch.")["erasures"]
+    assert waiting["status"] == "requested"
+    doc = read_json(client, f"/api/workspaces/{ws}/export")
+    assert NUMBER not in json.dumps(doc)
+    assert client.delete(f"/api/workspaces/{ws}").status_code == 204
+    r = client.post("/api/workspaces/restore", json=doc)
+    assert r.status_code == 201, r.text
+    again = read_json(client, f"/api/workspaces/{ws}/export")
+    assert again["nodes"] == doc["nodes"] and again["edges"] == doc["edges"]
+    whole(falkordb, ws)
+    declined = client.post(f"/api/workspaces/{ws}/erasures/{waiting['id']}/decline", json={})
+    assert declined.status_code == 200, declined.text
+    whole(falkordb, ws)
