@@ -162,6 +162,8 @@ def test_the_story(client: TestClient, falkordb: str) -> None:
     audit = read_json(client, f"/api/workspaces/{ws}/audit")["items"]
     applied = [e for e in audit if e["kind"] == "erasure.applied"]
     assert len(applied) == 1 and applied[0]["subject_id"] == record["id"]
+    # The record says the disk is still to be rewritten (the scrubber marks it clean).
+    assert record["disk"] == "pending" and record["disk_clean_at"] is None
     # The same apply again is a repeat, and changes nothing.
     again = client.post(f"/api/workspaces/{ws}/erasures",
                         json={"target": {"text": NUMBER}, "impact_token": p["impact_token"]})
@@ -234,6 +236,20 @@ def test_a_message_a_speaker_a_version_and_a_source(client: TestClient, falkordb
     assert all_of_it["counts"]["versions"] == 1  # version 1 had nothing left
     assert holders(falkordb, ws, "Harbour Hall") == []
     whole(falkordb, ws)
+
+
+def test_wait_disk_answers_with_the_record_read_after_the_wait(client: TestClient) -> None:
+    ws = new_workspace(client, "wait")
+    doc = add_source(client, ws, CONTACTS, title="Contacts")
+    target = {"claim_id": doc["claims"][0]["id"]}
+    p = preview(client, ws, target)
+    r = client.post(f"/api/workspaces/{ws}/erasures", params={"wait": "disk"},
+                    json={"target": target, "impact_token": p["impact_token"]})
+    assert r.status_code == 201, r.text
+    assert r.json()["erasure"]["disk"] in ("pending", "clean")
+    bad = client.post(f"/api/workspaces/{ws}/erasures", params={"wait": "soon"},
+                      json={"target": target, "impact_token": p["impact_token"]})
+    assert bad.status_code == 422
 
 
 def test_a_stale_preview_is_refused_and_changes_nothing(client: TestClient,

@@ -26,9 +26,9 @@ class DiskScrub(Protocol):
         """Ask for a rewrite (never blocks; requests that arrive together share one)."""
         ...
 
-    async def wait(self, ticket: ScrubTicket, timeout_s: float) -> bool:
+    async def wait(self, ticket: ScrubTicket, timeout_s: float) -> object:
         """Return once a rewrite that started after ``ticket`` was taken has finished on
-        every node (True), or after ``timeout_s`` (False)."""
+        every node, or after ``timeout_s``."""
         ...
 
 

@@ -50,7 +50,8 @@ async def apply(body: ErasureApply, ws: WorkspaceDep, services: ServicesDep,
         actor=caller.actor, policy=services.policy)
     if record["disk"] == "pending":
         ticket = services.scrubber.request()
-        if wait == "disk" and await services.scrubber.wait(ticket, DISK_WAIT_S):
+        if wait == "disk":
+            await services.scrubber.wait(ticket, DISK_WAIT_S)
             record = await erasure.get_erasure(ws.graph, record["id"])
     if status == "already_applied":
         response.status_code = 200
