@@ -197,9 +197,9 @@ async def add_messages(
             vectors.notify(g)
         out = extraction_outcome(ex, frags, row["created"])
         out["model_calls"] = [c.as_dict() for c in calls]
-        said = erasure_requests.requests_in(row["source_id"], [
-            (m.speaker, m.text, row["first_message"] + i,
-             [f.id for f in frags if f.message_offset == i]) for i, m in enumerate(messages)])
+        said = erasure_requests.requests_in(
+            row["source_id"], row["first_message"], [(m.speaker, m.text) for m in messages],
+            [(f.message_offset, f.id) for f in frags])
         raised = await erasure_requests.raise_requests(
             g, said, vectors=vectors, forget=forget, policy=policy,
             after=after_erasure) if said else []

@@ -61,15 +61,20 @@ class SaidRequest:
     asks: ForgetRequest
 
 
-def requests_in(source_id: str, messages: Sequence[tuple[str, str, int, Sequence[str]]]
-                ) -> list[SaidRequest]:
-    """The messages (speaker, text, message index, fragment ids) that ask to forget."""
-    out: list[SaidRequest] = []
-    for speaker, text, index, fragments in messages:
-        asks = read_request(text)
-        if asks is not None:
-            out.append(SaidRequest(source_id, index, speaker, frozenset(fragments), asks))
-    return out
+def requests_in(source_id: str, first_index: int, messages: Sequence[tuple[str, str]],
+                fragments: Sequence[tuple[int | None, str]]) -> list[SaidRequest]:
+    """The messages (speaker, text; indexed from ``first_index``) that ask to forget, each
+    with its own fragments (``fragments``: each one's message offset and id)."""
+    asking = {i: asks for i, (_, text) in enumerate(messages)
+              if (asks := read_request(text)) is not None}
+    if not asking:
+        return []
+    own: dict[int, set[str]] = {i: set() for i in asking}
+    for offset, fid in fragments:
+        if offset in own:
+            own[offset].add(fid)
+    return [SaidRequest(source_id, first_index + i, messages[i][0], frozenset(own[i]), asks)
+            for i, asks in asking.items()]
 
 
 async def named_claims(g: Graph, r: SaidRequest, vectors: Vectors | None) -> list[str]:

@@ -88,9 +88,18 @@ _ZH_POINTERS = ("我说过的", "我说的", "我告诉你的", "我提到的", 
                 "我", "吧", "吗", "呢", "啊", "哦", "一下")
 
 
+# Every verb above, by the part all its forms share: a message holding none of them is no
+# request, and is not read further (a conversation of thousands of messages is read whole).
+_VERB_PARTS = ("forget", "delete", "erase", "remove", "vergiss", "vergesst", "vergessen",
+               "lösch", "entfern", "tilg", "忘", "删", "抹", "清除", "移除", "去掉")
+
+
 def read_request(text: str) -> ForgetRequest | None:
     """The first clause of ``text`` that asks for something to be forgotten, read; None
     when no clause does."""
+    folded = text.casefold()
+    if not any(v in folded for v in _VERB_PARTS):
+        return None
     for sentence in _SENTENCE.split(text):
         for clause in _CLAUSE.split(sentence):
             found = (_english(clause) or _german(clause) or _chinese(clause))
