@@ -18,7 +18,7 @@ from pydantic import SecretStr
 
 from afterhack.runtime.services import Services
 from afterhack.store.client import Graph
-from afterhack.store.erasures import EDGE_TEXT, PLANNED_TEXT, RECORD_TEXT, SOURCE_TEXT
+from afterhack.store.erasure_words import EDGE_TEXT, PLANNED_TEXT, RECORD_TEXT, SOURCE_TEXT
 from afterhack.store.invariants import check_sources, check_workspace
 from afterhack.store.properties import EDGE_PROPERTIES, NODE_PROPERTIES
 from tests.support.api import (

@@ -4,7 +4,7 @@ apply it as one guarded write.
 A target names texts and spans of them (a source's versions whole, one version, one
 message's fragments, the span a claim quotes, every message of a speaker, every place an
 exact string was written). The plan is worked out here, in Python, from what the store
-reads (functional core; store/erasures.py is the shell):
+reads (functional core; store/erasure_reads.py and store/erasures.py are the shell):
 
 * each text loses its spans, each replaced by the marker (rules/redaction.py), and every
   fragment and quote of it moves to its new offsets, so what was not erased still slices
@@ -63,21 +63,22 @@ from afterhack.rules import redaction
 from afterhack.rules.redaction import MARKER, Redacted, Span
 from afterhack.rules.support import Outcome, relabel
 from afterhack.store import conflicts as store_conflicts
+from afterhack.store import erasure_reads as reads
+from afterhack.store import erasure_records as records
+from afterhack.store import erasure_words as words
 from afterhack.store import erasures as store
 from afterhack.store import repair as store_repair
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
+from afterhack.store.erasure_reads import ContainedClaim, ContainerRow, OpenConflictRow
+from afterhack.store.erasure_records import ErasureRow
 from afterhack.store.erasures import (
     ClosedConflict,
-    ContainedClaim,
-    ContainerRow,
     ErasedClaimWrite,
-    ErasureRow,
     ErasureWrite,
     MovedFragment,
     MovedQuote,
     NewText,
-    OpenConflictRow,
     PremiseRewrite,
 )
 from afterhack.store.guard import Flag
@@ -143,7 +144,7 @@ async def _resolve(g: Graph, t: ErasureTarget, p: Plan
         assert t["source_id"] is not None
         if kind == "message":
             assert t["message_index"] is not None
-            hits = await store.message_fragments(g, t["source_id"], t["message_index"])
+            hits = await reads.message_fragments(g, t["source_id"], t["message_index"])
             if hits is None:
                 raise SourceNotFound(t["source_id"])
             if not hits:
@@ -152,7 +153,7 @@ async def _resolve(g: Graph, t: ErasureTarget, p: Plan
             for h in hits:
                 versions.setdefault(h["version_id"], []).append(Span(h["start"], h["end"]))
             return versions, reviewer, forced
-        refs = await store.source_versions(g, t["source_id"])
+        refs = await reads.source_versions(g, t["source_id"])
         if refs is None:
             raise SourceNotFound(t["source_id"])
         ids = [r["version_id"] for r in refs]
@@ -163,12 +164,12 @@ async def _resolve(g: Graph, t: ErasureTarget, p: Plan
         return {i: [whole] for i in ids}, reviewer, forced
     if kind == "speaker":
         assert t["speaker"] is not None
-        for h in await store.speaker_fragments(g, t["speaker"]):
+        for h in await reads.speaker_fragments(g, t["speaker"]):
             versions.setdefault(h["version_id"], []).append(Span(h["start"], h["end"]))
         return versions, reviewer, forced
     if kind == "text":
         assert t["text"] is not None
-        held = await store.holding(g, t["text"])
+        held = await reads.holding(g, t["text"])
         p.text_versions, p.text_reviewer = held["versions"], held["reviewer_fragments"]
         p.text_claims = held["claims"]
         versions = {i: [] for i in held["versions"]}  # occurrences found once loaded
@@ -179,11 +180,11 @@ async def _resolve(g: Graph, t: ErasureTarget, p: Plan
         forced = {t["claim_id"]}
     else:  # a request: the claims it withholds
         assert t["request_id"] is not None
-        p.request = await store.get_row(g, t["request_id"])
+        p.request = await records.get_row(g, t["request_id"])
         if p.request["status"] != "requested":
             raise ErasureClosed(erasure_id=t["request_id"], status=p.request["status"])
-        forced = set(await store.withheld_by(g, t["request_id"]))
-    places = await store.claim_places(g, sorted(forced))
+        forced = set(await records.withheld_by(g, t["request_id"]))
+    places = await reads.claim_places(g, sorted(forced))
     if kind == "claim" and not places:
         raise ClaimNotFound(t["claim_id"])
     for c in places:
@@ -215,7 +216,7 @@ async def plan(g: Graph, target: ErasureTarget, *, policy: SupportPolicy) -> Pla
     """What erasing ``target`` does now."""
     p = Plan(target=target)
     versions, reviewer, forced = await _resolve(g, target, p)
-    p.containers, p.claims = await store.containers(g, sorted(versions), sorted(reviewer))
+    p.containers, p.claims = await reads.containers(g, sorted(versions), sorted(reviewer))
     text = target["text"]
     for c in p.containers:
         spans = (versions if c["kind"] == "version" else reviewer).get(c["id"], [])
@@ -232,12 +233,12 @@ async def plan(g: Graph, target: ErasureTarget, *, policy: SupportPolicy) -> Pla
         gone += [q["statement"], q["evidence_quote"], q["statement_key"]]
     p.nd_all = redaction.needles([text]) if text is not None else []
     p.nd_records = redaction.needles([*gone, text])
-    p.conflicts = await store.open_conflicts_of(g, erased_ids)
+    p.conflicts = await reads.open_conflicts_of(g, erased_ids)
     p.snap = await store_repair.load_region(
         g, await store_repair.decisions_using(g, erased_ids))
     p.out = relabel(p.snap, refuted={c["id"]: c["source_id"] for c in p.erased},
                     policy=policy)
-    p.records = await store.count_records(g, p.nd_records, p.nd_all)
+    p.records = await words.count_records(g, p.nd_records, p.nd_all)
     p.token = _token(p)
     return p
 
@@ -388,7 +389,7 @@ async def _premises(g: Graph, p: Plan) -> tuple[list[PremiseRewrite], dict[str, 
     out: list[PremiseRewrite] = []
     renamed: dict[str, str] = {}
     nd = p.nd_records
-    for w in await store.decision_words(g, sorted(p.snap.decisions)):
+    for w in await reads.decision_words(g, sorted(p.snap.decisions)):
         d = p.snap.decisions[w["id"]]
         order: list[str] = json.loads(w["premise_order"] or "[]")
         names = [*order, *(u.premise for u in d.uses)]
@@ -417,7 +418,7 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
     """Apply what the preview showed, in one guarded write; the same apply again is
     ``already_applied`` (and re-checks what rested on the erased claims)."""
     key = erasure_key(target, impact_token_seen)
-    existing = await store.find_by_key(g, key)
+    existing = await records.find_by_key(g, key)
     if existing is not None:
         return "already_applied", await _again(g, existing, policy=policy, actor=actor)
     p = await plan(g, target, policy=policy)
@@ -477,12 +478,12 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
             "conflicts": [k["id"] for k in p.conflicts]}, at=now)],
     }
     if not await store.apply(g, p.snap.stamps(), write):
-        winner = await store.find_by_key(g, key)
+        winner = await records.find_by_key(g, key)
         if winner is not None:
             return "already_applied", await _again(g, winner, policy=policy, actor=actor)
         raise StaleErasurePreview(seen={"impact_token": impact_token_seen})
     await _forget_slow_queries(g)
-    return "applied", await store.get_erasure(g, erasure_id)
+    return "applied", await records.get_erasure(g, erasure_id)
 
 
 async def _forget_slow_queries(g: Graph) -> None:
@@ -505,7 +506,7 @@ def _closed(k: OpenConflictRow) -> ClosedConflict:
 async def _again(g: Graph, erasure_id: str, *, policy: SupportPolicy, actor: str
                  ) -> ErasureRecord:
     """An erasure applied before, with the dependency check run again on its claims."""
-    found = await store.get_erasure(g, erasure_id)
+    found = await records.get_erasure(g, erasure_id)
     if found["claim_ids"]:
         await repair.recheck_claims(g, found["claim_ids"], policy=policy, actor=actor)
     return found
@@ -513,7 +514,7 @@ async def _again(g: Graph, erasure_id: str, *, policy: SupportPolicy, actor: str
 
 async def get_erasure(g: Graph, erasure_id: str) -> ErasureRecord:
     """An erasure, or a request, as recorded (ErasureNotFound when there is none)."""
-    return await store.get_erasure(g, erasure_id)
+    return await records.get_erasure(g, erasure_id)
 
 
 def check_target(t: ErasureTarget) -> None:

@@ -30,7 +30,8 @@ from afterhack.model.vocab import (
 )
 from afterhack.retrieval import hybrid, search
 from afterhack.rules.forget_request import ForgetRequest, read_request
-from afterhack.store import erasures as store
+from afterhack.store import erasure_reads as reads
+from afterhack.store import erasure_records as records
 from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.names import new_id
@@ -97,14 +98,14 @@ async def named_claims(g: Graph, r: SaidRequest, vectors: Vectors | None) -> lis
 
 
 async def _own(g: Graph, r: SaidRequest, vectors: Vectors | None, mode: SearchMode
-               ) -> dict[str, tuple[store.SaidClaim, float | None]]:
+               ) -> dict[str, tuple[reads.SaidClaim, float | None]]:
     """The hits of one ranking that the speaker said (not in the request itself), each with
     its distance in meaning (None when found by its words)."""
     found = await hybrid.search_claims(g, r.asks.words, _CURRENT, limit=_SEARCH_DEPTH,
                                        mode=mode, vectors=vectors, neighbours=False)
     hits = {h["id"]: h for h in found["items"]}
-    out: dict[str, tuple[store.SaidClaim, float | None]] = {}
-    for c in await store.said_claims(g, list(hits)):
+    out: dict[str, tuple[reads.SaidClaim, float | None]] = {}
+    for c in await reads.said_claims(g, list(hits)):
         if (c["said_by"] == r.speaker and c["fragment_id"] not in r.fragment_ids
                 and c["status"] in CURRENT_CLAIM):
             by = hits[c["id"]].get("found_by")
@@ -125,7 +126,7 @@ async def raise_requests(g: Graph, said: Sequence[SaidRequest], *, vectors: Vect
         request_id = await _withhold(g, r, ids)
         if request_id is None:
             continue
-        record = await store.get_erasure(g, request_id)
+        record = await records.get_erasure(g, request_id)
         if forget == "apply":
             try:
                 record = await apply_request(g, request_id, actor=POLICY, policy=policy,
@@ -146,14 +147,14 @@ async def raise_requests(g: Graph, said: Sequence[SaidRequest], *, vectors: Vect
 async def _withhold(g: Graph, r: SaidRequest, ids: list[str], attempts: int = 3
                     ) -> str | None:
     for _ in range(attempts):
-        rows = await store.said_claims(g, ids)
+        rows = await reads.said_claims(g, ids)
         claims = [c for c in rows if c["status"] in CURRENT_CLAIM]
         if not claims:
             return None
         request_id = new_id()
         now = now_ms()
         named = sorted(c["id"] for c in claims)
-        if await store.raise_request(g, {
+        if await records.raise_request(g, {
                 "id": request_id, "source_id": r.source_id, "message_index": r.message_index,
                 "requested_by": r.speaker, "claim_ids": named,
                 "claims": [{"id": c["id"], "revision": c["revision"]} for c in claims]},
@@ -188,13 +189,13 @@ async def apply_request(g: Graph, request_id: str, *, actor: str, policy: Suppor
 async def decline_request(g: Graph, request_id: str, *, actor: str, reason: str | None
                           ) -> ErasureRecord:
     """A request declined: the claims it withheld are what they were before."""
-    row = await store.get_row(g, request_id)
+    row = await records.get_row(g, request_id)
     if row["status"] != "requested":
         raise ErasureClosed(erasure_id=request_id, status=row["status"])
     now = now_ms()
-    if not await store.decline(g, request_id, row["revision"] or 1, actor, reason, now, [
+    if not await records.decline(g, request_id, row["revision"] or 1, actor, reason, now, [
             audit_event("erasure.declined", actor, request_id,
                         {"claims": list(row["claim_ids"] or [])}, at=now)]):
-        current = await store.get_row(g, request_id)
+        current = await records.get_row(g, request_id)
         raise ErasureClosed(erasure_id=request_id, status=current["status"])
-    return await store.get_erasure(g, request_id)
+    return await records.get_erasure(g, request_id)

@@ -17,7 +17,7 @@ from afterhack.model.pages import (
     WorkspaceList,
 )
 from afterhack.model.vocab import ActionStatus, DecisionStatus, ErasureStatus
-from afterhack.store import audit, decisions, erasures, runs, sources, workspaces
+from afterhack.store import audit, decisions, erasure_records, runs, sources, workspaces
 from afterhack.store.client import Graph, Store, concurrently
 
 
@@ -65,8 +65,8 @@ async def erasure_page(g: Graph, statuses: Sequence[ErasureStatus] | None, *, li
     """Erasures and requests, newest first (docs/rules.md, rule 22)."""
     after = paging.parse_after("erasures", cursor)
     rows, total = await concurrently(
-        erasures.list_erasures(g, statuses, limit=limit + 1, after=after),
-        erasures.count_erasures(g, statuses))
+        erasure_records.list_erasures(g, statuses, limit=limit + 1, after=after),
+        erasure_records.count_erasures(g, statuses))
     return {"items": rows[:limit], "total": total,
             "next_cursor": paging.next_after("erasures", rows, limit)}
 

@@ -1,0 +1,303 @@
+"""What an erasure is planned from (docs/rules.md, rule 22): the texts a target names, with
+their fragments and the claims quoting them, what holds an exact string, the open conflicts
+of the claims it erases, the words naming a decision's premises, who said a claim."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from afterhack.model.vocab import ClaimStatus
+from afterhack.store.client import Graph
+from afterhack.store.rows import of
+
+
+class SourceVersionRef(TypedDict):
+    version_id: str
+    version: int
+
+
+async def source_versions(g: Graph, source_id: str) -> list[SourceVersionRef] | None:
+    """A source's versions, oldest first; None when there is no such source."""
+    rows = await g.read(
+        "MATCH (s:Node {id: $id}) WHERE s:Source "
+        "RETURN [(s)-[:HAS_VERSION]->(v:SourceVersion) | [v.id, v.version]] AS vs",
+        {"id": source_id})
+    row = rows.first()
+    if row is None:
+        return None
+    return sorted((SourceVersionRef(version_id=v[0], version=v[1]) for v in row["vs"]),
+                  key=lambda v: v["version"])
+
+
+class FragmentHit(TypedDict):
+    """A fragment a target names (a message's, a speaker's) and its version."""
+
+    version_id: str
+    fragment_id: str
+    start: int
+    end: int
+    source_id: str
+    message_index: int | None
+
+
+_FRAGMENT_HIT = of(FragmentHit)
+
+
+async def message_fragments(g: Graph, source_id: str, message_index: int
+                            ) -> list[FragmentHit] | None:
+    """The fragments of one message of a conversation; None when there is no such source."""
+    rows = await g.read(
+        "MATCH (s:Node {id: $id}) WHERE s:Source "
+        "OPTIONAL MATCH (s)-[:HAS_VERSION]->(v:SourceVersion)-[:HAS_FRAGMENT]->"
+        "(f:SourceFragment) WHERE f.message_index = $i "
+        "RETURN v.id AS version_id, f.id AS fragment_id, f.start AS start, f.end AS end, "
+        "s.id AS source_id, f.message_index AS message_index",
+        {"id": source_id, "i": message_index})
+    if not rows:
+        return None
+    return _FRAGMENT_HIT.all(r for r in rows if r["fragment_id"] is not None)
+
+
+async def speaker_fragments(g: Graph, speaker: str) -> list[FragmentHit]:
+    """Every fragment of every message one speaker said in the workspace."""
+    rows = await g.read(
+        "MATCH (f:SourceFragment) WHERE f.speaker = $speaker "
+        "MATCH (s:Source)-[:HAS_VERSION]->(v:SourceVersion)-[:HAS_FRAGMENT]->(f) "
+        "RETURN v.id AS version_id, f.id AS fragment_id, f.start AS start, f.end AS end, "
+        "s.id AS source_id, f.message_index AS message_index", {"speaker": speaker})
+    return _FRAGMENT_HIT.all(rows)
+
+
+class ClaimPlace(TypedDict):
+    """Where a claim's quote stands: in a version, or in a reviewer's own fragment."""
+
+    id: str
+    status: str
+    version_id: str | None
+    reviewer_fragment_id: str | None
+    quote_start: int
+    quote_end: int
+
+
+_CLAIM_PLACE = of(ClaimPlace)
+
+
+async def claim_places(g: Graph, claim_ids: list[str]) -> list[ClaimPlace]:
+    rows = await g.read(
+        "MATCH (c:Node) WHERE c:Claim AND c.id IN $ids "
+        "MATCH (c)-[:SUPPORTED_BY]->(f:SourceFragment) "
+        "OPTIONAL MATCH (v:SourceVersion)-[:HAS_FRAGMENT]->(f) "
+        "OPTIONAL MATCH (k:Correction)-[:HAS_FRAGMENT]->(f) "
+        "RETURN c.id AS id, c.status AS status, v.id AS version_id, "
+        "CASE WHEN k IS NULL THEN null ELSE f.id END AS reviewer_fragment_id, "
+        "c.quote_start AS quote_start, c.quote_end AS quote_end",
+        {"ids": claim_ids})
+    return _CLAIM_PLACE.all(rows)
+
+
+class Holding(TypedDict):
+    """What holds an exact string: versions, reviewer fragments, claims (by their words)."""
+
+    versions: list[str]
+    reviewer_fragments: list[str]
+    claims: list[str]
+
+
+_HOLDING_VERSIONS = "MATCH (v:SourceVersion) WHERE v.text CONTAINS $text RETURN v.id AS id"
+_HOLDING_REVIEWER = ("MATCH (k:Correction)-[:HAS_FRAGMENT]->(f:SourceFragment) "
+                     "WHERE f.text CONTAINS $text RETURN f.id AS id")
+_HOLDING_CLAIMS = ("MATCH (c:Claim) WHERE c.status <> 'erased' AND (c.statement CONTAINS $text "
+                   "OR c.evidence_quote CONTAINS $text OR c.statement_key CONTAINS $text) "
+                   "RETURN c.id AS id")
+
+
+async def holding(g: Graph, text: str) -> Holding:
+    """Every version, reviewer fragment and claim whose words hold ``text`` (a scan: no
+    index finds a string inside another)."""
+    p = {"text": text}
+    versions = await g.read(_HOLDING_VERSIONS, p)
+    reviewer = await g.read(_HOLDING_REVIEWER, p)
+    claims = await g.read(_HOLDING_CLAIMS, p)
+    return Holding(versions=sorted(r["id"] for r in versions),
+                   reviewer_fragments=sorted(r["id"] for r in reviewer),
+                   claims=sorted(r["id"] for r in claims))
+
+
+class FragmentPart(TypedDict):
+    id: str
+    start: int
+    end: int
+    speaker: str | None
+    message_index: int | None
+
+
+class ContainerRow(TypedDict):
+    """A text whose spans an erasure may replace: a source version, or a reviewer's own
+    fragment (``kind``), with its fragments (a reviewer fragment is its own one) and what
+    the guard re-checks of it."""
+
+    kind: str  # "version" or "reviewer"
+    id: str
+    text: str
+    revision: int
+    n_claims: int
+    source_id: str | None  # a version's source
+    source_kind: str | None
+    version: int | None
+    has_file: bool
+    correction_id: str | None  # a reviewer fragment's correction
+    fragments: list[FragmentPart]
+
+
+class ContainedClaim(TypedDict):
+    """A claim quoting a container, with what an erasure must know of it."""
+
+    id: str
+    container_id: str
+    fragment_id: str
+    status: ClaimStatus
+    revision: int
+    statement: str
+    evidence_quote: str | None
+    statement_key: str | None
+    quote_start: int
+    quote_end: int
+    source_id: str | None
+    n_users: int
+
+
+_CONTAINED = of(ContainedClaim)
+
+
+async def containers(g: Graph, version_ids: list[str], reviewer_ids: list[str]
+                     ) -> tuple[list[ContainerRow], list[ContainedClaim]]:
+    """The versions and reviewer fragments named, whole, with every claim quoting them."""
+    out: list[ContainerRow] = []
+    claims: list[ContainedClaim] = []
+    if version_ids:
+        rows = await g.read(
+            "MATCH (v:Node) WHERE v:SourceVersion AND v.id IN $ids "
+            "MATCH (s:Source)-[:HAS_VERSION]->(v) "
+            "RETURN v.id AS id, v.text AS text, coalesce(v.revision, 1) AS revision, "
+            "s.id AS source_id, coalesce(s.kind, 'text') AS source_kind, "
+            "v.version AS version, v.file_data IS NOT NULL AS has_file, "
+            "[(v)-[:HAS_FRAGMENT]->(f:SourceFragment) | [f.id, f.start, f.end, f.speaker, "
+            "  f.message_index]] AS fragments", {"ids": version_ids})
+        claim_rows = await g.read(
+            "MATCH (v:Node) WHERE v:SourceVersion AND v.id IN $ids "
+            "MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment)<-[:SUPPORTED_BY]-(c:Claim) "
+            "RETURN c.id AS id, v.id AS container_id, f.id AS fragment_id, "
+            "c.status AS status, c.revision AS revision, c.statement AS statement, "
+            "c.evidence_quote AS evidence_quote, c.statement_key AS statement_key, "
+            "c.quote_start AS quote_start, c.quote_end AS quote_end, "
+            "c.source_id AS source_id, "
+            "size([(c)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users", {"ids": version_ids})
+        claims += _CONTAINED.all(claim_rows)
+        counts: dict[str, int] = {}
+        for c in claims:
+            counts[c["container_id"]] = counts.get(c["container_id"], 0) + 1
+        for r in rows:
+            frags = sorted((FragmentPart(id=f[0], start=f[1], end=f[2], speaker=f[3],
+                                         message_index=f[4])
+                            for f in r["fragments"]), key=lambda f: (f["start"], f["end"]))
+            out.append(ContainerRow(
+                kind="version", id=r["id"], text=r["text"] or "", revision=r["revision"],
+                n_claims=counts.get(r["id"], 0), source_id=r["source_id"],
+                source_kind=r["source_kind"], version=r["version"], has_file=r["has_file"],
+                correction_id=None, fragments=frags))
+    if reviewer_ids:
+        rows = await g.read(
+            "MATCH (f:Node) WHERE f:SourceFragment AND f.id IN $ids "
+            "MATCH (k:Correction)-[:HAS_FRAGMENT]->(f) "
+            "RETURN f.id AS id, f.text AS text, coalesce(f.revision, 1) AS revision, "
+            "k.id AS correction_id", {"ids": reviewer_ids})
+        claim_rows = await g.read(
+            "MATCH (f:Node) WHERE f:SourceFragment AND f.id IN $ids "
+            "MATCH (f)<-[:SUPPORTED_BY]-(c:Claim) "
+            "RETURN c.id AS id, f.id AS container_id, f.id AS fragment_id, "
+            "c.status AS status, c.revision AS revision, c.statement AS statement, "
+            "c.evidence_quote AS evidence_quote, c.statement_key AS statement_key, "
+            "c.quote_start AS quote_start, c.quote_end AS quote_end, "
+            "c.source_id AS source_id, "
+            "size([(c)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users", {"ids": reviewer_ids})
+        found = _CONTAINED.all(claim_rows)
+        claims += found
+        for r in rows:
+            text = r["text"] or ""
+            out.append(ContainerRow(
+                kind="reviewer", id=r["id"], text=text, revision=r["revision"],
+                n_claims=sum(c["container_id"] == r["id"] for c in found), source_id=None,
+                source_kind=None, version=None, has_file=False,
+                correction_id=r["correction_id"],
+                fragments=[FragmentPart(id=r["id"], start=0, end=len(text), speaker=None,
+                                        message_index=None)]))
+    return out, claims
+
+
+class OpenConflictRow(TypedDict):
+    id: str
+    revision: int
+    kind: str
+    reason: str
+    claim_ids: list[str]  # its two sides, as its audit event names them
+
+
+_OPEN_CONFLICT = of(OpenConflictRow)
+
+
+async def open_conflicts_of(g: Graph, claim_ids: list[str]) -> list[OpenConflictRow]:
+    """The open conflicts one of these claims is a side of."""
+    if not claim_ids:
+        return []
+    rows = await g.read(
+        "UNWIND $ids AS id MATCH (c:Node {id: id}) WHERE c:Claim WITH c "
+        "MATCH (c)<-[:BETWEEN]-(k:Node) WHERE k:Conflict AND k.status = 'open' "
+        "WITH DISTINCT k "
+        "RETURN k.id AS id, k.revision AS revision, k.kind AS kind, k.reason AS reason, "
+        "[(k)-[:BETWEEN]->(s:Claim) | s.id] AS claim_ids ORDER BY id", {"ids": claim_ids})
+    return _OPEN_CONFLICT.all(rows)
+
+
+class DecisionWords(TypedDict):
+    id: str
+    premise_order: str | None
+    support_history: list[str] | None
+    review_reason: str | None
+
+
+_DECISION_WORDS = of(DecisionWords)
+
+
+async def decision_words(g: Graph, ids: list[str]) -> list[DecisionWords]:
+    """What names a decision's premises besides its edges: their order, its earlier
+    support, its review reason."""
+    if not ids:
+        return []
+    rows = await g.read(
+        "MATCH (d:Node) WHERE d:Decision AND d.id IN $ids RETURN d.id AS id, "
+        "d.premise_order AS premise_order, d.support_history AS support_history, "
+        "d.review_reason AS review_reason", {"ids": ids})
+    return _DECISION_WORDS.all(rows)
+
+
+class SaidClaim(TypedDict):
+    id: str
+    said_by: str | None
+    status: str
+    revision: int
+    terms: list[str] | None
+    fragment_id: str | None
+
+
+_SAID = of(SaidClaim)
+
+
+async def said_claims(g: Graph, ids: list[str]) -> list[SaidClaim]:
+    """Who said each claim, its status, revision, words and fragment."""
+    if not ids:
+        return []
+    rows = await g.read(
+        "MATCH (c:Node) WHERE c:Claim AND c.id IN $ids RETURN c.id AS id, "
+        "c.said_by AS said_by, c.status AS status, c.revision AS revision, "
+        "c.terms AS terms, c.fragment_id AS fragment_id", {"ids": ids})
+    return _SAID.all(rows)
