@@ -281,6 +281,11 @@ def test_an_alternative_from_another_source_keeps_the_decision(client: TestClien
     record = erase(client, ws, {"claim_id": said["id"]})
     assert record["flagged"] == []
     assert statuses(falkordb, ws)[run["decision"]["id"]] == "draft"
+    # The plan still says it: the premise keeps its name, and the chat lost its words.
+    decision = read_json(client, f"/api/workspaces/{ws}/decisions/{run['decision']['id']}")
+    assert [p["premise"] for p in decision["premises"]] == [premise["premise"]]
+    chat_text = read_json(client, f"/api/workspaces/{ws}/sources/{chat['source']['id']}")
+    assert chat_text["versions"][0]["text"] == "[erased]"
     whole(falkordb, ws)
 
 

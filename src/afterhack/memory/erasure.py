@@ -226,11 +226,19 @@ async def plan(g: Graph, target: ErasureTarget, *, policy: SupportPolicy) -> Pla
                                                                    c["quote_end"]))]
     erased_ids = sorted(c["id"] for c in p.erased)
     # Every string that goes: what the spans held, and the erased claims' own words.
+    # Every string that goes: what the spans held, and the erased claims' own words; but a
+    # statement another claim still states (a copy in a source the erasure leaves) is still
+    # the memory's, and so is a span that held no more than its quote.
+    held = await reads.keys_held(g, sorted({q["statement_key"] for q in p.erased
+                                            if q["statement_key"]}), erased_ids)
+    kept = {s for q in p.erased if q["statement_key"] in held
+            for s in (q["statement"], q["evidence_quote"], q["statement_key"])}
     gone: list[str | None] = []
     for box in p.changed:
-        gone += p.redacted[box["id"]].erased()
+        gone += [x for x in p.redacted[box["id"]].erased() if x not in kept]
     for q in p.erased:
-        gone += [q["statement"], q["evidence_quote"], q["statement_key"]]
+        if q["statement_key"] not in held:
+            gone += [q["statement"], q["evidence_quote"], q["statement_key"]]
     p.nd_all = redaction.needles([text]) if text is not None else []
     p.nd_records = redaction.needles([*gone, text])
     p.conflicts = await reads.open_conflicts_of(g, erased_ids)

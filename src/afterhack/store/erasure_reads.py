@@ -258,6 +258,17 @@ async def open_conflicts_of(g: Graph, claim_ids: list[str]) -> list[OpenConflict
     return _OPEN_CONFLICT.all(rows)
 
 
+async def keys_held(g: Graph, keys: list[str], leaving: list[str]) -> set[str]:
+    """Which of these statements a claim outside ``leaving`` (and not erased) states."""
+    if not keys:
+        return set()
+    rows = await g.read(
+        "UNWIND $keys AS k MATCH (c:Node {statement_key: k}) WHERE c:Claim "
+        "AND c.status <> 'erased' AND NOT c.id IN $ids RETURN DISTINCT k AS key",
+        {"keys": keys, "ids": leaving})
+    return {str(r["key"]) for r in rows}
+
+
 class DecisionWords(TypedDict):
     id: str
     premise_order: str | None
