@@ -4,7 +4,9 @@ checks cost at ingest, and that resolving one changes nothing outside its region
 * Quality: precision and recall of the offline detector on the labelled pairs of
   conflict_pairs.py (the two sides share their wording) and conflict_pairs_free.py (worded
   freely, German and Chinese among them), each on the part it was tuned on, on the held-out
-  part, per category, and for the free set per language; and on the sealed held-out set
+  part, per category, and for the free set per language; on the two development sets
+  (conflict_pairs_dev.py, and conflict_pairs_dev2.jsonl, written apart from the others
+  with conversations among them), per category and per language; and on the sealed held-out set
   (sealed_set.py), never tuned on, of which only the aggregate figures are kept. ``python -m
   afterhack_tools.bench.conflicts`` prints them.
 * Cost: sources go alternately to the app (checks on) and to a second app on the same
@@ -35,6 +37,7 @@ from afterhack.store.names import graph_name
 from afterhack_tools.bench import (
     conflict_pairs,
     conflict_pairs_dev,
+    conflict_pairs_dev2,
     conflict_pairs_free,
     sealed_set,
 )
@@ -70,13 +73,23 @@ class Labelled(Protocol):
     def contradicts(self) -> bool: ...
 
 
+class InLanguages(Labelled, Protocol):
+    @property
+    def lang(self) -> str: ...
+
+
+Judge = Callable[[str, str], Judgement]
+
+
 def _score(subset: Sequence[Labelled], named: Callable[[Judgement], str | None],
-           meaning: Meaning | None = None) -> Score:
+           meaning: Meaning | None = None, judge: Judge | None = None) -> Score:
+    """The detector's verdicts on ``subset``, counted; by ``judge`` when given (a
+    message read with its speaker), else on the two sides as written."""
     tp = fp = fn = tn = 0
     wrong_kind = 0
     misses: list[str] = []
     for p in subset:
-        j = judge_statements(p.a, p.b, meaning)
+        j = judge(p.a, p.b) if judge is not None else judge_statements(p.a, p.b, meaning)
         said = j.verdict == "contradicts"
         if said and p.contradicts:
             tp += 1
@@ -112,15 +125,30 @@ def _value_kind(j: Judgement) -> str | None:
     return j.value_kind
 
 
+def _dev_quality(pairs: Sequence[InLanguages], meaning: Meaning | None,
+                 judge: Judge | None = None) -> DevQuality:
+    def score(subset: Sequence[InLanguages]) -> Score:
+        return _score(subset, _value_kind, meaning, judge)
+
+    return {"all": score(pairs),
+            "by_category": {c: score([p for p in pairs if p.category == c])
+                            for c in sorted({p.category for p in pairs})},
+            "by_lang": {lang: score([p for p in pairs if p.lang == lang])
+                        for lang in sorted({p.lang for p in pairs})}}
+
+
 def quality(pairs: Sequence[conflict_pairs.Pair] = conflict_pairs.PAIRS,
             free: Sequence[conflict_pairs_free.Pair] = conflict_pairs_free.PAIRS,
-            dev: Sequence[conflict_pairs_dev.Pair] = conflict_pairs_dev.PAIRS, *,
+            dev: Sequence[conflict_pairs_dev.Pair] = conflict_pairs_dev.PAIRS,
+            dev2: Sequence[conflict_pairs_dev2.Pair] = conflict_pairs_dev2.PAIRS, *,
             meaning: Meaning | None = None) -> ConflictQuality:
     """Precision and recall of the offline detector on the labelled pairs: the set whose
     sides share their wording at the top level (its categories are the service's conflict
     kinds), the freely worded set under ``free`` and the set of nouns against verbs and of
     languages against each other under ``dev_set`` (their categories are the detector's
-    value kinds), with their figures per language too, and the sealed set under ``sealed``
+    value kinds), the second development set under ``dev_set2`` (judged as the app judges:
+    a message with its speaker), each with its figures per language too, and the sealed
+    set under ``sealed``
     (its totals alone). With ``meaning`` (meaning.py), the words two statements do not share
     are compared by meaning, as the app's judge does, and a message is read with its
     speaker."""
@@ -130,13 +158,8 @@ def quality(pairs: Sequence[conflict_pairs.Pair] = conflict_pairs.PAIRS,
         **_set_quality(free, _value_kind, conflict_pairs_free.CONTRADICTION_KINDS, meaning),
         "by_lang": {lang: _score([p for p in free if p.lang == lang], _value_kind, meaning)
                     for lang in sorted({p.lang for p in free})}}
-    dev_q: DevQuality = {
-        "all": _score(dev, _value_kind, meaning),
-        "by_category": {c: _score([p for p in dev if p.category == c], _value_kind, meaning)
-                        for c in sorted({p.category for p in dev})},
-        "by_lang": {lang: _score([p for p in dev if p.lang == lang], _value_kind, meaning)
-                    for lang in sorted({p.lang for p in dev})}}
-    return {**shared, "free": free_q, "dev_set": dev_q,
+    return {**shared, "free": free_q, "dev_set": _dev_quality(dev, meaning),
+            "dev_set2": _dev_quality(dev2, meaning, sealed_set.as_the_app_judges(meaning)),
             "sealed": sealed_set.score(judge=sealed_set.as_the_app_judges(meaning)),
             "by_meaning": meaning is not None}
 
@@ -146,6 +169,7 @@ def labelled_pairs() -> list[tuple[str, str]]:
     message without its speaker): what their meaning is asked for."""
     return [*((p.a, p.b) for ps in (conflict_pairs.PAIRS, conflict_pairs_free.PAIRS,
                                     conflict_pairs_dev.PAIRS) for p in ps),
+            *(sealed_set.as_said(p.a, p.b)[1:] for p in conflict_pairs_dev2.PAIRS),
             *sealed_set.statements()]
 
 

@@ -330,8 +330,9 @@ class SealedScore(TypedDict):
 
 
 class DevQuality(TypedDict):
-    """The set of nouns against verbs and languages against each other: all development
-    pairs, by category and by language (two sides in two languages: "en-zh")."""
+    """A development set (nouns against verbs and languages against each other, or the
+    second one, conflict_pairs_dev2.jsonl): all its pairs, by category and by language (two
+    sides in two languages: "en-zh")."""
 
     all: Score
     by_category: dict[str, Score]
@@ -340,11 +341,12 @@ class DevQuality(TypedDict):
 
 class ConflictQuality(SetQuality):
     """The set whose sides share their wording, the freely worded one, the set of nouns
-    against verbs and of languages (conflicts.py), and the sealed held-out set
-    (sealed_set.py)."""
+    against verbs and of languages, the second development set (conflicts.py), and the
+    sealed held-out set (sealed_set.py)."""
 
     free: FreeQuality
     dev_set: DevQuality
+    dev_set2: DevQuality
     sealed: SealedScore
     # Whether the words two statements do not share were compared by meaning (as the app's
     # judge does with the offline model), or by the words alone.

@@ -316,7 +316,10 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> BenchResul
             f"{free['all']['pairs']} pairs (held out: {free['held_out']['precision']} / "
             f"{free['held_out']['recall']}); nouns, verbs and languages: "
             f"{quality['dev_set']['all']['precision']} / {quality['dev_set']['all']['recall']} "
-            f"on {quality['dev_set']['all']['pairs']} pairs"
+            f"on {quality['dev_set']['all']['pairs']} pairs; second dev set: "
+            f"{quality['dev_set2']['all']['precision']} / "
+            f"{quality['dev_set2']['all']['recall']} on {quality['dev_set2']['all']['pairs']} "
+            f"pairs"
             f"{'' if quality['by_meaning'] else ' (by words alone)'}")
         log(sealed_set.line(quality["sealed"]))
         tenants: TenantFigures | None = None
