@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from afterhack.cli.main import app as cli
 from afterhack.client import Client
+from afterhack.records.clock import now_ms
 from afterhack.runtime.services import Services
-from afterhack.store.audit import now_ms
 from tests.support.cli import WIDE
 from tests.support.mcp import call, server_for, store_workspace
 from tests.support.moments import moment

@@ -7,10 +7,12 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from afterhack.records.audit import audit_params
+from afterhack.records.clock import now_ms
+from afterhack.records.ids import new_id
 from afterhack.store import source_writes
-from afterhack.store.audit import audit_params, now_ms
 from afterhack.store.client import Store
-from afterhack.store.names import graph_name, new_id
+from afterhack.store.names import graph_name
 from afterhack.store.source_params import NO_FILE, NewClaim, VersionWrite
 
 TEXT = "Alpha. The launch moved from May 2 to June 12 after review."

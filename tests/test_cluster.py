@@ -25,11 +25,11 @@ from mcp import Client
 
 from afterhack.cluster.local import LocalCluster
 from afterhack.config import Settings
+from afterhack.memory.workspaces import create_workspace
 from afterhack.store import ratelimit
 from afterhack.store.client import PRIMARY_AFTER_WRITE_S, Store
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from afterhack.store.workspaces import (
-    create_workspace,
     delete_workspace,
     ready_workspaces,
     workspace_entries,

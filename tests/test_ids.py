@@ -1,4 +1,4 @@
-"""Ids made in a batch (names.new_ids) are random version-4 UUIDs in canonical form, like
+"""Ids made in a batch (records.ids.new_ids) are random version-4 UUIDs in canonical form, like
 new_id()'s, whatever bytes the OS hands out."""
 
 from __future__ import annotations
@@ -8,12 +8,13 @@ import uuid
 
 import pytest
 
-from afterhack.store import names
+from afterhack.model.ids import is_uuid
+from afterhack.records import ids as names
 
 
 def _is_v4(s: str) -> bool:
     u = uuid.UUID(s)
-    return str(u) == s and u.version == 4 and u.variant == uuid.RFC_4122 and names.is_uuid(s)
+    return str(u) == s and u.version == 4 and u.variant == uuid.RFC_4122 and is_uuid(s)
 
 
 def test_batch_ids_are_canonical_random_v4_uuids() -> None:

@@ -4,6 +4,8 @@
   each other, nor the module that composes them (``afterhack.app``): what both need (the
   caller, the error body, the request and answer shapes) lives outside both (``access``,
   ``wire``).
+- Neither transport imports the store (``afterhack.store``): a route or a tool is an adapter
+  of the workspace's memory (memory/workspace.py), which reads and writes for it.
 - No module imports a private name (one starting with ``_``) of FastAPI, Starlette, redis or
   falkordb, from a private module of theirs, or reads one as an attribute of a module of
   theirs: those change in any release, and the pins that came with them did too.
@@ -25,6 +27,7 @@ from tests.support.imports import is_private
 SRC = Path(afterhack.__file__).resolve().parent
 TRANSPORTS = ("afterhack.api", "afterhack.mcpserver")
 COMPOSITION = "afterhack.app"
+STORE = "afterhack.store"
 FRAMEWORKS = ("fastapi", "starlette", "redis", "falkordb")
 
 
@@ -106,6 +109,8 @@ def violations(importer: str, found: list[Use]) -> list[str]:
             if _inside(importer, mine) and (_inside(use.target, other)
                                             or _inside(use.target, COMPOSITION)):
                 out.append(f"{where}: a transport must not import the other one")
+        if any(_inside(importer, t) for t in TRANSPORTS) and _inside(use.target, STORE):
+            out.append(f"{where}: a transport reaches the store only through the memory")
         if _is_framework(use.target) and any(is_private(p) for p in use.target.split(".")):
             out.append(f"{where}: a private name of a framework")
     return out
@@ -151,6 +156,12 @@ def test_the_composition_knows_both_transports() -> None:
     ("afterhack.store.client", "from redis._parsers import X"),
     ("afterhack.store.client", "import falkordb._internal"),
     ("afterhack.store.client", "from starlette import _utils"),
+    ("afterhack.api.routes.x", "from afterhack.store import sources"),
+    ("afterhack.api.deps", "from afterhack.store.client import Store"),
+    ("afterhack.api.routes.x", "import afterhack.store.claims"),
+    ("afterhack.api.routes.x", "from ...store.audit import now"),
+    ("afterhack.mcpserver.server", "from afterhack.store import workspaces"),
+    ("afterhack.mcpserver.server", "def f():\n    from afterhack.store.client import Graph"),
 ])
 def test_the_rules_catch_what_they_forbid(importer: str, source: str) -> None:
     assert violations(importer, uses(source, importer)) != []
@@ -162,6 +173,8 @@ def test_the_rules_catch_what_they_forbid(importer: str, source: str) -> None:
     ("afterhack.app", "from afterhack.mcpserver.http import mount_mcp"),
     ("afterhack.api.app", "from fastapi import FastAPI\nv = FastAPI.__name__"),
     ("afterhack.store.client", "import redis.asyncio as aioredis\nx = aioredis.Redis"),
+    ("afterhack.api.routes.x", "from afterhack.memory.workspace import WorkspaceMemory"),
+    ("afterhack.memory.workspace", "from afterhack.store import sources"),
 ])
 def test_the_rules_allow_what_they_allow(importer: str, source: str) -> None:
     assert violations(importer, uses(source, importer)) == []

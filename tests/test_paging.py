@@ -20,9 +20,10 @@ from afterhack.cli.main import app as cli
 from afterhack.client import AsyncClient, Client
 from afterhack.model.pages import After
 from afterhack.model.vocab import ClaimStatus
+from afterhack.records.ids import new_id
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Store
-from afterhack.store.names import graph_name, new_id
+from afterhack.store.names import graph_name
 from tests.support.cli import WIDE
 from tests.support.errors import assert_canonical_error
 from tests.support.graphs import RecordingGraph, explain, load

@@ -17,7 +17,7 @@ from afterhack.store.client import Store
 
 def test_dependencies_do_not_hop_threads() -> None:
     # FastAPI runs a plain `def` dependency in a worker thread: ~0.15 ms a hop, per request.
-    for fn in (deps.get_settings, deps.get_store, deps.get_services, deps.get_caller,
+    for fn in (deps.get_settings, deps.get_services, deps.get_caller, deps.get_workspaces,
                deps.get_workspace, deps.get_workspace_ref):
         assert inspect.iscoroutinefunction(fn), fn.__name__
 

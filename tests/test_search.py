@@ -201,9 +201,9 @@ def _recorded_search(falkordb: str, ws: str, q: str, early: int | None = None
     seen: list[tuple[str, dict[str, Any]]] = []
 
     async def go(g: Graph) -> ClaimSearch:
-        return await hybrid.search_claims(RecordingGraph(g.store, g.name, seen), q,
-                                          ["proposed", "accepted"], mode="hybrid",
-                                          vectors=Vectors(OfflineEmbedder()))
+        return await hybrid.search_claims(RecordingGraph(g.store, g.name, seen),
+                                          hybrid.ClaimQuery(q, ["proposed", "accepted"]),
+                                          Vectors(OfflineEmbedder()))
 
     with pytest.MonkeyPatch.context() as mp:
         if early is not None:

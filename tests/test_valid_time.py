@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from afterhack.store.audit import now_ms
+from afterhack.records.clock import now_ms
 from afterhack.temporal import validity
 from afterhack.temporal.validity import valid_time
 from tests.support.api import HttpResponse, add_source, resolve_conflict

@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import ipaddress
 import math
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ from afterhack.store import ratelimit
 from afterhack.store.client import Store
 
 _WINDOW_S = 60
+# Every workspace key starts with this; anything else is not looked up.
+KEY_PREFIX = "ahk_"
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,16 @@ def refuse_to_serve(settings: Settings) -> str | None:
             "(and AFTERHACK_REQUIRE_KEYS=true), or bind to 127.0.0.1.")
 
 
+def new_secret() -> str:
+    """``ahk_`` and 43 url-safe characters (256 random bits)."""
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+def key_hash(secret: str) -> str:
+    """What the registry keeps of a key: its sha256, never the key."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
 def _digest(secret: str) -> bytes:
     return hashlib.sha256(secret.encode("utf-8")).digest()
 
@@ -111,9 +124,9 @@ class KeyCheck:
         if self._admin_digest is not None and hmac.compare_digest(_digest(secret),
                                                                    self._admin_digest):
             return Caller(actor="admin", role="admin", key_id=self._admin_key_id)
-        if not secret.startswith(store_keys.KEY_PREFIX) or len(secret) > 200:
+        if not secret.startswith(KEY_PREFIX) or len(secret) > 200:
             raise Unauthorized()
-        row = await store_keys.find_live_key(store, secret)
+        row = await store_keys.find_live_key(store, key_hash(secret))
         if row is None:
             raise Unauthorized()
         return Caller(actor=row["name"], role=row["role"], workspace_id=row["workspace_id"],

@@ -10,8 +10,8 @@ from mcp.types import TextContent
 
 from afterhack.access import Caller
 from afterhack.mcpserver import LOCAL_ADMIN, AfterhackMCP, create_mcp_server
+from afterhack.memory.workspaces import create_workspace
 from afterhack.runtime.services import Services
-from afterhack.store.workspaces import create_workspace
 
 
 def server_for(svc: Services, caller: Caller = LOCAL_ADMIN) -> AfterhackMCP:

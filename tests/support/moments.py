@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from afterhack.store.audit import now_ms
+from afterhack.records.clock import now_ms
 from tests.support.api import read_json
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from afterhack.records.clock import now_ms
+from afterhack.records.ids import new_id
 from afterhack.retrieval.search import claim_terms
 from afterhack.rules.evidence import statement_key
 from afterhack.store import vectors as store_vectors
-from afterhack.store.audit import now_ms
 from afterhack.store.client import Graph
 from afterhack.store.history import born
-from afterhack.store.names import new_id
 from afterhack.store.params import Floats
 
 BATCH = 5000

@@ -23,9 +23,10 @@ from afterhack.model.runs import (
     SearchHit,
     ToolCallLog,
 )
+from afterhack.records.audit import audit_event
+from afterhack.records.clock import now_ms
 from afterhack.retrieval.vectors import Vectors
 from afterhack.store import runs as store_runs
-from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
 
 # Who the Analyst was, as recorded on the run (the Coordinator's model is in model_calls).

@@ -29,10 +29,10 @@ from afterhack.errors import (
     GatewayInvalidOutput,
     InvalidRequest,
     RunClosed,
-    WorkspaceBusy,
 )
 from afterhack.memory import claims
 from afterhack.memory.conflicts import Disagreement, disagreements
+from afterhack.memory.scope import until_written
 from afterhack.model.calls import ModelCall, ModelCallRecord
 from afterhack.model.decisions import NoEvidenceReason, ReviewReason, SourcesDisagreeReason
 from afterhack.model.runs import (
@@ -44,13 +44,15 @@ from afterhack.model.runs import (
     ToolCallLog,
 )
 from afterhack.model.vocab import CURRENT_CLAIM, GOOD_STANDING, DecisionStatus
+from afterhack.model.writes import AuditEvent
+from afterhack.records.audit import audit_event
+from afterhack.records.clock import now_ms
+from afterhack.records.ids import new_id
 from afterhack.retrieval.vectors import Vectors
 from afterhack.store import claims as store_claims
 from afterhack.store import decisions as store_decisions
 from afterhack.store import runs as store_runs
-from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
-from afterhack.store.names import new_id
 from afterhack.store.runs import DecisionWrite, HandoffWrite, NewAction, RunFields, RunWrite
 
 _MAX_BUILDS_ON = 20
@@ -315,31 +317,19 @@ async def _save_failed(g: Graph, start: RunStart, exc: GatewayError, calls: list
 
 async def _save(g: Graph, start: RunStart, run: RunWrite, handoffs: list[HandoffWrite],
                 decision: _Draft, actor: str) -> None:
+    """The run, its handoffs, its decision and actions in one write, guarded on the claims it
+    cites and the decisions it builds on; planned again on what is still current."""
     decision_id = new_id()
     depends_on = start.depends_on
-    for _ in range(_SAVE_ATTEMPTS):
+
+    async def attempt() -> bool | None:
+        nonlocal decision, depends_on
         premises = decision.premises
         claim_ids = list(dict.fromkeys(c for p in premises for c in p.claim_ids))
-        actions: list[NewAction] = [{"id": new_id(), "description": a} for a in decision.actions]
-        write: DecisionWrite = {
-            "id": decision_id, "title": decision.title, "summary": decision.summary,
-            "status": decision.status,
-            "uses": [{"claim_id": c, "premise": p.statement} for p in premises
-                     for c in p.claim_ids],
-            "depends_on": depends_on, "actions": actions,
-            "premise_order": json.dumps([p.statement for p in premises]),
-            "review_reason": json.dumps(decision.review_reason)
-            if decision.review_reason else None,
-        }
-        audits = [
-            audit_event("agent_run.completed", actor, run["id"], {"decision_id": decision_id}),
-            audit_event("decision.created", actor, decision_id,
-                        {"status": decision.status, "claims": claim_ids,
-                         "actions": [a["id"] for a in actions]}),
-        ]
+        write, audits = _decision_write(decision_id, decision, depends_on, run["id"], actor)
         if await store_runs.save_completed_run(g, run, handoffs, write, open_run=start.open_run,
                                                now=now_ms(), audits=audits):
-            return
+            return True
         if start.open_run:
             state = await store_runs.find_run_state(g, start.id)
             if state is None or state["status"] != "open":
@@ -365,7 +355,35 @@ async def _save(g: Graph, start: RunStart, run: RunWrite, handoffs: list[Handoff
             decision = _no_answer("superseded_during_run")
         else:
             decision = replace(decision, premises=kept)
-    raise WorkspaceBusy("The claims this run cites kept changing; run it again.")
+        return None
+
+    await until_written(attempt, _SAVE_ATTEMPTS,
+                        "The claims this run cites kept changing; run it again.")
+
+
+def _decision_write(decision_id: str, decision: _Draft, depends_on: list[str], run_id: str,
+                    actor: str) -> tuple[DecisionWrite, list[AuditEvent]]:
+    """The decision a run wrote, its actions, and the audit events of both."""
+    premises = decision.premises
+    actions: list[NewAction] = [{"id": new_id(), "description": a} for a in decision.actions]
+    write: DecisionWrite = {
+        "id": decision_id, "title": decision.title, "summary": decision.summary,
+        "status": decision.status,
+        "uses": [{"claim_id": c, "premise": p.statement} for p in premises
+                 for c in p.claim_ids],
+        "depends_on": depends_on, "actions": actions,
+        "premise_order": json.dumps([p.statement for p in premises]),
+        "review_reason": json.dumps(decision.review_reason)
+        if decision.review_reason else None,
+    }
+    claim_ids = list(dict.fromkeys(c for p in premises for c in p.claim_ids))
+    audits = [
+        audit_event("agent_run.completed", actor, run_id, {"decision_id": decision_id}),
+        audit_event("decision.created", actor, decision_id,
+                    {"status": decision.status, "claims": claim_ids,
+                     "actions": [a["id"] for a in actions]}),
+    ]
+    return write, audits
 
 
 async def get_run_view(g: Graph, run_id: str) -> RunView:

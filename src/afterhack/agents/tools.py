@@ -8,6 +8,7 @@ from afterhack.model.chat import ToolSpec
 from afterhack.model.claims import FoundBy
 from afterhack.model.runs import ClaimSources, SearchHit, ToolCallLog
 from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM
+from afterhack.retrieval.hybrid import ClaimQuery
 from afterhack.retrieval.vectors import Vectors
 from afterhack.store import claims as store_claims
 from afterhack.store.client import Graph
@@ -68,9 +69,9 @@ class RunTools:
         # Words and meaning (hybrid): a claim found only by meaning is a hit like any other,
         # and like any other must have its sources retrieved before it can be cited. Without
         # neighbours: each hit is a candidate citation, so each must match the query itself.
-        found = await claims.search_claims(self.g, q[:2000], _CURRENT, limit=SEARCH_LIMIT,
-                                           vectors=self.vectors, neighbours=False,
-                                           valid_at=self.valid_at)
+        found = await claims.search_claims(
+            self.g, ClaimQuery(q[:2000], _CURRENT, limit=SEARCH_LIMIT, neighbours=False,
+                               valid_at=self.valid_at), self.vectors)
         # Each hit names the open conflicts it is in: the agent should not pick a side.
         hits: list[SearchHit] = [
             {"claim_id": c["id"], "statement": c["statement"], "status": c["status"],

@@ -1,4 +1,6 @@
-"""FastAPI dependencies: settings, the store, the services, the resolved workspace, the caller.
+"""FastAPI dependencies: settings, the services, the caller, and the workspace's memory for
+this request (memory/workspace.py): the routes are adapters, and reach the memory only
+through it.
 
 Every dependency is ``async def``: FastAPI runs a plain ``def`` dependency in a worker
 thread, and a thread hop per dependency per request cost more than what they do.
@@ -6,28 +8,20 @@ thread, and a thread hop per dependency per request cost more than what they do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Query, Request
 
 from afterhack.access import LOCAL_USER, Caller
 from afterhack.config import Settings
-from afterhack.errors import WorkspaceNotFound
-from afterhack.model.workspaces import WorkspaceRow
+from afterhack.memory.workspace import WorkspaceMemory
+from afterhack.memory.workspaces import Workspaces
 from afterhack.runtime.services import Services
-from afterhack.store import workspaces
-from afterhack.store.client import Graph, Store
 
 
 async def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
-
-
-async def get_store(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
 
 
 async def get_services(request: Request) -> Services:
@@ -48,7 +42,6 @@ Cursor = Annotated[str | None, Query(
     "first. Not with offset.")]
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-StoreDep = Annotated[Store, Depends(get_store)]
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
@@ -61,39 +54,29 @@ async def get_caller(request: Request) -> Caller:
 CallerDep = Annotated[Caller, Depends(get_caller)]
 
 
-@dataclass(frozen=True)
-class Workspace:
-    id: str
-    graph: Graph
-    row: WorkspaceRow
+async def get_workspaces(request: Request) -> Workspaces:
+    workspaces: Workspaces = request.app.state.services.workspaces
+    return workspaces
 
 
-async def get_workspace(ws: str, store: StoreDep) -> Workspace:
-    row = await workspaces.get_workspace(store, ws)
-    return Workspace(id=row["id"], graph=workspaces.workspace_graph(store, row["id"]), row=row)
+WorkspacesDep = Annotated[Workspaces, Depends(get_workspaces)]
 
 
-WorkspaceDep = Annotated[Workspace, Depends(get_workspace)]
+async def get_workspace(ws: str, request: Request) -> WorkspaceMemory:
+    """The workspace named in the path, read first (404 when it is not there), for the
+    caller of this request."""
+    workspaces: Workspaces = request.app.state.services.workspaces
+    return await workspaces.open(ws, await get_caller(request))
 
 
-@dataclass(frozen=True)
-class WorkspaceRef:
-    """A workspace's graph, not yet checked, and the app's services: for a hot route whose
-    one read proves the workspace is ready itself (a round trip fewer than WorkspaceDep).
-    One dependency instead of three: FastAPI solves each one per request."""
-
-    id: str
-    graph: Graph
-    services: Services
+WorkspaceDep = Annotated[WorkspaceMemory, Depends(get_workspace)]
 
 
-async def get_workspace_ref(ws: str, request: Request) -> WorkspaceRef:
-    state = request.app.state
-    try:
-        return WorkspaceRef(id=ws, graph=workspaces.workspace_graph(state.store, ws),
-                            services=state.services)
-    except ValueError:  # not a workspace id: nothing to read
-        raise WorkspaceNotFound(ws) from None
+async def get_workspace_ref(ws: str, request: Request) -> WorkspaceMemory:
+    """The workspace named in the path, not read first: for a hot route whose one read
+    proves the workspace is ready itself (a round trip fewer than WorkspaceDep)."""
+    workspaces: Workspaces = request.app.state.services.workspaces
+    return workspaces.at(ws, await get_caller(request))
 
 
-WorkspaceRefDep = Annotated[WorkspaceRef, Depends(get_workspace_ref)]
+WorkspaceRefDep = Annotated[WorkspaceMemory, Depends(get_workspace_ref)]

@@ -41,8 +41,8 @@ from afterhack.errors import (
     SourceNotFound,
     WorkspaceNotFound,
 )
-from afterhack.store.client import Store
-from afterhack.store.names import is_uuid
+from afterhack.model.ids import is_uuid
+from afterhack.runtime.services import Services
 
 # Open to anyone: liveness, and the API's own description (and its browsable page).
 OPEN_PATHS = frozenset({"/api/health", "/api/ping", "/api/openapi.json", "/api/docs",
@@ -79,11 +79,11 @@ class Authenticate:
         if not path.startswith(self.guarded) or path in OPEN_PATHS:
             await self.app(scope, receive, send)
             return
-        store: Store = scope["app"].state.store
+        services: Services = scope["app"].state.services
         try:
-            caller = await self.check.caller(store, _bearer(scope))
+            caller = await self.check.caller(services.store, _bearer(scope))
             if caller.key_id is not None:
-                await self.check.count(store, caller.key_id)
+                await self.check.count(services.store, caller.key_id)
         except AfterhackError as exc:
             headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else {}
             retry = exc.details.get("retry_after_s")

@@ -19,20 +19,18 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, JsonValue, ValidationError
 
-from afterhack.access import Caller
-from afterhack.agents import external
 from afterhack.errors import InvalidRequest, WorkspaceNotFound
 from afterhack.mcpserver.callers import CallerSource
-from afterhack.memory import claims, conflicts, conversations, ingest, repair
+from afterhack.memory.conflicts import Choice, parse_status
+from afterhack.memory.conversations import Message, received
+from afterhack.memory.ingest import Document
 from afterhack.memory.paging import MAX_CURSOR
-from afterhack.model.conflicts import AppliedResolution
-from afterhack.model.corrections import AppliedCorrection
+from afterhack.memory.repair import Fix, Seen
+from afterhack.memory.workspace import WorkspaceMemory
 from afterhack.model.sources import IngestResult
 from afterhack.model.vocab import ConflictStatusFilter, CorrectionKind
 from afterhack.roles import Permission, require
 from afterhack.runtime.services import Services
-from afterhack.store import workspaces
-from afterhack.store.client import Graph
 from afterhack.temporal.moments import parse_as_of, parse_time
 from afterhack.wire.errors import error_of, issues
 from afterhack.wire.inputs import Flag, Id, NonBlank, PremiseIn, Revision, Text
@@ -50,7 +48,9 @@ revisions the preview returned. To keep what someone told you: remember, with wh
 into a named conversation; its claims carry the speaker and the time."""
 
 ServicesProvider = Callable[[], Services]
-Work = Callable[[Graph, Caller, Services], Awaitable[object]]
+# What a tool does once its caller may: one use case of the workspace's memory.
+Work = Callable[[WorkspaceMemory], Awaitable[object]]
+Invoke = Callable[[Context[Any, Any], str, Permission, Work], Awaitable[CallToolResult]]
 
 WorkspaceId = Annotated[Id, Field(description="The workspace's id (a UUID).")]
 RunId = Annotated[Id, Field(description="The run_id that start_run returned.")]
@@ -124,13 +124,19 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
             # A workspace key sees only its own workspace; anything else looks missing.
             if who.workspace_id is not None and who.workspace_id != workspace_id:
                 raise WorkspaceNotFound(workspace_id)
-            svc = services()
-            row = await workspaces.get_workspace(svc.store, workspace_id)
+            ws = await services().workspaces.open(workspace_id, who)
             require(who.role, permission)
-            g = workspaces.workspace_graph(svc.store, row["id"])
-            return _ok(await work(g, who, svc))
+            return _ok(await work(ws))
         except Exception as exc:
             return error_result(exc, f"MCP tool on workspace {workspace_id!r}")
+
+    for add_tools in (_run_tools, _source_tools, _correction_tools, _conflict_tools):
+        add_tools(server, invoke)
+    return server
+
+
+def _run_tools(server: AfterhackMCP, invoke: Invoke) -> None:
+    """An agent outside is the Analyst of a run: its evidence is kept on the run."""
 
     @server.tool(annotations=_RUN)
     async def start_run(workspace_id: WorkspaceId,
@@ -141,8 +147,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         """Start an agent run for one task and get its run_id. Evidence is tracked per run:
         only claims found by search_claims AND retrieved by get_claim_sources in this run can
         be cited in submit_proposal. builds_on names earlier decisions this one depends on."""
-        return await invoke(ctx, workspace_id, "run_agent", lambda g, who, _s: external.start_run(
-            g, task=task, builds_on=builds_on or [], actor=who.actor))
+        return await invoke(ctx, workspace_id, "run_agent",
+                            lambda ws: ws.start_run(task, builds_on or []))
 
     @server.tool(annotations=_RUN)
     async def search_claims(workspace_id: WorkspaceId, run_id: RunId,
@@ -152,10 +158,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         open_conflict_ids}]. A search hit is not evidence until its sources are retrieved with
         get_claim_sources; a claim with open conflicts is disputed by another source. With
         as_of (the time the question is about), only the claims valid then."""
-        return await invoke(ctx, workspace_id, "run_agent",
-                            lambda g, _w, svc: external.search_claims(
-                                g, run_id, query, ttl_s=svc.settings.agent_run_open_ttl_s,
-                                vectors=svc.vectors, valid_at=parse_as_of(as_of)))
+        return await invoke(ctx, workspace_id, "run_agent", lambda ws: ws.search_in_run(
+            run_id, query, parse_as_of(as_of)))
 
     @server.tool(annotations=_RUN)
     async def get_claim_sources(workspace_id: WorkspaceId, run_id: RunId,
@@ -165,8 +169,7 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         [{claim_id, status, fragments: [{fragment_id, text, origin_type, origin_name,
         quote_start, quote_end, start, end}]}]. Up to 50 ids per call."""
         return await invoke(ctx, workspace_id, "run_agent",
-                            lambda g, _w, svc: external.get_claim_sources(
-                                g, run_id, claim_ids, ttl_s=svc.settings.agent_run_open_ttl_s))
+                            lambda ws: ws.sources_in_run(run_id, claim_ids))
 
     @server.tool(annotations=_RUN)
     async def submit_proposal(
@@ -185,10 +188,11 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
             "answer": answer, "claim_ids": list(claim_ids),
             "premises": [p.model_dump() for p in premises or []],
             "proposed_actions": list(proposed_actions or [])}
-        return await invoke(ctx, workspace_id, "run_agent", lambda g, who, svc: (
-            external.submit_proposal(g, svc.coordinator, run_id, proposal=proposal,
-                                     actor=who.actor, ttl_s=svc.settings.agent_run_open_ttl_s)))
+        return await invoke(ctx, workspace_id, "run_agent",
+                            lambda ws: ws.submit_proposal(run_id, proposal))
 
+
+def _source_tools(server: AfterhackMCP, invoke: Invoke) -> None:
     @server.tool(annotations=_RUN)
     async def add_source(workspace_id: WorkspaceId,
                          title: Annotated[NonBlank, Field(max_length=500)],
@@ -196,11 +200,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         """Add a document: it is split into fragments and claims are extracted, each kept only
         with an exact quote. Returns the source, the kept claims, dropped counts and the
         conflicts its claims raised with what the memory already holds."""
-        return await invoke(ctx, workspace_id, "add_source", lambda g, who, svc: (
-            ingest.ingest_source(g, svc.settings, svc.extractor, title=title, text=text,
-                                 origin_type="document", origin_name=None, source_id=None,
-                                 extract=True, actor=who.actor, judge=svc.conflict_judge,
-                                 policy=svc.policy, vectors=svc.vectors)))
+        return await invoke(ctx, workspace_id, "add_source",
+                            lambda ws: ws.add_text(Document(text=text, title=title)))
 
     @server.tool(annotations=_RUN)
     async def remember(workspace_id: WorkspaceId,
@@ -216,18 +217,15 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         its time: at, or now). Claims are read from this message alone, each quoting it and
         carrying said_by and said_at; one that gives another value for something said
         before raises a conflict marked newer and whether the same speaker said both."""
-        async def work(g: Graph, who: Caller, svc: Services) -> IngestResult:
-            row = await workspaces.get_workspace(svc.store, workspace_id)
-            said = conversations.received(parse_time(at, "at"))
-            return await conversations.remember(
-                g, svc.settings, svc.extractor, conversation=conversation,
-                messages=[conversations.Message(speaker=speaker, text=text, at=said)],
-                actor=who.actor, judge=svc.conflict_judge, policy=svc.policy,
-                updates=row["updates"], vectors=svc.vectors,
-                forget=row["forget_requests"], after_erasure=svc.scrubber.request)
+        async def work(ws: WorkspaceMemory) -> IngestResult:
+            said = received(parse_time(at, "at"))
+            return await ws.remember(conversation,
+                                     [Message(speaker=speaker, text=text, at=said)])
 
         return await invoke(ctx, workspace_id, "add_source", work)
 
+
+def _correction_tools(server: AfterhackMCP, invoke: Invoke) -> None:
     @server.tool(annotations=_READ)
     async def get_claim(workspace_id: WorkspaceId, claim_id: ClaimId,
                         ctx: Context[Any, Any], as_of: AsOf = None) -> CallToolResult:
@@ -235,16 +233,14 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         replacement chain, and the decisions that use it; with as_of, as it was then (its
         status, corrections and conflicts at that time)."""
         return await invoke(ctx, workspace_id, "read",
-                            lambda g, _w, _s: claims.get_claim(g, claim_id,
-                                                               as_of=parse_as_of(as_of)))
+                            lambda ws: ws.claim(claim_id, parse_as_of(as_of)))
 
     @server.tool(annotations=_READ)
     async def get_impact(workspace_id: WorkspaceId, claim_id: ClaimId,
                          ctx: Context[Any, Any]) -> CallToolResult:
         """What depends on a claim: the decisions a correction would flag and the actions it
         would hold (and why), and the decisions that would stay supported."""
-        return await invoke(ctx, workspace_id, "read", lambda g, _w, svc: (
-            repair.claim_impact(g, claim_id, policy=svc.policy)))
+        return await invoke(ctx, workspace_id, "read", lambda ws: ws.impact(claim_id))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
     async def preview_correction(workspace_id: WorkspaceId, claim_id: ClaimId,
@@ -257,9 +253,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         'retract'): what would be flagged, held and stay, the other claims that state the
         same (also_states_this: copies, and claims stating the same fact in other words, which
         leave may name to leave out of the correction), plus the revisions to apply with."""
-        return await invoke(ctx, workspace_id, "correct", lambda g, _w, svc: (
-            repair.preview_correction(g, claim_id, statement=statement, kind=kind,
-                                      policy=svc.policy, leave=leave or ())))
+        return await invoke(ctx, workspace_id, "correct", lambda ws: ws.preview_correction(
+            claim_id, Fix(kind=kind, statement=statement, leave=leave or ())))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True,
                                              idempotent_hint=True, open_world_hint=False))
@@ -278,17 +273,12 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         flags decisions that lost support and holds their actions, atomically. A changed
         picture is refused with stale_correction_preview; repeating the same apply returns
         status already_applied."""
-        async def work(g: Graph, who: Caller, svc: Services) -> AppliedCorrection:
-            status, result = await repair.apply_correction(
-                g, claim_id, statement=statement, kind=kind, reason=reason, reviewer=who.actor,
-                claim_revision=claim_revision, impact_token_seen=impact_token,
-                policy=svc.policy, actor=who.actor, leave=leave or (),
-                judge=svc.conflict_judge, vectors=svc.vectors)
-            svc.vectors.notify(g)
-            return {"status": status, **result}
+        fix = Fix(kind=kind, statement=statement, reason=reason, leave=leave or ())
+        return await invoke(ctx, workspace_id, "correct", lambda ws: ws.correct(
+            claim_id, fix, Seen(claim_revision, impact_token)))
 
-        return await invoke(ctx, workspace_id, "correct", work)
 
+def _conflict_tools(server: AfterhackMCP, invoke: Invoke) -> None:
     @server.tool(annotations=_READ)
     async def list_conflicts(workspace_id: WorkspaceId, ctx: Context[Any, Any],
                              status: ConflictStatusFilter = "open", limit: PageSize = 100,
@@ -297,9 +287,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         kind, reason, detected_by, revision, claims: [{id, statement, status, evidence_quote,
         source_id, source_title, correction_id, created_at}]}], next_cursor, total}. Pass
         next_cursor back as cursor (same status) for the next page; null on the last."""
-        return await invoke(ctx, workspace_id, "read", lambda g, _w, _s: (
-            conflicts.list_conflicts(g, status=conflicts.parse_status(status), limit=limit,
-                                     cursor=cursor)))
+        return await invoke(ctx, workspace_id, "read", lambda ws: ws.conflicts(
+            parse_status(status), limit, cursor=cursor))
 
     @server.tool(annotations=_READ)
     async def preview_conflict_resolution(
@@ -310,9 +299,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         and its copies are superseded by it) or dismiss (both hold). Shows the claims
         superseded, the decisions flagged, actions held and decisions that stay, plus the
         revisions to resolve with."""
-        return await invoke(ctx, workspace_id, "correct", lambda g, _w, svc: (
-            conflicts.preview_resolution(g, conflict_id, keep=keep, dismiss=dismiss,
-                                         policy=svc.policy)))
+        return await invoke(ctx, workspace_id, "correct", lambda ws: ws.preview_resolution(
+            conflict_id, Choice(keep=keep, dismiss=dismiss)))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True,
                                              idempotent_hint=True, open_world_hint=False))
@@ -325,14 +313,6 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         """Apply a previewed resolution with the preview's conflict_revision and
         impact_token, atomically. A changed picture is refused with stale_correction_preview;
         repeating the same resolution returns status already_applied."""
-        async def work(g: Graph, who: Caller, svc: Services) -> AppliedResolution:
-            status, result = await conflicts.resolve(
-                g, conflict_id, keep=keep, dismiss=dismiss, reason=reason, reviewer=who.actor,
-                conflict_revision=conflict_revision, impact_token_seen=impact_token,
-                policy=svc.policy, actor=who.actor, judge=svc.conflict_judge,
-                vectors=svc.vectors)
-            return {"status": status, **result}
-
-        return await invoke(ctx, workspace_id, "correct", work)
-
-    return server
+        choice = Choice(keep=keep, dismiss=dismiss, reason=reason)
+        return await invoke(ctx, workspace_id, "correct", lambda ws: ws.resolve(
+            conflict_id, choice, Seen(conflict_revision, impact_token)))

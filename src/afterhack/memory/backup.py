@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from afterhack.errors import InvalidRequest
+from afterhack.memory.scope import Scope
+from afterhack.model.ids import is_uuid
 from afterhack.model.vocab import EDGE_ENDS, EDGE_TYPES, NODE_LABELS
 from afterhack.model.workspaces import (
     EXPORT_FORMAT,
@@ -20,12 +22,12 @@ from afterhack.model.workspaces import (
     Properties,
     WorkspaceRow,
 )
+from afterhack.records.clock import now_ms
 from afterhack.store import keys as store_keys
 from afterhack.store import restore as store_restore
 from afterhack.store import workspaces as store_workspaces
 from afterhack.store.client import Store
 from afterhack.store.export import snapshot_graph
-from afterhack.store.names import is_uuid
 from afterhack.store.properties import (
     EDGE_PROPERTIES,
     NODE_PROPERTIES,
@@ -38,17 +40,18 @@ from afterhack.store.properties import (
 FORMAT = EXPORT_FORMAT
 
 
-async def export_workspace(store: Store, ws_id: str) -> ExportDocument:
-    row = await store_workspaces.get_workspace(store, ws_id)
-    snap = await snapshot_graph(store_workspaces.workspace_graph(store, ws_id))
+async def export_workspace(ws: Scope) -> ExportDocument:
+    row = ws.row or await store_workspaces.get_workspace(ws.store, ws.id)
+    snap = await snapshot_graph(ws.graph)
     return {"format": "afterhack-export/1", "workspace": row, **snap}
 
 
-async def delete_workspace(store: Store, ws_id: str) -> None:
-    await store_workspaces.get_workspace(store, ws_id)
+async def delete_workspace(ws: Scope) -> None:
+    if ws.row is None:
+        await store_workspaces.get_workspace(ws.store, ws.id)
     # Keys first: from here on nothing can use them, whatever happens to the rest.
-    await store_keys.revoke_workspace_keys(store, ws_id)
-    await store_workspaces.delete_workspace(store, ws_id)
+    await store_keys.revoke_workspace_keys(ws.store, ws.id, now_ms())
+    await store_workspaces.delete_workspace(ws.store, ws.id)
 
 
 def _check_properties(where: str, label: str, props: Properties,

@@ -13,9 +13,7 @@ checks by meaning each claim it embeds (``check_by_meaning``).
 
 from __future__ import annotations
 
-import hashlib
 import heapq
-import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NotRequired
@@ -25,14 +23,14 @@ from typing_extensions import TypedDict
 from afterhack import facts
 from afterhack.llm.judge import Candidate, ConflictJudge, Subject
 from afterhack.model.calls import ModelCall
-from afterhack.model.vocab import ConflictKind
+from afterhack.model.writes import ConflictRow, LinkRow
+from afterhack.records.audit import audit_event
+from afterhack.records.clock import now_ms
+from afterhack.records.conflicts import conflict_row, pair_key
 from afterhack.retrieval import neighbours, search
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
-from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
-from afterhack.store.conflicts import ConflictRow, LinkRow
-from afterhack.store.names import new_id
 
 if TYPE_CHECKING:
     from afterhack.retrieval.vectors import Vectors
@@ -59,12 +57,6 @@ def stored_statement(claim_id: str, statement: str, key: str) -> NewStatement:
     a resolution, a claim the worker has just embedded."""
     return NewStatement(id=claim_id, statement=statement, key=key, terms="", said_by=None,
                         said_at=None)
-
-
-def pair_key(key_a: str, key_b: str) -> str:
-    """Identity of a pair of statements, in either order."""
-    raw = json.dumps(sorted([key_a, key_b]), ensure_ascii=False).encode()
-    return "cfk_" + hashlib.sha256(raw).hexdigest()[:32]
 
 
 @dataclass
@@ -234,16 +226,6 @@ def same_fact_links(pairs: Iterable[tuple[NewStatement, _Side]],
     the judge: what a correction reaches must not depend on a model's answer)."""
     return [LinkRow(new_id=c["id"], old_id=h.id) for c, h in pairs
             if facts.same_fact(h.statement, c["statement"], _speakers(c, h, said)) is not None]
-
-
-def conflict_row(key: str, kind: ConflictKind, reason: str, detected_by: str, new: str,
-                 old: str, *, newer: str | None, same_speaker: bool | None = None
-                 ) -> ConflictRow:
-    """A conflict between a new claim and a current one, as a write raises it."""
-    return ConflictRow(id=new_id(), key=key, kind=kind, reason=reason,
-                       detected_by=detected_by, new_id=new, old_id=old, newer_id=newer,
-                       same_speaker=same_speaker, audit_id=new_id(),
-                       audit_detail=store_conflicts.audit_detail(kind, reason, new, old))
 
 
 async def check_by_meaning(g: Graph, judge: ConflictJudge, claim_ids: Sequence[str], *,

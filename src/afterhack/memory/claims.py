@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from afterhack.errors import InvalidRequest
 from afterhack.model.claims import (
@@ -16,8 +16,9 @@ from afterhack.model.claims import (
     FragmentRow,
     Origin,
 )
-from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus, SearchMode
+from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus
 from afterhack.retrieval import hybrid
+from afterhack.retrieval.hybrid import ClaimQuery
 from afterhack.retrieval.vectors import Vectors
 from afterhack.rules import evidence
 from afterhack.store import claims as store_claims
@@ -42,20 +43,13 @@ def parse_statuses(values: Iterable[str] | None) -> list[ClaimStatus]:
     return [_STATUS[w] for w in dict.fromkeys(wanted)]
 
 
-async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus], *,
-                        limit: int = 20, offset: int = 0, mode: SearchMode = "hybrid",
-                        vectors: Vectors | None = None, neighbours: bool = True,
-                        as_of: int | None = None, valid_at: int | None = None,
-                        cursor: str | None = None,
+async def search_claims(g: Graph, query: ClaimQuery, vectors: Vectors | None = None,
                         workspace_id: str | None = None) -> ClaimSearch:
     """Claims by words and meaning (hybrid.py), each naming its open conflicts once; with
     ``as_of``, as they were then; a search at a time (``valid_at``, by default ``as_of``)
     finds only the claims valid then. With ``workspace_id``, the search checks that the
     workspace is ready in one of its own reads."""
-    found = await hybrid.search_claims(g, q, statuses, limit=limit, offset=offset, mode=mode,
-                                       vectors=vectors, neighbours=neighbours, as_of=as_of,
-                                       valid_at=valid_at, cursor=cursor,
-                                       workspace_id=workspace_id)
+    found = await hybrid.search_claims(g, query, vectors, workspace_id)
     for it in found["items"]:
         it["open_conflict_ids"] = sorted(set(it.get("open_conflict_ids") or []))
     return found

@@ -1,9 +1,9 @@
 """Sources that disagree are a conflict, not two facts (docs/rules.md, rule 9).
 
-Detection (checks.py, whose names this module also gives): when claims are added, each new
-claim that could contradict anything is compared with its top neighbours by search, by words
-and by meaning, never with the whole graph; the judge decides each pair, and the conflicts
-are written in the same query as the claims.
+Detection (checks.py): when claims are added, each new claim that could contradict anything
+is compared with its top neighbours by search, by words and by meaning, never with the whole
+graph; the judge decides each pair, and the conflicts are written in the same query as the
+claims.
 
 Nothing is invalidated automatically. A reviewer resolves a conflict the way a correction is
 applied, through the same machinery (the region snapshot, the relabel, the impact token and
@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from afterhack.errors import (
     ClaimNotFound,
@@ -27,16 +26,10 @@ from afterhack.errors import (
     InvalidRequest,
     StaleCorrectionPreview,
 )
-from afterhack.llm.judge import ConflictJudge
-from afterhack.memory import claims, paging
-
-# Detection lives in checks.py; its names are given here too, as callers know them.
-from afterhack.memory.checks import Checks as Checks
-from afterhack.memory.checks import check_new_claims as check_new_claims
-from afterhack.memory.checks import conflict_row as conflict_row
-from afterhack.memory.checks import pair_key as pair_key
-from afterhack.memory.checks import stored_statement
-from afterhack.memory.repair import describe, recheck_correction, refuted_by
+from afterhack.memory import checks, claims, paging
+from afterhack.memory.checks import check_new_claims, stored_statement
+from afterhack.memory.repair import Seen, describe, recheck_correction, refuted_by, twin_rows
+from afterhack.memory.scope import Scope
 from afterhack.model.claims import ClaimRow
 from afterhack.model.conflicts import (
     ConflictRecord,
@@ -57,22 +50,22 @@ from afterhack.model.vocab import (
     Resolution,
     SupportPolicy,
 )
+from afterhack.model.writes import AuditEvent, ConflictRow, Flag, Settle
+from afterhack.records.audit import audit_event
+from afterhack.records.clock import now_ms
+from afterhack.records.conflicts import settle
+from afterhack.records.flags import flags
+from afterhack.records.ids import new_id
 from afterhack.rules.support import Outcome, relabel
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store import corrections as store_corrections
 from afterhack.store import repair as store_repair
-from afterhack.store.audit import AuditEvent, audit_event, now_ms
 from afterhack.store.client import Graph, concurrently
-from afterhack.store.conflicts import ConflictRow, LinkRow, Settle, settle
-from afterhack.store.guard import Flag, guard_params, twin_rows
-from afterhack.store.names import new_id
+from afterhack.store.conflicts import DismissWrite, KeepWrite
+from afterhack.store.guard import guard_params
 from afterhack.store.source_params import LoserRow, NewClaim, PolicyRow, PolicyWrite, RetireRow
 from afterhack.temporal.moments import parse_time
-
-if TYPE_CHECKING:
-    from afterhack.retrieval.vectors import Vectors
-
 
 # --- A newer statement by the same speaker (a workspace's latest_wins, rule 11) ----------
 
@@ -160,26 +153,33 @@ async def plan_latest_wins(g: Graph, raised: Sequence[ConflictRow],
         rows.append((r, losers))
     if not rows:
         return plan
-    kept_statement = {r["new_id"]: by_id[r["new_id"]]["statement"] for r, _ in rows}
     plan.snap = await store_repair.load_region(
         g, await store_repair.decisions_using(g, sorted(taken)))
     plan.out = relabel(plan.snap, refuted={h["id"]: h["source_id"] for _, ls in rows
                                            for h in ls if h["id"] not in by_id},
                        policy=policy)
+    _supersede(plan, rows, by_id, old_keys, actor)
+    return plan
+
+
+def _supersede(plan: PolicyPlan, rows: Sequence[tuple[ConflictRow, list[store_conflicts.Holder]]],
+               by_id: Mapping[str, NewClaim], old_keys: Mapping[str, str], actor: str) -> None:
+    """The policy's resolutions into ``plan``, one per conflict in ``rows`` with the claims
+    it supersedes: each a correction by ``policy`` keeping the newer claim, the claims
+    the write supersedes (those already stored are guarded), what it settles, its audit."""
     now = now_ms()
     outcome = json.dumps({"flagged": sorted(plan.out.flag), "held": sorted(plan.out.hold)})
     for r, losers in rows:
         correction_id = new_id()
         ids = [h["id"] for h in losers]
-        row: PolicyRow = {
+        plan.rows.append({
             "conflict_id": r["id"], "key": r["key"], "keep_id": r["new_id"],
             "correction_id": correction_id,
             "resolution_key": resolution_key(r["id"], "keep", r["new_id"], 1),
             "loser_id": r["old_id"], "losers": ids,
             "reason": "A newer statement by the same speaker (the workspace takes the "
                       "latest).",
-            "outcome": outcome}
-        plan.rows.append(row)
+            "outcome": outcome})
         # The guard checks the stored ones; a claim of this batch does not exist yet.
         plan.losers += [{"id": h["id"], "revision": h["revision"], "n_users": h["n_users"]}
                         for h in losers if h["id"] not in by_id]
@@ -189,13 +189,12 @@ async def plan_latest_wins(g: Graph, raised: Sequence[ConflictRow],
                         for h in losers]
         plan.settles.append(settle(
             [old_keys[r["old_id"]]], "resolution", r["id"],
-            f'Resolved by keeping "{kept_statement[r["new_id"]]}" (the workspace takes a '
+            f'Resolved by keeping "{by_id[r["new_id"]]["statement"]}" (the workspace takes a '
             "speaker's latest statement)", POLICY_REVIEWER, skip=r["id"]))
         plan.audits.append(audit_event("conflict.resolved", actor, r["id"], {
             "correction_id": correction_id, "kept_claim_id": r["new_id"], "superseded": ids,
             "reviewer": POLICY_REVIEWER, "updates": "latest_wins",
             "flagged": sorted(plan.out.flag), "held": sorted(plan.out.hold)}, at=now))
-    return plan
 
 
 # --- Reading ---------------------------------------------------------------------------
@@ -353,10 +352,21 @@ def resolution_key(conflict_id: str, op: Resolution, keep: str | None,
     return "res_" + hashlib.sha256(raw).hexdigest()[:32]
 
 
-def _op(keep: str | None, dismiss: bool) -> Resolution:
-    if (keep is None) == (not dismiss):
-        raise InvalidRequest("Send either keep (a claim id) or dismiss: true.")
-    return "keep" if keep is not None else "dismiss"
+@dataclass(frozen=True)
+class Choice:
+    """A reviewer's choice on a conflict: keep one side (``keep``: a claim of it), or
+    ``dismiss`` it (both hold; with ``valid_times``, each side at its own time)."""
+
+    keep: str | None = None
+    dismiss: bool = False
+    reason: str | None = None
+    valid_times: Sequence[ValidTimeInput] = ()
+
+    @property
+    def op(self) -> Resolution:
+        if (self.keep is None) == (not self.dismiss):
+            raise InvalidRequest("Send either keep (a claim id) or dismiss: true.")
+        return "keep" if self.keep is not None else "dismiss"
 
 
 def _superseded(c: ClaimRow) -> Superseded:
@@ -368,21 +378,21 @@ def _superseded(c: ClaimRow) -> Superseded:
             "correction_id": c["source_id"] if reviewer else None}
 
 
-async def preview_resolution(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool,
-                             policy: SupportPolicy) -> ResolutionPreview:
+async def preview_resolution(ws: Scope, conflict_id: str, choice: Choice) -> ResolutionPreview:
     """What this resolution would do now, shaped like a correction preview, with the
     revisions apply must send back."""
-    op = _op(keep, dismiss)
+    g = ws.graph
+    op = choice.op
     conflict = await store_conflicts.get_conflict(g, conflict_id)
     if conflict["status"] != "open":
         raise ConflictClosed(conflict_id=conflict_id, status=conflict["status"])
-    p = await _picture(g, conflict, keep, policy)
+    p = await _picture(g, conflict, choice.keep, ws.policy)
     found = await store_claims.find_claims(g, [str(x[0]) for x in p.losers])
     superseded = [_superseded(found[str(x[0])]) for x in p.losers]
     return {
         "conflict": conflict,
         "resolution": op,
-        "keep": keep,
+        "keep": choice.keep,
         "supersede": superseded,
         **await describe(g, p.snap, p.out),
         "revisions": {"conflict_revision": conflict["revision"],
@@ -391,103 +401,123 @@ async def preview_resolution(g: Graph, conflict_id: str, *, keep: str | None, di
     }
 
 
-async def resolve(g: Graph, conflict_id: str, *, keep: str | None, dismiss: bool,
-                  reason: str | None, reviewer: str, conflict_revision: int,
-                  impact_token_seen: str, policy: SupportPolicy, actor: str,
-                  valid_times: Sequence[ValidTimeInput] = (),
-                  judge: ConflictJudge | None = None, vectors: Vectors | None = None
-                  ) -> tuple[ApplyStatus, ResolutionResult]:
+async def resolve(ws: Scope, conflict_id: str, choice: Choice, seen: Seen,
+                  reviewer: str | None = None) -> tuple[ApplyStatus, ResolutionResult]:
     """Apply a resolution previewed with these revisions. Keeping a side supersedes the
     other statement's current claims by the kept claim, closes (settles) every other open
-    conflict of that statement, and, with ``judge``, checks the kept claim against its
-    nearest current claims like a new one, in the same guarded write."""
-    op = _op(keep, dismiss)
-    if valid_times and op != "dismiss":
+    conflict of that statement, and checks the kept claim against its nearest current
+    claims like a new one, in the same guarded write. The same resolution again answers
+    ``already_applied``."""
+    op = choice.op
+    if choice.valid_times and op != "dismiss":
         raise InvalidRequest("valid_times go with dismiss: both sides hold, at different "
                              "times.")
-    key = resolution_key(conflict_id, op, keep, conflict_revision)
+    g = ws.graph
+    key = resolution_key(conflict_id, op, choice.keep, seen.revision)
     conflict = await store_conflicts.get_conflict(g, conflict_id)
-    repeat = await _repeat(g, conflict, op, key, policy, actor)
+    repeat = await _repeat(ws, conflict, op, key)
     if repeat is not None:
         return "already_applied", repeat
     if conflict["status"] != "open":
         raise ConflictClosed(conflict_id=conflict_id, status=conflict["status"])
-    p = await _picture(g, conflict, keep, policy)
-    stamps = p.snap.stamps()
-    token = _token(p, stamps)
-    if conflict["revision"] != conflict_revision or token != impact_token_seen:
+    p = await _picture(g, conflict, choice.keep, ws.policy)
+    token = _token(p, p.snap.stamps())
+    if conflict["revision"] != seen.revision or token != seen.impact_token:
         raise StaleCorrectionPreview(
-            seen={"conflict_revision": conflict_revision, "impact_token": impact_token_seen},
+            seen={"conflict_revision": seen.revision, "impact_token": seen.impact_token},
             current={"conflict_revision": conflict["revision"], "impact_token": token})
-    now = now_ms()
+    who = reviewer or ws.actor
     if op == "dismiss":
-        valid = _valid_rows(conflict, valid_times)
-        ok = await store_conflicts.dismiss(g, {
-            "conflict_id": conflict_id, "conflict_revision": conflict_revision, "key": key,
-            "now": now, "reviewer": reviewer, "reason": reason, "valid": valid,
-            "audits": [audit_event("conflict.dismissed", actor, conflict_id,
-                                   {"reason": reason, "valid_times": valid}, at=now)]})
+        ok = await store_conflicts.dismiss(g, dismiss_write(conflict, choice, key, who,
+                                                            ws.actor))
     else:
-        assert keep is not None and p.loser is not None
-        correction_id = new_id()
-        loser_ids = [str(x[0]) for x in p.losers]
-        raised: list[ConflictRow] = []
-        links: list[LinkRow] = []
-        if judge is not None:
-            kept = await store_claims.statement_keys(g, [keep])
+        assert choice.keep is not None
+        found = checks.Checks()
+        if ws.judge is not None:
+            kept = await store_claims.statement_keys(g, [choice.keep])
             found = await check_new_claims(
-                g, judge, [stored_statement(keep, kept[keep][1], kept[keep][0])],
-                exclude=loser_ids, vectors=vectors)
-            raised, links = found.rows, found.links
-        flags: list[Flag] = [{"id": i, "reason": json.dumps({
-            "type": "conflict_resolved", "conflict_id": conflict_id, "correction_id":
-            correction_id, "kept_claim_id": keep, "superseded": loser_ids, "reasons": r})}
-            for i, r in p.out.flag.items()]
-        ok = await store_conflicts.keep(g, {
-            **guard_params(stamps), "conflict_id": conflict_id,
-            "conflict_revision": conflict_revision,
-            "keep_id": keep, "keep_revision": p.keep_revision,
-            "loser_key": p.loser["statement_key"], "losers": p.losers, "key": key,
-            "now": now,
-            "correction": {
-                "id": correction_id, "claim_id": p.loser["id"], "reason": reason,
-                "reviewer": reviewer,
-                "outcome": json.dumps({"flagged": sorted(p.out.flag),
-                                       "held": sorted(p.out.hold)})},
-            "flags": flags, "holds": sorted(p.out.hold),
-            "conflicts": raised, "links": links, "audit_actor": actor,
-            "settles": [settle([p.loser["statement_key"] or ""], "resolution", conflict_id,
-                               f'Resolved by keeping "{_statement_of(conflict, keep)}"',
-                               reviewer, skip=conflict_id)],
-            "audits": [audit_event("conflict.resolved", actor, conflict_id, {
-                "correction_id": correction_id, "kept_claim_id": keep,
-                "superseded": loser_ids, "flagged": sorted(p.out.flag),
-                "held": sorted(p.out.hold)}, at=now)]})
-    if not ok:
-        # The same resolution may have won the race from another process: a repeat.
-        again = await store_conflicts.get_conflict(g, conflict_id)
-        repeat = await _repeat(g, again, op, key, policy, actor)
-        if repeat is not None:
-            return "already_applied", repeat
-        raise StaleCorrectionPreview(
-            seen={"conflict_revision": conflict_revision, "impact_token": impact_token_seen},
-            current={"conflict_revision": again["revision"], "conflict_status":
-                     again["status"]})
-    return "applied", await _result(g, conflict_id, None)
+                g, ws.judge, [stored_statement(choice.keep, kept[choice.keep][1],
+                                               kept[choice.keep][0])],
+                exclude=[str(x[0]) for x in p.losers], vectors=ws.vectors)
+        ok = await store_conflicts.keep(g, keep_write(p, Ruling(choice, key, who), found,
+                                                      ws.actor))
+    if ok:
+        return "applied", await _result(g, conflict_id, None)
+    # The same resolution may have won the race from another process: a repeat.
+    again = await store_conflicts.get_conflict(g, conflict_id)
+    repeat = await _repeat(ws, again, op, key)
+    if repeat is not None:
+        return "already_applied", repeat
+    raise StaleCorrectionPreview(
+        seen={"conflict_revision": seen.revision, "impact_token": seen.impact_token},
+        current={"conflict_revision": again["revision"], "conflict_status": again["status"]})
 
 
-async def _repeat(g: Graph, conflict: ConflictRecord, op: Resolution, key: str,
-                  policy: SupportPolicy, actor: str) -> ResolutionResult | None:
+@dataclass(frozen=True)
+class Ruling:
+    """A resolution as it is written: the reviewer's choice, its key, who decided."""
+
+    choice: Choice
+    key: str
+    reviewer: str
+
+
+def dismiss_write(conflict: ConflictRecord, choice: Choice, key: str, reviewer: str,
+                  actor: str) -> DismissWrite:
+    """The write of a dismissal: the conflict closed for good, each side's valid time."""
+    now = now_ms()
+    valid = _valid_rows(conflict, choice.valid_times)
+    return {"conflict_id": conflict["id"], "conflict_revision": conflict["revision"],
+            "key": key, "now": now, "reviewer": reviewer, "reason": choice.reason,
+            "valid": valid,
+            "audits": [audit_event("conflict.dismissed", actor, conflict["id"],
+                                   {"reason": choice.reason, "valid_times": valid}, at=now)]}
+
+
+def keep_write(p: _Picture, ruling: Ruling, found: checks.Checks, actor: str) -> KeepWrite:
+    """The one guarded write of keeping a side: the other statement's claims superseded by
+    the kept one, the correction that records it, the kept claim's own conflicts, the
+    conflicts it settles, the flags and holds of the relabel, and the audit event."""
+    keep, conflict, loser = ruling.choice.keep, p.conflict, p.loser
+    assert keep is not None and loser is not None
+    conflict_id = conflict["id"]
+    correction_id = new_id()
+    loser_ids = [str(x[0]) for x in p.losers]
+    now = now_ms()
+    return {
+        **guard_params(p.snap.stamps()), "conflict_id": conflict_id,
+        "conflict_revision": conflict["revision"],
+        "keep_id": keep, "keep_revision": p.keep_revision,
+        "loser_key": loser["statement_key"], "losers": p.losers, "key": ruling.key,
+        "now": now,
+        "correction": {
+            "id": correction_id, "claim_id": loser["id"], "reason": ruling.choice.reason,
+            "reviewer": ruling.reviewer,
+            "outcome": json.dumps({"flagged": sorted(p.out.flag), "held": sorted(p.out.hold)})},
+        "flags": flags(p.out.flag, type="conflict_resolved", conflict_id=conflict_id,
+                       correction_id=correction_id, kept_claim_id=keep, superseded=loser_ids),
+        "holds": sorted(p.out.hold),
+        "conflicts": found.rows, "links": found.links, "audit_actor": actor,
+        "settles": [settle([loser["statement_key"] or ""], "resolution", conflict_id,
+                           f'Resolved by keeping "{_statement_of(conflict, keep)}"',
+                           ruling.reviewer, skip=conflict_id)],
+        "audits": [audit_event("conflict.resolved", actor, conflict_id, {
+            "correction_id": correction_id, "kept_claim_id": keep,
+            "superseded": loser_ids, "flagged": sorted(p.out.flag),
+            "held": sorted(p.out.hold)}, at=now)]}
+
+
+async def _repeat(ws: Scope, conflict: ConflictRecord, op: Resolution,
+                  key: str) -> ResolutionResult | None:
     """The result of this same resolution if it was applied before, re-checked."""
     if conflict["status"] == "open":
         return None
-    if await store_conflicts.resolution_key_of(g, conflict["id"]) != key:
+    if await store_conflicts.resolution_key_of(ws.graph, conflict["id"]) != key:
         return None
     recheck = None
     if op == "keep" and conflict["correction_id"]:
-        recheck = await recheck_correction(g, conflict["correction_id"], policy=policy,
-                                           actor=actor)
-    return await _result(g, conflict["id"], recheck)
+        recheck = await recheck_correction(ws, conflict["correction_id"])
+    return await _result(ws.graph, conflict["id"], recheck)
 
 
 async def _result(g: Graph, conflict_id: str,

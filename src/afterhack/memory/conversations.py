@@ -21,48 +21,42 @@ import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from afterhack.config import Settings
-from afterhack.errors import SourceKindMismatch, SourceNotFound, WorkspaceBusy
+from afterhack.errors import SourceKindMismatch, SourceNotFound
 from afterhack.facts import said
 from afterhack.facts.lexicon import VERBS
-from afterhack.llm.judge import ConflictJudge
-from afterhack.memory import conflicts, erasure_requests, versions
-from afterhack.memory.erasure import AfterErasure
-from afterhack.memory.ingest import (
+from afterhack.memory import checks, conflicts, erasure_requests, versions
+from afterhack.memory.extraction import (
     Extraction,
-    Extractor,
     FragmentPlan,
-    check_length,
     content_hash,
     extraction_outcome,
     fragment_rows,
-    preview_answer,
     run_extraction,
 )
+from afterhack.memory.ingest import Document, Plan, Start, check_length, preview_answer
+from afterhack.memory.scope import Scope, until_written
+from afterhack.model.erasures import ErasureRecord
 from afterhack.model.sources import (
     MESSAGE_SEPARATOR,
     FragmentRow,
     IngestResult,
+    NewVersion,
     SourceRow,
     SourceView,
     VersionView,
 )
-from afterhack.model.vocab import ForgetRequests, SupportPolicy, UpdatesPolicy
+from afterhack.records.audit import audit_params
+from afterhack.records.clock import now_ms
+from afterhack.records.ids import new_id, new_ids
 from afterhack.retrieval import search
 from afterhack.rules import evidence
 from afterhack.rules.chunking import Span, sentence_spans, split_fragments
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store import source_writes
 from afterhack.store import sources as store_sources
-from afterhack.store.audit import audit_params, now_ms
 from afterhack.store.client import Graph
-from afterhack.store.names import new_id, new_ids
 from afterhack.store.source_params import NO_FILE, MessagesWrite, MessagesWritten
-
-if TYPE_CHECKING:
-    from afterhack.retrieval.vectors import Vectors
 
 SEPARATOR = MESSAGE_SEPARATOR
 _ATTEMPTS = 4
@@ -97,119 +91,131 @@ def lay_out(messages: Sequence[Message], max_chars: int) -> tuple[str, list[Frag
     return "".join(parts), frags
 
 
-async def add_messages(
-    g: Graph,
-    settings: Settings,
-    extractor: Extractor,
-    *,
-    title: str | None,
-    messages: Sequence[Message],
-    source_id: str | None,
-    actor: str,
-    extract: bool = True,
-    judge: ConflictJudge | None = None,
-    policy: SupportPolicy = "independent",
-    updates: UpdatesPolicy = "review",
-    preview: bool = False,
-    vectors: Vectors | None = None,
-    origin_type: str = "conversation",
-    origin_name: str | None = None,
-    create_as: str | None = None,
-    forget: ForgetRequests = "review",
-    after_erasure: AfterErasure | None = None,
-) -> IngestResult:
-    """A new conversation (``source_id`` None) or messages appended to one. Only these
-    messages are read; their claims are checked for conflicts with the current claims, and
-    under ``latest_wins`` a speaker's newer statement supersedes their older one at once.
-    A message that asks to forget something its speaker said raises an erasure request
-    (memory/erasure_requests.py; under ``forget: apply`` it is applied at once, and
-    ``after_erasure`` is called).
+@dataclass(frozen=True)
+class Conversation:
+    """Where messages go: the conversation ``source_id``, or a new one with this title and
+    origin (under the id ``create_as`` when it is found by its title: of two requests
+    racing to create it, one creates, the other appends)."""
 
-    ``create_as`` names the id a new conversation takes (a conversation found by its title:
-    of two requests racing to create it, one creates, the other appends)."""
-    text, frags = lay_out(messages, settings.fragment_max_chars)
-    check_length(settings, text)
+    source_id: str | None = None
+    title: str | None = None
+    origin_type: str = "conversation"
+    origin_name: str | None = None
+    create_as: str | None = None
+
+
+async def add_messages(ws: Scope, messages: Sequence[Message], to: Conversation, *,
+                       extract: bool = True, preview: bool = False) -> IngestResult:
+    """A new conversation or messages appended to one. Only these messages are read; their
+    claims are checked for conflicts with the current claims (and with each other), and in
+    a ``latest_wins`` workspace a speaker's newer statement supersedes their older one in
+    the same write."""
+    text, frags = lay_out(messages, ws.settings.fragment_max_chars)
+    check_length(ws.settings, text)
     existing: SourceRow | None = None
-    if source_id is not None:
-        existing = await store_sources.find_source(g, source_id)
+    if to.source_id is not None:
+        existing = await store_sources.find_source(ws.graph, to.source_id)
         if existing is None:
-            raise SourceNotFound(source_id)
+            raise SourceNotFound(to.source_id)
         if existing["kind"] != "conversation":
             raise SourceKindMismatch(
                 "This source is not a conversation: send a new version of its text or file "
-                "instead.", source_id=source_id, kind=existing["kind"])
+                "instead.", source_id=to.source_id, kind=existing["kind"])
     ex = Extraction()
     if extract:
-        ex = await run_extraction(extractor, frags, set(), settings.max_claims_per_source)
-        await lean_on_before(g, source_id, messages, frags, ex)
-    if vectors is not None:
-        await vectors.embed_claims(g, ex.kept, ex.calls)
-    new_source = source_id is None
-    sid = source_id or create_as or new_id()
-    for _ in range(_ATTEMPTS):
-        checks = conflicts.Checks()
-        if judge is not None and ex.kept:
-            checks = await conflicts.check_new_claims(g, judge, ex.kept, within=True,
-                                                      vectors=vectors)
-        plan = conflicts.PolicyPlan()
-        if updates == "latest_wins" and checks.rows:
-            plan = await conflicts.plan_latest_wins(g, checks.rows, ex.kept, policy=policy,
-                                                    actor=actor)
-        calls = [*ex.calls, *checks.calls]
-        report = versions.VersionPlan(retire=plan.report, snap=plan.snap, out=plan.out)
-        if preview:
-            return await preview_answer(g, ex, frags, report, checks, calls, new_source, sid)
-        version_id = new_id()
-        params: MessagesWrite = {
-            "source_id": sid, "version_id": version_id, "kind": "conversation",
-            "title": title, "origin_type": origin_type,
-            "origin_name": origin_name or title, "text": text,
-            "content_hash": content_hash(text), "length": len(text),
-            "message_count": len(messages), **NO_FILE,
-            "fragments": fragment_rows(frags), "claims": ex.kept, "conflicts": checks.rows,
-            "links": checks.links,
-            "model_calls": json.dumps([c.as_dict() for c in calls]),
-            **plan.write(),
-            **audit_params(
-                "source.created" if new_source else "source.versioned", actor, sid,
-                {"version_id": version_id, "claims": len(ex.kept), "messages": len(messages),
-                 "dropped": dict(ex.dropped),
-                 "failed_fragments": sum(f.extraction == "failed" for f in frags),
-                 "superseded": sorted(r["id"] for r in plan.report),
-                 "flagged": sorted(plan.out.flag), "held": sorted(plan.out.hold)}),
-        }
-        row: MessagesWritten | None
-        if new_source:
-            row = await source_writes.create_conversation(g, params)
-            if row is None and create_as is not None:
-                existing = await store_sources.find_source(g, sid)
-                if existing is not None:
-                    # Another request created this conversation first: append to it instead.
-                    new_source = False
-                    continue
-        else:
-            row = await source_writes.append_messages(g, params)
-            if row is None and await store_sources.find_source(g, sid) is None:
-                raise SourceNotFound(sid)
-        if row is None:
-            continue  # what the policy supersedes changed meanwhile: plan again
-        if vectors is not None:
-            vectors.notify(g)
-        out = extraction_outcome(ex, frags, row["created"])
-        out["model_calls"] = [c.as_dict() for c in calls]
-        said = erasure_requests.requests_in(
-            row["source_id"], row["first_message"], [(m.speaker, m.text) for m in messages],
-            [(f.message_offset, f.id) for f in frags])
-        raised = await erasure_requests.raise_requests(
-            g, said, vectors=vectors, forget=forget, policy=policy,
-            after=after_erasure) if said else []
-        return {"status": "created" if new_source else "versioned",
-                # An append answers with the version it wrote, not the whole conversation.
-                "source": _written(params, row, frags, existing),
-                "version": row["version"], **out,
-                "conflicts": await store_conflicts.get_conflicts(g, list(row["raised"])),
-                **await versions.report(g, report), "erasures": raised}
-    raise WorkspaceBusy("What these messages supersede kept changing; retry.")
+        ex = await run_extraction(ws.extractor, frags, set(), ws.settings.max_claims_per_source)
+        await lean_on_before(ws.graph, to.source_id, messages, frags, ex)
+    await ws.vectors.embed_claims(ws.graph, ex.kept, ex.calls)
+    doc = Document(text=text, title=to.title, origin_type=to.origin_type,
+                   origin_name=to.origin_name, kind="conversation")
+    start = Start(doc=doc, sid=to.source_id or to.create_as or new_id(), existing=existing,
+                  frags=frags, ex=ex)
+    return await until_written(lambda: _attempt(ws, start, messages, to, preview),
+                               _ATTEMPTS, "What these messages supersede kept changing; retry.")
+
+
+async def _attempt(ws: Scope, start: Start, messages: Sequence[Message], to: Conversation,
+                   preview: bool) -> IngestResult | None:
+    """Read, plan and write once; None when what the policy supersedes changed meanwhile, or
+    when another request created the conversation first (then this one appends). A message
+    that asks to forget something its speaker said then raises an erasure request
+    (memory/erasure_requests.py; in a workspace whose ``forget_requests`` is ``apply``, it is
+    applied at once and the disk asked to forget it too)."""
+    g, ex = ws.graph, start.ex
+    found = checks.Checks()
+    if ws.judge is not None and ex.kept:
+        found = await checks.check_new_claims(g, ws.judge, ex.kept, within=True,
+                                              vectors=ws.vectors)
+    policy = conflicts.PolicyPlan()
+    if ws.updates == "latest_wins" and found.rows:
+        policy = await conflicts.plan_latest_wins(g, found.rows, ex.kept, policy=ws.policy,
+                                                  actor=ws.actor)
+    report = versions.VersionPlan(retire=policy.report, snap=policy.snap, out=policy.out)
+    plan = Plan(retire=report, checks=found, calls=[*ex.calls, *found.calls])
+    if preview:
+        return await preview_answer(g, start, plan)
+    params = messages_write(start, plan, policy, len(messages), ws.actor)
+    row: MessagesWritten | None
+    if start.existing is None:
+        row = await source_writes.create_conversation(g, params)
+        if row is None and to.create_as is not None:
+            start.existing = await store_sources.find_source(g, start.sid)
+            # Another request created this conversation first: append to it instead.
+            return None
+    else:
+        row = await source_writes.append_messages(g, params)
+        if row is None and await store_sources.find_source(g, start.sid) is None:
+            raise SourceNotFound(start.sid)
+    if row is None:
+        return None  # what the policy supersedes changed meanwhile: plan again
+    ws.vectors.notify(g)
+    asked = erasure_requests.requests_in(
+        row["source_id"], row["first_message"], [(m.speaker, m.text) for m in messages],
+        [(f.message_offset, f.id) for f in start.frags])
+    raised = await erasure_requests.raise_requests(
+        g, asked, vectors=ws.vectors, forget=ws.forget_requests, policy=ws.policy,
+        after=ws.parts.disk().request) if asked else []
+    return await _answer(g, start, plan, (params, row), raised)
+
+
+def messages_write(start: Start, plan: Plan, policy: conflicts.PolicyPlan, count: int,
+                   actor: str) -> MessagesWrite:
+    """The write of a conversation's new version: its messages as fragments, their claims,
+    the conflicts they raise and what the policy supersedes, guarded."""
+    doc, ex, frags = start.doc, start.ex, start.frags
+    version_id = new_id()
+    return {
+        "source_id": start.sid, "version_id": version_id, "kind": "conversation",
+        "title": doc.title, "origin_type": doc.origin_type,
+        "origin_name": doc.origin_name or doc.title, "text": doc.text,
+        "content_hash": content_hash(doc.text), "length": len(doc.text),
+        "message_count": count, **NO_FILE,
+        "fragments": fragment_rows(frags), "claims": ex.kept,
+        "conflicts": plan.checks.rows, "links": plan.checks.links,
+        "model_calls": json.dumps([c.as_dict() for c in plan.calls]),
+        **policy.write(),
+        **audit_params(
+            "source.created" if start.new_source else "source.versioned", actor, start.sid,
+            {"version_id": version_id, "claims": len(ex.kept), "messages": count,
+             "dropped": dict(ex.dropped),
+             "failed_fragments": sum(f.extraction == "failed" for f in frags),
+             "superseded": sorted(r["id"] for r in policy.report),
+             "flagged": sorted(policy.out.flag), "held": sorted(policy.out.hold)}),
+    }
+
+
+async def _answer(g: Graph, start: Start, plan: Plan,
+                  written: tuple[MessagesWrite, MessagesWritten],
+                  raised: list[ErasureRecord]) -> NewVersion:
+    params, row = written
+    out = extraction_outcome(start.ex, start.frags, row["created"])
+    out["model_calls"] = [c.as_dict() for c in plan.calls]
+    return {"status": "created" if start.new_source else "versioned",
+            # An append answers with the version it wrote, not the whole conversation.
+            "source": _written(params, row, start.frags, start.existing),
+            "version": row["version"], **out,
+            "conflicts": await store_conflicts.get_conflicts(g, list(row["raised"])),
+            **await versions.report(g, plan.retire), "erasures": raised}
 
 
 async def lean_on_before(g: Graph, source_id: str | None, messages: Sequence[Message],
@@ -285,30 +291,13 @@ def conversation_id(title: str) -> str:
     return str(uuid.uuid5(_BY_TITLE, title))
 
 
-async def remember(
-    g: Graph,
-    settings: Settings,
-    extractor: Extractor,
-    *,
-    conversation: str,
-    messages: Sequence[Message],
-    actor: str,
-    judge: ConflictJudge | None = None,
-    policy: SupportPolicy = "independent",
-    updates: UpdatesPolicy = "review",
-    vectors: Vectors | None = None,
-    forget: ForgetRequests = "review",
-    after_erasure: AfterErasure | None = None,
-) -> IngestResult:
+async def remember(ws: Scope, conversation: str, messages: Sequence[Message]) -> IngestResult:
     """Messages recorded in the conversation with this title: appended to the oldest one,
     or to a new one when there is none."""
-    found = await store_sources.find_conversation(g, conversation)
-    return await add_messages(
-        g, settings, extractor, title=conversation, messages=messages,
-        source_id=None if found is None else found["id"], actor=actor, judge=judge,
-        policy=policy, updates=updates, vectors=vectors,
-        create_as=conversation_id(conversation) if found is None else None,
-        forget=forget, after_erasure=after_erasure)
+    found = await store_sources.find_conversation(ws.graph, conversation)
+    to = (Conversation(title=conversation, create_as=conversation_id(conversation))
+          if found is None else Conversation(source_id=found["id"], title=conversation))
+    return await add_messages(ws, messages, to)
 
 
 def received(at: int | None, now: int | None = None) -> int:

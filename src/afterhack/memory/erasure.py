@@ -44,7 +44,7 @@ from afterhack.errors import (
     VersionNotFound,
 )
 from afterhack.memory import repair
-from afterhack.memory.ingest import content_hash
+from afterhack.memory.extraction import content_hash
 from afterhack.model.erasures import (
     ClosingConflict,
     ErasedClaim,
@@ -59,16 +59,19 @@ from afterhack.model.erasures import (
 )
 from afterhack.model.region import Snapshot
 from afterhack.model.vocab import ApplyStatus, SupportPolicy
+from afterhack.model.writes import Flag
+from afterhack.records.audit import audit_event
+from afterhack.records.clock import now_ms
+from afterhack.records.conflicts import conflict_detail
+from afterhack.records.ids import new_id
 from afterhack.rules import redaction
 from afterhack.rules.redaction import MARKER, Redacted, Span
 from afterhack.rules.support import Outcome, relabel
-from afterhack.store import conflicts as store_conflicts
 from afterhack.store import erasure_reads as reads
 from afterhack.store import erasure_records as records
 from afterhack.store import erasure_words as words
 from afterhack.store import erasures as store
 from afterhack.store import repair as store_repair
-from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
 from afterhack.store.erasure_reads import ContainedClaim, ContainerRow, OpenConflictRow
 from afterhack.store.erasure_records import ErasureRow
@@ -81,8 +84,6 @@ from afterhack.store.erasures import (
     NewText,
     PremiseRewrite,
 )
-from afterhack.store.guard import Flag
-from afterhack.store.names import new_id
 
 log = logging.getLogger("afterhack")
 
@@ -508,7 +509,7 @@ def _closed(k: OpenConflictRow) -> ClosedConflict:
     reason = f"Its two sides gave different values ({k['kind']}); one side was erased."
     old, new = (k["claim_ids"] + ["", ""])[:2]
     return {"id": k["id"], "reason": reason,
-            "raised_detail": store_conflicts.audit_detail(k["kind"], reason, new, old)}
+            "raised_detail": conflict_detail(k["kind"], reason, new, old)}
 
 
 async def _again(g: Graph, erasure_id: str, *, policy: SupportPolicy, actor: str

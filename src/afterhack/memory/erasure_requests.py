@@ -28,13 +28,14 @@ from afterhack.model.vocab import (
     SearchMode,
     SupportPolicy,
 )
+from afterhack.records.audit import audit_event
+from afterhack.records.clock import now_ms
+from afterhack.records.ids import new_id
 from afterhack.retrieval import hybrid, search
 from afterhack.rules.forget_request import ForgetRequest, read_request
 from afterhack.store import erasure_reads as reads
 from afterhack.store import erasure_records as records
-from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph
-from afterhack.store.names import new_id
 
 if TYPE_CHECKING:
     from afterhack.retrieval.vectors import Vectors
@@ -101,8 +102,9 @@ async def _own(g: Graph, r: SaidRequest, vectors: Vectors | None, mode: SearchMo
                ) -> dict[str, tuple[reads.SaidClaim, float | None]]:
     """The hits of one ranking that the speaker said (not in the request itself), each with
     its distance in meaning (None when found by its words)."""
-    found = await hybrid.search_claims(g, r.asks.words, _CURRENT, limit=_SEARCH_DEPTH,
-                                       mode=mode, vectors=vectors, neighbours=False)
+    found = await hybrid.search_claims(
+        g, hybrid.ClaimQuery(r.asks.words, _CURRENT, limit=_SEARCH_DEPTH, mode=mode,
+                             neighbours=False), vectors)
     hits = {h["id"]: h for h in found["items"]}
     out: dict[str, tuple[reads.SaidClaim, float | None]] = {}
     for c in await reads.said_claims(g, list(hits)):

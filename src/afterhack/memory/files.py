@@ -11,22 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import base64
+from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
-from typing import TYPE_CHECKING
 
-from afterhack.config import Settings
 from afterhack.errors import FileNotFound
 from afterhack.files import read_file
-from afterhack.llm.judge import ConflictJudge
-from afterhack.memory.ingest import Extractor, check_length, ingest_source
+from afterhack.memory.ingest import Document, add_document, check_length
+from afterhack.memory.scope import Scope
 from afterhack.model.sources import IngestResult
-from afterhack.model.vocab import SupportPolicy
 from afterhack.store import sources as store_sources
 from afterhack.store.client import Graph
 from afterhack.store.source_params import FileFields
-
-if TYPE_CHECKING:
-    from afterhack.retrieval.vectors import Vectors
 
 
 def base_name(filename: str | None) -> str | None:
@@ -45,36 +40,30 @@ def title_of(filename: str | None) -> str | None:
     return stem or filename
 
 
-async def add_file(
-    g: Graph,
-    settings: Settings,
-    extractor: Extractor,
-    *,
-    data: bytes,
-    filename: str | None,
-    declared_type: str | None,
-    title: str | None,
-    source_id: str | None,
-    actor: str,
-    extract: bool = True,
-    judge: ConflictJudge | None = None,
-    policy: SupportPolicy = "independent",
-    vectors: Vectors | None = None,
-) -> IngestResult:
+@dataclass(frozen=True)
+class Upload:
+    """A file as it was sent: its bytes, the name and the media type the client gave."""
+
+    data: bytes
+    filename: str | None = None
+    declared_type: str | None = None
+
+
+async def add_file(ws: Scope, upload: Upload, *, title: str | None = None,
+                   source_id: str | None = None, extract: bool = True) -> IngestResult:
     """A source read from a file (or, with ``source_id``, a new version of one: unchanged
     when the text read is the latest version's)."""
-    name = base_name(filename)
-    doc = await asyncio.to_thread(read_file, data, name, declared_type)
-    check_length(settings, doc.text)
+    name = base_name(upload.filename)
+    doc = await asyncio.to_thread(read_file, upload.data, name, upload.declared_type)
+    check_length(ws.settings, doc.text)
     kept: FileFields = {
         "media_type": doc.media_type, "file_size": doc.size,
         "file_hash": "sha256:" + doc.sha256, "file_name": name,
-        "file_data": base64.b64encode(data).decode("ascii")}
-    return await ingest_source(
-        g, settings, extractor, title=title or title_of(name), text=doc.text,
-        origin_type="document", origin_name=name, source_id=source_id, extract=extract,
-        actor=actor, judge=judge, policy=policy, vectors=vectors, kind="file",
-        places=doc.places, file=kept)
+        "file_data": base64.b64encode(upload.data).decode("ascii")}
+    return await add_document(
+        ws, Document(text=doc.text, title=title or title_of(name), origin_name=name,
+                     kind="file", places=doc.places, file=kept),
+        source_id=source_id, extract=extract)
 
 
 async def original(g: Graph, source_id: str,

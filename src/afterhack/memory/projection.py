@@ -13,8 +13,8 @@ from afterhack.model.graph import (
     ViewNode,
 )
 from afterhack.model.workspaces import Scalar
+from afterhack.records.clock import now_ms
 from afterhack.store import asof_graph, graphview
-from afterhack.store.audit import now_ms
 from afterhack.store.client import Graph
 from afterhack.store.graphview import CountLabel
 

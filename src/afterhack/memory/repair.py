@@ -12,7 +12,6 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from pydantic_core import to_json
 
@@ -24,8 +23,8 @@ from afterhack.errors import (
     InvalidRequest,
     StaleCorrectionPreview,
 )
-from afterhack.llm.judge import ConflictJudge
 from afterhack.memory import checks, claims
+from afterhack.memory.scope import Scope, until_written
 from afterhack.model.claims import ClaimView
 from afterhack.model.corrections import (
     AlsoStates,
@@ -40,6 +39,11 @@ from afterhack.model.corrections import (
 )
 from afterhack.model.region import RegionClaim, Snapshot, Stamps
 from afterhack.model.vocab import CURRENT_CLAIM, ApplyStatus, CorrectionKind, SupportPolicy
+from afterhack.records.audit import audit_event
+from afterhack.records.clock import now_ms
+from afterhack.records.conflicts import conflict_row, pair_key, settle
+from afterhack.records.flags import flags
+from afterhack.records.ids import new_id
 from afterhack.retrieval import search
 from afterhack.rules.evidence import statement_key
 from afterhack.rules.support import Outcome, relabel
@@ -47,16 +51,9 @@ from afterhack.store import conflicts as store_conflicts
 from afterhack.store import corrections as store_corrections
 from afterhack.store import decisions as store_decisions
 from afterhack.store import repair as store_repair
-from afterhack.store.audit import audit_event, now_ms
 from afterhack.store.client import Graph, concurrently
-from afterhack.store.conflicts import ConflictRow, LinkRow, settle
 from afterhack.store.corrections import CorrectionWrite
-from afterhack.store.guard import Flag, twin_rows
-from afterhack.store.names import new_id
 from afterhack.store.repair import StatementClaim
-
-if TYPE_CHECKING:
-    from afterhack.retrieval.vectors import Vectors
 
 REVIEWER_ORIGIN = "Workspace reviewer correction"
 
@@ -89,6 +86,11 @@ class Picture:
     @property
     def left_out(self) -> list[OtherWords]:
         return [o for o in self.others if o.claim["statement_key"] in self.left]
+
+
+def twin_rows(claim: RegionClaim) -> list[list[str | int]]:
+    """A claim's twins as the apply's guard compares them: [id, revision, users]."""
+    return [[t["id"], t["revision"], t["n_users"]] for t in claim["twins"]]
 
 
 def _other_rows(others: Sequence[OtherWords]) -> list[list[str | int]]:
@@ -261,35 +263,53 @@ def _check_statement(kind: CorrectionKind, statement: str | None, reason: str | 
     return text or "Retracted by a reviewer."
 
 
-async def preview_correction(g: Graph, claim_id: str, *, statement: str | None,
-                             kind: CorrectionKind, policy: SupportPolicy,
-                             leave: Sequence[str] = (),
-                             workspace_id: str | None = None) -> CorrectionPreview:
-    """What applying this correction would do now, and the revisions apply must present;
-    ``leave``: claims listed as stating the same fact in other words that the correction
-    would leave out.
+@dataclass(frozen=True)
+class Fix:
+    """A correction as a reviewer asks for it: ``replace`` with the corrected statement, or
+    ``retract`` (with a reason); ``leave``: claims the preview listed as stating the same
+    fact in other words that the correction is to leave out."""
 
-    With ``workspace_id``, the workspace is checked in the same read as the claim (see
-    store.repair.claim_region), so the caller need not read it first."""
-    p = await picture(g, claim_id, policy, leave=leave, workspace_id=workspace_id)
-    text = _check_statement(kind, statement, None)
+    kind: CorrectionKind = "replace"
+    statement: str | None = None
+    reason: str | None = None
+    leave: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What a preview showed and its apply sends back: the revision of what it is about (the
+    claim, or the conflict) and the token over everything else the preview read."""
+
+    revision: int
+    impact_token: str
+
+
+async def preview_correction(ws: Scope, claim_id: str, fix: Fix) -> CorrectionPreview:
+    """What applying this correction would do now, and the revisions apply must present.
+
+    A workspace opened without reading it (Workspaces.at) is checked in the same read as
+    the claim (see store.repair.claim_region), so the caller need not read it first."""
+    p = await picture(ws.graph, claim_id, ws.policy, leave=fix.leave,
+                      workspace_id=ws.id if ws.row is None else None)
+    text = _check_statement(fix.kind, fix.statement, None)
     if p.claim["status"] not in CURRENT_CLAIM:
         raise ClaimSuperseded(claim_id=claim_id, status=p.claim["status"])
     return {
         "claim": _brief(p.claim),
-        "kind": kind,
-        "statement": text if kind == "replace" else statement,
-        **await describe(g, p.snap, p.out),
-        "also_states_this": await also_states(g, p),
+        "kind": fix.kind,
+        "statement": text if fix.kind == "replace" else fix.statement,
+        **await describe(ws.graph, p.snap, p.out),
+        "also_states_this": await also_states(ws.graph, p),
         "revisions": _revisions(p, p.snap.stamps()),
     }
 
 
-async def claim_impact(g: Graph, claim_id: str, *, policy: SupportPolicy) -> ClaimImpact:
+async def claim_impact(ws: Scope, claim_id: str) -> ClaimImpact:
     """What depends on a claim: what a correction of it would flag and hold, and what would
     stay supported and on what. Read-only, and no statement is needed: the relabel does not
     depend on what the claim would be replaced with."""
-    p = await picture(g, claim_id, policy)
+    g = ws.graph
+    p = await picture(g, claim_id, ws.policy)
     return {
         "claim": _brief(p.claim),
         "correctable": p.claim["status"] in CURRENT_CLAIM,
@@ -305,170 +325,187 @@ def correction_key(claim_id: str, kind: CorrectionKind, text: str, claim_revisio
     return "cor_" + hashlib.sha256(raw).hexdigest()[:32]
 
 
-async def _replacement_conflicts(g: Graph, p: Picture, replacement: checks.NewStatement,
-                                 judge: ConflictJudge | None, vectors: Vectors | None
-                                 ) -> tuple[list[ConflictRow], list[LinkRow]]:
+@dataclass(frozen=True)
+class Applying:
+    """One apply as planned: its key (correction_key), the corrected text, the ids it
+    writes under, and the reviewer it names."""
+
+    key: str
+    text: str
+    correction_id: str
+    replacement_id: str | None
+    reviewer: str
+
+
+async def _replacement_conflicts(ws: Scope, p: Picture,
+                                 replacement: checks.NewStatement) -> checks.Checks:
     """The conflicts a replacement raises: with every current claim near it that gives
     another value for the same thing (it is checked like any new claim; what the correction
     supersedes does not count), and with each claim left out of the correction, which still
     states the corrected fact."""
     corrected = {p.claim["id"], *(t["id"] for t in p.claim["twins"]),
                  *(o.claim["id"] for o in p.corrected_others)}
-    rows: list[ConflictRow] = []
-    links: list[LinkRow] = []
-    if judge is not None:
-        found = await checks.check_new_claims(g, judge, [replacement], exclude=corrected,
-                                              vectors=vectors)
-        rows, links = found.rows, found.links
-    raised = {r["key"] for r in rows}
+    found = checks.Checks()
+    if ws.judge is not None:
+        found = await checks.check_new_claims(ws.graph, ws.judge, [replacement],
+                                              exclude=corrected, vectors=ws.vectors)
+    raised = {r["key"] for r in found.rows}
     for o in p.left_out:
-        k = checks.pair_key(replacement["key"], o.claim["statement_key"])
+        k = pair_key(replacement["key"], o.claim["statement_key"])
         if k in raised:
             continue
         raised.add(k)
         reason = (f'Left out of the correction of "{p.claim["statement"]}" to '
                   f'"{replacement["statement"]}": it still says {o.value.in_b}.')
-        rows.append(checks.conflict_row(k, facts.conflict_kind(o.value.kind), reason,
-                                        "reviewer", replacement["id"], o.claim["id"],
-                                        newer=replacement["id"]))
-    return rows, links
+        found.rows.append(conflict_row(k, facts.conflict_kind(o.value.kind), reason,
+                                       "reviewer", replacement["id"], o.claim["id"],
+                                       newer=replacement["id"]))
+    return found
 
 
-async def apply_correction(g: Graph, claim_id: str, *, statement: str | None,
-                           kind: CorrectionKind, reason: str | None, reviewer: str,
-                           claim_revision: int, impact_token_seen: str, policy: SupportPolicy,
-                           actor: str, leave: Sequence[str] = (),
-                           judge: ConflictJudge | None = None, vectors: Vectors | None = None
-                           ) -> tuple[ApplyStatus, CorrectionResult]:
+async def apply_correction(ws: Scope, claim_id: str, fix: Fix, seen: Seen,
+                           reviewer: str | None = None) -> tuple[ApplyStatus, CorrectionResult]:
     """Apply what the preview showed: the claim, its twins and the claims stating its fact
-    in other words (but those in ``leave``) corrected together, in one guarded write with
-    the replacement's conflicts (with ``judge``: checked like a new claim) and the conflicts
-    it settles."""
-    text = _check_statement(kind, statement, reason)
-    key = correction_key(claim_id, kind, text, claim_revision)
-    existing = await store_corrections.find_by_key(g, key)
-    if existing is not None:
-        recheck = await recheck_correction(g, existing, policy=policy, actor=actor)
-        return "already_applied", await _result(g, existing, recheck)
+    in other words (but those ``fix.leave`` names) corrected together, in one guarded write
+    with the replacement's conflicts (checked like a new claim's) and the conflicts it
+    settles. The same apply again answers ``already_applied``."""
+    text = _check_statement(fix.kind, fix.statement, fix.reason)
+    key = correction_key(claim_id, fix.kind, text, seen.revision)
+    done = await _applied(ws, key)
+    if done is not None:
+        return "already_applied", done
+    p, stamps = await _as_previewed(ws, claim_id, fix.leave, seen)
+    plan = Applying(key=key, text=text, correction_id=new_id(),
+                    replacement_id=new_id() if fix.kind == "replace" else None,
+                    reviewer=reviewer or ws.actor)
+    found = checks.Checks()
+    if plan.replacement_id is not None:
+        found = await _replacement_conflicts(
+            ws, p, checks.stored_statement(plan.replacement_id, text, statement_key(text)))
+    if await store_corrections.apply(ws.graph, stamps,
+                                     correction_write(p, fix, plan, found, ws.actor)):
+        return "applied", await _result(ws.graph, plan.correction_id, None)
+    # The same apply may have won the race from another process: that is a repeat.
+    done = await _applied(ws, key)
+    if done is not None:
+        return "already_applied", done
+    current = await store_repair.claim_state(ws.graph, claim_id)
+    raise StaleCorrectionPreview(
+        seen={"claim_revision": seen.revision, "impact_token": seen.impact_token},
+        current={"claim_revision": current["revision"] if current else None,
+                 "claim_status": current["status"] if current else None})
 
-    # The picture without what is left out, for the token (which does not depend on it);
-    # the leave list is checked against it after, so a stale list is a stale preview.
-    p = await picture(g, claim_id, policy)
-    claim, snap = p.claim, p.snap
-    stamps = snap.stamps()
-    token = impact_token(claim, stamps, p.others)
-    if claim["revision"] != claim_revision or token != impact_token_seen:
+
+async def _applied(ws: Scope, key: str) -> CorrectionResult | None:
+    """The result of the apply with this key if it was applied before, re-checked."""
+    existing = await store_corrections.find_by_key(ws.graph, key)
+    if existing is None:
+        return None
+    return await _result(ws.graph, existing, await recheck_correction(ws, existing))
+
+
+async def _as_previewed(ws: Scope, claim_id: str, leave: Sequence[str],
+                        seen: Seen) -> tuple[Picture, Stamps]:
+    """The picture now, refused as stale unless it is the one the preview showed (the
+    token does not depend on what is left out; the leave list is checked against the
+    picture after, so a stale list is a stale preview)."""
+    p = await picture(ws.graph, claim_id, ws.policy)
+    claim = p.claim
+    token = impact_token(claim, p.snap.stamps(), p.others)
+    if claim["revision"] != seen.revision or token != seen.impact_token:
         raise StaleCorrectionPreview(
-            seen={"claim_revision": claim_revision, "impact_token": impact_token_seen},
+            seen={"claim_revision": seen.revision, "impact_token": seen.impact_token},
             current={"claim_revision": claim["revision"], "impact_token": token,
                      "claim_status": claim["status"]})
     if claim["status"] not in CURRENT_CLAIM:
         raise ClaimSuperseded(claim_id=claim_id, status=claim["status"])
     if leave:
-        p = await picture(g, claim_id, policy, leave=leave)
+        p = await picture(ws.graph, claim_id, ws.policy, leave=leave)
         if impact_token(p.claim, p.snap.stamps(), p.others) != token:
             raise StaleCorrectionPreview(
-                seen={"claim_revision": claim_revision, "impact_token": impact_token_seen},
+                seen={"claim_revision": seen.revision, "impact_token": seen.impact_token},
                 current={"claim_revision": p.claim["revision"], "claim_status":
                          p.claim["status"]})
-        stamps = p.snap.stamps()
-    out = p.out
+    return p, p.snap.stamps()
 
-    correction_id = new_id()
-    replacement_id = new_id() if kind == "replace" else None
+
+def correction_write(p: Picture, fix: Fix, plan: Applying, found: checks.Checks,
+                     actor: str) -> CorrectionWrite:
+    """The one guarded write of a correction: the claim and every claim corrected with it
+    superseded (or rejected), the correction with its reviewer's fragment, the replacement
+    and the conflicts it raises and settles, the flags and holds of the relabel, and the
+    audit event. Everything in it was read or made before: no I/O."""
+    claim, out, text, kind = p.claim, p.out, plan.text, fix.kind
     also = [*twin_rows(claim), *_other_rows(p.corrected_others)]
-    flags: list[Flag] = [
-        {"id": i, "reason": json.dumps({"type": "correction", "correction_id": correction_id,
-                                        "claim_id": claim_id, "reasons": r})}
-        for i, r in out.flag.items()]
-    conflicts: list[ConflictRow] = []
-    links: list[LinkRow] = []
-    if replacement_id is not None:
-        conflicts, links = await _replacement_conflicts(
-            g, p, checks.stored_statement(replacement_id, text, statement_key(text)),
-            judge, vectors)
     now = now_ms()
-    write: CorrectionWrite = {
-        "claim_id": claim_id, "claim_revision": claim["revision"],
-        "n_users": claim["n_users"], "kind": kind, "key": key, "now": now,
+    rid = plan.replacement_id
+    return {
+        "claim_id": claim["id"], "claim_revision": claim["revision"],
+        "n_users": claim["n_users"], "kind": kind, "key": plan.key, "now": now,
         "twins": also,
         "guard_keys": sorted({claim["statement_key"] or "",
                               *(o.claim["statement_key"] for o in p.others)}),
         "guard_rows": [*twin_rows(claim), *_other_rows(p.others)],
         "old_status": "superseded" if kind == "replace" else "rejected",
         "correction": {
-            "id": correction_id, "statement": text if kind == "replace" else (statement or text),
-            "reason": reason, "reviewer": reviewer, "kind": kind,
-            "replacement_id": replacement_id,
+            "id": plan.correction_id,
+            "statement": text if kind == "replace" else (fix.statement or text),
+            "reason": fix.reason, "reviewer": plan.reviewer, "kind": kind,
+            "replacement_id": rid,
             "outcome": json.dumps({"flagged": sorted(out.flag), "held": sorted(out.hold)}),
         },
         "fragment": {"id": new_id(), "text": text, "origin_name": REVIEWER_ORIGIN},
-        "replacement": {"id": replacement_id, "statement": text, "key": statement_key(text),
+        "replacement": {"id": rid, "statement": text, "key": statement_key(text),
                         "terms": search.claim_terms(text)},  # one claim: a list is fine
-        "flags": flags, "holds": sorted(out.hold),
-        "conflicts": conflicts, "links": links,
+        "flags": flags(out.flag, type="correction", correction_id=plan.correction_id,
+                       claim_id=claim["id"]),
+        "holds": sorted(out.hold),
+        "conflicts": found.rows, "links": found.links,
         "settles": [settle([claim["statement_key"] or "",
-                          *(o.claim["statement_key"] for o in p.corrected_others)],
-                         "correction", correction_id,
-                         f'Corrected to "{text}"' if kind == "replace"
-                         else f'"{claim["statement"]}" retracted', reviewer)],
+                            *(o.claim["statement_key"] for o in p.corrected_others)],
+                           "correction", plan.correction_id,
+                           f'Corrected to "{text}"' if kind == "replace"
+                           else f'"{claim["statement"]}" retracted', plan.reviewer)],
         "audit_actor": actor,
-        "audits": [audit_event("correction.applied", actor, correction_id, {
-            "claim_id": claim_id, "kind": kind, "replacement_id": replacement_id,
+        "audits": [audit_event("correction.applied", actor, plan.correction_id, {
+            "claim_id": claim["id"], "kind": kind, "replacement_id": rid,
             "also_corrected": sorted(str(x[0]) for x in also),
             "left_out": sorted(o.claim["id"] for o in p.left_out),
             "flagged": sorted(out.flag), "held": sorted(out.hold)}, at=now)],
     }
-    if not await store_corrections.apply(g, stamps, write):
-        # The same apply may have won the race from another process: that is a repeat.
-        winner = await store_corrections.find_by_key(g, key)
-        if winner is not None:
-            recheck = await recheck_correction(g, winner, policy=policy, actor=actor)
-            return "already_applied", await _result(g, winner, recheck)
-        current = await store_repair.claim_state(g, claim_id)
-        raise StaleCorrectionPreview(
-            seen={"claim_revision": claim_revision, "impact_token": impact_token_seen},
-            current={"claim_revision": current["revision"] if current else None,
-                     "claim_status": current["status"] if current else None})
-    return "applied", await _result(g, correction_id, None)
 
 
 async def recheck_claims(g: Graph, claim_ids: Sequence[str], *, policy: SupportPolicy,
                          actor: str) -> CorrectionOutcome:
-    """Re-run the dependency check for claims already corrected (together); flags what lost
-    support."""
+    """Re-run the dependency check for claims already corrected (or erased) together; flags
+    what lost support, in one guarded write (planned again while the region moves)."""
     ids = sorted(set(claim_ids))
-    for _ in range(5):
+
+    async def attempt() -> CorrectionOutcome | None:
         snap = await store_repair.load_region(g, await store_repair.decisions_using(g, ids))
         refuted = {u.claim_id: u.source_id for d in snap.decisions.values() for u in d.uses
                    if u.claim_id in ids}
         out = relabel(snap, refuted=refuted, policy=policy)
         if not out.flag and not out.hold:
             return {"flagged": [], "held": []}
-        flags: list[Flag] = [
-            {"id": i, "reason": json.dumps({"type": "recheck", "claim_id": ids[0],
-                                            "reasons": r})} for i, r in out.flag.items()]
+        now = now_ms()
         ok = await store_corrections.repair_only(
-            g, snap.stamps(), {"flags": flags, "holds": sorted(out.hold)},
+            g, snap.stamps(), {"flags": flags(out.flag, type="recheck", claim_id=ids[0]),
+                               "holds": sorted(out.hold)},
             [audit_event("correction.rechecked", actor, ids[0], {
-                "claims": ids, "flagged": sorted(out.flag), "held": sorted(out.hold)})])
-        if ok:
-            return {"flagged": sorted(out.flag), "held": sorted(out.hold)}
-    raise StaleCorrectionPreview("The region kept changing during the re-check; retry.")
+                "claims": ids, "flagged": sorted(out.flag), "held": sorted(out.hold)},
+                at=now)], now)
+        return {"flagged": sorted(out.flag), "held": sorted(out.hold)} if ok else None
+
+    return await until_written(attempt, 5, StaleCorrectionPreview(
+        "The region kept changing during the re-check; retry."))
 
 
-async def recheck_correction(g: Graph, correction_id: str, *, policy: SupportPolicy,
-                             actor: str) -> CorrectionOutcome:
+async def recheck_correction(ws: Scope, correction_id: str) -> CorrectionOutcome:
     """Re-run the dependency check for every claim a correction corrected."""
-    corr = await store_corrections.get_correction(g, correction_id)
-    return await recheck_claims(g, [corr["claim_id"], *corr["also_corrected"]],
-                                policy=policy, actor=actor)
-
-
-async def recheck_claim(g: Graph, claim_id: str, *, policy: SupportPolicy,
-                        actor: str) -> CorrectionOutcome:
-    """Re-run the dependency check for an already corrected claim."""
-    return await recheck_claims(g, [claim_id], policy=policy, actor=actor)
+    corr = await store_corrections.get_correction(ws.graph, correction_id)
+    return await recheck_claims(ws.graph, [corr["claim_id"], *corr["also_corrected"]],
+                                policy=ws.policy, actor=ws.actor)
 
 
 async def _result(g: Graph, correction_id: str,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from afterhack.errors import (
@@ -17,13 +18,13 @@ from afterhack.errors import (
     InvalidTransition,
     StaleRevision,
 )
+from afterhack.memory.scope import Scope, until_written
 from afterhack.model.decisions import (
     ActionRecord,
     DecisionRef,
     DecisionView,
     PremiseInput,
     RejectedReason,
-    UpstreamRejectedReason,
 )
 from afterhack.model.vocab import (
     CURRENT_CLAIM,
@@ -31,15 +32,16 @@ from afterhack.model.vocab import (
     ActionStatus,
     DecisionOp,
     DecisionStatus,
-    SupportPolicy,
 )
+from afterhack.model.writes import AuditEvent
+from afterhack.records.audit import audit_event
+from afterhack.records.clock import now_ms
+from afterhack.records.flags import flags
 from afterhack.rules.support import NOTHING_REFUTED, relabel
 from afterhack.store import claims as store_claims
 from afterhack.store import decisions as store_decisions
 from afterhack.store import repair as store_repair
-from afterhack.store.audit import AuditEvent, audit_event
 from afterhack.store.client import Graph
-from afterhack.store.guard import Flag
 
 _ACTION_RULES: dict[ActionOp, tuple[list[ActionStatus], ActionStatus | Literal["released"],
                                     bool]] = {
@@ -67,24 +69,37 @@ def _check_revision(kind: str, seen: int, cur: DecisionRef | ActionRecord) -> No
                             seen=seen, current=cur["revision"], status=cur["status"])
 
 
-async def review_decision(g: Graph, decision_id: str, *, op: DecisionOp, revision: int,
-                          claim_ids: list[str] | None, premises: Sequence[PremiseInput] | None,
-                          note: str | None, policy: SupportPolicy, actor: str) -> DecisionView:
+@dataclass(frozen=True)
+class Review:
+    """A reviewer's change to a decision, made on the revision they read: accept it,
+    re-confirm it on new evidence (``claim_ids``, or ``premises`` each with its own), or
+    reject it."""
+
+    op: DecisionOp
+    revision: int
+    claim_ids: list[str] | None = None
+    premises: Sequence[PremiseInput] | None = None
+    note: str | None = None
+
+
+async def review_decision(ws: Scope, decision_id: str, review: Review) -> DecisionView:
+    g = ws.graph
     cur = await _current(g, decision_id)
-    _check_revision("decision", revision, cur)
-    audits = [audit_event(f"decision.{op}", actor, decision_id,
-                          {"from": cur["status"], "note": note})]
-    if op == "accept":
+    _check_revision("decision", review.revision, cur)
+    audits = [audit_event(f"decision.{review.op}", ws.actor, decision_id,
+                          {"from": cur["status"], "note": review.note})]
+    if review.op == "accept":
         if cur["status"] not in _ACCEPT_FROM:
             raise InvalidTransition(f"A {cur['status']} decision cannot be accepted.")
         restored = await store_decisions.accept_decision(
-            g, decision_id, revision=revision, allowed_from=_ACCEPT_FROM, audits=audits)
+            g, decision_id, revision=review.revision, allowed_from=_ACCEPT_FROM,
+            audits=audits, now=now_ms())
         if restored is None:
-            await _explain_refusal(g, decision_id, revision, "accept")
-    elif op == "reconfirm":
-        await _reconfirm(g, decision_id, cur, revision, claim_ids, premises, audits)
+            await _explain_refusal(g, decision_id, review.revision, "accept")
+    elif review.op == "reconfirm":
+        await _reconfirm(g, decision_id, cur, review, audits)
     else:
-        await _reject(g, decision_id, cur, revision, note, policy, actor, audits)
+        await _reject(ws, decision_id, cur, review, audits)
     return await store_decisions.get_decision(g, decision_id)
 
 
@@ -96,19 +111,18 @@ async def _explain_refusal(g: Graph, decision_id: str, revision: int, op: str) -
         "good standing. Re-confirm it with new evidence instead.", status=cur["status"])
 
 
-async def _reconfirm(g: Graph, decision_id: str, cur: DecisionRef, revision: int,
-                     claim_ids: list[str] | None, premises: Sequence[PremiseInput] | None,
+async def _reconfirm(g: Graph, decision_id: str, cur: DecisionRef, review: Review,
                      audits: list[AuditEvent]) -> None:
     if cur["status"] == "rejected":
         raise InvalidTransition("A rejected decision cannot be re-confirmed.")
     groups: list[tuple[str, list[str]]] = []
-    for i, p in enumerate(premises or []):
+    for i, p in enumerate(review.premises or []):
         ids = list(dict.fromkeys(p.get("claim_ids") or []))
         if ids:
             label = (p.get("statement") or f"premise {i + 1}").strip()
             groups.append((label, ids))
-    if claim_ids and not groups:
-        groups = [("main", list(dict.fromkeys(claim_ids)))]
+    if review.claim_ids and not groups:
+        groups = [("main", list(dict.fromkeys(review.claim_ids)))]
     if not groups:
         raise InvalidRequest("Re-confirming needs claim_ids or premises with claim ids.")
     labels = [lab for lab, _ in groups]
@@ -122,44 +136,47 @@ async def _reconfirm(g: Graph, decision_id: str, cur: DecisionRef, revision: int
         raise DecisionUnsupported("Every claim must exist and be current.", claims=bad)
     audits[0]["detail"] = json.dumps({**json.loads(audits[0]["detail"]), "claim_ids": all_ids})
     restored = await store_decisions.reconfirm_decision(
-        g, decision_id, revision=revision, allowed_from=_CHANGE_FROM,
+        g, decision_id, revision=review.revision, allowed_from=_CHANGE_FROM,
         uses=[{"claim_id": c, "premise": lab} for lab, ids in groups for c in ids],
-        premise_order=labels, audits=audits)
+        premise_order=labels, audits=audits, now=now_ms())
     if restored is None:
-        await _explain_refusal(g, decision_id, revision, "re-confirm")
+        await _explain_refusal(g, decision_id, review.revision, "re-confirm")
 
 
-async def _reject(g: Graph, decision_id: str, cur: DecisionRef, revision: int,
-                  note: str | None, policy: SupportPolicy, actor: str,
+async def _reject(ws: Scope, decision_id: str, cur: DecisionRef, review: Review,
                   audits: list[AuditEvent]) -> None:
+    """Reject the decision and flag (and hold) what depended on it, in one write guarded on
+    their region; planned again while the region moves."""
     if cur["status"] == "rejected":
         raise InvalidTransition("This decision is already rejected.")
-    rejected: RejectedReason = {"type": "rejected", "note": note}
-    for _ in range(5):
+    g = ws.graph
+    rejected: RejectedReason = {"type": "rejected", "note": review.note}
+
+    async def attempt() -> bool | None:
         snap = await store_repair.load_region(g, [decision_id])
-        out = relabel(snap, refuted=NOTHING_REFUTED, policy=policy,
+        out = relabel(snap, refuted=NOTHING_REFUTED, policy=ws.policy,
                       fallen_roots=frozenset([decision_id]))
-        flags: list[Flag] = []
-        for i, r in out.flag.items():
-            why: UpstreamRejectedReason = {"type": "upstream_rejected",
-                                           "decision_id": decision_id, "reasons": r}
-            flags.append({"id": i, "reason": json.dumps(why)})
+        written = audits
         if out.flag or out.hold:
-            audits = [*audits, audit_event("decision.dependents_flagged", actor, decision_id,
-                                           {"flagged": sorted(out.flag),
-                                            "held": sorted(out.hold)})]
+            written = [*audits, audit_event("decision.dependents_flagged", ws.actor,
+                                            decision_id, {"flagged": sorted(out.flag),
+                                                          "held": sorted(out.hold)})]
         if await store_decisions.reject_decision(
-                g, decision_id, revision=revision, allowed_from=_CHANGE_FROM,
+                g, decision_id, revision=review.revision, allowed_from=_CHANGE_FROM,
                 reason=json.dumps(rejected), stamps=snap.stamps(),
-                repair={"flags": flags, "holds": sorted(out.hold)}, audits=audits):
-            return
-        now = await _current(g, decision_id)
-        _check_revision("decision", revision, now)
-    raise StaleRevision("Decisions depending on this one kept changing; retry.")
+                repair={"flags": flags(out.flag, type="upstream_rejected",
+                                       decision_id=decision_id),
+                        "holds": sorted(out.hold)}, audits=written, now=now_ms()):
+            return True
+        _check_revision("decision", review.revision, await _current(g, decision_id))
+        return None
+
+    await until_written(attempt, 5, StaleRevision(
+        "Decisions depending on this one kept changing; retry."))
 
 
-async def act_on_action(g: Graph, action_id: str, *, op: ActionOp, revision: int,
-                        actor: str) -> ActionRecord:
+async def act_on_action(ws: Scope, action_id: str, op: ActionOp, revision: int) -> ActionRecord:
+    g = ws.graph
     cur = await store_decisions.get_action(g, action_id)
     _check_revision("action", revision, cur)
     allowed_from, to, needs_good = _ACTION_RULES[op]
@@ -173,7 +190,8 @@ async def act_on_action(g: Graph, action_id: str, *, op: ActionOp, revision: int
     ok = await store_decisions.set_action_status(
         g, action_id, revision=revision, allowed_from=allowed_from, to=to,
         needs_good_standing=needs_good,
-        audits=[audit_event(f"action.{op}", actor, action_id, {"from": cur["status"]})])
+        audits=[audit_event(f"action.{op}", ws.actor, action_id, {"from": cur["status"]})],
+        now=now_ms())
     if not ok:
         again = await store_decisions.get_action(g, action_id)
         _check_revision("action", revision, again)

@@ -20,9 +20,9 @@ from afterhack.model.decisions import (
     SupportRecord,
 )
 from afterhack.model.vocab import CLAIM_STATUSES, CURRENT_CLAIM, ClaimStatus
+from afterhack.records.clock import now_ms
 from afterhack.store import asof_decisions as store_past
 from afterhack.store import decisions as store_decisions
-from afterhack.store.audit import now_ms
 from afterhack.store.client import Graph, concurrently
 from afterhack.temporal.moments import status_at
 

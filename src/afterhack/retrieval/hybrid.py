@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import NamedTuple, TypeVar
 
 from afterhack.memory import paging
 from afterhack.model.calls import ModelCall
@@ -25,7 +26,7 @@ from afterhack.retrieval.vectors import Vectors
 from afterhack.store import claims as store_claims
 from afterhack.store import vectors as store_vectors
 from afterhack.store import workspaces
-from afterhack.store.claims import KeyedClaim
+from afterhack.store.claims import KeyedClaim, OpenConflicts
 from afterhack.store.client import Graph, concurrently
 from afterhack.store.vectors import NearClaim
 from afterhack.temporal.timefilter import at_moment, ranked_statuses
@@ -59,6 +60,8 @@ class WordRanking(NamedTuple):
 
 
 _NO_WORDS = WordRanking([], 0, {})
+# A candidate of either ranking (the search's moment keeps those it admits).
+C = TypeVar("C", KeyedClaim, NearClaim)
 
 
 async def word_ranking(g: Graph, terms: list[str], statuses: Sequence[ClaimStatus],
@@ -206,11 +209,58 @@ def _with_neighbours(order: list[str], found: dict[str, list[KeyedClaim]],
     return out, near_of
 
 
-async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus], *,
-                        limit: int = 20, offset: int = 0, mode: SearchMode = "hybrid",
-                        vectors: Vectors | None = None, neighbours: bool = True,
-                        as_of: int | None = None, valid_at: int | None = None,
-                        cursor: str | None = None,
+@dataclass(frozen=True)
+class ClaimQuery:
+    """A search of a workspace's claims (``q``), or without one the list of them: which
+    statuses, which page (``limit`` from ``offset``, or after ``cursor``), ranked how
+    (``mode``), the first hits followed by their neighbours or not, as of a time, and at a
+    time (``valid_at``, by default ``as_of``)."""
+
+    q: str | None
+    statuses: Sequence[ClaimStatus]
+    limit: int = 20
+    offset: int = 0
+    mode: SearchMode = "hybrid"
+    neighbours: bool = True
+    as_of: int | None = None
+    valid_at: int | None = None
+    cursor: str | None = None
+
+
+@dataclass
+class _Search:
+    """One search as it runs: the query, the moment it is at, what it ranks and how deep."""
+
+    ask: ClaimQuery
+    q: str
+    valid_at: int | None
+    offset: int
+    terms: list[str]
+    depth: int
+    ranks: Sequence[ClaimStatus]
+    info: SearchInfo
+
+    @property
+    def key(self) -> str:
+        """What a page's cursor is bound to: the same query, nothing else."""
+        a = self.ask
+        return paging.query_key(self.q, a.mode, a.statuses, a.as_of, self.valid_at,
+                                a.neighbours)
+
+
+@dataclass
+class _Ranked:
+    """The two rankings (words, meaning) and what came with them: the neighbours of the
+    word ranking's first hits, and the workspace's open conflicts by statement key."""
+
+    words: WordRanking
+    by_text: list[KeyedClaim]
+    by_meaning: list[NearClaim]
+    near: Near
+    open_conflicts: OpenConflicts
+
+
+async def search_claims(g: Graph, query: ClaimQuery, vectors: Vectors | None = None,
                         workspace_id: str | None = None) -> ClaimSearch:
     """Without a query, the claims in order of creation; with one, ranked (see module).
 
@@ -225,30 +275,37 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     A list pages by position in order of creation; a search by rank in its ranking, which
     each page ranks again (a claim added between pages can shift it), down to the
     ``MAX_DEPTH``th claim: a search is a top, its ``total`` is None."""
+    q = query.q
     if q is None or not q.strip():
-        return await _listed(g, statuses, limit=limit, offset=offset, mode=mode, q=q,
-                             as_of=as_of, cursor=cursor, workspace_id=workspace_id)
-    if valid_at is None:
-        valid_at = as_of
-    offset = paging.parse_rank(cursor, paging.query_key(q, mode, statuses, as_of, valid_at,
-                                                        neighbours),
-                               offset, MAX_DEPTH)
-    terms = list(search.plan(q).terms)
+        return await _listed(g, query, workspace_id)
+    valid_at = query.valid_at if query.valid_at is not None else query.as_of
+    info: SearchInfo = {"q": q, "terms": [], "backed_off": False, "mode": query.mode}
+    s = _Search(ask=query, q=q, valid_at=valid_at, offset=0, terms=list(search.plan(q).terms),
+                depth=0, ranks=ranked_statuses(query.statuses, query.as_of), info=info)
+    s.offset = paging.parse_rank(query.cursor, s.key, query.offset, MAX_DEPTH)
     # One rank past the page says whether another page follows.
-    depth = min(max(_FUSION_DEPTH, offset + limit + 1), MAX_DEPTH)
+    s.depth = min(max(_FUSION_DEPTH, s.offset + query.limit + 1), MAX_DEPTH)
     if valid_at is not None:
         # Candidates the moment will not admit are dropped after ranking: rank deeper.
-        depth = min(max(_FUSION_DEPTH * 2, 3 * (offset + limit + 1)), MAX_DEPTH)
-    info: SearchInfo = {"q": q, "terms": terms, "backed_off": False, "mode": mode}
-    if as_of is not None:
-        info["as_of"] = as_of
+        s.depth = min(max(_FUSION_DEPTH * 2, 3 * (s.offset + query.limit + 1)), MAX_DEPTH)
+    info["terms"] = s.terms
+    if query.as_of is not None:
+        info["as_of"] = query.as_of
     if valid_at is not None:
         info["valid_at"] = valid_at
-    ranks = ranked_statuses(statuses, as_of)
+    ranked = await _rankings(g, s, vectors, workspace_id)
+    return await _page(g, s, ranked, *await _ordered(g, s, ranked))
+
+
+async def _rankings(g: Graph, s: _Search, vectors: Vectors | None,
+                    workspace_id: str | None) -> _Ranked:
+    """Both rankings, read at once, each at the search's moment."""
+    mode, q, ranks, depth = s.ask.mode, s.q, s.ranks, s.depth
     words_found = _NO_WORDS
     near: Near = {}
     # A word search's first hits are its ranking's: exactly those are read early.
-    early_hits = 0 if not neighbours else _EXPAND_HITS if mode == "text" else _EARLY_NEIGHBOURS
+    early_hits = (0 if not s.ask.neighbours else _EXPAND_HITS if mode == "text"
+                  else _EARLY_NEIGHBOURS)
     by_meaning: list[NearClaim] = []
     # The workspace's open conflicts are read beside the rankings (with the workspace's
     # check), and matched to the page by statement key (looked up for the page's keys when
@@ -258,54 +315,77 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
     conflicts_read = store_claims.open_by_key(g, workspace_id)
     if mode == "text":
         (words_found, near), open_conflicts = await concurrently(
-            _text_ranked(g, terms, ranks, depth, early_hits), conflicts_read)
+            _text_ranked(g, s.terms, ranks, depth, early_hits), conflicts_read)
     elif mode == "hybrid":
         meaning, open_conflicts, (words_found, near) = await concurrently(
             _vector_ranking(g, q, ranks, depth, vectors, early), conflicts_read,
-            _text_ranked(g, terms, ranks, depth, early_hits))
+            _text_ranked(g, s.terms, ranks, depth, early_hits))
     else:
         meaning, open_conflicts = await concurrently(
             _vector_ranking(g, q, ranks, depth, vectors, early), conflicts_read)
     by_text = words_found.rows
     if mode != "text":
-        by_meaning, info["vectors"], info["embedding_ms"] = meaning
-    if valid_at is not None:
-        by_text = await at_moment(g, by_text, statuses, as_of=as_of, valid_at=valid_at)
-        by_meaning = await at_moment(g, by_meaning, statuses, as_of=as_of, valid_at=valid_at)
+        by_meaning, s.info["vectors"], s.info["embedding_ms"] = meaning
+    if s.valid_at is not None:
+        by_text = await _at(g, s, by_text)
+        by_meaning = await _at(g, s, by_meaning)
+    return _Ranked(words_found, by_text, by_meaning, near, open_conflicts)
+
+
+async def _at(g: Graph, s: _Search, rows: list[C]) -> list[C]:
+    """The candidates the search's moment admits."""
+    return await at_moment(g, rows, s.ask.statuses, as_of=s.ask.as_of, valid_at=s.valid_at)
+
+
+async def _ordered(g: Graph, s: _Search, ranked: _Ranked
+                   ) -> tuple[list[str], dict[str, str], dict[str, KeyedClaim]]:
+    """The fused order, each of the first hits followed by its neighbours; the hit each
+    neighbour follows; every row by id."""
+    by_text, by_meaning = ranked.by_text, ranked.by_meaning
     # Claims holding every word of the query that is not common in the workspace are what
     # it names: they come first, a claim found by meaning alone follows only if it is
     # nearer in meaning than the nearest of them, and no neighbour is brought in
     # (docs/decisions/0027-words-before-meaning.md).
-    holding = _holding(by_text, words_found.distinctive())
+    holding = _holding(by_text, ranked.words.distinctive())
     text_ids = {r["id"] for r in by_text}
     if holding:
         bar = min((r["distance"] for r in by_meaning if r["id"] in holding), default=None)
         by_meaning = [r for r in by_meaning if r["id"] in text_ids
                       or (bar is not None and r["distance"] <= bar)]
+        ranked.by_meaning = by_meaning
     rows: dict[str, KeyedClaim] = {r["id"]: r for r in (*by_meaning, *by_text)}
-    distance = {r["id"]: r["distance"] for r in by_meaning}
     order = ranking.words_first(
         ranking.fuse([[r["id"] for r in by_text], [r["id"] for r in by_meaning]]), holding)
     near_of: dict[str, str] = {}
-    hits = order[:_EXPAND_HITS] if neighbours and not holding else []
+    hits = order[:_EXPAND_HITS] if s.ask.neighbours and not holding else []
     if hits:
+        near = ranked.near
         late = [h for h in hits if h not in near]
         found = {h: near[h] for h in hits if h in near}
         if late:
-            found.update(await store_claims.neighbours(g, late, ranks))
-        if valid_at is not None:
-            flat = [n for ns in found.values() for n in ns]
-            admitted = {n["id"]: n for n in await at_moment(
-                g, flat, statuses, as_of=as_of, valid_at=valid_at)}
+            found.update(await store_claims.neighbours(g, late, s.ranks))
+        if s.valid_at is not None:
+            admitted = {n["id"]: n for n in await _at(
+                g, s, [n for ns in found.values() for n in ns])}
             found = {k: [admitted[n["id"]] for n in ns if n["id"] in admitted]
                      for k, ns in found.items()}
         order, near_of = _with_neighbours(order, found, rows)
+    return order, near_of, rows
+
+
+async def _page(g: Graph, s: _Search, ranked: _Ranked, order: list[str],
+                near_of: dict[str, str], rows: dict[str, KeyedClaim]) -> ClaimSearch:
+    """The page of the order the query asked for, each claim with how it was found and its
+    open conflicts, and the cursor of the next page."""
+    offset, limit = s.offset, s.ask.limit
     page = order[offset : offset + limit]
-    by_key = open_conflicts.by_key
-    if not open_conflicts.complete:
+    by_key = ranked.open_conflicts.by_key
+    if not ranked.open_conflicts.complete:
         keys = sorted({k for i in page if "open_conflict_ids" not in rows[i]
                        and (k := rows[i].get("statement_key")) is not None})
         by_key = await store_claims.open_conflicts_of_keys(g, keys) if keys else {}
+    text_ids = {r["id"] for r in ranked.by_text}
+    distance = {r["id"]: r["distance"] for r in ranked.by_meaning}
     items: list[FoundClaim] = []
     for i in page:
         d = distance.get(i)
@@ -313,14 +393,13 @@ async def search_claims(g: Graph, q: str | None, statuses: Sequence[ClaimStatus]
                         "vector_distance": None if d is None else round(float(d), 4),
                         "neighbour_of": near_of.get(i)}
         items.append(_public(rows[i], by_key, how))
-    words = search.tokens(q)
-    info["backed_off"] = bool(items) and not any(
+    words = search.tokens(s.q)
+    s.info["backed_off"] = bool(items) and not any(
         _holds_every_word(c["statement"], words) for c in items)
     end = offset + limit
     more = len(order) > end and end < MAX_DEPTH
-    return {"items": items, "search": info, "total": None,
-            "next_cursor": paging.rank_cursor(paging.query_key(
-                q, mode, statuses, as_of, valid_at, neighbours), end) if more else None}
+    return {"items": items, "search": s.info, "total": None,
+            "next_cursor": paging.rank_cursor(s.key, end) if more else None}
 
 
 async def _checked(g: Graph, workspace_id: str | None) -> None:
@@ -328,13 +407,12 @@ async def _checked(g: Graph, workspace_id: str | None) -> None:
         await workspaces.check_ready(g, workspace_id)
 
 
-async def _listed(g: Graph, statuses: Sequence[ClaimStatus], *, limit: int, offset: int,
-                  mode: SearchMode, q: str | None, as_of: int | None,
-                  cursor: str | None, workspace_id: str | None) -> ClaimSearch:
+async def _listed(g: Graph, query: ClaimQuery, workspace_id: str | None) -> ClaimSearch:
     """The claims in order of creation, a page after the cursor's position; with ``as_of``,
     what the memory held then, valid then or not."""
-    after = paging.parse_after("claims", cursor, offset)
-    info: SearchInfo = {"q": q, "terms": [], "backed_off": False, "mode": mode}
+    statuses, limit, offset, as_of = query.statuses, query.limit, query.offset, query.as_of
+    after = paging.parse_after("claims", query.cursor, offset)
+    info: SearchInfo = {"q": query.q, "terms": [], "backed_off": False, "mode": query.mode}
     total: int | None = None
     if as_of is not None:
         info["as_of"] = as_of

@@ -29,8 +29,9 @@ from afterhack.model.calls import ModelCall
 from afterhack.model.embeddings import EmbeddingProgress
 from afterhack.model.vocab import SpaceState
 from afterhack.store import vectors as store_vectors
+from afterhack.store import workspaces as store_workspaces
 from afterhack.store.client import Graph, Store
-from afterhack.store.names import REGISTRY_GRAPH, graph_name
+from afterhack.store.names import graph_name
 from afterhack.store.params import Floats
 from afterhack.store.source_params import NewClaim
 
@@ -276,11 +277,9 @@ class Worker:
                 await task
 
     async def _rescan(self) -> None:
-        rows = await self.store.graph(REGISTRY_GRAPH).read(
-            "MATCH (e:WorkspaceEntry) RETURN e.id AS id ORDER BY e.created_at")
-        for r in rows:
+        for ws_id in await store_workspaces.listed_ids(self.store):
             with contextlib.suppress(ValueError):
-                self.notify(graph_name(r["id"]))
+                self.notify(graph_name(ws_id))
 
     async def _run(self) -> None:
         last_scan: float | None = None

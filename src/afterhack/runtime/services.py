@@ -28,8 +28,11 @@ from afterhack.llm.judge import ConflictJudge, GatewayJudge, OfflineJudge
 from afterhack.llm.meaning import word_meaning
 from afterhack.llm.offline import OfflineExtractor
 from afterhack.memory import checks
-from afterhack.memory.ingest import Extractor
+from afterhack.memory.extraction import Extractor
+from afterhack.memory.scope import Parts
+from afterhack.memory.workspaces import Workspaces
 from afterhack.model.vocab import SupportPolicy
+from afterhack.records.clock import now_ms
 from afterhack.retrieval.vectors import AfterWrite, Vectors, Worker
 from afterhack.runtime.disk_scrub import DiskScrub, NoDiskScrub
 from afterhack.runtime.embedded import EmbeddedFalkorDB
@@ -101,6 +104,14 @@ class Services:
     vectors: Vectors = field(default_factory=lambda: Vectors(None))
     # Rewrites FalkorDB's files after an erasure (runtime/disk_scrub.py).
     scrubber: DiskScrub = field(default_factory=NoDiskScrub)
+    # The memory the transports use: every workspace, each opened for a caller.
+    workspaces: Workspaces = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.workspaces = Workspaces(Parts(
+            store=self.store, settings=self.settings, extractor=self.extractor,
+            analyst=self.analyst, coordinator=self.coordinator, judge=self.judge,
+            vectors=self.vectors, disk=lambda: self.scrubber))
 
     @property
     def model_name(self) -> str:
@@ -300,7 +311,7 @@ async def _open_store(settings: Settings, embedded: EmbeddedFalkorDB | None, url
                                             stall_s=settings.falkordb_load_stall_s)
             with start_step("opening the store and the registry"):
                 store = open_store(settings, url)
-                await ensure_registry(store)
+                await ensure_registry(store, now_ms())
                 await plancache.learn_limit(store)
             with start_step("checking every workspace's schema"):
                 await register_schema_everywhere(store)

@@ -1,62 +1,20 @@
-"""Audit events, written inside the same query as the change they record."""
+"""Audit events, written inside the same query as the change they record (the domain makes
+them: records/audit.py), and the trail read back."""
 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Mapping
-from typing import TypedDict
 
 from afterhack.model.audit import AuditEntry
 from afterhack.model.pages import After
 from afterhack.store.client import Graph
 from afterhack.store.keyset import after_params
-from afterhack.store.names import new_id
-
-
-class AuditParams(TypedDict):
-    """One event as the parameters of CREATE_AUDIT (and the change's ``$now``)."""
-
-    audit_id: str
-    audit_kind: str
-    audit_actor: str
-    audit_subject: str
-    audit_detail: str  # JSON
-    now: int
-
-
-class AuditEvent(TypedDict):
-    """One event of ``$audits`` for CREATE_AUDITS."""
-
-    id: str
-    kind: str
-    actor: str
-    subject_id: str
-    detail: str  # JSON
-    at: int
-
 
 # Appended to a write query so the event commits (or rolls back) with the change itself.
 CREATE_AUDIT = (
     "CREATE (:AuditEvent:Node {id:$audit_id, kind:$audit_kind, actor:$audit_actor, at:$now, "
     "subject_id:$audit_subject, detail:$audit_detail})"
 )
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
-def audit_params(kind: str, actor: str, subject_id: str,
-                 detail: Mapping[str, object]) -> AuditParams:
-    return {
-        "audit_id": new_id(),
-        "audit_kind": kind,
-        "audit_actor": actor,
-        "audit_subject": subject_id,
-        "audit_detail": json.dumps(detail, ensure_ascii=False, sort_keys=True),
-        "now": now_ms(),
-    }
 
 
 async def list_audit(g: Graph, *, limit: int, before: int | None = None,
@@ -88,20 +46,9 @@ async def count_audit(g: Graph, before: int | None = None) -> int:
     return int(rows.scalar() or 0)
 
 
-# Several events in one query: $audits is a list of AuditEvent made by audit_event().
+# Several events in one query: $audits is a list of model.writes.AuditEvent.
 CREATE_AUDITS = (
     "FOREACH (a IN $audits | CREATE (:AuditEvent:Node {id:a.id, kind:a.kind, actor:a.actor, "
     "at:a.at, subject_id:a.subject_id, detail:a.detail}))"
 )
 
-
-def audit_event(kind: str, actor: str, subject_id: str, detail: Mapping[str, object],
-                at: int | None = None) -> AuditEvent:
-    return {
-        "id": new_id(),
-        "kind": kind,
-        "actor": actor,
-        "subject_id": subject_id,
-        "detail": json.dumps(detail, ensure_ascii=False, sort_keys=True),
-        "at": at if at is not None else now_ms(),
-    }

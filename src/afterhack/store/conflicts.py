@@ -11,40 +11,23 @@ when a conflict raised by then shows the status it had then and its claims their
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from afterhack.errors import ConflictNotFound
 from afterhack.model.claims import ClaimConflictView, OtherSide
-from afterhack.model.conflicts import ConflictClaim, ConflictRecord, SettledBy
+from afterhack.model.conflicts import ConflictClaim, ConflictRecord, SettledBy, ValidTimeRow
 from afterhack.model.pages import After
-from afterhack.model.vocab import SETTLED_KINDS, ConflictKind, ConflictStatus, SettledKind, as_word
-from afterhack.store.audit import CREATE_AUDITS, AuditEvent
+from afterhack.model.vocab import SETTLED_KINDS, ConflictStatus, as_word
+from afterhack.model.writes import AuditEvent, ConflictRow, LinkRow, Repair, Settle
+from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph, Row
 from afterhack.store.cypher import CURRENT, RETIRED, cypher_list
-from afterhack.store.guard import FLAG_AND_HOLD, GUARD
+from afterhack.store.guard import FLAG_AND_HOLD, GUARD, GuardParams
 from afterhack.store.history import born, change
 from afterhack.store.keyset import after_params
 from afterhack.store.moment import At, Moment, both, where
 from afterhack.store.rows import of
-
-
-class ConflictRow(TypedDict):
-    """One conflict to raise, as the ingest write takes it ($conflicts)."""
-
-    id: str
-    key: str
-    kind: ConflictKind
-    reason: str
-    detected_by: str
-    new_id: str
-    old_id: str
-    newer_id: str | None  # the side said (or added) later; None when both came at once
-    same_speaker: bool | None  # both said by one speaker; None unless both were said
-    audit_id: str
-    audit_detail: str
-
 
 # Appended to a query that has just created claims (ingest.py): each row of $conflicts
 # becomes a Conflict between a new claim and a current one unless that pair of statements
@@ -68,14 +51,6 @@ CALL {
   RETURN collect(k.id) AS raised
 }
 """
-
-class LinkRow(TypedDict):
-    """Two claims a check found to state the same fact in other words: the new one and the
-    current one it was compared with."""
-
-    new_id: str
-    old_id: str
-
 
 # Appended beside RAISE: each row of $links becomes a SAME_FACT edge from the new claim to
 # the one it restates in other words (once: a pair checked again adds none), while both are
@@ -107,28 +82,6 @@ async def raise_conflicts(g: Graph, p: RaiseWrite) -> list[str]:
     rows = await g.write(RAISE + "WITH raised " + LINK + "WITH raised " + CREATE_AUDITS
                          + " RETURN raised", p)
     return [str(i) for i in rows.scalar() or []]
-
-
-class Settle(TypedDict):
-    """What SETTLE closes and names: the statement keys a write retires (superseded or
-    rejected: a side of a conflict is a statement), a conflict the write resolves itself
-    (or ''), and what settles them."""
-
-    keys: list[str]
-    skip: str
-    kind: SettledKind
-    id: str
-    note: str
-    actor: str
-    detail: str  # the audit event's detail, JSON
-
-
-def settle(keys: list[str], kind: SettledKind, by_id: str, note: str, actor: str,
-           skip: str = "") -> Settle:
-    return Settle(keys=sorted(set(keys)), skip=skip, kind=kind, id=by_id, note=note,
-                  actor=actor, detail=json.dumps({"settled_by": {"kind": kind, "id": by_id,
-                                                                 "note": note}},
-                                                 ensure_ascii=False, sort_keys=True))
 
 
 # Appended to a write that supersedes or retires claims, after it has: for each of
@@ -461,7 +414,48 @@ WITH x
 """
 
 
-async def keep(g: Graph, p: dict[str, Any]) -> bool:
+class KeptCorrection(TypedDict):
+    """The correction of kind 'supersede' a resolution that keeps one side writes."""
+
+    id: str
+    claim_id: str  # the losing side's claim the conflict named
+    reason: str | None
+    reviewer: str
+    outcome: str  # JSON: what it flagged and held
+
+
+class KeepWrite(GuardParams, Repair):
+    """A resolution keeping one side: guarded on the conflict, the kept claim, the losing
+    statement's current claims ($losers: [id, revision, users]) and the region."""
+
+    conflict_id: str
+    conflict_revision: int
+    keep_id: str
+    keep_revision: int | None
+    loser_key: str | None
+    losers: list[list[str | int]]
+    key: str  # the resolution's key (a repeat is recognised by it)
+    now: int
+    correction: KeptCorrection
+    conflicts: list[ConflictRow]  # the kept claim's own, checked like a new claim's
+    links: list[LinkRow]
+    audit_actor: str
+    settles: list[Settle]
+    audits: list[AuditEvent]
+
+
+class DismissWrite(TypedDict):
+    conflict_id: str
+    conflict_revision: int
+    key: str
+    now: int
+    reviewer: str
+    reason: str | None
+    valid: list[ValidTimeRow]
+    audits: list[AuditEvent]
+
+
+async def keep(g: Graph, p: KeepWrite) -> bool:
     """Resolve by keeping one side, in one guarded query: the other conflicts of the losing
     statement settled ($settles), the kept claim's new conflicts raised ($conflicts); False
     when anything moved."""
@@ -472,7 +466,7 @@ async def keep(g: Graph, p: dict[str, Any]) -> bool:
     return bool(rows)
 
 
-async def dismiss(g: Graph, p: dict[str, Any]) -> bool:
+async def dismiss(g: Graph, p: DismissWrite) -> bool:
     rows = await g.write(_DISMISS + CREATE_AUDITS + " RETURN x.id AS id", p)
     return bool(rows)
 
@@ -484,7 +478,3 @@ async def resolution_key_of(g: Graph, conflict_id: str) -> str | None:
     value = rows.scalar()
     return None if value is None else str(value)
 
-
-def audit_detail(kind: str, reason: str, new_id: str, old_id: str) -> str:
-    return json.dumps({"kind": kind, "reason": reason, "claim_ids": [old_id, new_id]},
-                      ensure_ascii=False, sort_keys=True)

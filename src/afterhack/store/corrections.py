@@ -9,11 +9,12 @@ from afterhack.errors import CorrectionNotFound
 from afterhack.model.corrections import Correction, ReviewerFragment
 from afterhack.model.region import Stamps
 from afterhack.model.vocab import ClaimStatus, CorrectionKind
-from afterhack.store.audit import CREATE_AUDITS, AuditEvent, now_ms
+from afterhack.model.writes import AuditEvent, ConflictRow, LinkRow, Repair, Settle
+from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph
-from afterhack.store.conflicts import LINK, RAISE, SETTLE, ConflictRow, LinkRow, Settle
+from afterhack.store.conflicts import LINK, RAISE, SETTLE
 from afterhack.store.cypher import CURRENT
-from afterhack.store.guard import FLAG_AND_HOLD, GUARD, TWINS_GUARD, Repair, guard_params
+from afterhack.store.guard import FLAG_AND_HOLD, GUARD, TWINS_GUARD, guard_params
 from afterhack.store.history import born, change
 from afterhack.store.rows import of
 
@@ -64,7 +65,7 @@ class CorrectionWrite(Repair):
     # those left out included.
     guard_keys: list[str]
     guard_rows: list[list[str | int]]
-    # Conflicts the replacement raises (conflicts.check_new_claims, and one with each claim
+    # Conflicts the replacement raises (checks.check_new_claims, and one with each claim
     # left out), and the conflicts the correction settles.
     conflicts: list[ConflictRow]
     links: list[LinkRow]  # the replacement and the claims stating its fact in other words
@@ -145,11 +146,11 @@ async def apply(g: Graph, stamps: Stamps, write: CorrectionWrite) -> bool:
 
 
 async def repair_only(g: Graph, stamps: Stamps, repair: Repair,
-                      audits: list[AuditEvent]) -> bool:
+                      audits: list[AuditEvent], now: int) -> bool:
     """Flag and hold what a re-check found, if the region is still as ``stamps`` says."""
     rows = await g.write(
         GUARD + FLAG_AND_HOLD + "WITH * " + CREATE_AUDITS + " RETURN 1 AS ok",
-        {**guard_params(stamps), **repair, "audits": audits, "now": now_ms()})
+        {**guard_params(stamps), **repair, "audits": audits, "now": now})
     return bool(rows)
 
 

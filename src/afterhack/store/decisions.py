@@ -23,11 +23,12 @@ from afterhack.model.decisions import (
 from afterhack.model.pages import After
 from afterhack.model.region import Stamps
 from afterhack.model.vocab import OPEN_ACTION, ActionStatus, DecisionStatus
+from afterhack.model.writes import AuditEvent, Repair
 from afterhack.store.asof_decisions import claims_then, support_at
-from afterhack.store.audit import CREATE_AUDITS, AuditEvent, now_ms
+from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph, Row
 from afterhack.store.cypher import CURRENT, GOOD, cypher_list
-from afterhack.store.guard import FLAG_AND_HOLD, GUARD, Repair, guard_params
+from afterhack.store.guard import FLAG_AND_HOLD, GUARD, guard_params
 from afterhack.store.history import change
 from afterhack.store.keyset import after_params
 from afterhack.store.moment import NOW, At, Moment, both, where
@@ -294,7 +295,7 @@ async def action_decision_statuses(g: Graph, action_id: str) -> list[DecisionSta
 async def set_action_status(g: Graph, action_id: str, *, revision: int,
                             allowed_from: Sequence[ActionStatus],
                             to: ActionStatus | Literal["released"], needs_good_standing: bool,
-                            audits: list[AuditEvent]) -> bool:
+                            audits: list[AuditEvent], now: int) -> bool:
     """CAS an action's status; the query re-checks the transition and its decisions.
     ``released``: back to the status it was held from."""
     rows = await g.write(
@@ -307,14 +308,14 @@ async def set_action_status(g: Graph, action_id: str, *, revision: int,
         "    a.held_from = null, a.revision = a.revision + 1 "
         "WITH a " + CREATE_AUDITS + " RETURN a.id AS id",
         {"id": action_id, "revision": revision, "from": list(allowed_from), "to": to,
-         "needs_good_standing": needs_good_standing, "audits": audits, "now": now_ms()},
+         "needs_good_standing": needs_good_standing, "audits": audits, "now": now},
     )
     return bool(rows)
 
 
 async def accept_decision(g: Graph, decision_id: str, *, revision: int,
                           allowed_from: Sequence[DecisionStatus],
-                          audits: list[AuditEvent]) -> list[str] | None:
+                          audits: list[AuditEvent], now: int) -> list[str] | None:
     """Put a decision in good standing if every premise has a current claim; the held
     actions it restored, or None if refused."""
     rows = await g.write(
@@ -331,7 +332,7 @@ async def accept_decision(g: Graph, decision_id: str, *, revision: int,
         "d.review_reason = null "
         + _ACCEPTED_TAIL,
         {"id": decision_id, "revision": revision, "from": list(allowed_from), "audits": audits,
-         "now": now_ms()},
+         "now": now},
     )
     row = rows.first()
     return None if row is None else list(row["restored"])
@@ -340,7 +341,7 @@ async def accept_decision(g: Graph, decision_id: str, *, revision: int,
 async def reconfirm_decision(g: Graph, decision_id: str, *, revision: int,
                              allowed_from: Sequence[DecisionStatus], uses: list[NewUse],
                              premise_order: list[str],
-                             audits: list[AuditEvent]) -> list[str] | None:
+                             audits: list[AuditEvent], now: int) -> list[str] | None:
     """Replace a decision's support with current, fragment-backed claims and accept it; the
     held actions it restored, or None if refused."""
     claim_ids = list(dict.fromkeys(u["claim_id"] for u in uses))
@@ -379,7 +380,7 @@ async def reconfirm_decision(g: Graph, decision_id: str, *, revision: int,
         + _ACCEPTED_TAIL,
         {"id": decision_id, "revision": revision, "from": list(allowed_from),
          "claim_ids": claim_ids, "uses": uses, "premise_order": json.dumps(premise_order),
-         "audits": audits, "now": now_ms(), "previous": previous},
+         "audits": audits, "now": now, "previous": previous},
     )
     row = rows.first()
     return None if row is None else list(row["restored"])
@@ -404,11 +405,11 @@ WITH d
 
 async def reject_decision(g: Graph, decision_id: str, *, revision: int,
                           allowed_from: Sequence[DecisionStatus], reason: str, stamps: Stamps,
-                          repair: Repair, audits: list[AuditEvent]) -> bool:
+                          repair: Repair, audits: list[AuditEvent], now: int) -> bool:
     """Reject a decision and repair what depended on it, if its region is still as
     ``stamps`` says; False if it moved (or the decision did)."""
     rows = await g.write(
         GUARD + _REJECT + FLAG_AND_HOLD + "WITH d " + CREATE_AUDITS + " RETURN d.id AS id",
         {**guard_params(stamps), **repair, "id": decision_id, "revision": revision,
-         "from": list(allowed_from), "reason": reason, "audits": audits, "now": now_ms()})
+         "from": list(allowed_from), "reason": reason, "audits": audits, "now": now})
     return bool(rows)

@@ -12,7 +12,8 @@ from afterhack.errors import ErasureNotFound
 from afterhack.model.erasures import ErasureCounts, ErasureRecord, TargetRef
 from afterhack.model.pages import After
 from afterhack.model.vocab import ErasureKind, ErasureStatus
-from afterhack.store.audit import CREATE_AUDITS, AuditEvent
+from afterhack.model.writes import AuditEvent
+from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph
 from afterhack.store.history import change
 from afterhack.store.keyset import after_params

@@ -18,11 +18,12 @@ from typing import TypedDict
 
 from afterhack.model.region import Stamps
 from afterhack.model.vocab import ErasureKind
-from afterhack.store.audit import CREATE_AUDITS, AuditEvent
+from afterhack.model.writes import AuditEvent, Repair
+from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph
 from afterhack.store.erasure_records import Stamp
 from afterhack.store.erasure_words import SCRUB
-from afterhack.store.guard import FLAG_AND_HOLD, GUARD, Repair, guard_params
+from afterhack.store.guard import FLAG_AND_HOLD, GUARD, guard_params
 from afterhack.store.history import change
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from afterhack.model.region import DecisionStamp, RegionClaim, Stamps
+from afterhack.model.region import DecisionStamp, Stamps
 from afterhack.store.history import change
 from afterhack.store.rows import of
 
@@ -86,18 +86,6 @@ WHERE ok_decisions = size($g_decisions) AND ok_actions = size($g_actions)
 """
 
 
-class Flag(TypedDict):
-    id: str  # a decision to flag needs_review
-    reason: str  # its review_reason, as JSON
-
-
-class Repair(TypedDict):
-    """What FLAG_AND_HOLD writes: flags, and the open actions to hold."""
-
-    flags: list[Flag]
-    holds: list[str]
-
-
 # Flags and holds computed from the guarded snapshot ($flags, $holds: a Repair), at $now.
 FLAG_AND_HOLD = """
 WITH *
@@ -118,15 +106,11 @@ CALL {
 """
 
 
-def twin_rows(claim: RegionClaim) -> list[list[str | int]]:
-    """A claim's twins as the guard below compares them: [id, revision, users]."""
-    return [[t["id"], t["revision"], t["n_users"]] for t in claim["twins"]]
-
 
 # The other current claims of the statements a correction reaches must be exactly those
 # previewed: no new copy ingested, none changed or newly used since ($guard_keys: the
 # corrected statement's key and those of the claims stating it in other words; $claim_id;
-# $guard_rows: [id, revision, users] of each, from twin_rows). Put after GUARD.
+# $guard_rows: [id, revision, users] of each). Put after GUARD.
 TWINS_GUARD = """
 CALL {
   UNWIND $guard_keys AS gk

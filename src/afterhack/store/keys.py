@@ -7,18 +7,14 @@ request (every request looks its key up here; nothing is cached in the app).
 
 from __future__ import annotations
 
-import hashlib
-import secrets
+from typing import TypedDict
 
 from afterhack.errors import KeyNotFound
 from afterhack.model.vocab import KEY_ROLES, KeyRole
 from afterhack.model.workspaces import ApiKeyRow, NewApiKey
-from afterhack.store.audit import now_ms
 from afterhack.store.client import Store
-from afterhack.store.names import REGISTRY_GRAPH, new_id
+from afterhack.store.names import REGISTRY_GRAPH
 from afterhack.store.rows import of
-
-KEY_PREFIX = "ahk_"
 
 _KEY = of(ApiKeyRow)
 _NEW_KEY = of(NewApiKey)
@@ -29,25 +25,26 @@ _FIELDS = (
 )
 
 
-def new_secret() -> str:
-    """``ahk_`` and 43 url-safe characters (256 random bits)."""
-    return KEY_PREFIX + secrets.token_urlsafe(32)
+class NewKey(TypedDict):
+    """A key to store: its id, workspace, role and name, the hash of its secret, and when."""
+
+    id: str
+    workspace_id: str
+    role: KeyRole
+    name: str
+    key_hash: str
+    now: int
 
 
-def key_hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
-
-
-async def create_key(store: Store, workspace_id: str, role: KeyRole, name: str) -> NewApiKey:
-    """A new key; the returned row carries the secret under ``key`` (the only time it exists)."""
-    if role not in KEY_ROLES:
-        raise ValueError(f"not a workspace role: {role}")
-    secret = new_secret()
+async def create_key(store: Store, key: NewKey, secret: str) -> NewApiKey:
+    """Store a new key; the returned row carries ``secret`` under ``key`` (the only time it
+    is given back: only its hash is stored)."""
+    if key["role"] not in KEY_ROLES:
+        raise ValueError(f"not a workspace role: {key['role']}")
     rows = await store.graph(REGISTRY_GRAPH).write(
-        "CREATE (k:ApiKey {id:$id, workspace_id:$ws, role:$role, key_hash:$hash, name:$name, "
-        f"created_at:$now}}) RETURN {_FIELDS}",
-        {"id": new_id(), "ws": workspace_id, "role": role, "hash": key_hash(secret),
-         "name": name, "now": now_ms()},
+        "CREATE (k:ApiKey {id:$id, workspace_id:$workspace_id, role:$role, key_hash:$key_hash, "
+        f"name:$name, created_at:$now}}) RETURN {_FIELDS}",
+        key,
     )
     return _NEW_KEY.one({**rows[0], "key": secret})
 
@@ -60,12 +57,12 @@ async def list_keys(store: Store, workspace_id: str) -> list[ApiKeyRow]:
     return _KEY.all(rows)
 
 
-async def revoke_key(store: Store, workspace_id: str, key_id: str) -> ApiKeyRow:
+async def revoke_key(store: Store, workspace_id: str, key_id: str, now: int) -> ApiKeyRow:
     """Revoke one key of the workspace (idempotent: a revoked key keeps its first revoked_at)."""
     rows = await store.graph(REGISTRY_GRAPH).write(
         "MATCH (k:ApiKey {id:$id}) WHERE k.workspace_id = $ws "
         f"SET k.revoked_at = coalesce(k.revoked_at, $now) RETURN {_FIELDS}",
-        {"id": key_id, "ws": workspace_id, "now": now_ms()},
+        {"id": key_id, "ws": workspace_id, "now": now},
     )
     row = rows.first()
     if row is None:
@@ -73,21 +70,22 @@ async def revoke_key(store: Store, workspace_id: str, key_id: str) -> ApiKeyRow:
     return _KEY.one(row)
 
 
-async def revoke_workspace_keys(store: Store, workspace_id: str) -> int:
+async def revoke_workspace_keys(store: Store, workspace_id: str, now: int) -> int:
     """Revoke every key of a workspace (when it is deleted); returns how many were live."""
     rows = await store.graph(REGISTRY_GRAPH).write(
         "MATCH (k:ApiKey {workspace_id:$ws}) WHERE k.revoked_at IS NULL "
         "SET k.revoked_at = $now RETURN count(k) AS n",
-        {"ws": workspace_id, "now": now_ms()},
+        {"ws": workspace_id, "now": now},
     )
     return int(rows.scalar() or 0)
 
 
-async def find_live_key(store: Store, secret: str) -> ApiKeyRow | None:
-    """The unrevoked key with this secret, or None (unknown and revoked look the same)."""
+async def find_live_key(store: Store, key_hash: str) -> ApiKeyRow | None:
+    """The unrevoked key whose secret has this hash, or None (unknown and revoked look the
+    same)."""
     rows = await store.graph(REGISTRY_GRAPH).read(
         "MATCH (k:ApiKey {key_hash:$hash}) WHERE k.revoked_at IS NULL "
         f"RETURN {_FIELDS} LIMIT 1",
-        {"hash": key_hash(secret)},
+        {"hash": key_hash},
     )
     return _KEY.first(rows)

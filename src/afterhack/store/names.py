@@ -7,13 +7,9 @@ edge types are part of the vocabulary (model/vocab.py).
 
 from __future__ import annotations
 
-import os
-import re
-import uuid
+from afterhack.model.ids import is_uuid
 
 REGISTRY_GRAPH = "afterhack_registry"
-
-_CANONICAL_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 # Every property name the app writes in a workspace graph, registered with the edge types
 # (workspaces.register_schema; tests/test_store_quirks.py checks a journey adds no other).
@@ -53,25 +49,6 @@ NODE = "Node"
 # for their vector (see store/vectors.py), and the status a list of claims and its count
 # start from (store/claims.list_claims), are among them.
 NODE_RANGE_INDEXED = ("statement_key", "key", "terms", "vector_pending", "status")
-
-
-def new_id() -> str:
-    return str(uuid.uuid4())
-
-
-def new_ids(n: int) -> list[str]:
-    """``n`` ids like new_id()'s (random version-4 UUIDs), from one read of the OS's randomness:
-    an ingest names every fragment and claim, and uuid4() one at a time was a share of it."""
-    raw = bytearray(os.urandom(16 * n))
-    raw[6::16] = bytes((b & 0x0F) | 0x40 for b in raw[6::16])  # version 4
-    raw[8::16] = bytes((b & 0x3F) | 0x80 for b in raw[8::16])  # RFC 4122 variant
-    h = raw.hex()
-    return [f"{h[i:i + 8]}-{h[i + 8:i + 12]}-{h[i + 12:i + 16]}-"
-            f"{h[i + 16:i + 20]}-{h[i + 20:i + 32]}" for i in range(0, 32 * n, 32)]
-
-
-def is_uuid(value: str) -> bool:
-    return bool(_CANONICAL_UUID.fullmatch(value))
 
 
 def graph_name(workspace_id: str) -> str:

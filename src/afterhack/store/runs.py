@@ -25,7 +25,8 @@ from afterhack.model.runs import (
     ToolCallLog,
 )
 from afterhack.model.vocab import DecisionStatus, RunStatus
-from afterhack.store.audit import CREATE_AUDITS, AuditEvent
+from afterhack.model.writes import AuditEvent
+from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph
 from afterhack.store.cypher import CURRENT, GOOD
 from afterhack.store.decisions import NewUse

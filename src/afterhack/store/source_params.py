@@ -9,9 +9,8 @@ from afterhack.model.sources import (
     CreatedClaim,
 )
 from afterhack.model.vocab import FragmentExtraction, RetiredStatus, SourceKind
-from afterhack.store.audit import AuditEvent, AuditParams
-from afterhack.store.conflicts import ConflictRow, LinkRow, Settle
-from afterhack.store.guard import GuardParams, Repair
+from afterhack.model.writes import AuditEvent, AuditParams, ConflictRow, LinkRow, Repair, Settle
+from afterhack.store.guard import GuardParams
 
 
 class NewFragment(TypedDict):

@@ -15,11 +15,12 @@ from afterhack.errors import StoreUnavailable, WorkspaceNotFound
 from afterhack.model.pages import After, PageKey
 from afterhack.model.vocab import EDGE_TYPES, ForgetRequests, UpdatesPolicy
 from afterhack.model.workspaces import WorkspaceRow
+from afterhack.model.writes import AuditParams
 from afterhack.store import admin
-from afterhack.store.audit import CREATE_AUDIT, audit_params, now_ms
+from afterhack.store.audit import CREATE_AUDIT
 from afterhack.store.client import Graph, GraphMissing, QueryFailed, Row, Store, concurrently
 from afterhack.store.keyset import after_params
-from afterhack.store.names import PROPERTY_KEYS, REGISTRY_GRAPH, graph_name, new_id
+from afterhack.store.names import PROPERTY_KEYS, REGISTRY_GRAPH, graph_name
 from afterhack.store.node_index import create_node_index
 from afterhack.store.node_index import upgrade as upgrade_node_index
 
@@ -28,7 +29,7 @@ _INDEX_WAIT_S = 30.0
 _UPGRADE_WAIT_S = 3600.0
 
 
-async def ensure_registry(store: Store) -> None:
+async def ensure_registry(store: Store, now: int) -> None:
     """Make the registry graph and its schema, or check that they are there.
 
     At every start-up, so it only reads when all of it exists: a write here would land in
@@ -42,7 +43,7 @@ async def ensure_registry(store: Store) -> None:
         present = None
     if present is None or not present.scalar():
         await g.write("MERGE (m:Registry {id:'registry'}) ON CREATE SET m.created_at = $now",
-                      {"now": now_ms()})
+                      {"now": now})
     await _ensure_unique_ids(store, REGISTRY_GRAPH, ("WorkspaceEntry", "ApiKey"))
     await _create_range_index(g, "ApiKey", "key_hash")
     await _create_range_index(g, "ApiKey", "workspace_id")
@@ -182,50 +183,31 @@ def _row(r: Row) -> WorkspaceRow:
             "forget_requests": r["forget_requests"]}
 
 
-async def set_updates(store: Store, ws_id: str, updates: UpdatesPolicy,
-                      actor: str) -> WorkspaceRow:
-    """How the workspace takes a newer statement by the same speaker (rule 11)."""
-    return await change_settings(store, ws_id, actor, updates=updates)
-
-
-async def change_settings(store: Store, ws_id: str, actor: str, *,
-                          updates: UpdatesPolicy | None = None,
-                          forget_requests: ForgetRequests | None = None) -> WorkspaceRow:
+async def change_settings(store: Store, ws_id: str, updates: UpdatesPolicy | None,
+                          forget_requests: ForgetRequests | None,
+                          audit: AuditParams) -> WorkspaceRow:
     """How the workspace takes a newer statement by the same speaker (rule 11) and a
-    speaker's request to forget (rule 22); a setting left None, or given its value again,
-    is not changed."""
-    row = await get_workspace(store, ws_id)
-    wanted: dict[str, str] = {}
-    was: dict[str, str] = {}
-    if updates is not None and updates != row["updates"]:
-        wanted["updates"], was["updates"] = updates, row["updates"]
-    if forget_requests is not None and forget_requests != row["forget_requests"]:
-        wanted["forget_requests"], was["forget_requests"] = (forget_requests,
-                                                             row["forget_requests"])
-    if not wanted:
-        return row
+    speaker's request to forget (rule 22); a setting given as None is left as it is."""
     rows = await store.graph(graph_name(ws_id)).write(
         "MATCH (w:Node {id:$id}) WHERE w:Workspace AND w.ready = true "
         "SET w.updates = coalesce($updates, w.updates), "
         "w.forget_requests = coalesce($forget_requests, w.forget_requests), "
         "w.revision = w.revision + 1 WITH w "
         + CREATE_AUDIT + f" RETURN {_FIELDS}",
-        {"id": ws_id, "updates": wanted.get("updates"),
-         "forget_requests": wanted.get("forget_requests"),
-         **audit_params("workspace.updated", actor, ws_id,
-                        {**wanted, "was": was})})
+        {"id": ws_id, "updates": updates, "forget_requests": forget_requests, **audit})
     found = rows.first()
     if found is None:
         raise WorkspaceNotFound(ws_id)
     return _row(found)
 
 
-async def create_workspace(store: Store, name: str, actor: str) -> WorkspaceRow:
-    ws_id = new_id()
+async def create_workspace(store: Store, ws_id: str, name: str,
+                           audit: AuditParams) -> WorkspaceRow:
+    """A workspace under a new id: its graph, its schema and its registry entry; visible only
+    once all of them exist."""
     gname = graph_name(ws_id)
     g = store.graph(gname)
-    params = {"id": ws_id, "name": name, **audit_params("workspace.created", actor, ws_id,
-                                                         {"name": name})}
+    params = {"id": ws_id, "name": name, **audit}
     await g.write(
         "CREATE (w:Workspace:Node {id:$id, name:$name, revision:1, created_at:$now, "
         "ready:false}) "
@@ -309,6 +291,13 @@ async def workspace_entries(store: Store, *, limit: int, offset: int,
         {"limit": limit, "offset": offset, "ids": ids, **after_params(after)},
     )
     return [{"id": r["id"], "created_at": r["created_at"]} for r in rows]
+
+
+async def listed_ids(store: Store) -> list[str]:
+    """Every workspace the registry lists (made or being made), oldest first."""
+    rows = await store.graph(REGISTRY_GRAPH).read(
+        "MATCH (e:WorkspaceEntry) RETURN e.id AS id ORDER BY e.created_at")
+    return [str(r["id"]) for r in rows]
 
 
 async def ready_workspaces(store: Store, ids: list[str]) -> list[WorkspaceRow]:

@@ -25,10 +25,11 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
+from afterhack.memory.workspaces import create_workspace
 from afterhack.store import repair as store_repair
 from afterhack.store.client import Store
 from afterhack.store.resp import Command, ReplyError
-from afterhack.store.workspaces import create_workspace, delete_workspace, workspace_graph
+from afterhack.store.workspaces import delete_workspace, workspace_graph
 from afterhack_tools.bench.falkor import redis_client
 from afterhack_tools.bench.stats import sample, summary
 from afterhack_tools.bulk import bulk_load

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from afterhack.store.names import new_id
+from afterhack.records.ids import new_id
 
 CLAIMS_PER_SOURCE = 20
 CLAIMS_PER_DECISION = 5

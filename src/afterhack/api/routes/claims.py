@@ -7,12 +7,10 @@ from pydantic import TypeAdapter
 
 from afterhack.api.deps import AsOf, Cursor, WorkspaceDep, WorkspaceRefDep
 from afterhack.api.security import allow
-from afterhack.errors import AfterhackError, WorkspaceNotFound
 from afterhack.memory import claims
 from afterhack.model.claims import ClaimSearch, ClaimView
 from afterhack.model.vocab import SearchMode
-from afterhack.store import workspaces
-from afterhack.store.client import GraphMissing
+from afterhack.retrieval.hybrid import ClaimQuery
 from afterhack.temporal.moments import parse_as_of
 
 router = APIRouter(tags=["claims"])
@@ -40,21 +38,14 @@ async def list_claims(
     # The hot read of the memory: the workspace is checked in one of the search's own reads
     # (no lookup before the query's embedding starts), and the answer, typed by the domain,
     # is encoded once by its schema rather than validated again.
-    try:
-        found = await claims.search_claims(
-            ws.graph, q, claims.parse_statuses(status), limit=limit, offset=offset, mode=mode,
-            vectors=ws.services.vectors, neighbours=neighbours, as_of=parse_as_of(as_of),
-            cursor=cursor, workspace_id=ws.id)
-    except GraphMissing:  # no such graph: a read failed before the check could answer
-        raise WorkspaceNotFound(ws.id) from None
-    except WorkspaceNotFound:
-        raise
-    except AfterhackError:
-        await workspaces.check_ready(ws.graph, ws.id)  # an unknown workspace answers 404 first
-        raise
+    async with ws.checked():  # an unknown workspace is 404 before its arguments are read
+        query = ClaimQuery(q, claims.parse_statuses(status), limit=limit, offset=offset,
+                           mode=mode, neighbours=neighbours, as_of=parse_as_of(as_of),
+                           cursor=cursor)
+    found = await ws.search_claims(query)
     return Response(SEARCH.dump_json(found), media_type="application/json")
 
 
 @router.get("/workspaces/{ws}/claims/{claim_id}", dependencies=[allow("read")])
 async def get_claim(claim_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> ClaimView:
-    return await claims.get_claim(ws.graph, claim_id, as_of=parse_as_of(as_of))
+    return await ws.claim(claim_id, parse_as_of(as_of))

@@ -6,9 +6,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from afterhack.api.deps import AsOf, CallerDep, Cursor, ServicesDep, WorkspaceDep
+from afterhack.api.deps import AsOf, Cursor, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.memory import conflicts
+from afterhack.memory.conflicts import Choice
+from afterhack.memory.repair import Seen
 from afterhack.model.conflicts import AppliedResolution, ConflictRecord, ResolutionPreview
 from afterhack.model.pages import ConflictList
 from afterhack.temporal.moments import parse_as_of
@@ -27,23 +29,21 @@ async def list_conflicts(
     cursor: Cursor = None,
     as_of: AsOf = None,
 ) -> ConflictList:
-    return await conflicts.list_conflicts(ws.graph, status=conflicts.parse_status(status),
-                                          limit=limit, offset=offset, cursor=cursor,
-                                          as_of=parse_as_of(as_of))
+    return await ws.conflicts(conflicts.parse_status(status), limit, offset, cursor,
+                              parse_as_of(as_of))
 
 
 @router.get("/workspaces/{ws}/conflicts/{conflict_id}", dependencies=[allow("read")])
 async def get_conflict(conflict_id: str, ws: WorkspaceDep, as_of: AsOf = None
                        ) -> ConflictRecord:
-    return await conflicts.get_conflict(ws.graph, conflict_id, as_of=parse_as_of(as_of))
+    return await ws.conflict(conflict_id, parse_as_of(as_of))
 
 
 @router.post("/workspaces/{ws}/conflicts/{conflict_id}/preview",
              dependencies=[allow("correct")])
-async def preview(conflict_id: str, body: ConflictPreview, ws: WorkspaceDep,
-                  services: ServicesDep) -> ResolutionPreview:
-    return await conflicts.preview_resolution(ws.graph, conflict_id, keep=body.keep,
-                                              dismiss=body.dismiss, policy=services.policy)
+async def preview(conflict_id: str, body: ConflictPreview,
+                  ws: WorkspaceDep) -> ResolutionPreview:
+    return await ws.preview_resolution(conflict_id, Choice(keep=body.keep, dismiss=body.dismiss))
 
 
 @router.post("/workspaces/{ws}/conflicts/{conflict_id}/resolve", status_code=201,
@@ -51,15 +51,12 @@ async def preview(conflict_id: str, body: ConflictPreview, ws: WorkspaceDep,
              responses={200: {"model": AppliedResolution,
                               "description": "The same resolution again: already_applied."}})
 async def resolve(conflict_id: str, body: ConflictResolve, ws: WorkspaceDep,
-                  services: ServicesDep, caller: CallerDep,
                   response: Response) -> AppliedResolution:
-    status, result = await conflicts.resolve(
-        ws.graph, conflict_id, keep=body.keep, dismiss=body.dismiss, reason=body.reason,
-        reviewer=body.reviewer or caller.actor, conflict_revision=body.conflict_revision,
-        impact_token_seen=body.impact_token, policy=services.policy, actor=caller.actor,
-        valid_times=[{"claim_id": v.claim_id, "valid_from": v.valid_from,
-                      "valid_until": v.valid_until} for v in body.valid_times or []],
-        judge=services.conflict_judge, vectors=services.vectors)
-    if status == "already_applied":
+    choice = Choice(keep=body.keep, dismiss=body.dismiss, reason=body.reason,
+                    valid_times=[{"claim_id": v.claim_id, "valid_from": v.valid_from,
+                                  "valid_until": v.valid_until} for v in body.valid_times or []])
+    done = await ws.resolve(conflict_id, choice, Seen(body.conflict_revision, body.impact_token),
+                            body.reviewer)
+    if done["status"] == "already_applied":
         response.status_code = 200
-    return {"status": status, **result}
+    return done

@@ -4,13 +4,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from afterhack.api.deps import AsOf, CallerDep, Cursor, ServicesDep, WorkspaceDep
+from afterhack.api.deps import AsOf, Cursor, WorkspaceDep
 from afterhack.api.security import allow
-from afterhack.memory import lists, review, why
+from afterhack.memory.review import Review
 from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
 from afterhack.model.pages import ActionList, DecisionList
 from afterhack.model.vocab import ActionStatus, DecisionStatus
-from afterhack.store import decisions
 from afterhack.temporal.moments import parse_as_of
 from afterhack.wire.inputs import ActionChange, DecisionReview
 
@@ -24,23 +23,21 @@ async def list_decisions(
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
     cursor: Cursor = None,
 ) -> DecisionList:
-    return await lists.decision_page(ws.graph, list(status) if status else None,
-                                     limit=limit, offset=offset, cursor=cursor)
+    return await ws.decisions(list(status) if status else None, limit, offset, cursor)
 
 
 @router.get("/workspaces/{ws}/decisions/{decision_id}", dependencies=[allow("read")])
 async def get_decision(decision_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> DecisionRead:
-    return await why.read_decision(ws.graph, decision_id, as_of=parse_as_of(as_of))
+    return await ws.decision(decision_id, parse_as_of(as_of))
 
 
 @router.patch("/workspaces/{ws}/decisions/{decision_id}", dependencies=[allow("review")])
-async def review_decision(decision_id: str, body: DecisionReview, ws: WorkspaceDep,
-                          services: ServicesDep, caller: CallerDep) -> DecisionView:
-    return await review.review_decision(
-        ws.graph, decision_id, op=body.op, revision=body.revision, claim_ids=body.claim_ids,
+async def review_decision(decision_id: str, body: DecisionReview,
+                          ws: WorkspaceDep) -> DecisionView:
+    return await ws.review_decision(decision_id, Review(
+        op=body.op, revision=body.revision, claim_ids=body.claim_ids,
         premises=[{"statement": p.statement, "claim_ids": p.claim_ids} for p in body.premises]
-        if body.premises else None,
-        note=body.note, policy=services.policy, actor=caller.actor)
+        if body.premises else None, note=body.note))
 
 
 @router.get("/workspaces/{ws}/actions", dependencies=[allow("read")])
@@ -50,17 +47,14 @@ async def list_actions(
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     cursor: Cursor = None,
 ) -> ActionList:
-    return await lists.action_page(ws.graph, list(status) if status else None, limit=limit,
-                                   cursor=cursor)
+    return await ws.actions(list(status) if status else None, limit, cursor)
 
 
 @router.get("/workspaces/{ws}/actions/{action_id}", dependencies=[allow("read")])
 async def get_action(action_id: str, ws: WorkspaceDep, as_of: AsOf = None) -> ActionRecord:
-    return await decisions.get_action(ws.graph, action_id, parse_as_of(as_of))
+    return await ws.action(action_id, parse_as_of(as_of))
 
 
 @router.patch("/workspaces/{ws}/actions/{action_id}", dependencies=[allow("review")])
-async def change_action(action_id: str, body: ActionChange, ws: WorkspaceDep,
-                        caller: CallerDep) -> ActionRecord:
-    return await review.act_on_action(ws.graph, action_id, op=body.op,
-                                      revision=body.revision, actor=caller.actor)
+async def change_action(action_id: str, body: ActionChange, ws: WorkspaceDep) -> ActionRecord:
+    return await ws.act_on_action(action_id, body.op, body.revision)

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from afterhack.api.deps import ServicesDep, WorkspaceDep
+from afterhack.api.deps import WorkspaceDep
 from afterhack.api.security import allow
-from afterhack.errors import InvalidRequest
 from afterhack.model.embeddings import EmbeddingProgress
-from afterhack.retrieval.vectors import Vectors
-from afterhack.store import vectors as store_vectors
 from afterhack.wire.inputs import Reembed
 
 router = APIRouter(tags=["embeddings"])
@@ -19,19 +16,13 @@ router = APIRouter(tags=["embeddings"])
 
 @router.get("/workspaces/{ws}/embeddings",
             dependencies=[allow("read")])
-async def embedding_progress(ws: WorkspaceDep, services: ServicesDep) -> EmbeddingProgress:
-    vectors: Vectors = services.vectors
-    return await vectors.progress(ws.graph)
+async def embedding_progress(ws: WorkspaceDep) -> EmbeddingProgress:
+    return await ws.embeddings()
 
 
 @router.post("/workspaces/{ws}/embeddings/reembed",
              dependencies=[allow("manage")])
-async def reembed(_body: Reembed, ws: WorkspaceDep, services: ServicesDep) -> EmbeddingProgress:
+async def reembed(_body: Reembed, ws: WorkspaceDep) -> EmbeddingProgress:
     """Drop the workspace's vectors and index, and embed every claim again with the
     configured model (in the background; follow ``GET .../embeddings``)."""
-    vectors: Vectors = services.vectors
-    if not vectors.enabled:
-        raise InvalidRequest("Embeddings are off in this server (AFTERHACK_EMBEDDINGS).")
-    await store_vectors.reset_space(ws.graph)
-    vectors.notify(ws.graph)
-    return await vectors.progress(ws.graph)
+    return await ws.reembed()

@@ -7,10 +7,9 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
 
-from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
+from afterhack.api.deps import Cursor, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.errors import InvalidRequest
-from afterhack.memory import erasure, erasure_requests, lists
 from afterhack.model.erasures import AppliedErasure, ErasurePreview, ErasureRecord
 from afterhack.model.pages import ErasureList
 from afterhack.model.vocab import ERASURE_STATUSES, ErasureStatus, ErasureStatusFilter
@@ -24,38 +23,26 @@ DISK_WAIT_S = 300.0
 
 
 @router.post("/workspaces/{ws}/erasures/preview", dependencies=[allow("erase")])
-async def preview(body: ErasurePreviewIn, ws: WorkspaceDep,
-                  services: ServicesDep) -> ErasurePreview:
+async def preview(body: ErasurePreviewIn, ws: WorkspaceDep) -> ErasurePreview:
     """What erasing the target would remove and repair, and the token apply sends back."""
-    target = body.target.target()
-    erasure.check_target(target)
-    return await erasure.preview_erasure(ws.graph, target, policy=services.policy)
+    return await ws.preview_erasure(body.target.target())
 
 
 @router.post("/workspaces/{ws}/erasures", status_code=201, dependencies=[allow("erase")],
              responses={200: {"model": AppliedErasure,
                               "description": "The same apply again: already_applied."}})
-async def apply(body: ErasureApply, ws: WorkspaceDep, services: ServicesDep,
-                caller: CallerDep, response: Response,
+async def apply(body: ErasureApply, ws: WorkspaceDep, response: Response,
                 wait: Annotated[Literal["disk"] | None, Query(
                     description="disk: answer once FalkorDB's files no longer hold what "
                                 "was erased (the record says disk: clean)")] = None
                 ) -> AppliedErasure:
     """Apply what the preview showed, in one guarded write; the disk rewrite is asked for
     at once, and waited for with ``?wait=disk``."""
-    target = body.target.target()
-    erasure.check_target(target)
-    status, record = await erasure.apply_erasure(
-        ws.graph, target, impact_token_seen=body.impact_token, reason=body.reason,
-        actor=caller.actor, policy=services.policy)
-    if record["disk"] == "pending":
-        ticket = services.scrubber.request()
-        if wait == "disk":
-            await services.scrubber.wait(ticket, DISK_WAIT_S)
-            record = await erasure.get_erasure(ws.graph, record["id"])
-    if status == "already_applied":
+    done = await ws.erase(body.target.target(), body.impact_token, body.reason,
+                          DISK_WAIT_S if wait == "disk" else None)
+    if done["status"] == "already_applied":
         response.status_code = 200
-    return {"status": status, "erasure": record}
+    return done
 
 
 def _statuses(status: ErasureStatusFilter | None) -> list[ErasureStatus] | None:
@@ -75,18 +62,16 @@ async def list_erasures(
     cursor: Cursor = None,
 ) -> ErasureList:
     """Erasures and requests, newest first (every status without ``status``)."""
-    return await lists.erasure_page(ws.graph, _statuses(status), limit=limit, cursor=cursor)
+    return await ws.erasures(_statuses(status), limit, cursor)
 
 
 @router.get("/workspaces/{ws}/erasures/{erasure_id}", dependencies=[allow("read")])
 async def get_erasure(erasure_id: str, ws: WorkspaceDep) -> ErasureRecord:
-    return await erasure.get_erasure(ws.graph, erasure_id)
+    return await ws.erasure(erasure_id)
 
 
 @router.post("/workspaces/{ws}/erasures/{erasure_id}/decline",
              dependencies=[allow("erase")])
-async def decline(erasure_id: str, body: ErasureDecline, ws: WorkspaceDep,
-                  caller: CallerDep) -> ErasureRecord:
+async def decline(erasure_id: str, body: ErasureDecline, ws: WorkspaceDep) -> ErasureRecord:
     """A speaker's request declined: the claims it withheld are what they were before."""
-    return await erasure_requests.decline_request(ws.graph, erasure_id, actor=caller.actor,
-                                                  reason=body.reason)
+    return await ws.decline_erasure(erasure_id, body.reason)

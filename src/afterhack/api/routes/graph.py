@@ -6,7 +6,6 @@ from fastapi import APIRouter, Query
 
 from afterhack.api.deps import AsOf, WorkspaceDep
 from afterhack.api.security import allow
-from afterhack.memory import projection
 from afterhack.model.graph import GraphView, Timeline
 from afterhack.temporal.moments import parse_as_of
 
@@ -20,10 +19,7 @@ async def get_graph(
     limit: Annotated[int, Query(ge=1, le=50_000)] = 5000,
     as_of: AsOf = None,
 ) -> GraphView:
-    at = parse_as_of(as_of)
-    if view == "internal":
-        return await projection.internal_view(ws.graph, limit, at)
-    return await projection.product_view(ws.graph, limit, at)
+    return await ws.graph_view(view, limit, parse_as_of(as_of))
 
 
 @router.get("/workspaces/{ws}/timeline", dependencies=[allow("read")])
@@ -31,4 +27,4 @@ async def get_timeline(
     ws: WorkspaceDep,
     limit: Annotated[int, Query(ge=1, le=5000)] = 500,
 ) -> Timeline:
-    return await projection.timeline(ws.graph, limit)
+    return await ws.timeline(limit)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from afterhack.api.deps import ServicesDep, SettingsDep, StoreDep
+from afterhack.api.deps import ServicesDep, SettingsDep
 from afterhack.wire.answers import Health, Pong
 
 router = APIRouter(tags=["health"])
@@ -19,8 +19,8 @@ HEALTH_PROBE_S = 0.5
 
 
 @router.get("/health")
-async def health(store: StoreDep, settings: SettingsDep, services: ServicesDep) -> Health:
-    probe = await store.probe(HEALTH_PROBE_S)
+async def health(settings: SettingsDep, services: ServicesDep) -> Health:
+    probe = await services.store.probe(HEALTH_PROBE_S)
     watch = services.watch
     reason = probe.reason
     if watch.reason == "restarting" and not probe.answering:

@@ -6,9 +6,11 @@ from urllib.parse import quote
 from fastapi import APIRouter, File, Form, Query, Response, UploadFile
 from pydantic import TypeAdapter
 
-from afterhack.api.deps import CallerDep, Cursor, ServicesDep, WorkspaceDep
+from afterhack.api.deps import Cursor, WorkspaceDep
 from afterhack.api.security import allow
-from afterhack.memory import conversations, files, ingest, lists
+from afterhack.memory.conversations import Conversation, Message, received
+from afterhack.memory.files import Upload
+from afterhack.memory.ingest import Document
 from afterhack.model.pages import SourceList
 from afterhack.model.sources import (
     IngestResult,
@@ -17,8 +19,7 @@ from afterhack.model.sources import (
     SourcePreview,
     SourceView,
 )
-from afterhack.store import sources
-from afterhack.store.audit import now_ms
+from afterhack.records.clock import now_ms
 from afterhack.temporal.moments import parse_time
 from afterhack.wire.errors import ErrorBody
 from afterhack.wire.inputs import MessageIn, MessagesAppend, SourceCreate, clean
@@ -46,28 +47,21 @@ def encode_ingest(result: IngestResult) -> bytes:
              responses={200: {"model": SameVersion | SourcePreview,
                               "description": "A new version equal to the latest "
                                              "(unchanged), or a preview (nothing written)."}})
-async def add_source(body: SourceCreate, ws: WorkspaceDep, services: ServicesDep,
-                     caller: CallerDep) -> Response:
+async def add_source(body: SourceCreate, ws: WorkspaceDep) -> Response:
     """A document (``text``), or a conversation (``messages``: rule 11)."""
     result: IngestResult
     if body.messages is not None:
-        result = await conversations.add_messages(
-            ws.graph, services.settings, services.extractor, title=body.title,
-            messages=_messages(body.messages), source_id=None, actor=caller.actor,
-            extract=body.extract, judge=services.conflict_judge, policy=services.policy,
-            updates=ws.row["updates"], preview=body.preview, vectors=services.vectors,
-            origin_type=body.origin_type or "conversation", origin_name=body.origin_name,
-            forget=ws.row["forget_requests"], after_erasure=services.scrubber.request)
+        result = await ws.add_messages(
+            _messages(body.messages),
+            Conversation(title=body.title, origin_type=body.origin_type or "conversation",
+                         origin_name=body.origin_name),
+            extract=body.extract, preview=body.preview)
     else:
         assert body.text is not None
-        result = await ingest.ingest_source(
-            ws.graph, services.settings, services.extractor,
-            title=body.title, text=body.text, origin_type=body.origin_type or "document",
-            origin_name=body.origin_name, source_id=body.source_id, extract=body.extract,
-            actor=caller.actor, judge=services.conflict_judge, policy=services.policy,
-            preview=body.preview,
-            vectors=services.vectors,
-        )
+        result = await ws.add_text(
+            Document(text=body.text, title=body.title,
+                     origin_type=body.origin_type or "document", origin_name=body.origin_name),
+            source_id=body.source_id, extract=body.extract, preview=body.preview)
     return _answer(result)
 
 
@@ -76,11 +70,10 @@ def _answer(result: IngestResult) -> Response:
     return Response(encode_ingest(result), status_code=status, media_type="application/json")
 
 
-def _messages(given: list[MessageIn]) -> list[conversations.Message]:
+def _messages(given: list[MessageIn]) -> list[Message]:
     """The messages with their times: as given, or when they were received (now)."""
     now = now_ms()
-    return [conversations.Message(speaker=m.speaker, text=m.text,
-                                  at=conversations.received(parse_time(m.at, "at"), now))
+    return [Message(speaker=m.speaker, text=m.text, at=received(parse_time(m.at, "at"), now))
             for m in given]
 
 
@@ -88,16 +81,11 @@ def _messages(given: list[MessageIn]) -> list[conversations.Message]:
              response_model=IngestResult, dependencies=[allow("add_source")],
              responses={200: {"model": SourcePreview,
                               "description": "A preview (nothing written)."}})
-async def append_messages(source_id: str, body: MessagesAppend, ws: WorkspaceDep,
-                          services: ServicesDep, caller: CallerDep) -> Response:
+async def append_messages(source_id: str, body: MessagesAppend, ws: WorkspaceDep) -> Response:
     """Messages appended to a conversation: a new version of them alone; only they are
     read. ``source`` in the answer holds that version (GET the source for all of them)."""
-    result = await conversations.add_messages(
-        ws.graph, services.settings, services.extractor, title=None,
-        messages=_messages(body.messages), source_id=source_id, actor=caller.actor,
-        extract=body.extract, judge=services.conflict_judge, policy=services.policy,
-        updates=ws.row["updates"], preview=body.preview, vectors=services.vectors,
-        forget=ws.row["forget_requests"], after_erasure=services.scrubber.request)
+    result = await ws.add_messages(_messages(body.messages), Conversation(source_id=source_id),
+                                   extract=body.extract, preview=body.preview)
     return _answer(result)
 
 
@@ -110,7 +98,7 @@ async def append_messages(source_id: str, body: MessagesAppend, ws: WorkspaceDep
                               "description": "unsupported_media_type: a kind of file that "
                                              "is not read (its bytes decide)."}})
 async def add_file(
-    ws: WorkspaceDep, services: ServicesDep, caller: CallerDep,
+    ws: WorkspaceDep,
     file: Annotated[UploadFile, File(description="Plain text, Markdown, HTML, PDF or DOCX.")],
     title: Annotated[str | None, Form(min_length=1, max_length=500)] = None,
     source_id: Annotated[str | None, Form(min_length=1, max_length=64)] = None,
@@ -123,11 +111,8 @@ async def add_file(
                         ("file.filename", file.filename)):
         if value is not None:
             clean(name, value)
-    result = await files.add_file(
-        ws.graph, services.settings, services.extractor, data=await file.read(),
-        filename=file.filename, declared_type=file.content_type, title=title,
-        source_id=source_id, actor=caller.actor, extract=extract,
-        judge=services.conflict_judge, policy=services.policy, vectors=services.vectors)
+    result = await ws.add_file(Upload(await file.read(), file.filename, file.content_type),
+                               title=title, source_id=source_id, extract=extract)
     return _answer(result)
 
 
@@ -137,7 +122,7 @@ async def add_file(
                              "description": "The original file, as it was sent."}})
 async def get_file(source_id: str, version_id: str, ws: WorkspaceDep) -> Response:
     """The original a file source's version was read from, byte for byte."""
-    data, media_type, name = await files.original(ws.graph, source_id, version_id)
+    data, media_type, name = await ws.original_file(source_id, version_id)
     headers = {"Content-Disposition": "attachment; filename*=UTF-8''"
                                       + quote(name or "file", safe="")}
     return Response(data, media_type=media_type, headers=headers)
@@ -150,19 +135,15 @@ async def list_sources(
     offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
     cursor: Cursor = None,
 ) -> SourceList:
-    return await lists.source_page(ws.graph, limit=limit, offset=offset, cursor=cursor)
+    return await ws.sources(limit, offset, cursor)
 
 
 @router.get("/workspaces/{ws}/sources/{source_id}", dependencies=[allow("read")])
 async def get_source(source_id: str, ws: WorkspaceDep) -> SourceView:
-    return await sources.get_source(ws.graph, source_id)
+    return await ws.source(source_id)
 
 
 @router.post("/workspaces/{ws}/sources/{source_id}/extract",
              dependencies=[allow("add_source")])
-async def extract_source(source_id: str, ws: WorkspaceDep, services: ServicesDep,
-                         caller: CallerDep) -> SameVersion:
-    return await ingest.extract_pending(ws.graph, services.settings, services.extractor,
-                                        source_id=source_id, actor=caller.actor,
-                                        judge=services.conflict_judge,
-                                        vectors=services.vectors)
+async def extract_source(source_id: str, ws: WorkspaceDep) -> SameVersion:
+    return await ws.extract_pending(source_id)
