@@ -434,6 +434,22 @@ def correction_view(result: JSON) -> RenderableType:
     return Group(*parts)
 
 
+def _open_conflicts(tree: Tree, graph: JSON, nodes: dict[str, JSON]) -> None:
+    """The graph's open conflicts under their own heading (none: no heading)."""
+    disputes = [e for e in graph.get("edges") or [] if e["type"] == "CONFLICTS"
+                and (e.get("data") or {}).get("status") == "open"
+                and e["source"] in nodes and e["target"] in nodes]
+    if disputes:
+        open_ = tree.add(Text("Open conflicts", style="bold underline"))
+        for e in disputes:
+            data = e.get("data") or {}
+            open_.add(_line(Text("conflict ", style="bold"), status("open"),
+                            f" \u201c{nodes[e['source']].get('label')}\u201d \u2260 "
+                            f"\u201c{nodes[e['target']].get('label')}\u201d",
+                            Text(f"  {data.get('reason')}  ({data.get('conflict_id')})",
+                                 style="dim")))
+
+
 def graph_tree(graph: JSON, title: str = "Workspace") -> Tree:
     """The workspace once over: each source (or reviewer correction) with the claims it holds,
     the open conflicts between claims, then each decision once with the claims it cites, the
@@ -490,18 +506,7 @@ def graph_tree(graph: JSON, title: str = "Workspace") -> Tree:
             for kind, t in out.get(k["id"], []):
                 if kind == "SUPPORTS":
                     branch.add(label(nodes[t]))
-    disputes = [e for e in graph.get("edges") or [] if e["type"] == "CONFLICTS"
-                and (e.get("data") or {}).get("status") == "open"
-                and e["source"] in nodes and e["target"] in nodes]
-    if disputes:
-        open_ = tree.add(Text("Open conflicts", style="bold underline"))
-        for e in disputes:
-            data = e.get("data") or {}
-            open_.add(_line(Text("conflict ", style="bold"), status("open"),
-                            f" \u201c{nodes[e['source']].get('label')}\u201d \u2260 "
-                            f"\u201c{nodes[e['target']].get('label')}\u201d",
-                            Text(f"  {data.get('reason')}  ({data.get('conflict_id')})",
-                                 style="dim")))
+    _open_conflicts(tree, graph, nodes)
     decisions = section(tree, "Decisions", of_type("decision"))
     for d in of_type("decision"):
         branch = decisions.add(label(d))

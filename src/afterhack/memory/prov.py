@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import quote
 
@@ -32,8 +33,6 @@ ProvValue = str | int | float | bool | dict[str, str]
 ProvAttrs = dict[str, ProvValue]
 # Records by kind (entity, activity, agent, used, ...) and identifier, after the prefixes.
 ProvDocument = dict[str, dict[str, ProvAttrs] | dict[str, str]]
-_Ent = Callable[[str], str]
-_Agent = Callable[[str, str], str]
 
 
 def _qname(value: str) -> dict[str, str]:
@@ -75,9 +74,21 @@ def _clean(attrs: Mapping[str, object]) -> ProvAttrs:
 
 
 class _Doc:
-    def __init__(self) -> None:
+    """The document being written, and the labels of the export's nodes by id."""
+
+    def __init__(self, label: dict[str, str]) -> None:
         self.records: dict[str, dict[str, ProvAttrs]] = {}
         self._ids = itertools.count(1)
+        self.label = label
+
+    def ent(self, i: str) -> str:
+        return f"ah:{self.label[i].lower()}-{i}"
+
+    def agent(self, kind: str, name: str) -> str:
+        ident = _agent_id(kind, name)
+        ptype = "prov:SoftwareAgent" if kind in ("model", "policy") else "prov:Person"
+        self.record("agent", ident, {"prov:type": _qname(ptype), "prov:label": name})
+        return ident
 
     def record(self, kind: str, ident: str, attrs: Mapping[str, object]) -> None:
         self.records.setdefault(kind, {})[ident] = _clean(attrs)
@@ -95,106 +106,114 @@ def _agent_id(kind: str, name: str) -> str:
     return f"ah:{kind}-{quote(name, safe='')}"
 
 
+@dataclass(frozen=True)
+class _Links:
+    """What the edges say about a node that its own record needs."""
+
+    run_of_decision: dict[str, str]  # decision -> the run that produced it
+    correction_of_claim: dict[str, str]  # a reviewer's claim -> the correction that wrote it
+    corrected_by: dict[str, str]  # a corrected claim -> the correction
+
+
 def to_prov(workspace: WorkspaceRow, nodes: list[ExportNode],
             edges: list[ExportEdge]) -> ProvDocument:
-    d = _Doc()
     by_id = {str(n["properties"]["id"]): n for n in nodes}
-    label = {i: n["labels"][0] for i, n in by_id.items()}
-
-    def ent(i: str) -> str:
-        return f"ah:{label[i].lower()}-{i}"
-
-    def agent(kind: str, name: str) -> str:
-        ident = _agent_id(kind, name)
-        ptype = "prov:SoftwareAgent" if kind in ("model", "policy") else "prov:Person"
-        d.record("agent", ident, {"prov:type": _qname(ptype), "prov:label": name})
-        return ident
-
-    run_of_decision: dict[str, str] = {}
-    for e in edges:
-        if e["type"] == "PRODUCED":
-            run_of_decision[e["target"]] = e["source"]
-    correction_of_claim = {r: i for i, n in by_id.items() if label[i] == "Correction"
-                           and isinstance(r := n["properties"].get("replacement_id"), str)}
-    corrected_by = {e["target"]: e["source"] for e in edges if e["type"] == "CORRECTS"}
-
+    d = _Doc({i: n["labels"][0] for i, n in by_id.items()})
+    links = _Links(
+        run_of_decision={e["target"]: e["source"] for e in edges if e["type"] == "PRODUCED"},
+        correction_of_claim={r: i for i, n in by_id.items() if d.label[i] == "Correction"
+                             and isinstance(r := n["properties"].get("replacement_id"), str)},
+        corrected_by={e["target"]: e["source"] for e in edges if e["type"] == "CORRECTS"})
     for i, n in by_id.items():
-        p, lab = n["properties"], label[i]
-        common = {"prov:type": _qname(f"ah:{lab}"), "ah:created_at": _time(p.get("created_at")),
-                  "ah:status_history": _history(p)}
-        if lab == "Source":
-            d.record("entity", ent(i), {**common, "prov:label": p.get("title") or "",
-                                        "ah:kind": p.get("kind") or "text",
-                                        "ah:origin_type": p.get("origin_type"),
-                                        "ah:origin_name": p.get("origin_name")})
-        elif lab == "SourceVersion":
-            # A file's metadata; its bytes stay in the export (file_data), not in PROV.
-            d.record("entity", ent(i), {**common, "ah:version": p.get("version"),
-                                        "ah:content_hash": p.get("content_hash"),
-                                        "ah:media_type": p.get("media_type"),
-                                        "ah:file_name": p.get("file_name"),
-                                        "ah:file_size": p.get("file_size"),
-                                        "ah:file_hash": p.get("file_hash")})
-            act = f"ah:extraction-{i}"
-            t = _time(p.get("created_at"))
-            d.record("activity", act, {"prov:type": _qname("ah:Extraction"),
-                                       "prov:startTime": t, "prov:endTime": t})
-            d.relation("used", {"prov:activity": act, "prov:entity": ent(i), "prov:time": t})
-        elif lab == "SourceFragment":
-            d.record("entity", ent(i), {**common, "prov:value": p.get("text", ""),
-                                        "ah:start": p.get("start"), "ah:end": p.get("end"),
-                                        "ah:origin_type": p.get("origin_type"),
-                                        "ah:origin_name": p.get("origin_name"),
-                                        "ah:speaker": p.get("speaker"),
-                                        "ah:said_at": _time(p.get("said_at")),
-                                        "ah:message_index": p.get("message_index"),
-                                        "ah:page": p.get("page"),
-                                        "ah:section": p.get("section")})
-            speaker = p.get("speaker")
-            if isinstance(speaker, str) and speaker:
-                # A message is its speaker's, as a document is its author's.
-                d.relation("wasAttributedTo", {"prov:entity": ent(i),
-                                               "prov:agent": agent("speaker", speaker)})
-        elif lab == "Claim":
-            d.record("entity", ent(i), {**common, "prov:value": p.get("statement", ""),
-                                        "ah:status": p.get("status"),
-                                        "ah:evidence_quote": p.get("evidence_quote"),
-                                        "ah:quote_start": p.get("quote_start"),
-                                        "ah:quote_end": p.get("quote_end"),
-                                        "ah:confidence": p.get("confidence"),
-                                        "ah:confidence_kind": p.get("confidence_kind"),
-                                        "ah:said_by": p.get("said_by"),
-                                        "ah:said_at": _time(p.get("said_at"))})
-            _claim_origin(d, i, p, ent, agent, label, correction_of_claim)
-            _claim_end(d, i, p, ent, label, corrected_by)
-        elif lab == "Correction":
-            _correction(d, i, p, ent, agent, label)
-        elif lab == "Decision":
-            d.record("entity", ent(i), {**common, "prov:label": p.get("title", ""),
-                                        "ah:summary": p.get("summary"),
-                                        "ah:status": p.get("status")})
-        elif lab == "Action":
-            d.record("entity", ent(i), {**common, "prov:value": p.get("description", ""),
-                                        "ah:status": p.get("status")})
-        elif lab == "Handoff":
-            d.record("entity", ent(i), {**common, "ah:from_role": p.get("from_role"),
-                                        "ah:to_role": p.get("to_role")})
-        elif lab == "AgentRun":
-            d.record("activity", ent(i), {"prov:type": _qname("ah:AgentRun"),
-                                          "prov:label": p.get("task", ""),
-                                          "prov:startTime": _time(p.get("created_at")),
-                                          "prov:endTime": _time(p.get("finished_at")),
-                                          "ah:status": p.get("status")})
-            model = p.get("model")
-            if isinstance(model, str) and model:
-                d.relation("wasAssociatedWith", {"prov:activity": ent(i),
-                                                 "prov:agent": agent("model", model)})
-    _edges(d, edges, by_id, label, ent, run_of_decision)
+        _node(d, i, n["properties"], links)
+    _edges(d, edges, by_id, links.run_of_decision)
     return d.document()
 
 
-def _claim_origin(d: _Doc, i: str, p: Properties, ent: _Ent, agent: _Agent,
-                  label: dict[str, str], correction_of_claim: dict[str, str]) -> None:
+def _node(d: _Doc, i: str, p: Properties, links: _Links) -> None:
+    """The node's own record (an entity, or a run's activity), and its relations to agents."""
+    lab, ent = d.label[i], d.ent
+    common = {"prov:type": _qname(f"ah:{lab}"), "ah:created_at": _time(p.get("created_at")),
+              "ah:status_history": _history(p)}
+    if lab == "Source":
+        d.record("entity", ent(i), {**common, "prov:label": p.get("title") or "",
+                                    "ah:kind": p.get("kind") or "text",
+                                    "ah:origin_type": p.get("origin_type"),
+                                    "ah:origin_name": p.get("origin_name")})
+    elif lab == "SourceVersion":
+        _version(d, i, p, common)
+    elif lab == "SourceFragment":
+        d.record("entity", ent(i), {**common, "prov:value": p.get("text", ""),
+                                    "ah:start": p.get("start"), "ah:end": p.get("end"),
+                                    "ah:origin_type": p.get("origin_type"),
+                                    "ah:origin_name": p.get("origin_name"),
+                                    "ah:speaker": p.get("speaker"),
+                                    "ah:said_at": _time(p.get("said_at")),
+                                    "ah:message_index": p.get("message_index"),
+                                    "ah:page": p.get("page"),
+                                    "ah:section": p.get("section")})
+        speaker = p.get("speaker")
+        if isinstance(speaker, str) and speaker:
+            # A message is its speaker's, as a document is its author's.
+            d.relation("wasAttributedTo", {"prov:entity": ent(i),
+                                           "prov:agent": d.agent("speaker", speaker)})
+    elif lab == "Claim":
+        d.record("entity", ent(i), {**common, "prov:value": p.get("statement", ""),
+                                    "ah:status": p.get("status"),
+                                    "ah:evidence_quote": p.get("evidence_quote"),
+                                    "ah:quote_start": p.get("quote_start"),
+                                    "ah:quote_end": p.get("quote_end"),
+                                    "ah:confidence": p.get("confidence"),
+                                    "ah:confidence_kind": p.get("confidence_kind"),
+                                    "ah:said_by": p.get("said_by"),
+                                    "ah:said_at": _time(p.get("said_at"))})
+        _claim_origin(d, i, p, links.correction_of_claim)
+        _claim_end(d, i, p, links.corrected_by)
+    elif lab == "Correction":
+        _correction(d, i, p)
+    elif lab == "Decision":
+        d.record("entity", ent(i), {**common, "prov:label": p.get("title", ""),
+                                    "ah:summary": p.get("summary"),
+                                    "ah:status": p.get("status")})
+    elif lab == "Action":
+        d.record("entity", ent(i), {**common, "prov:value": p.get("description", ""),
+                                    "ah:status": p.get("status")})
+    elif lab == "Handoff":
+        d.record("entity", ent(i), {**common, "ah:from_role": p.get("from_role"),
+                                    "ah:to_role": p.get("to_role")})
+    elif lab == "AgentRun":
+        _run(d, i, p)
+
+
+def _version(d: _Doc, i: str, p: Properties, common: Mapping[str, object]) -> None:
+    # A file's metadata; its bytes stay in the export (file_data), not in PROV.
+    d.record("entity", d.ent(i), {**common, "ah:version": p.get("version"),
+                                  "ah:content_hash": p.get("content_hash"),
+                                  "ah:media_type": p.get("media_type"),
+                                  "ah:file_name": p.get("file_name"),
+                                  "ah:file_size": p.get("file_size"),
+                                  "ah:file_hash": p.get("file_hash")})
+    act = f"ah:extraction-{i}"
+    t = _time(p.get("created_at"))
+    d.record("activity", act, {"prov:type": _qname("ah:Extraction"),
+                               "prov:startTime": t, "prov:endTime": t})
+    d.relation("used", {"prov:activity": act, "prov:entity": d.ent(i), "prov:time": t})
+
+
+def _run(d: _Doc, i: str, p: Properties) -> None:
+    d.record("activity", d.ent(i), {"prov:type": _qname("ah:AgentRun"),
+                                    "prov:label": p.get("task", ""),
+                                    "prov:startTime": _time(p.get("created_at")),
+                                    "prov:endTime": _time(p.get("finished_at")),
+                                    "ah:status": p.get("status")})
+    model = p.get("model")
+    if isinstance(model, str) and model:
+        d.relation("wasAssociatedWith", {"prov:activity": d.ent(i),
+                                         "prov:agent": d.agent("model", model)})
+
+
+def _claim_origin(d: _Doc, i: str, p: Properties, correction_of_claim: dict[str, str]) -> None:
+    ent, agent, label = d.ent, d.agent, d.label
     if p.get("confidence_kind") == "human_correction":
         corr = correction_of_claim.get(i)
         if corr is not None:
@@ -216,10 +235,10 @@ def _claim_origin(d: _Doc, i: str, p: Properties, ent: _Ent, agent: _Agent,
                                              "prov:agent": model})
 
 
-def _claim_end(d: _Doc, i: str, p: Properties, ent: _Ent, label: dict[str, str],
-               corrected_by: dict[str, str]) -> None:
+def _claim_end(d: _Doc, i: str, p: Properties, corrected_by: dict[str, str]) -> None:
     """A retired claim was invalidated when its history says, by what retired it. (A
     re-extracted copy of a corrected mistake is born invalid, by nothing of its own.)"""
+    ent, label = d.ent, d.label
     at = _retired_at(p)
     if at is None:
         return
@@ -233,8 +252,8 @@ def _claim_end(d: _Doc, i: str, p: Properties, ent: _Ent, label: dict[str, str],
                                     "prov:time": _time(at)})
 
 
-def _correction(d: _Doc, i: str, p: Properties, ent: _Ent, agent: _Agent,
-                label: dict[str, str]) -> None:
+def _correction(d: _Doc, i: str, p: Properties) -> None:
+    ent, agent, label = d.ent, d.agent, d.label
     act = f"ah:correcting-{i}"
     t = _time(p.get("created_at"))
     d.record("entity", ent(i), {"prov:type": _qname("ah:Correction"),
@@ -258,7 +277,8 @@ def _correction(d: _Doc, i: str, p: Properties, ent: _Ent, agent: _Agent,
 
 
 def _edges(d: _Doc, edges: list[ExportEdge], by_id: dict[str, ExportNode],
-           label: dict[str, str], ent: _Ent, run_of_decision: dict[str, str]) -> None:
+           run_of_decision: dict[str, str]) -> None:
+    ent, label = d.ent, d.label
     for e in edges:
         s, t, typ, p = e["source"], e["target"], e["type"], e["properties"]
         if typ == "HAS_VERSION":

@@ -283,39 +283,11 @@ class Store:
             else:
                 pool = nodes.primary(key) if to_primary else nodes.reader(key)
                 sent = commands
-            conn = None
-            expired = False
-            started = time.monotonic()
-            try:
-                async with asyncio.timeout(wait_s) as limit:
-                    self._waiting.add(limit)
-                    try:
-                        conn = await pool.acquire()
-                        replies = await conn.call_many(sent, pool.read_timeout_s)
-                    finally:
-                        self._waiting.discard(limit)
-                        expired = limit.expired()
-                        if budget is not None:
-                            budget.spent += time.monotonic() - started
-            except _UNAVAILABLE as exc:
-                if conn is not None:
-                    pool.release(conn, broken=True)
-                    if write:
-                        raise StoreUnavailable(
-                            "The graph store did not confirm the write: it may or may not "
-                            "have been made. Read before sending it again.",
-                            reason=WRITE_OUTCOME_UNKNOWN) from exc
-                if expired:
-                    raise self._not_answering() from exc
-                failure: BaseException = exc
-            except BaseException:
-                # Cancelled between the command and its reply: that reply would be read by
-                # the next user of this connection.
-                if conn is not None:
-                    pool.release(conn, broken=True)
-                raise
+            got = await self._call_once(pool, sent, wait_s, budget, write)
+            if isinstance(got, BaseException):
+                failure: BaseException = got
             else:
-                pool.release(conn)
+                replies = got
                 if asking is not None:
                     replies, asking = replies[1:], None
                 first = replies[0]
@@ -342,6 +314,47 @@ class Store:
                 raise StoreUnavailable(retry_after_s=1) from failure
             await self._await_failover(pool, failure, attempts, deadline)
             deadline = deadline or time.monotonic() + self.failover_wait_s
+
+    async def _call_once(self, pool: Pool, sent: list[Command], wait_s: float,
+                         budget: WaitBudget | None, write: bool) -> list[Any] | BaseException:
+        """One attempt on one connection of ``pool``: the replies, or what left it without
+        any (to be tried again or waited out). A write that was sent and lost its answer
+        raises write_outcome_unknown, and an attempt past its wait while the server is
+        declared not answering raises that."""
+        conn = None
+        expired = False
+        started = time.monotonic()
+        try:
+            async with asyncio.timeout(wait_s) as limit:
+                self._waiting.add(limit)
+                try:
+                    conn = await pool.acquire()
+                    replies = await conn.call_many(sent, pool.read_timeout_s)
+                finally:
+                    self._waiting.discard(limit)
+                    expired = limit.expired()
+                    if budget is not None:
+                        budget.spent += time.monotonic() - started
+        except _UNAVAILABLE as exc:
+            if conn is not None:
+                pool.release(conn, broken=True)
+                if write:
+                    raise StoreUnavailable(
+                        "The graph store did not confirm the write: it may or may not "
+                        "have been made. Read before sending it again.",
+                        reason=WRITE_OUTCOME_UNKNOWN) from exc
+            if expired:
+                raise self._not_answering() from exc
+            return exc
+        except BaseException:
+            # Cancelled between the command and its reply: that reply would be read by
+            # the next user of this connection.
+            if conn is not None:
+                pool.release(conn, broken=True)
+            raise
+        assert conn is not None
+        pool.release(conn)
+        return replies
 
     @contextlib.contextmanager
     def request_budget(self, *, write: bool) -> Iterator[WaitBudget]:

@@ -54,6 +54,14 @@ async def _all(g: Graph, cypher: str) -> list[Row]:
 
 async def check_workspace(g: Graph) -> list[str]:
     v: list[str] = []
+    for check in (_decisions, _actions, _claims, _conflicts, _check_histories, _shape,
+                  _check_erasures):
+        v += await check(g)
+    return v
+
+
+async def _decisions(g: Graph) -> list[str]:
+    v: list[str] = []
     decisions = await _all(g, (
         "MATCH (d:Decision) RETURN d.id AS id, d.status AS status, "
         "[(d)-[u:USED_CLAIM]->(c:Claim) | {p: u.premise, s: c.status}] AS uses, "
@@ -72,6 +80,11 @@ async def check_workspace(g: Graph) -> list[str]:
             v.append(f"decision {d['id']} is {d['status']} without any claim")
         if any(s not in GOOD_STANDING for s in d["ups"]):
             v.append(f"decision {d['id']} is {d['status']} but depends on a fallen decision")
+    return v
+
+
+async def _actions(g: Graph) -> list[str]:
+    v: list[str] = []
     actions = await _all(g, (
         "MATCH (a:Action) RETURN a.id AS id, a.status AS status, a.held_from AS held_from, "
         "[(a)-[:REQUIRES]->(x:Decision) | x.status] AS ds ORDER BY a.id"))
@@ -82,6 +95,11 @@ async def check_workspace(g: Graph) -> list[str]:
             v.append(f"action {a['id']} is held without a status to return to")
         if not a["ds"]:
             v.append(f"action {a['id']} requires no decision")
+    return v
+
+
+async def _claims(g: Graph) -> list[str]:
+    v: list[str] = []
     claims = await _all(g, (
         "MATCH (c:Claim) RETURN c.id AS id, c.status AS status, "
         "c.confidence_kind AS kind, c.source_id AS source_id, "
@@ -119,6 +137,11 @@ async def check_workspace(g: Graph) -> list[str]:
     for q in quotes:
         if q["text"] is None or q["text"][q["s"] : q["e"]] != q["quote"]:
             v.append(f"claim {q['id']}: quote is not the version text at its offsets")
+    return v
+
+
+async def _conflicts(g: Graph) -> list[str]:
+    v: list[str] = []
     conflicts = await _all(g, (
         "MATCH (k:Conflict) RETURN k.id AS id, k.status AS status, "
         "k.kept_claim_id AS kept, k.settled_kind AS settled, "
@@ -160,7 +183,12 @@ async def check_workspace(g: Graph) -> list[str]:
             "RETURN count(c) AS n", {"k": others[0]})).scalar()
         if alive:
             v.append(f"conflict {k['id']} is resolved but its losing side is still current")
-    v += await _check_histories(g)
+    return v
+
+
+async def _shape(g: Graph) -> list[str]:
+    """Edges between the labels they are for, and the shared label on every node."""
+    v: list[str] = []
     for kind, (start, end) in EDGE_ENDS.items():
         stray = (await g.read(
             f"MATCH (a)-[e:{kind}]->(b) WHERE NOT (a:{start} AND b:{end}) "
@@ -170,7 +198,6 @@ async def check_workspace(g: Graph) -> list[str]:
     unlabelled = (await g.read("MATCH (n) WHERE NOT n:Node RETURN count(n) AS n")).scalar()
     if unlabelled:
         v.append(f"{unlabelled} nodes lack the shared label Node")
-    v += await _check_erasures(g)
     return v
 
 
