@@ -98,6 +98,17 @@ def _speaker_units(speaker: str | None, pos: int) -> list[tuple[int, str, str]]:
     return [(pos, lexicon.stem(w), w) for w in fold(speaker).split()]
 
 
+def _parts(lowered: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The words, hyphenated ones as their parts ("early-bird", "all-hands")."""
+    parts: list[tuple[int, str]] = []
+    for pos, w in lowered:
+        if "-" in w:
+            parts += [(pos, p) for p in w.split("-") if p]
+        else:
+            parts.append((pos, w))
+    return parts
+
+
 def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
              spoken: bool = False, speaker: str | None = None) -> Frame:
     """The frame of a statement whose values and speaker are masked out; ``spoken`` says a
@@ -110,13 +121,7 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
         low = low.replace("’", "'")
     lowered = [(m.start(), m.group()) for m in _TOKEN.finditer(low)]
     stated = spoken or lang == "de" or _has_verb(lowered)
-    # Hyphenated words count as their parts ("early-bird", "all-hands").
-    parts: list[tuple[int, str]] = []
-    for pos, w in lowered:
-        if "-" in w:
-            parts += [(pos, p) for p in w.split("-") if p]
-        else:
-            parts.append((pos, w))
+    parts = _parts(lowered)
     stem = lexicon.stem_de if lang == "de" else lexicon.stem
     neutral = lexicon.NEUTRAL_DE if lang == "de" else lexicon.NEUTRAL
     out: list[tuple[int, str]] = []
