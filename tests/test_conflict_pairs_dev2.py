@@ -22,7 +22,7 @@ from afterhack_tools.bench import (
 )
 from afterhack_tools.bench.conflicts import labelled_pairs, quality
 from afterhack_tools.bench.render.conflicts import quality_table
-from tests.test_sealed_set import normal, shared, speaker
+from tests.support.sentences import normal, shared, speaker
 
 PAIRS = conflict_pairs_dev2.PAIRS
 README = Path(conflict_pairs_dev2.__file__).with_suffix(".md")
