@@ -2,7 +2,7 @@
 // two runs of one question read as two wherever a decision is named (its card on the graph,
 // the search box, the runs list, its panel, the phone's list).
 import type { GraphDTO } from './apiTypes'
-import { whenInWords } from './conflicts/words'
+import { ordinal, whenInWords } from './format'
 
 export interface Asked {
   /** When it was made (epoch ms). */
@@ -32,8 +32,7 @@ export function askedTimes(dto: GraphDTO | null): Map<string, Asked> {
   return out
 }
 
-const ORDINAL = ['1st', '2nd', '3rd']
-export const ordinal = (n: number) => ORDINAL[n - 1] ?? `${n}th`
+export { ordinal }
 
 /**
  * "decided today at 14:20", and "· 2nd of 2" when the same question was asked more than

@@ -1,5 +1,6 @@
 // Pure: a conflict in words (what disagrees, where each side comes from and when), what a
 // resolution does as a sentence, and what its preview marks on the graph.
+import { whenInWords } from '../format'
 import { REVIEWER, type Names } from '../names'
 import { impactSummary, type ImpactPreview, type Phrase, type Tense } from '../reasons'
 import type { PreviewMark } from '../types'
@@ -19,25 +20,7 @@ export function kindInWords(kind: string): string {
   return KIND_WORDS[kind as ConflictKind] ?? KIND_WORDS.other
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000
-
-/**
- * When something happened, as a person says it: "today at 14:20", "yesterday at 09:05",
- * "on 3 March at 14:20" this year, "on 3 March 2025" before. `timeZone` is for tests; the
- * browser's own zone otherwise.
- */
-export function whenInWords(ms: number, now: number, timeZone?: string): string {
-  const day = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hour12: false }).format(ms)
-  const then = day.format(ms)
-  if (then === day.format(now)) return `today at ${time}`
-  if (then === day.format(now - DAY_MS)) return `yesterday at ${time}`
-  const year = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric' })
-  if (year.format(ms) === year.format(now)) {
-    return `on ${new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'long' }).format(ms)} at ${time}`
-  }
-  return `on ${new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'long', year: 'numeric' }).format(ms)}`
-}
+export { whenInWords }
 
 /** When a side's source (the version that says it) came in, or else when the claim was read. */
 export function addedAt(side: ConflictSide): number {
@@ -177,21 +160,55 @@ export function conflictOfEdge(edgeId: string, apiType: string | undefined): str
 
 /** How far into the gap between columns (layout's RANK_SEP) the bracket reaches. */
 export const BRACKET_REACH = 30
+/** How much further each lane's bracket reaches, so overlapping brackets stay apart. */
+export const LANE_STEP = 12
+/** Where along its bracket each lane puts its mark (a fraction of the way from one claim to
+ *  the other): overlapping brackets' marks at different heights. */
+const MARK_AT = [0.5, 0.3, 0.7, 0.18, 0.82]
 
 /**
  * A bracket from one claim's left side to the other's: out into the gap to the left, along it,
  * and back in, so it never runs through the claims between them. Returns the SVG path and
- * where its outermost point is (for the "≠").
+ * where its mark goes (the "≠"): on the bracket, apart from the other lanes' marks.
  */
-export function bracketPath(sx: number, sy: number, tx: number, ty: number): { path: string; apexX: number; apexY: number } {
+export function bracketPath(
+  sx: number,
+  sy: number,
+  tx: number,
+  ty: number,
+  lane = 0,
+): { path: string; apexX: number; apexY: number } {
   // A cubic with both control points `pull` to the left peaks at 3/4 of it, halfway down.
-  const pull = (BRACKET_REACH * 4) / 3
+  const reach = BRACKET_REACH + (lane % 2) * LANE_STEP
+  const pull = (reach * 4) / 3
   const left = Math.min(sx, tx) - pull
-  return {
-    path: `M ${sx},${sy} C ${left},${sy} ${left},${ty} ${tx},${ty}`,
-    apexX: 0.125 * sx + 0.75 * left + 0.125 * tx,
-    apexY: (sy + ty) / 2,
+  const t = MARK_AT[lane % MARK_AT.length]
+  const u = 1 - t
+  // The point of the cubic at t: (sx,sy) (left,sy) (left,ty) (tx,ty).
+  const x = u * u * u * sx + 3 * u * u * t * left + 3 * u * t * t * left + t * t * t * tx
+  const y = u * u * u * sy + 3 * u * u * t * sy + 3 * u * t * t * ty + t * t * t * ty
+  return { path: `M ${sx},${sy} C ${left},${sy} ${left},${ty} ${tx},${ty}`, apexX: x, apexY: y }
+}
+
+/**
+ * Lanes for the open conflicts drawn in one column: each conflict (its two ends' heights)
+ * gets the lowest lane no overlapping conflict already holds, shortest first, so two
+ * conflicts whose brackets would lie on one another are drawn apart.
+ */
+export function conflictLanes(spans: { id: string; y1: number; y2: number }[]): Map<string, number> {
+  const lanes = new Map<string, number>()
+  const placed: { lo: number; hi: number; lane: number }[] = []
+  const sorted = [...spans].sort((a, b) => Math.abs(a.y2 - a.y1) - Math.abs(b.y2 - b.y1) || (a.id < b.id ? -1 : 1))
+  for (const s of sorted) {
+    const lo = Math.min(s.y1, s.y2)
+    const hi = Math.max(s.y1, s.y2)
+    const taken = new Set(placed.filter((p) => p.lo <= hi && lo <= p.hi).map((p) => p.lane))
+    let lane = 0
+    while (taken.has(lane)) lane += 1
+    placed.push({ lo, hi, lane })
+    lanes.set(s.id, lane)
   }
+  return lanes
 }
 
 const SETTLED_BY: Record<string, string> = {

@@ -1,17 +1,8 @@
 // Times and timeline events in words, for the time control and the decision's then and now.
 import type { TimelineEvent } from '../apiTypes'
+import { when } from '../format'
 
-/** A moment as people read it: the date and the time to the second, in their own zone. */
-export function when(ms: number): string {
-  return new Date(ms).toLocaleString(undefined, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  })
-}
+export { when }
 
 const quote = (s: string | null) => (s ? `“${s}”` : '')
 
