@@ -95,6 +95,54 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   return (await response.json()) as T
 }
 
+/** How far a request that sends a body has got: its bytes going up, then the server at work. */
+export type Progress = { phase: 'sending'; sent: number; total: number } | { phase: 'reading'; total: number }
+
+/**
+ * A request whose body is sent with its progress told (`fetch` cannot tell it): each step
+ * of the upload in bytes, then "reading" once the whole body is with the server and only
+ * its answer is awaited. Errors are the same ApiError as `request`'s.
+ */
+export function sendWithProgress<T>(
+  method: string,
+  path: string,
+  body: FormData | string,
+  onProgress: (p: Progress) => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open(method, `/api${path}`)
+    xhr.setRequestHeader('Accept', 'application/json')
+    if (typeof body === 'string') xhr.setRequestHeader('Content-Type', 'application/json')
+    const key = getApiKey()
+    if (key) xhr.setRequestHeader('Authorization', `Bearer ${key}`)
+    let total = typeof body === 'string' ? new Blob([body]).size : 0
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) total = e.total
+      onProgress({ phase: 'sending', sent: e.loaded, total })
+    }
+    xhr.upload.onload = () => onProgress({ phase: 'reading', total })
+    xhr.onerror = () => reject(new ApiError('network_error', 0, 'Could not reach the server.'))
+    xhr.onload = () => {
+      const response = new Response(xhr.status === 204 ? null : xhr.responseText, {
+        status: xhr.status,
+        statusText: xhr.statusText,
+        headers: { 'Content-Type': xhr.getResponseHeader('Content-Type') ?? 'application/json' },
+      })
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve((xhr.status === 204 ? undefined : JSON.parse(xhr.responseText)) as T)
+        return
+      }
+      void toApiError(response).then((error) => {
+        if (xhr.status === 401) unauthorizedListeners.forEach((l) => l())
+        reject(error)
+      })
+    }
+    onProgress({ phase: 'sending', sent: 0, total })
+    xhr.send(body)
+  })
+}
+
 const enc = encodeURIComponent
 const wsPath = (ws: string) => `/workspaces/${enc(ws)}`
 /** A read as the memory held it at `asOf` (epoch ms), or now when null (docs/rules.md, rule 10). */
@@ -110,6 +158,16 @@ export const api = {
 
   addSource: (ws: string, title: string, text: string) =>
     request<SourceResult>('POST', `${wsPath(ws)}/sources`, { title, text }),
+  /** Pasted text, its upload's progress told (a large text takes a while to send and read). */
+  addSourceWithProgress: (ws: string, title: string, text: string, onProgress: (p: Progress) => void) =>
+    sendWithProgress<SourceResult>('POST', `${wsPath(ws)}/sources`, JSON.stringify({ title, text }), onProgress),
+  /** A file (text, Markdown, HTML, PDF or DOCX), read to text by the server; its original is kept. */
+  addFile: (ws: string, file: File, title: string, onProgress: (p: Progress) => void) => {
+    const form = new FormData()
+    form.append('file', file, file.name)
+    if (title) form.append('title', title)
+    return sendWithProgress<SourceResult>('POST', `${wsPath(ws)}/sources/files`, form, onProgress)
+  },
   getSource: (ws: string, id: string) => request<SourceView>('GET', `${wsPath(ws)}/sources/${enc(id)}`),
 
   listClaims: (ws: string, q = '', cursor: string | null = null) =>
