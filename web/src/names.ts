@@ -30,6 +30,22 @@ export interface Names {
   correctedBy(correctionId: string): string | undefined
   /** When a decision was made, and which of several from the same question it is. */
   askedOf(decisionId: string): Asked | undefined
+  /**
+   * The claim at the end of the chain of replacements that starts at this one (a correction,
+   * then a conflict's resolution, …): the one that holds now. Undefined when nothing
+   * replaced it, or the graph does not draw the next link.
+   */
+  currentReplacementOf(claimId: string): string | undefined
+  /** The open conflicts a claim is one side of: each with the claim on its other side. */
+  openConflictsOf(claimId: string): OpenConflictRef[]
+}
+
+/** An open conflict as the graph draws it, seen from one of its claims. */
+export interface OpenConflictRef {
+  conflictId: string
+  otherId: string
+  kind: string
+  reason: string
 }
 
 const KINDS: readonly string[] = ['source', 'correction', 'claim', 'decision', 'action']
@@ -40,6 +56,8 @@ export const NO_NAMES: Names = {
   replacementOf: () => undefined,
   correctedBy: () => undefined,
   askedOf: () => undefined,
+  currentReplacementOf: () => undefined,
+  openConflictsOf: () => [],
 }
 
 export function buildNames(dto: GraphDTO | null): Names {
@@ -53,6 +71,13 @@ export function buildNames(dto: GraphDTO | null): Names {
   const replacement = new Map<string, string>()
   const corrected = new Map<string, string>()
   const asked = askedTimes(dto)
+  const replacedBy = new Map<string, string[]>()
+  const conflicts = new Map<string, OpenConflictRef[]>()
+  const created = new Map<string, number>()
+  for (const n of dto.nodes) {
+    const at = n.data?.created_at
+    if (typeof at === 'number') created.set(n.id, at)
+  }
   for (const e of dto.edges) {
     if (e.type === 'SUPPORTS') {
       const from = nodes.get(e.source)
@@ -62,14 +87,36 @@ export function buildNames(dto: GraphDTO | null): Names {
       }
     } else if (e.type === 'CORRECTS') {
       corrected.set(e.source, e.target)
+    } else if (e.type === 'REPLACES') {
+      replacedBy.set(e.target, [...(replacedBy.get(e.target) ?? []), e.source])
+    } else if (e.type === 'CONFLICTS' && e.data?.status === 'open') {
+      const data = e.data as { conflict_id?: unknown; kind?: unknown; reason?: unknown }
+      const ref = { conflictId: String(data.conflict_id ?? e.id), kind: String(data.kind ?? 'other'), reason: String(data.reason ?? '') }
+      conflicts.set(e.source, [...(conflicts.get(e.source) ?? []), { ...ref, otherId: e.target }])
+      conflicts.set(e.target, [...(conflicts.get(e.target) ?? []), { ...ref, otherId: e.source }])
     }
   }
+  const currentReplacementOf = (id: string): string | undefined => {
+    // Follows the newest replacement at each step; a cycle (none should exist) stops it.
+    const seen = new Set([id])
+    let at = id
+    for (;;) {
+      const next = (replacedBy.get(at) ?? []).filter((r) => !seen.has(r)).sort(newestFirst)[0]
+      if (!next) break
+      seen.add(next)
+      at = next
+    }
+    return at === id ? undefined : at
+  }
+  const newestFirst = (a: string, b: string) => (created.get(b) ?? 0) - (created.get(a) ?? 0)
   return {
     get: (id) => nodes.get(id),
     originOf: (id) => origin.get(id),
     replacementOf: (id) => replacement.get(id),
     correctedBy: (id) => corrected.get(id),
     askedOf: (id) => asked.get(id),
+    currentReplacementOf,
+    openConflictsOf: (id) => conflicts.get(id) ?? [],
   }
 }
 

@@ -11,6 +11,8 @@ import { ActionControls } from './ActionControls'
 import { ErrorNote, NodeLink, PhraseView, Section, StatusBadge, type SelectById } from './common'
 import { ReconfirmForm } from './ReconfirmForm'
 import { ReviewConflictButtons } from '../conflicts/ConflictLinks'
+import { useOpenConflict } from '../conflicts/nav'
+import { kindInWords } from '../conflicts/words'
 import { ThenNow } from './ThenNow'
 
 type Op = 'accept' | 'reject'
@@ -88,12 +90,17 @@ export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props
         {d.premises.length === 0 && <p className="muted">No claims: no source-backed answer yet.</p>}
         {d.premises.map((p, i) => (
           <div key={i} className="premise">
-            <PremiseState premise={p.premise} statuses={p.claims.map((c) => names.get(c.id)?.status ?? c.status)} />
+            <PremiseState
+              premise={p.premise}
+              statuses={p.claims.map((c) => names.get(c.id)?.status ?? c.status)}
+              disputed={p.claims.filter((c) => names.openConflictsOf(c.id).length > 0).length}
+            />
             <ul>
               {p.claims.map((c) => (
                 <li key={c.id} data-testid="premise-claim" data-id={c.id}>
                   <PhraseView phrase={claimWithOrigin(c.id, withClaim(names, c))} onSelect={onSelect} />{' '}
                   <StatusBadge status={names.get(c.id)?.status ?? c.status} />
+                  <PremiseConflicts claimId={c.id} onSelect={onSelect} />
                 </li>
               ))}
             </ul>
@@ -174,13 +181,37 @@ function openConflicts(conflictIds: string[], claimIds: string[], names: Names):
   return claimIds.some((id) => names.get(id)?.status === 'superseded') ? [] : conflictIds
 }
 
-function PremiseState({ premise, statuses }: { premise: string | null; statuses: string[] }) {
+/** The open conflicts a premise's claim is in: it holds, but another source says otherwise. */
+function PremiseConflicts({ claimId, onSelect }: { claimId: string; onSelect: SelectById }) {
+  const { names } = useWorkspace()
+  const open = useOpenConflict()
+  const conflicts = names.openConflictsOf(claimId)
+  if (conflicts.length === 0) return null
+  return (
+    <ul className="premise-conflicts">
+      {conflicts.map((k) => (
+        <li key={k.conflictId} className="warn" data-testid="premise-conflict" data-id={k.conflictId}>
+          In an open conflict ({kindInWords(k.kind).toLowerCase()}): against{' '}
+          <PhraseView phrase={claimWithOrigin(k.otherId, names)} onSelect={onSelect} />.{' '}
+          {open && (
+            <button type="button" className="link" data-testid="review-conflict" data-id={k.conflictId} onClick={() => open(k.conflictId)}>
+              Review the conflict
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function PremiseState({ premise, statuses, disputed }: { premise: string | null; statuses: string[]; disputed: number }) {
   const current = statuses.filter(isCurrentClaim).length
   const name = premise ? `Premise “${premise}”` : 'Its premise'
+  const but = disputed > 0 ? `, but ${disputed === 1 ? (statuses.length === 1 ? 'it is' : 'one is') : `${disputed} are`} in an open conflict` : ''
   return (
-    <div className="premise-state" data-testid="premise-state" data-holds={current > 0}>
+    <div className="premise-state" data-testid="premise-state" data-holds={current > 0} data-disputed={disputed}>
       {current > 0
-        ? `${name} holds: ${current} of its ${statuses.length} claim${statuses.length === 1 ? ' is' : 's are'} current.`
+        ? `${name} holds: ${current} of its ${statuses.length} claim${statuses.length === 1 ? ' is' : 's are'} current${but}.`
         : `${name} lost its last claim: none of its claims is current.`}
     </div>
   )

@@ -55,11 +55,30 @@ function Fell({ fell, onSelect }: { fell: Fall[]; onSelect: SelectById }) {
               <NodeLink id={f.replaced_by.id} kind="claim" onSelect={onSelect}>
                 “{f.replaced_by.statement}”
               </NodeLink>
+              <Current replaced={f.replaced_by.id} onSelect={onSelect} />
             </>
           )}
         </li>
       ))}
     </ul>
+  )
+}
+
+/** Where a chain of replacements ends now, when its first replacement was itself replaced
+ *  (a correction to June 19, then a conflict resolved for June 26): "now “…June 26.”". */
+function Current({ replaced, onSelect }: { replaced: string; onSelect: SelectById }) {
+  const { names } = useWorkspace()
+  const current = names.currentReplacementOf(replaced)
+  const named = current ? names.get(current) : undefined
+  if (!current || !named) return null
+  return (
+    <span data-testid="premise-current" data-id={current}>
+      , itself replaced since: it is now{' '}
+      <NodeLink id={current} kind="claim" onSelect={onSelect}>
+        “{named.label}”
+      </NodeLink>{' '}
+      <StatusBadge status={named.status} />
+    </span>
   )
 }
 
