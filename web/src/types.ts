@@ -42,6 +42,9 @@ export type AppNodeType = NonNullable<AppNode['type']>
 
 export interface GraphEdgeData extends Record<string, unknown> {
   apiType: string
+  /** An open conflict's lane among the conflicts whose brackets overlap it (0 first), so
+   *  two conflicts are drawn as two brackets with two marks, never one over the other. */
+  lane?: number
 }
 
 export type AppEdge = Edge<GraphEdgeData>

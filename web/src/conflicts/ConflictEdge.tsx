@@ -10,7 +10,7 @@ import { bracketPath, conflictOfEdge } from './words'
 export function ConflictEdge({ id, data, sourceX, sourceY, targetX, targetY }: EdgeProps<AppEdge>) {
   const open = useOpenConflict()
   const conflictId = conflictOfEdge(id, data?.apiType)
-  const { path, apexX, apexY } = bracketPath(sourceX, sourceY, targetX, targetY)
+  const { path, apexX, apexY } = bracketPath(sourceX, sourceY, targetX, targetY, data?.lane ?? 0)
   const onClick = (e: MouseEvent) => {
     e.stopPropagation()
     if (conflictId) open?.(conflictId)
@@ -25,6 +25,7 @@ export function ConflictEdge({ id, data, sourceX, sourceY, targetX, targetY }: E
           className="conflict-chip nodrag nopan"
           data-testid="conflict-edge"
           data-id={conflictId ?? ''}
+          data-lane={data?.lane ?? 0}
           title="These claims disagree: open the conflict"
           aria-label="These claims disagree: open the conflict"
           style={{ transform: `translate(-50%, -50%) translate(${apexX}px, ${apexY}px)` }}

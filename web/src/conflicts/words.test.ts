@@ -4,6 +4,7 @@ import { buildNames } from '../names'
 import { phraseText } from '../reasons'
 import { APRIL_ADDED, CONFLICT, DISMISS, JUNE_12, JUNE_19, KEEP_JUNE_19, MARCH_ADDED, MEMO, twoMemos } from './testConflict'
 import {
+  conflictLanes,
   betweenInWords,
   settledInWords,
   BRACKET_REACH,
@@ -198,5 +199,20 @@ describe('a resolution on the graph', () => {
     }
     // The bracket and its "≠" (22 px wide) stay inside the gap between columns.
     expect(BRACKET_REACH + 11).toBeLessThan(RANK_SEP)
+  })
+})
+
+describe('conflict lanes', () => {
+  it('puts overlapping conflicts in two lanes, with their marks apart', () => {
+    const lanes = conflictLanes([
+      { id: 'k1', y1: 0, y2: 200 },
+      { id: 'k2', y1: 0, y2: 200 },
+      { id: 'k3', y1: 400, y2: 500 },
+    ])
+    expect([lanes.get('k1'), lanes.get('k2'), lanes.get('k3')]).toEqual([0, 1, 0])
+    const a = bracketPath(100, 0, 100, 200, 0)
+    const b = bracketPath(100, 0, 100, 200, 1)
+    // A "≠" is about 22 px: two marks of one pair of claims never overlap.
+    expect(Math.hypot(a.apexX - b.apexX, a.apexY - b.apexY)).toBeGreaterThan(30)
   })
 })

@@ -2,6 +2,7 @@
 import type { GraphDTO, GraphView } from '../apiTypes'
 import { askedTimes } from '../asked'
 import type { AppEdge, AppNode, AppNodeType, ProductKind } from '../types'
+import { conflictLanes } from '../conflicts/words'
 import { layoutGraph, nodeSize, rankOf } from './layout'
 
 const PRODUCT_KINDS: readonly ProductKind[] = ['source', 'correction', 'claim', 'decision', 'action']
@@ -76,7 +77,11 @@ export function toFlow(dto: GraphDTO, view: GraphView, fold: FoldMarks = NO_FOLD
   // side facing the other node and arrives on the side facing back, instead of looping out
   // of the right and in on the left, or running through both boxes.
   const y = new Map(laid.map((n) => [n.id, n.position.y]))
+  const lanes = conflictLanes(
+    edges.filter((e) => e.type === 'conflict').map((e) => ({ id: e.id, y1: y.get(e.source) ?? 0, y2: y.get(e.target) ?? 0 })),
+  )
   for (const edge of edges) {
+    if (edge.type === 'conflict') edge.data = { apiType: 'CONFLICTS', lane: lanes.get(edge.id) ?? 0 }
     if (edge.type === 'conflict') continue
     if (rankOf(typeOf.get(edge.source)!) !== rankOf(typeOf.get(edge.target)!)) continue
     const down = y.get(edge.target)! >= y.get(edge.source)!
