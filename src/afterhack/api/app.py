@@ -98,7 +98,8 @@ def create_api(settings: Settings | None = None, *, running: Running | None = No
     app.state.settings = settings
     errors.install(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
-                       overrides={"/api/workspaces/restore": settings.max_restore_bytes},
+                       overrides={"/api/workspaces/restore": (settings.max_restore_bytes,
+                                                            "AFTERHACK_MAX_RESTORE_BYTES")},
                        file_paths=(security.API_PREFIX + "/workspaces/", "/sources/files"),
                        max_file_bytes=settings.max_file_bytes)
     # Added later, so it runs earlier: no body is read before the caller is known, and

@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from afterhack.wire.errors import error_body
+from afterhack.wire.sizes import size_words
 
 # A refused body is still read to its end (up to this much, for this long) before the answer:
 # a client that writes its whole body before reading (Python's http.client, urllib) would
@@ -47,14 +48,20 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
     return None
 
 
+# The setting each limit comes from, named in the refusal so a person knows what to change.
+BODY_SETTING = "AFTERHACK_MAX_BODY_BYTES"
+FILE_SETTING = "AFTERHACK_MAX_FILE_BYTES"
+
+
 class BodyLimit:
     def __init__(self, app: ASGIApp, max_bytes: int,
-                 overrides: dict[str, int] | None = None,
+                 overrides: dict[str, tuple[int, str]] | None = None,
                  file_paths: tuple[str, str] | None = None,
                  max_file_bytes: int | None = None) -> None:
         self.app = app
         self.default_max = max_bytes
-        # Exact paths with their own limit (a restore body is a whole workspace).
+        # Exact paths with their own limit and its setting (a restore body is a whole
+        # workspace).
         self.overrides = overrides or {}
         # The files route: a path with this start and end takes a multipart file upload.
         self.file_paths = file_paths
@@ -75,8 +82,8 @@ class BodyLimit:
             return
         path = scope.get("path", "")
         upload = self._is_upload(scope, path)
-        max_bytes = (self.max_file_bytes if upload
-                     else self.overrides.get(path, self.default_max))
+        max_bytes, setting = ((self.max_file_bytes, FILE_SETTING) if upload
+                              else self.overrides.get(path, (self.default_max, BODY_SETTING)))
         declared = _header(scope, b"content-length")
         if declared is not None:
             try:
@@ -88,7 +95,7 @@ class BodyLimit:
                 # will not: reading it would only invite it to.
                 if (_header(scope, b"expect") or b"").lower() != b"100-continue":
                     await drain(receive)
-                await self._refuse(send, max_bytes)
+                await self._refuse(send, max_bytes, setting)
                 return
         seen = 0
         utf8 = codecs.getincrementaldecoder("utf-8")()
@@ -105,7 +112,7 @@ class BodyLimit:
                         await drain(receive)
                     # An HTTPException survives FastAPI's body parsing (anything else
                     # becomes a 400) and is mapped to the canonical 413 body.
-                    raise HTTPException(413, self._message(max_bytes))
+                    raise HTTPException(413, self._message(max_bytes, setting))
                 try:
                     if not upload:
                         utf8.decode(chunk, final=not more)
@@ -119,13 +126,14 @@ class BodyLimit:
         await self.app(scope, checked_receive, send)
 
     @staticmethod
-    def _message(max_bytes: int) -> str:
-        return f"The request body is over the limit of {max_bytes} bytes."
+    def _message(max_bytes: int, setting: str) -> str:
+        return (f"The request body is over the limit of {size_words(max_bytes)} "
+                f"({max_bytes} bytes), which {setting} sets.")
 
-    async def _refuse(self, send: Send, max_bytes: int) -> None:
+    async def _refuse(self, send: Send, max_bytes: int, setting: str) -> None:
         body = json.dumps(error_body(
-            "payload_too_large", self._message(max_bytes),
-            {"limit_bytes": max_bytes})).encode()
+            "payload_too_large", self._message(max_bytes, setting),
+            {"limit_bytes": max_bytes, "setting": setting})).encode()
         await send({"type": "http.response.start", "status": 413,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode()),

@@ -111,8 +111,9 @@ def check_length(settings: Settings, text: str) -> None:
     """413 for a version's text over the source limit, whatever it was read from."""
     if len(text) > settings.max_source_chars:
         raise PayloadTooLarge(
-            f"The source text is {len(text)} characters; the limit is "
-            f"{settings.max_source_chars}.", limit=settings.max_source_chars)
+            f"The source text is {len(text):,} characters; the limit is "
+            f"{settings.max_source_chars:,} characters, which AFTERHACK_MAX_SOURCE_CHARS "
+            "sets.", limit=settings.max_source_chars)
 
 
 def no_checks() -> ChecksOutcome:
