@@ -58,12 +58,12 @@ def settings_or_exit(**overrides: object) -> Settings:
 
 
 def client_for(url: str, key: str | None, workspace: str | None,
-            need_workspace: bool = True) -> Client:
+               need_workspace: bool = True, timeout: float = 120.0) -> Client:
     if need_workspace and not workspace:
         typer.echo("No workspace: pass --workspace or set AFTERHACK_WORKSPACE "
                    "(`afterhack workspace create NAME` makes one).", err=True)
         raise typer.Exit(2)
-    return Client(url, key=key, workspace=workspace)
+    return Client(url, key=key, workspace=workspace, timeout=timeout)
 
 
 @contextmanager

@@ -129,7 +129,39 @@ def source_claims(graph: JSON, source_id: str) -> list[JSON]:
             for n in held]
 
 
-def _held_summary(head: RenderableType, source: JSON, held: list[JSON]) -> RenderableType:
+# How many claims (and conflicts, and retired claims) a summary of an ingest prints; the
+# rest are counted, and `--all` prints every one.
+FIRST_CLAIMS = 5
+FIRST_OTHERS = 3
+# Up to this many claims a summary prints them all: a short text reads whole.
+ALL_UP_TO = 10
+
+
+def _claims_table(claims: list[JSON], *, said: bool = False,
+                  places: dict[str, str] | None = None) -> Table:
+    table = Table(show_header=True, header_style="bold", expand=False)
+    table.add_column("claim id", style="dim", no_wrap=True)
+    table.add_column("statement")
+    if said:
+        table.add_column("said by")
+    if places:
+        table.add_column("where")
+    table.add_column("status")
+    for c in claims:
+        table.add_row(str(c["id"]), str(c["statement"]),
+                      *([_said(c)] if said else []),
+                      *([places.get(str(c.get("fragment_id")), "")] if places else []),
+                      status(c.get("status")))
+    return table
+
+
+def _more(shown: int, total: int, noun: str, how: str) -> Text:
+    return Text(f"\u2026 {total - shown:,} more {noun}{'' if total - shown == 1 else 's'}: "
+                f"{how}", style="dim")
+
+
+def _held_summary(head: RenderableType, source: JSON, held: list[JSON], every: bool,
+                  again: str) -> RenderableType:
     """A text the memory already had: what it holds of it."""
     latest = source.get("latest_version")
     current = sum(1 for c in held if c.get("status") in ("proposed", "accepted"))
@@ -137,65 +169,146 @@ def _held_summary(head: RenderableType, source: JSON, held: list[JSON]) -> Rende
                 f"source) and {current} current claim{'' if current == 1 else 's'} from it"
                 + (f", {len(held) - current} more no longer current"
                    if len(held) > current else "") + ":")
-    table = Table(show_header=True, header_style="bold", expand=False)
-    table.add_column("claim id", style="dim", no_wrap=True)
-    table.add_column("statement")
-    table.add_column("status")
-    for c in held:
-        table.add_row(str(c["id"]), str(c["statement"]), status(c.get("status")))
-    return Group(head, said, table if held else Text("(none)", style="dim"))
+    shown = held if every or len(held) <= ALL_UP_TO else held[:FIRST_CLAIMS]
+    parts: list[RenderableType] = [head, said,
+                                   _claims_table(shown) if held else Text("(none)", style="dim")]
+    if len(shown) < len(held):
+        parts.append(_more(len(shown), len(held), "claim", f"`{again} --all` prints every one."))
+    return Group(*parts)
 
 
-def source_summary(result: JSON, held: list[JSON] | None = None) -> RenderableType:
-    """What an ingest did: the claims kept; for a text the memory already had (``held``, the
-    source's claims), what it holds of it."""
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def kept_line(result: JSON) -> Text:
+    """What an ingest kept and dropped, in one line with the totals: "6 claims kept, each
+    with an exact quote; 2 dropped: quote not found 1, duplicate 1"."""
+    kept = len(result.get("claims") or [])
+    dropped = {k: v for k, v in (result.get("dropped") or {}).items() if v}
+    text = (f"{_plural(kept, 'claim')} kept, each with an exact quote" if kept
+            else "No claims kept")
+    if dropped:
+        text += (f"; {sum(dropped.values()):,} dropped: "
+                 + ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in dropped.items()))
+    failed = result.get("failed_fragments") or []
+    if failed:
+        text += f"; {_plural(len(failed), 'fragment')} could not be read by the model"
+    return Text(text, style="bold")
+
+
+def _no_claims(conversation: bool) -> Text:
+    what = "what was said" if conversation else "the text"
+    return Text(f"No claim: nothing in {what} states a fact to keep (a question, say, states "
+                "none).", style="dim")
+
+
+def _conflict_parts(conflicts: list[JSON], every: bool) -> list[RenderableType]:
+    """The conflicts an ingest raised: the open ones as the sources disagreeing, the ones
+    settled at once (a speaker's newer statement under latest_wins) as settled."""
+    parts: list[RenderableType] = []
+    open_ = [k for k in conflicts if k.get("status") == "open"]
+    closed = [k for k in conflicts if k.get("status") != "open"]
+    if open_:
+        parts.append(Text(f"{_plural(len(open_), 'conflict')} raised and open: the sources "
+                          "disagree (`afterhack conflicts` shows them)", style="bold red"))
+    parts += _some_conflicts(open_, every)
+    if closed:
+        parts.append(Text(f"{_plural(len(closed), 'conflict')} raised and settled at once: "
+                          "the speaker's newer statement supersedes the older "
+                          "(updates: latest_wins)", style="bold green"))
+    parts += _some_conflicts(closed, every)
+    return parts
+
+
+def _some_conflicts(conflicts: list[JSON], every: bool) -> list[RenderableType]:
+    if every:
+        return [conflict_view(k) for k in conflicts if k.get("id")]
+    shown = conflicts[:FIRST_OTHERS]
+    parts: list[RenderableType] = [conflict_line(k) for k in shown]
+    if len(shown) < len(conflicts):
+        parts.append(_more(len(shown), len(conflicts), "conflict",
+                           "`afterhack conflicts --all` lists every one."))
+    return parts
+
+
+def conflict_line(k: JSON) -> Text:
+    """A conflict in one line: its status, what disagrees, and its id."""
+    sides = " \u2260 ".join(f"\u201c{c.get('statement')}\u201d" for c in k.get("claims") or [])
+    return _line("  ", status(k.get("status")), f" {sides}",
+                 Text(f"  ({k.get('id')})", style="dim"))
+
+
+def source_summary(result: JSON, held: list[JSON] | None = None, *, every: bool = True,
+                   again: str = "afterhack ingest FILE") -> RenderableType:
+    """What an ingest did: the totals (kept, dropped by reason, conflicts, retired), then the
+    claims kept; without ``every``, the first few of each and how many more, with the command
+    (``again`` and --all) that prints every one. For a text the memory already had
+    (``held``, the source's claims), what it holds of it."""
     source = result.get("source") or {}
     conversation = source.get("kind") == "conversation"
     head = _line(Text("Conversation " if conversation else "Source ", style="bold"),
                  str(source.get("title")),
                  Text(f"  ({result.get('status')}, id {source.get('id')})", style="dim"))
     if held is not None:
-        return _held_summary(head, source, held)
-    places = _places(source)
-    table = Table(show_header=True, header_style="bold", expand=False)
-    table.add_column("claim id", style="dim", no_wrap=True)
-    table.add_column("statement")
-    if conversation:
-        table.add_column("said by")
-    if places:
-        table.add_column("where")
-    table.add_column("status")
-    for c in result.get("claims") or []:
-        table.add_row(str(c["id"]), str(c["statement"]),
-                      *([_said(c)] if conversation else []),
-                      *([places.get(str(c.get("fragment_id")), "")] if places else []),
-                      status(c.get("status")))
+        return _held_summary(head, source, held, every, again)
     parts: list[RenderableType] = [head]
     file_line = _file_line(source)
     if file_line is not None:
         parts.append(file_line)
-    parts.append(table)
-    dropped = result.get("dropped") or {}
-    if dropped:
-        parts.append(Text("dropped: " + ", ".join(f"{k} {v}" for k, v in dropped.items()),
-                          style="yellow"))
+    claims = list(result.get("claims") or [])
+    parts.append(kept_line(result))
     why = ("  (the same speaker said otherwise since)" if conversation
            else "  (the new version no longer says it)")
-    for r in result.get("retired") or []:
+    retired = list(result.get("retired") or [])
+    if retired:
+        parts.append(Text(f"{_plural(len(retired), 'claim')} retired", style="bold yellow"))
+    for r in retired if every else retired[:FIRST_OTHERS]:
         parts.append(_line(Text("retired ", style="bold yellow"), status(r.get("status")),
                            f" {r.get('statement')}", Text(why, style="dim")))
+    if not every and len(retired) > FIRST_OTHERS:
+        parts.append(_more(FIRST_OTHERS, len(retired), "retired claim",
+                           f"`{again} --all` prints every one."))
     if result.get("flagged") or result.get("held"):
         parts.append(Text(f"flagged decisions: {len(result.get('flagged') or [])}, "
                           f"held actions: {len(result.get('held') or [])}", style="yellow"))
-    conflicts = result.get("conflicts") or []
-    if conflicts:
-        parts.append(Text(f"{len(conflicts)} conflict(s) raised: the sources disagree",
-                          style="bold red"))
-        parts += [conflict_view(k) for k in conflicts if k.get("id")]
+    parts += _conflict_parts(list(result.get("conflicts") or []), every)
+    if not claims:
+        parts.append(_no_claims(conversation))
+        return Group(*parts)
+    shown = claims if every or len(claims) <= ALL_UP_TO else claims[:FIRST_CLAIMS]
+    if len(shown) < len(claims):
+        parts.append(Text(f"The first {len(shown)} of {len(claims):,}:", style="bold"))
+    parts.append(_claims_table(shown, said=conversation, places=_places(source)))
+    if len(shown) < len(claims):
+        parts.append(_more(len(shown), len(claims), "claim",
+                           f"`{again} --all` prints every one (the file again is "
+                           "\u201cunchanged\u201d and lists what it holds); "
+                           "`afterhack claims WORDS` finds one."))
     return Group(*parts)
 
 
-def decision_view(decision: JSON | None, actions: Iterable[JSON] = ()) -> RenderableType:
+def claim_place(claim: JSON) -> str:
+    """Where a claim was read: its source's title and, for a file, the PDF page or the heading
+    it falls under; for a message, who said it; for a reviewer's claim, the correction."""
+    origin = claim.get("origin") or {}
+    if origin.get("type") == "human_correction":
+        return "a reviewer\u2019s correction"
+    evidence = (claim.get("evidence") or [{}])[0]
+    title = evidence.get("source_title") or origin.get("source_title") or "?"
+    if evidence.get("page") is not None:
+        return f"{title}, page {evidence['page']}"
+    if evidence.get("section"):
+        return f"{title}, under \u201c{evidence['section']}\u201d"
+    if evidence.get("speaker"):
+        return f"{title}, said by {evidence['speaker']}"
+    return str(title)
+
+
+def decision_view(decision: JSON | None, actions: Iterable[JSON] = (),
+                  places: Mapping[str, str] | None = None) -> RenderableType:
+    """A decision, its premises each with the claims it cites (and, given ``places``, where
+    each was read: claim_place), the decisions it builds on and its actions."""
     if decision is None:
         return Text("No decision.", style="yellow")
     tree = Tree(_line(Text("Decision ", style="bold"), status(decision.get("status")), " ",
@@ -205,7 +318,9 @@ def decision_view(decision: JSON | None, actions: Iterable[JSON] = ()) -> Render
     for p in decision.get("premises") or []:
         branch = tree.add(Text(f"premise: {p.get('premise')}", style="bold"))
         for c in p.get("claims") or []:
+            where = (places or {}).get(str(c.get("id")))
             branch.add(_line("cites ", status(c.get("status")), " ", str(c.get("statement")),
+                             Text(f"  \u2014 {where}" if where else "", style="cyan"),
                              Text(f"  ({c.get('id')})", style="dim")))
     for up in decision.get("depends_on") or []:
         tree.add(_line("depends on ", status(up.get("status")), " ", str(up.get("title"))))
@@ -215,8 +330,16 @@ def decision_view(decision: JSON | None, actions: Iterable[JSON] = ()) -> Render
     return tree
 
 
-def run_view(view: JSON) -> RenderableType:
-    parts: list[RenderableType] = [decision_view(view.get("decision"), view.get("actions") or [])]
+def cited_ids(view: JSON) -> list[str]:
+    """The claims a run's decision cites, once each, in the order its premises list them."""
+    decision = view.get("decision") or {}
+    ids = [str(c["id"]) for p in decision.get("premises") or [] for c in p.get("claims") or []]
+    return list(dict.fromkeys(ids))
+
+
+def run_view(view: JSON, places: Mapping[str, str] | None = None) -> RenderableType:
+    parts: list[RenderableType] = [decision_view(view.get("decision"), view.get("actions") or [],
+                                                 places)]
     dropped = [d for h in view.get("handoffs") or [] for d in h.get("dropped") or []]
     if dropped:
         parts.append(Text("dropped by the evidence gate: " + ", ".join(
@@ -355,7 +478,10 @@ def conflict_view(k: JSON) -> RenderableType:
             _line(status(c.get("status")), f" {c.get('statement')}",
                   Text(f"\n{c.get('id')}", style="dim")),
             f"\u201c{c.get('evidence_quote') or ''}\u201d",
-            side_origin(c) + (f", version {c['version']}" if c.get("version") else "")
+            # A conversation's versions are its appends, not what a reader counts: a message
+            # is told by who said it and when.
+            side_origin(c) + (f", version {c['version']}"
+                              if c.get("version") and not c.get("said_by") else "")
             + f"\n{when}")
     settled = settled_text(k)
     if settled is not None:

@@ -47,7 +47,7 @@ def _add_tool_commands() -> None:
         ep.load()(app)
     wanted = sys.argv[1] if len(sys.argv) > 1 else ""
     known = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
-    if wanted in ("bench", "loadtest") and wanted not in known:
+    if wanted in ("bench", "loadtest", "model-server") and wanted not in known:
         typer.echo(f"`afterhack {wanted}` is a development tool and is not installed here: "
                    "run scripts/bootstrap --dev in a clone of the repository (it installs "
                    "tools/ beside the app).", err=True)

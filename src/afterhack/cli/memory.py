@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import io
+import shlex
+import signal
+import threading
 import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from types import FrameType
+from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -26,6 +33,7 @@ from afterhack.cli.common import (
 )
 from afterhack.client import DEFAULT_URL
 from afterhack.model.vocab import CorrectionKind, UpdatesPolicy
+from afterhack.wire.sizes import size_words
 
 memory = typer.Typer()
 
@@ -88,32 +96,101 @@ def workspace_delete(
     typer.echo(f"deleted {workspace_id}")
 
 
+# How long an ingest waits for the server's answer: a large file on a busy server is read for
+# minutes, and the work goes on there whether or not the command is still waiting.
+INGEST_TIMEOUT_S = 900.0
+
+
+class _Sent(io.BytesIO):
+    """A file's bytes as the upload reads them, a chunk at a time, each read once the one
+    before was handed to the connection: the read that finds the end says the file is sent."""
+
+    def __init__(self, data: bytes, on_sent: Callable[[], None]) -> None:
+        super().__init__(data)
+        self.on_sent = on_sent
+        self.told = False
+
+    def read(self, size: int | None = -1, /) -> bytes:
+        chunk = super().read(size)
+        if not chunk and size != 0 and not self.told:
+            self.told = True
+            self.on_sent()
+        return chunk
+
+
+@contextmanager
+def _first_ctrl_c_waits(said: str) -> Iterator[None]:
+    """While the server works on a request, a first Ctrl-C says ``said`` and goes on waiting
+    with the connection open: closing it before the server has read the whole body would
+    drop the request, so the message could not be kept. A second Ctrl-C stops waiting."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed = False
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        nonlocal pressed
+        if pressed:
+            raise KeyboardInterrupt
+        pressed = True
+        typer.echo(said, err=True)
+
+    before = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 @memory.command()
 def ingest(
     file: Annotated[Path, typer.Argument(
         exists=True, dir_okay=False, readable=True,
         help="Plain text, Markdown, HTML, PDF or DOCX; its name is the title.")],
+    every: Annotated[bool, typer.Option(
+        "--all", help="Print every claim kept (by default the totals and the first few).")
+    ] = False,
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
-    """Add a file as a source and print the claims kept (each with an exact quote). A file
-    ingested before (same file name) becomes a new version of its source, or is reported
-    unchanged. A file of a kind that is not read, or that cannot be read, is refused in one
-    line, and nothing is kept."""
+    """Add a file as a source and say what happened: how many claims were kept (each with an
+    exact quote), how many were dropped and why, the conflicts raised and the claims retired,
+    then the first few claims (--all prints every one). A file ingested before (same file
+    name) becomes a new version of its source, or is reported unchanged. A file of a kind
+    that is not read, or that cannot be read, is refused in one line, and nothing is kept.
+    Ctrl-C does not cancel the work: the server goes on, the command says so and waits for
+    what it kept; a second Ctrl-C stops waiting."""
     try:
         data = file.read_bytes()
     except OSError as exc:
         typer.echo(f"error: cannot read {file}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
-    with api_errors(), client_for(url, key, workspace) as c:
-        earlier = next((s for s in c.items(c.list_sources, limit=200)
-                        if s.get("origin_name") == file.name
-                        and s.get("kind") != "conversation"), None)
-        result = c.add_file(data, file.name, title=file.stem or file.name,
-                            source_id=earlier["id"] if earlier else None)
-        # Nothing new was read: say what the memory already holds of the file instead.
-        held = show.source_claims(c.graph(), result["source"]["id"]) \
-            if result["status"] == "unchanged" else None
-    console().print(show.source_summary(result, held))
+
+    def sent() -> None:
+        typer.echo(f"Sent {file.name} ({size_words(len(data))}); the server is reading "
+                   "it\u2026", err=True)
+
+    again = f"afterhack ingest {shlex.quote(str(file))}"
+    goes_on = (f"Ctrl-C does not cancel: the server goes on reading {file.name} and keeps the "
+               "claims it reads. Waiting for what it kept (Ctrl-C again stops waiting; "
+               "`afterhack sources` lists it once it is kept).")
+    try:
+        with api_errors(), client_for(url, key, workspace, timeout=INGEST_TIMEOUT_S) as c:
+            earlier = next((s for s in c.items(c.list_sources, limit=200)
+                            if s.get("origin_name") == file.name
+                            and s.get("kind") != "conversation"), None)
+            with _first_ctrl_c_waits(goes_on):
+                result = c.add_file(_Sent(data, sent), file.name,
+                                    title=file.stem or file.name,
+                                    source_id=earlier["id"] if earlier else None)
+            # Nothing new was read: say what the memory already holds of the file instead.
+            held = show.source_claims(c.graph(), result["source"]["id"]) \
+                if result["status"] == "unchanged" else None
+    except KeyboardInterrupt:
+        typer.echo(f"Stopped waiting. Whether the server keeps {file.name} depends on whether "
+                   "it had read all of it: `afterhack sources` says, and "
+                   f"`{again}` adds it (or says it is unchanged).", err=True)
+        raise typer.Exit(130) from None
+    console().print(show.source_summary(result, held, every=every, again=again))
 
 
 @memory.command()
@@ -144,13 +221,21 @@ def say(
     console().print(show.source_summary(result))
 
 
-@memory.command(help=f"List the workspace's sources, oldest first: id, title, latest version. "
-                  f"{PAGED}")
+def _held(source: Mapping[str, Any]) -> str:
+    """A file's or a text's latest version; a conversation, which takes a version per append,
+    is said to be one."""
+    if source.get("kind") == "conversation":
+        return "conversation"
+    return f"v{source['latest_version']}"
+
+
+@memory.command(help=f"List the workspace's sources, oldest first: id, latest version (or "
+                     f"conversation), title. {PAGED}")
 def sources(limit: LimitOpt = 20, cursor: CursorOpt = None, every: AllOpt = False,
             url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None,
             key: KeyOpt = None) -> None:
     with api_errors(), client_for(url, key, workspace) as c:
-        print_list(c, c.list_sources, lambda s: f"{s['id']}  v{s['latest_version']}  "
+        print_list(c, c.list_sources, lambda s: f"{s['id']}  {_held(s)}  "
                     f"{s['title'] or '(untitled)'}", again=["sources"], limit=limit,
                     cursor=cursor, every=every)
 
@@ -242,10 +327,19 @@ def ask(
                         "searches only the claims valid then.")] = None,
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
-    """Run the agent on a task: a decision citing only claims it found and read."""
+    """Run the agent on a task: a decision citing only claims it found and read, each with
+    where it was read (its source, and a file's page or heading). In a workspace with no
+    sources yet, it says so (and how to add one) and runs nothing."""
     with api_errors(), client_for(url, key, workspace) as c:
+        if c.list_sources(limit=1)["total"] == 0:
+            typer.echo("The workspace holds no sources yet, so there is nothing to answer "
+                       "from: add one with `afterhack ingest FILE` (a text, Markdown, HTML, "
+                       "PDF or DOCX file) or `afterhack say --speaker NAME --conversation "
+                       "TITLE \"what was said\"`, then ask again.", err=True)
+            raise typer.Exit(1)
         view = c.run_agent(task, builds_on=builds_on or [], as_of=as_of)
-    console().print(show.run_view(view))
+        places = {cid: show.claim_place(c.get_claim(cid)) for cid in show.cited_ids(view)}
+    console().print(show.run_view(view, places))
 
 
 @memory.command()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
+from typing import IO, Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 from urllib.parse import quote
 
 import httpx
@@ -74,8 +74,9 @@ def _body(**fields: Any) -> JSON:
     return {k: v for k, v in fields.items() if v is not None}
 
 
-# A file to upload: its name, its bytes and (optionally) the media type it is sent as.
-Upload = tuple[str, bytes] | tuple[str, bytes, str]
+# A file to upload: its name, its bytes (or a binary file to read them from, whose position
+# tells how much was sent) and (optionally) the media type it is sent as.
+Upload = tuple[str, bytes | IO[bytes]] | tuple[str, bytes | IO[bytes], str]
 
 
 @dataclass(frozen=True)
@@ -266,7 +267,8 @@ class _Endpoints:
                        preview=preview or None))
 
     @route("POST /workspaces/{ws}/sources/files", Answer[IngestResult](IngestResult))
-    def add_file(self, data: bytes, filename: str, *, content_type: str | None = None,
+    def add_file(self, data: bytes | IO[bytes], filename: str, *,
+                 content_type: str | None = None,
                  title: str | None = None, source_id: str | None = None,
                  extract: bool = True, workspace: str | None = None) -> Request:
         """A file (plain text, Markdown, HTML, PDF or DOCX) read to text; its original is
