@@ -1,34 +1,43 @@
 // An open workspace: the graph, and the side panel with its tabs. The product graph is the
 // one source of truth for names and statuses: every panel reads them from it, and every
 // change reloads it, so no panel keeps showing a status the graph no longer has.
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react'
 import { api } from '../api'
 import type { CorrectionApplied, CorrectionPreview, GraphDTO, GraphView, RunView as RunViewData } from '../apiTypes'
 import { around as aroundOf } from '../graph/around'
 import { marksFromPreview } from '../graph/decorate'
 import { foldableClaims, foldGraph } from '../graph/fold'
-import { GraphCanvas, type Focus } from '../graph/GraphCanvas'
+import type { Focus } from '../graph/GraphCanvas'
 import { LimitStrip } from '../graph/LimitStrip'
 import type { SearchHit } from '../graph/NodeSearch'
 import { productKind, toFlow, type FlowGraph } from '../graph/toFlow'
 import { useAsync, useMedia } from '../hooks'
 import { buildNames } from '../names'
 import { impactSummary } from '../reasons'
-import { AskForm } from '../panels/AskForm'
 import { ErrorNote, Section, type LinkKind, type SelectById } from '../panels/common'
 import type { PreviewState } from '../panels/CorrectionPanel'
-import { DetailPanel } from '../panels/DetailPanel'
-import { RunsList } from '../panels/RunsList'
-import { RunView } from '../panels/RunView'
-import { SourceForm } from '../panels/SourceForm'
-import { ConflictsPanel } from '../conflicts/ConflictsPanel'
 import { ConflictNavCtx } from '../conflicts/nav'
 import { CONFLICTS_TAB, useConflictsTab } from '../conflicts/useConflictsTab'
 import type { AppNode, Selection } from '../types'
 import { WorkspaceCtx } from '../workspace'
-import { TimeControl } from '../time/TimeControl'
-import { MemoryList } from './MemoryList'
 import { SidePanel, type PanelTab } from './SidePanel'
+
+// The graph (React Flow), the panels and the history are loaded on need, each its own chunk
+// fetched while the workspace's graph is read: the first script is the shell alone.
+const GraphCanvas = lazy(() => import('../graph/GraphCanvas').then((m) => ({ default: m.GraphCanvas })))
+const DetailPanel = lazy(() => import('../panels/DetailPanel').then((m) => ({ default: m.DetailPanel })))
+const ConflictsPanel = lazy(() => import('../conflicts/ConflictsPanel').then((m) => ({ default: m.ConflictsPanel })))
+const SourceForm = lazy(() => import('../panels/SourceForm').then((m) => ({ default: m.SourceForm })))
+const AskForm = lazy(() => import('../panels/AskForm').then((m) => ({ default: m.AskForm })))
+const RunView = lazy(() => import('../panels/RunView').then((m) => ({ default: m.RunView })))
+const RunsList = lazy(() => import('../panels/RunsList').then((m) => ({ default: m.RunsList })))
+const TimeControl = lazy(() => import('../time/TimeControl').then((m) => ({ default: m.TimeControl })))
+const MemoryList = lazy(() => import('./MemoryList').then((m) => ({ default: m.MemoryList })))
+
+const Loading = ({ what }: { what: string }) => <p className="muted">Loading {what}…</p>
+const OnNeed = ({ what, children }: { what: string; children: ReactNode }) => (
+  <Suspense fallback={<Loading what={what} />}>{children}</Suspense>
+)
 
 const EMPTY_GRAPH: FlowGraph = { nodes: [], edges: [] }
 const NO_IDS: ReadonlySet<string> = new Set()
@@ -281,12 +290,23 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
     </div>
   )
 
-  const time = <TimeControl ws={ws} refreshKey={refreshKey} asOf={asOf} onChange={setAsOf} />
+  const time = (
+    <Suspense fallback={null}>
+      <TimeControl ws={ws} refreshKey={refreshKey} asOf={asOf} onChange={setAsOf} />
+    </Suspense>
+  )
 
   return (
     <WorkspaceCtx.Provider value={{ ws, names, refreshKey, asOf }}>
       <ConflictNavCtx.Provider value={conflicts.openConflict}>
       <div className={folded ? 'workspace panel-folded' : 'workspace'} data-testid="workspace" data-id={ws}>
+        <Suspense
+          fallback={
+            <main className="canvas" data-testid="graph-loading">
+              <div className="canvas-note">Loading the graph…</div>
+            </main>
+          }
+        >
         <GraphCanvas
           key={view}
           view={view}
@@ -329,7 +349,9 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
                   shown: listShown,
                   onShow: (shown: boolean) => setMode(shown ? 'list' : 'graph'),
                   content: product.data ? (
-                    <MemoryList graph={product.data} onSelect={selectById} />
+                    <OnNeed what="the memory">
+                      <MemoryList graph={product.data} onSelect={selectById} />
+                    </OnNeed>
                   ) : (
                     <div className="memory-list">
                       {product.error ? <ErrorNote error={product.error} testId="graph-error" /> : <p className="muted">Loading the memory…</p>}
@@ -347,8 +369,9 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
             </div>
           )}
         </GraphCanvas>
+        </Suspense>
         <SidePanel
-          tabs={tabs}
+          tabs={tabs.map((t) => ({ ...t, content: <OnNeed what="the panel">{t.content}</OnNeed> }))}
           active={tab}
           onActivate={setTab}
           folded={folded}
