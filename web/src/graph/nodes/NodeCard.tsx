@@ -22,6 +22,8 @@ interface Props {
   kind: string
   heading: string
   data: GraphNodeData
+  /** Whether the status is written beside the heading (a correction's heading says it). */
+  showStatus?: boolean
 }
 
 function FoldPill({ id, folded, expanded }: { id: string; folded: number; expanded: boolean }) {
@@ -46,7 +48,7 @@ function FoldPill({ id, folded, expanded }: { id: string; folded: number; expand
   )
 }
 
-export function NodeCard({ id, kind, heading, data }: Props) {
+export function NodeCard({ id, kind, heading, data, showStatus = true }: Props) {
   const now = useNow()
   const look = statusStyle(data.status)
   const classes = ['gnode', `gnode-${kind}`, look.className]
@@ -70,7 +72,7 @@ export function NodeCard({ id, kind, heading, data }: Props) {
             {MARK_TEXT[data.mark]}
           </span>
         ) : (
-          data.status && <span className="gnode-status">{data.status.replaceAll('_', ' ')}</span>
+          showStatus && data.status && <span className="gnode-status">{data.status.replaceAll('_', ' ')}</span>
         )}
       </div>
       <div className="gnode-label">{data.label}</div>
