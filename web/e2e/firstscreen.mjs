@@ -341,7 +341,8 @@ async function overTheLimit(browser) {
     figures.push(`${where}: "${text}"`)
     await shot('1-strip')
 
-    // A claim the graph does not draw is found by its words, and opens in the panel.
+    // A claim the graph does not draw is found by its words, opens in the panel, and is drawn
+    // (with its source and decisions, the graph narrowed to it) in view.
     await page.locator(tid('node-search')).fill(ws.undrawn_statement)
     const hit = page.locator(`${tid('search-hit')}[data-id="${ws.undrawn_id}"]`)
     await hit.waitFor()
@@ -349,6 +350,25 @@ async function overTheLimit(browser) {
     await shot('2-search')
     await hit.click()
     await page.locator(`${tid('evidence-panel')}[data-claim-id="${ws.undrawn_id}"]`).waitFor()
+    const drawnNow = page.locator(`${tid('node-claim')}[data-node-id="${ws.undrawn_id}"]`)
+    await drawnNow.waitFor()
+    await page.locator(tid('graph-around')).waitFor()
+    await page.locator(`${tid('flow-pane')}[data-camera="moved"]`).waitFor({ state: 'attached' })
+    await page.waitForFunction(
+      (id) => {
+        const el = document.querySelector(`[data-testid="node-claim"][data-node-id="${id}"]`)
+        const pane = document.querySelector('[data-testid="flow-pane"]')
+        if (!el || !pane) return false
+        const r = el.getBoundingClientRect()
+        const p = pane.getBoundingClientRect()
+        return r.left >= p.left && r.right <= p.right && r.top >= p.top && r.bottom <= p.bottom
+      },
+      ws.undrawn_id,
+      { polling: 100 },
+    )
+    await shot('2b-drawn')
+    await page.locator(tid('around-clear')).click()
+    await strip.waitFor()
 
     // A decision selected, the graph draws only what is around it.
     const before = Number(await page.locator(tid('graph')).getAttribute('data-nodes'))

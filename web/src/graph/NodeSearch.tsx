@@ -1,7 +1,7 @@
 // Find a node by its words and bring it into view (folded claims too: picking one unfolds it).
 // Claims are also looked for by the server's search (words and meaning, across the whole
-// workspace); each hit says how it was found, and one the graph does not draw opens in the
-// panel.
+// workspace); each hit says how it was found, and one the graph does not draw is read and
+// drawn with what is around it (its source, the decisions resting on it), then brought into view.
 import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react'
 import { api } from '../api'
 import type { ClaimListItem, GraphDTO } from '../apiTypes'
@@ -116,7 +116,7 @@ export function NodeSearch({ graph, onPick }: Props) {
                 {!inGraph.has(h.id) && (
                   <span className="muted" data-testid="search-hit-undrawn">
                     {' '}
-                    · not drawn: opens in the panel
+                    · not drawn yet: drawn with what is around it
                   </span>
                 )}
               </button>

@@ -5,6 +5,7 @@ import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ReactNode 
 import { api } from '../api'
 import type { CorrectionApplied, CorrectionPreview, GraphDTO, GraphView, RunView as RunViewData } from '../apiTypes'
 import { around as aroundOf } from '../graph/around'
+import { claimAsGraph, withMore } from '../graph/drawMore'
 import { marksFromPreview } from '../graph/decorate'
 import { foldableClaims, foldGraph } from '../graph/fold'
 import type { Focus } from '../graph/GraphCanvas'
@@ -94,14 +95,18 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const graphVersion = `${version}:${asOf ?? 'now'}`
   const product = useAsync(`${ws}:product`, () => api.getGraph(ws, 'product', asOf), graphVersion)
   const internal = useAsync(view === 'internal' ? `${ws}:internal` : null, () => api.getGraph(ws, 'internal', asOf), graphVersion)
-  const names = useMemo(() => buildNames(product.data), [product.data])
+  // Nodes the graph view did not draw (its limit cut them), found by the search and drawn
+  // with what is around them.
+  const [more, setMore] = useState<GraphDTO[]>([])
+  const drawn = useMemo(() => withMore(product.data, more), [product.data, more])
+  const names = useMemo(() => buildNames(drawn), [drawn])
   const correctionMarks = useMemo(() => marksFromPreview(preview?.data ?? null), [preview])
   // Open conflicts: their tab, a resolution's preview (one preview at a time on the graph).
   const conflicts = useConflictsTab({
     ws,
     version,
     asOf,
-    graph: product.data,
+    graph: drawn,
     bringIntoView,
     reveal: useCallback((ids: string[]) => setRevealed((r) => new Set([...r, ...ids])), []),
     refresh,
@@ -119,10 +124,10 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
 
   // Narrowed to one node, the graph draws what is around it, every claim of it shown.
   const narrowed = useMemo(
-    () => (product.data && aroundId ? aroundOf(product.data, aroundId) : product.data),
-    [product.data, aroundId],
+    () => (drawn && aroundId ? aroundOf(drawn, aroundId) : drawn),
+    [drawn, aroundId],
   )
-  const aroundShown = Boolean(aroundId && product.data?.nodes.some((n) => n.id === aroundId))
+  const aroundShown = Boolean(aroundId && drawn?.nodes.some((n) => n.id === aroundId))
 
   // Folding: only what it would hide matters for the layout, so selecting a visible node
   // never lays the graph out again.
@@ -168,14 +173,26 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
 
   // A node outside the narrowed graph is shown with the rest of it.
   const narrowedIds = useMemo(() => new Set(narrowed?.nodes.map((n) => n.id) ?? []), [narrowed])
+  const drawnIds = useMemo(() => new Set(drawn?.nodes.map((n) => n.id) ?? []), [drawn])
   const selectById: SelectById = useCallback(
     (id, kind) => {
       if (!narrowedIds.has(id)) setAround(null)
       setRevealed((r) => (r.has(id) ? r : new Set([...r, id])))
       show(id, kind)
       bringIntoView([id])
+      // A claim the graph view did not draw: read it, draw it with its source and the
+      // decisions resting on it, and narrow the graph to it (the camera follows once drawn).
+      if (kind === 'claim' && !drawnIds.has(id) && asOf === null) {
+        api.getClaim(ws, id).then(
+          (claim) => {
+            setMore((m) => [...m, claimAsGraph(claim)])
+            setAround(id)
+          },
+          () => undefined, // the panel says why it cannot be read
+        )
+      }
     },
-    [show, bringIntoView, narrowedIds],
+    [show, bringIntoView, narrowedIds, drawnIds, ws, asOf],
   )
 
   // A preview shows on the graph what it touches; after apply the same nodes (and the
@@ -311,7 +328,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
           key={view}
           view={view}
           graph={flow}
-          full={product.data}
+          full={drawn}
           selectedId={selection?.id ?? null}
           marks={marks}
           onSelect={selectNode}
