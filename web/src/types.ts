@@ -45,6 +45,8 @@ export interface GraphEdgeData extends Record<string, unknown> {
   /** An open conflict's lane among the conflicts whose brackets overlap it (0 first), so
    *  two conflicts are drawn as two brackets with two marks, never one over the other. */
   lane?: number
+  /** Where along its bracket the conflict's mark sits (a fraction), apart from other marks. */
+  at?: number
 }
 
 export type AppEdge = Edge<GraphEdgeData>

@@ -10,7 +10,7 @@ import { bracketPath, conflictOfEdge } from './words'
 export function ConflictEdge({ id, data, sourceX, sourceY, targetX, targetY }: EdgeProps<AppEdge>) {
   const open = useOpenConflict()
   const conflictId = conflictOfEdge(id, data?.apiType)
-  const { path, apexX, apexY } = bracketPath(sourceX, sourceY, targetX, targetY, data?.lane ?? 0)
+  const { path, apexX, apexY } = bracketPath(sourceX, sourceY, targetX, targetY, data?.lane ?? 0, data?.at ?? 0.5)
   const onClick = (e: MouseEvent) => {
     e.stopPropagation()
     if (conflictId) open?.(conflictId)

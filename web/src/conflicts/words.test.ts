@@ -4,7 +4,8 @@ import { buildNames } from '../names'
 import { phraseText } from '../reasons'
 import { APRIL_ADDED, CONFLICT, DISMISS, JUNE_12, JUNE_19, KEEP_JUNE_19, MARCH_ADDED, MEMO, twoMemos } from './testConflict'
 import {
-  conflictLanes,
+  MARK_GAP,
+  placeConflicts,
   betweenInWords,
   settledInWords,
   BRACKET_REACH,
@@ -202,17 +203,24 @@ describe('a resolution on the graph', () => {
   })
 })
 
-describe('conflict lanes', () => {
-  it('puts overlapping conflicts in two lanes, with their marks apart', () => {
-    const lanes = conflictLanes([
-      { id: 'k1', y1: 0, y2: 200 },
-      { id: 'k2', y1: 0, y2: 200 },
-      { id: 'k3', y1: 400, y2: 500 },
-    ])
-    expect([lanes.get('k1'), lanes.get('k2'), lanes.get('k3')]).toEqual([0, 1, 0])
-    const a = bracketPath(100, 0, 100, 200, 0)
-    const b = bracketPath(100, 0, 100, 200, 1)
-    // A "≠" is about 22 px: two marks of one pair of claims never overlap.
-    expect(Math.hypot(a.apexX - b.apexX, a.apexY - b.apexY)).toBeGreaterThan(30)
+describe('conflict marks', () => {
+  it('places each conflict of three claims as a mark of its own, apart', () => {
+    // Three claims one under the other, each in a conflict with the other two, and a second
+    // conflict of the first pair (another kind of value).
+    const spans = [
+      { id: 'k12', sx: 200, sy: 40, tx: 200, ty: 130 },
+      { id: 'k23', sx: 200, sy: 130, tx: 200, ty: 220 },
+      { id: 'k13', sx: 200, sy: 40, tx: 200, ty: 220 },
+      { id: 'k12b', sx: 200, sy: 40, tx: 200, ty: 130 },
+    ]
+    const placed = placeConflicts(spans)
+    const marks = spans.map((s) => {
+      const p = placed.get(s.id)!
+      return bracketPath(s.sx, s.sy, s.tx, s.ty, p.lane, p.at)
+    })
+    for (let i = 0; i < marks.length; i += 1)
+      for (let j = i + 1; j < marks.length; j += 1)
+        expect(Math.hypot(marks[i].apexX - marks[j].apexX, marks[i].apexY - marks[j].apexY)).toBeGreaterThanOrEqual(MARK_GAP)
+    expect(new Set(spans.map((s) => placed.get(s.id)!.lane)).size).toBeGreaterThan(1)
   })
 })

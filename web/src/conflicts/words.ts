@@ -162,14 +162,16 @@ export function conflictOfEdge(edgeId: string, apiType: string | undefined): str
 export const BRACKET_REACH = 30
 /** How much further each lane's bracket reaches, so overlapping brackets stay apart. */
 export const LANE_STEP = 12
-/** Where along its bracket each lane puts its mark (a fraction of the way from one claim to
- *  the other): overlapping brackets' marks at different heights. */
-const MARK_AT = [0.5, 0.3, 0.7, 0.18, 0.82]
+/** Where along its bracket a mark may go (a fraction of the way from one claim to the
+ *  other), in the order they are tried: the middle first. */
+const MARK_AT = [0.5, 0.32, 0.68, 0.2, 0.8, 0.41, 0.59, 0.12, 0.88]
+/** How far apart two marks' centres must be, in graph units (a mark is about 22 across). */
+export const MARK_GAP = 28
 
 /**
  * A bracket from one claim's left side to the other's: out into the gap to the left, along it,
  * and back in, so it never runs through the claims between them. Returns the SVG path and
- * where its mark goes (the "≠"): on the bracket, apart from the other lanes' marks.
+ * where its mark goes (the "≠"), `at` of the way along it.
  */
 export function bracketPath(
   sx: number,
@@ -177,12 +179,13 @@ export function bracketPath(
   tx: number,
   ty: number,
   lane = 0,
+  at = 0.5,
 ): { path: string; apexX: number; apexY: number } {
   // A cubic with both control points `pull` to the left peaks at 3/4 of it, halfway down.
   const reach = BRACKET_REACH + (lane % 2) * LANE_STEP
   const pull = (reach * 4) / 3
   const left = Math.min(sx, tx) - pull
-  const t = MARK_AT[lane % MARK_AT.length]
+  const t = at
   const u = 1 - t
   // The point of the cubic at t: (sx,sy) (left,sy) (left,ty) (tx,ty).
   const x = u * u * u * sx + 3 * u * u * t * left + 3 * u * t * t * left + t * t * t * tx
@@ -190,25 +193,44 @@ export function bracketPath(
   return { path: `M ${sx},${sy} C ${left},${sy} ${left},${ty} ${tx},${ty}`, apexX: x, apexY: y }
 }
 
+export interface ConflictSpan {
+  id: string
+  /** Where the bracket starts and ends: each claim's left side. */
+  sx: number
+  sy: number
+  tx: number
+  ty: number
+}
+
 /**
- * Lanes for the open conflicts drawn in one column: each conflict (its two ends' heights)
- * gets the lowest lane no overlapping conflict already holds, shortest first, so two
- * conflicts whose brackets would lie on one another are drawn apart.
+ * The brackets of the open conflicts drawn, placed apart: each gets the lowest lane no
+ * overlapping bracket holds (shortest first), so two brackets never lie on one another, and
+ * its mark the first place along it at least MARK_GAP from every mark placed before, so two
+ * conflicts are always two marks, each its own button.
  */
-export function conflictLanes(spans: { id: string; y1: number; y2: number }[]): Map<string, number> {
-  const lanes = new Map<string, number>()
+export function placeConflicts(spans: ConflictSpan[]): Map<string, { lane: number; at: number }> {
+  const out = new Map<string, { lane: number; at: number }>()
   const placed: { lo: number; hi: number; lane: number }[] = []
-  const sorted = [...spans].sort((a, b) => Math.abs(a.y2 - a.y1) - Math.abs(b.y2 - b.y1) || (a.id < b.id ? -1 : 1))
+  const marks: { x: number; y: number }[] = []
+  const sorted = [...spans].sort((a, b) => Math.abs(a.ty - a.sy) - Math.abs(b.ty - b.sy) || (a.id < b.id ? -1 : 1))
   for (const s of sorted) {
-    const lo = Math.min(s.y1, s.y2)
-    const hi = Math.max(s.y1, s.y2)
+    const lo = Math.min(s.sy, s.ty)
+    const hi = Math.max(s.sy, s.ty)
     const taken = new Set(placed.filter((p) => p.lo <= hi && lo <= p.hi).map((p) => p.lane))
     let lane = 0
     while (taken.has(lane)) lane += 1
     placed.push({ lo, hi, lane })
-    lanes.set(s.id, lane)
+    let best = { at: MARK_AT[0], room: -1, x: 0, y: 0 }
+    for (const at of MARK_AT) {
+      const { apexX: x, apexY: y } = bracketPath(s.sx, s.sy, s.tx, s.ty, lane, at)
+      const room = Math.min(Infinity, ...marks.map((m) => Math.hypot(m.x - x, m.y - y)))
+      if (room > best.room) best = { at, room, x, y }
+      if (room >= MARK_GAP) break
+    }
+    marks.push({ x: best.x, y: best.y })
+    out.set(s.id, { lane, at: best.at })
   }
-  return lanes
+  return out
 }
 
 const SETTLED_BY: Record<string, string> = {

@@ -2,7 +2,7 @@
 import type { GraphDTO, GraphView } from '../apiTypes'
 import { askedTimes } from '../asked'
 import type { AppEdge, AppNode, AppNodeType, ProductKind } from '../types'
-import { conflictLanes } from '../conflicts/words'
+import { placeConflicts } from '../conflicts/words'
 import { layoutGraph, nodeSize, rankOf } from './layout'
 
 const PRODUCT_KINDS: readonly ProductKind[] = ['source', 'correction', 'claim', 'decision', 'action']
@@ -77,11 +77,19 @@ export function toFlow(dto: GraphDTO, view: GraphView, fold: FoldMarks = NO_FOLD
   // side facing the other node and arrives on the side facing back, instead of looping out
   // of the right and in on the left, or running through both boxes.
   const y = new Map(laid.map((n) => [n.id, n.position.y]))
-  const lanes = conflictLanes(
-    edges.filter((e) => e.type === 'conflict').map((e) => ({ id: e.id, y1: y.get(e.source) ?? 0, y2: y.get(e.target) ?? 0 })),
+  // A bracket runs from each claim's left side, halfway down (its "left" handles).
+  const box = new Map(laid.map((n) => [n.id, { x: n.position.x, y: n.position.y + (Number(n.height ?? n.style?.height) || 0) / 2 }]))
+  const lanes = placeConflicts(
+    edges
+      .filter((e) => e.type === 'conflict')
+      .map((e) => {
+        const s = box.get(e.source) ?? { x: 0, y: 0 }
+        const t = box.get(e.target) ?? { x: 0, y: 0 }
+        return { id: e.id, sx: s.x, sy: s.y, tx: t.x, ty: t.y }
+      }),
   )
   for (const edge of edges) {
-    if (edge.type === 'conflict') edge.data = { apiType: 'CONFLICTS', lane: lanes.get(edge.id) ?? 0 }
+    if (edge.type === 'conflict') edge.data = { apiType: 'CONFLICTS', ...(lanes.get(edge.id) ?? { lane: 0, at: 0.5 }) }
     if (edge.type === 'conflict') continue
     if (rankOf(typeOf.get(edge.source)!) !== rankOf(typeOf.get(edge.target)!)) continue
     const down = y.get(edge.target)! >= y.get(edge.source)!
