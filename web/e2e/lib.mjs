@@ -146,6 +146,8 @@ export function panelLeaks() {
 
 /** A phone opens the memory as a list: switch to the graph, for the checks that are about it. */
 export async function showGraph(page) {
+  // The canvas is loaded on need: its bar (and the switch) come with it.
+  await page.locator('[data-testid="graph"]').waitFor({ state: 'attached' })
   const button = page.locator('[data-testid="show-graph"]')
   if ((await button.count()) === 0 || !(await button.isVisible())) return
   if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click()

@@ -38,8 +38,16 @@ export function withMore(graph: GraphDTO | null, more: readonly GraphDTO[]): Gra
   const haveNode = new Set(nodes.map((n) => n.id))
   const haveEdge = new Set(edges.map((e) => e.id))
   for (const m of more) {
-    for (const n of m.nodes) if (!haveNode.has(n.id)) (haveNode.add(n.id), nodes.push(n))
-    for (const e of m.edges) if (!haveEdge.has(e.id)) (haveEdge.add(e.id), edges.push(e))
+    for (const n of m.nodes) {
+      if (haveNode.has(n.id)) continue
+      haveNode.add(n.id)
+      nodes.push(n)
+    }
+    for (const e of m.edges) {
+      if (haveEdge.has(e.id)) continue
+      haveEdge.add(e.id)
+      edges.push(e)
+    }
   }
   return { ...graph, nodes, edges }
 }
