@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { api, getApiKey, onUnauthorized } from './api'
 import type { GraphView, Workspace } from './apiTypes'
 import { useAsync } from './hooks'
@@ -22,6 +23,7 @@ export default function App() {
   const [listKey, setListKey] = useState(0)
   const [needKey, setNeedKey] = useState(false)
   const [keyKey, setKeyKey] = useState(0)
+  const queries = useQueryClient()
 
   useEffect(() => onUnauthorized(() => setNeedKey(true)), [])
   useEffect(() => {
@@ -98,6 +100,7 @@ export default function App() {
           onSaved={() => {
             setNeedKey(false)
             setKeyKey((k) => k + 1)
+            void queries.invalidateQueries() // a new key may see more: read everything again
           }}
           onCancel={() => setNeedKey(false)}
         />

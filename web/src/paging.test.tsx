@@ -1,8 +1,10 @@
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Run } from './apiTypes'
 import { RunsList } from './panels/RunsList'
 import { showing } from './paging'
+import { newQueryClient, wsKey } from './query'
+import { withQueries } from './testQueries'
 
 function reply(body: unknown) {
   return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
@@ -48,7 +50,7 @@ describe('a paged list (agent runs)', () => {
       .mockResolvedValueOnce(reply({ items: runs(0, 20), next_cursor: 'c1', total: 45 }))
       .mockResolvedValueOnce(reply({ items: runs(20, 40), next_cursor: 'c/2+', total: 45 }))
       .mockResolvedValueOnce(reply({ items: runs(40, 45), next_cursor: null, total: 45 }))
-    render(<RunsList ws="w1" refreshKey={0} onOpen={() => {}} />)
+    render(withQueries(<RunsList ws="w1" onOpen={() => {}} />))
     await screen.findByTestId('runs-list')
     expect(listed()).toBe(20)
     expect(screen.getByTestId('runs-more-count').textContent).toBe('Showing 20 of 45')
@@ -72,7 +74,7 @@ describe('a paged list (agent runs)', () => {
     fetchMock
       .mockResolvedValueOnce(reply({ items: runs(0, 2), next_cursor: 'c1', total: 3 }))
       .mockResolvedValueOnce(reply({ items: runs(1, 3), next_cursor: null, total: 3 }))
-    render(<RunsList ws="w1" refreshKey={0} onOpen={() => {}} />)
+    render(withQueries(<RunsList ws="w1" onOpen={() => {}} />))
     await screen.findByTestId('runs-list')
     fireEvent.click(screen.getByTestId('runs-more-button'))
     await waitFor(() => expect(listed()).toBe(3))
@@ -84,11 +86,13 @@ describe('a paged list (agent runs)', () => {
       .mockResolvedValueOnce(reply({ items: runs(0, 20), next_cursor: 'c1', total: 45 }))
       .mockResolvedValueOnce(reply({ items: runs(20, 40), next_cursor: 'c2', total: 45 }))
       .mockResolvedValueOnce(reply({ items: [run(99), ...runs(0, 19)], next_cursor: 'd1', total: 46 }))
-    const { rerender } = render(<RunsList ws="w1" refreshKey={0} onOpen={() => {}} />)
+    const client = newQueryClient()
+    render(withQueries(<RunsList ws="w1" onOpen={() => {}} />, client))
     await screen.findByTestId('runs-list')
     fireEvent.click(screen.getByTestId('runs-more-button'))
     await waitFor(() => expect(listed()).toBe(40))
-    rerender(<RunsList ws="w1" refreshKey={1} onOpen={() => {}} />)
+    // A change made in the workspace reads everything of it again.
+    await act(() => client.invalidateQueries({ queryKey: wsKey('w1') }))
     await waitFor(() => expect(screen.getByTestId('runs-more-count').textContent).toBe('Showing 20 of 46'))
     expect(urls()[2]).toBe('/api/workspaces/w1/agent-runs?limit=20')
     expect(screen.getByTestId('runs-list').querySelector('li button')?.textContent).toBe('Task 99')
@@ -96,7 +100,7 @@ describe('a paged list (agent runs)', () => {
 
   it('says nothing about more when the list fits one page', async () => {
     fetchMock.mockResolvedValueOnce(reply({ items: runs(0, 3), next_cursor: null, total: 3 }))
-    render(<RunsList ws="w1" refreshKey={0} onOpen={() => {}} />)
+    render(withQueries(<RunsList ws="w1" onOpen={() => {}} />))
     await screen.findByTestId('runs-list')
     expect(listed()).toBe(3)
     expect(screen.queryByTestId('runs-more')).toBeNull()
@@ -106,7 +110,7 @@ describe('a paged list (agent runs)', () => {
 describe('an answer from before cursors', () => {
   it('is one page without a count, and offers no more', async () => {
     fetchMock.mockResolvedValueOnce(reply({ items: runs(0, 2) }))
-    render(<RunsList ws="w1" refreshKey={0} onOpen={() => {}} />)
+    render(withQueries(<RunsList ws="w1" onOpen={() => {}} />))
     await screen.findByTestId('runs-list')
     expect(listed()).toBe(2)
     expect(screen.queryByTestId('runs-more')).toBeNull()

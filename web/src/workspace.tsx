@@ -1,19 +1,18 @@
 // What every panel of an open workspace shares: its id, who is who (names and statuses, read
-// from the latest graph), and a counter that moves whenever something changed, so a panel
-// that shows a status reads the same one the graph shows.
+// from the latest graph) and the moment shown. What each panel reads is in the query cache
+// (query.ts), read again after every change, so it shows the status the graph shows.
 import { createContext, useContext } from 'react'
 import { NO_NAMES, type Names } from './names'
 
 export interface WorkspaceContext {
   ws: string
   names: Names
-  refreshKey: number
   /** The moment the workspace is shown as of (epoch ms), or null for now: panels read the
    *  past then, and offer no changes. */
   asOf?: number | null
 }
 
-export const WorkspaceCtx = createContext<WorkspaceContext>({ ws: '', names: NO_NAMES, refreshKey: 0, asOf: null })
+export const WorkspaceCtx = createContext<WorkspaceContext>({ ws: '', names: NO_NAMES, asOf: null })
 
 export function useWorkspace(): WorkspaceContext {
   return useContext(WorkspaceCtx)

@@ -26,7 +26,7 @@ const listed = (items: Conflict[]): Async<{ items: Conflict[]; readAt: number }>
 function Harness({ onResolved }: { onResolved: (r: ResolutionApplied, p: ResolutionPreview) => void }) {
   const [preview, setPreview] = useState<ResolutionPreview | null>(null)
   return (
-    <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()), refreshKey: 0 }}>
+    <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()) }}>
       <div data-testid="previewing">{preview ? preview.resolution : 'none'}</div>
       <ConflictsPanel
         ws="w1"
@@ -60,7 +60,7 @@ describe("a side a reviewer wrote", () => {
   it('comes from the reviewer’s correction, linked as a correction, not as a source', () => {
     const side = { ...CONFLICT.claims[0], source_id: null, source_title: null, correction_id: 'corr-0001', version: null, source_added_at: null }
     render(
-      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()), refreshKey: 0 }}>
+      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()) }}>
         <SideCard side={side} now={READ_AT} newer={false} onSelect={() => {}} />
       </WorkspaceCtx.Provider>,
     )
@@ -218,7 +218,7 @@ describe('the conflicts panel', () => {
 
   it('says so when no conflict is open', () => {
     render(
-      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()), refreshKey: 0 }}>
+      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()) }}>
         <ConflictsPanel ws="w1" asOf={null} list={listed([])} preview={null} onPreview={() => {}} onResolved={() => {}} onSelect={() => {}} focus={null} />
       </WorkspaceCtx.Provider>,
     )
@@ -228,7 +228,7 @@ describe('the conflicts panel', () => {
   it('at a moment in the past lists what was open then, to read: no keep, no dismiss', () => {
     const past = READ_AT - 86_400_000
     const { rerender } = render(
-      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()), refreshKey: 0, asOf: past }}>
+      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()), asOf: past }}>
         <ConflictsPanel ws="w1" asOf={past} list={listed([CONFLICT])} preview={null} onPreview={() => {}} onResolved={() => {}} onSelect={() => {}} focus={null} />
       </WorkspaceCtx.Provider>,
     )
@@ -237,7 +237,7 @@ describe('the conflicts panel', () => {
     expect(screen.queryByTestId('conflict-dismiss')).toBeNull()
     expect(screen.getByTestId('conflicts-past').textContent).toMatch(/go back to now/)
     rerender(
-      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()), refreshKey: 0, asOf: past }}>
+      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()), asOf: past }}>
         <ConflictsPanel ws="w1" asOf={past} list={listed([])} preview={null} onPreview={() => {}} onResolved={() => {}} onSelect={() => {}} focus={null} />
       </WorkspaceCtx.Provider>,
     )

@@ -1,5 +1,5 @@
 import { api } from '../api'
-import { useAsync } from '../hooks'
+import { useRead, wsKey } from '../query'
 import { heldBecausePhrase, quoted } from '../reasons'
 import { useWorkspace } from '../workspace'
 import { ActionControls } from './ActionControls'
@@ -8,16 +8,15 @@ import { ErrorNote, PhraseView, StatusBadge, type SelectById } from './common'
 interface Props {
   ws: string
   id: string
-  refreshKey: number
   onChanged: () => void
   onSelect: SelectById
 }
 
 const GOOD = new Set(['draft', 'accepted'])
 
-export function ActionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props) {
+export function ActionPanel({ ws, id, onChanged, onSelect }: Props) {
   const { names, asOf = null } = useWorkspace()
-  const action = useAsync(`${id}:${asOf ?? 'now'}`, () => api.getAction(ws, id, asOf), refreshKey)
+  const action = useRead(wsKey(ws, 'action', id, asOf), () => api.getAction(ws, id, asOf))
   if (action.error) return <ErrorNote error={action.error} />
   const a = action.data
   if (!a) return <p className="muted">Loading the action…</p>

@@ -32,7 +32,7 @@ const copy: AlsoStates = {
 }
 
 function inWorkspace(ui: React.ReactNode) {
-  return <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(LAUNCH), refreshKey: 0 }}>{ui}</WorkspaceCtx.Provider>
+  return <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(LAUNCH) }}>{ui}</WorkspaceCtx.Provider>
 }
 
 afterEach(cleanup)

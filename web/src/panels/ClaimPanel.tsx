@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { api } from '../api'
 import type { CorrectionApplied, CorrectionPreview } from '../apiTypes'
 import { isCurrentClaim } from '../claims'
-import { useAsync } from '../hooks'
+import { useRead, wsKey } from '../query'
 import { BeforeAfter } from './BeforeAfter'
 import { ErrorNote, type SelectById } from './common'
 import { CorrectionPanel, type PreviewState } from './CorrectionPanel'
@@ -13,7 +13,6 @@ import { useWorkspace } from '../workspace'
 interface Props {
   ws: string
   id: string
-  refreshKey: number
   preview: PreviewState | null
   onPreview: (preview: PreviewState | null) => void
   /** Told once a correction is applied (it reloads the workspace). */
@@ -21,9 +20,9 @@ interface Props {
   onSelect: SelectById
 }
 
-export function ClaimPanel({ ws, id, refreshKey, preview, onPreview, onApplied, onSelect }: Props) {
+export function ClaimPanel({ ws, id, preview, onPreview, onApplied, onSelect }: Props) {
   const { asOf = null } = useWorkspace()
-  const claim = useAsync(`${id}:${asOf ?? 'now'}`, () => api.getClaim(ws, id, asOf), refreshKey)
+  const claim = useRead(wsKey(ws, 'claim', id, asOf), () => api.getClaim(ws, id, asOf))
   const [applied, setApplied] = useState<{ result: CorrectionApplied; preview: CorrectionPreview } | null>(null)
 
   function handleApplied(result: CorrectionApplied, applying: CorrectionPreview) {

@@ -4,7 +4,8 @@ import type { Decision } from '../apiTypes'
 import { askedWords } from '../asked'
 import { isCurrentClaim } from '../claims'
 import type { Names } from '../names'
-import { useAction, useAsync, useNow } from '../hooks'
+import { useAction, useNow } from '../hooks'
+import { useRead, wsKey } from '../query'
 import { claimWithOrigin, explainReviewReason, parseReviewReason } from '../reasons'
 import { useWorkspace } from '../workspace'
 import { ActionControls } from './ActionControls'
@@ -27,14 +28,13 @@ const OPS: Record<Decision['status'], Op[]> = {
 interface Props {
   ws: string
   id: string
-  refreshKey: number
   onChanged: () => void
   onSelect: SelectById
 }
 
-export function DecisionPanel({ ws, id, refreshKey, onChanged, onSelect }: Props) {
+export function DecisionPanel({ ws, id, onChanged, onSelect }: Props) {
   const { names, asOf = null } = useWorkspace()
-  const decision = useAsync(`${id}:${asOf ?? 'now'}`, () => api.getDecision(ws, id, asOf), refreshKey)
+  const decision = useRead(wsKey(ws, 'decision', id, asOf), () => api.getDecision(ws, id, asOf))
   const [reconfirming, setReconfirming] = useState(false)
   const { busy, error, run } = useAction()
   const now = useNow()
@@ -194,7 +194,7 @@ function PremiseConflicts({ claimId, onSelect }: { claimId: string; onSelect: Se
           In an open conflict ({kindInWords(k.kind).toLowerCase()}): against{' '}
           <PhraseView phrase={claimWithOrigin(k.otherId, names)} onSelect={onSelect} />.{' '}
           {open && (
-            <button type="button" className="link" data-testid="review-conflict" data-id={k.conflictId} onClick={() => open(k.conflictId)}>
+            <button type="button" className="link" data-testid="premise-conflict-review" data-id={k.conflictId} onClick={() => open(k.conflictId)}>
               Review the conflict
             </button>
           )}

@@ -11,7 +11,6 @@ import { SourcePanel } from './SourcePanel'
 interface Props {
   ws: string
   selection: Selection | null
-  refreshKey: number
   preview: PreviewState | null
   onPreview: (preview: PreviewState | null) => void
   onApplied: (applied: CorrectionApplied, preview: CorrectionPreview) => void
@@ -19,7 +18,7 @@ interface Props {
   onSelect: SelectById
 }
 
-export function DetailPanel({ ws, selection, refreshKey, preview, onPreview, onApplied, onChanged, onSelect }: Props) {
+export function DetailPanel({ ws, selection, preview, onPreview, onApplied, onChanged, onSelect }: Props) {
   if (!selection) {
     return (
       <div className="muted hint" data-testid="detail-empty">
@@ -41,7 +40,6 @@ export function DetailPanel({ ws, selection, refreshKey, preview, onPreview, onA
           key={id}
           ws={ws}
           id={id}
-          refreshKey={refreshKey}
           preview={preview}
           onPreview={onPreview}
           onApplied={onApplied}
@@ -49,9 +47,9 @@ export function DetailPanel({ ws, selection, refreshKey, preview, onPreview, onA
         />
       )
     case 'decision':
-      return <DecisionPanel key={id} ws={ws} id={id} refreshKey={refreshKey} onChanged={onChanged} onSelect={onSelect} />
+      return <DecisionPanel key={id} ws={ws} id={id} onChanged={onChanged} onSelect={onSelect} />
     case 'action':
-      return <ActionPanel key={id} ws={ws} id={id} refreshKey={refreshKey} onChanged={onChanged} onSelect={onSelect} />
+      return <ActionPanel key={id} ws={ws} id={id} onChanged={onChanged} onSelect={onSelect} />
     case 'source':
       return <SourcePanel key={id} ws={ws} id={id} />
     case 'correction':

@@ -1,6 +1,6 @@
 import { api } from '../api'
 import type { Handoff, RunView as RunViewData } from '../apiTypes'
-import { useAsync } from '../hooks'
+import { useRead, wsKey } from '../query'
 import { droppedPhrase, proposalPhrases, quoted } from '../reasons'
 import { useWorkspace } from '../workspace'
 import { NodeLink, PhraseView, StatusBadge, type SelectById } from './common'
@@ -74,8 +74,8 @@ function HandoffStep({ h, onSelect }: { h: Handoff; onSelect: SelectById }) {
  * statuses shown are the graph's, so a correction applied elsewhere shows here too.
  */
 export function RunView({ initial, onSelect }: { initial: RunViewData; onSelect: SelectById }) {
-  const { ws, names, refreshKey } = useWorkspace()
-  const fresh = useAsync(`run:${initial.run.id}`, () => api.getRun(ws, initial.run.id), refreshKey)
+  const { ws, names } = useWorkspace()
+  const fresh = useRead(wsKey(ws, 'run', initial.run.id), () => api.getRun(ws, initial.run.id))
   const { run, handoffs, decision, actions } = fresh.data ?? initial
   return (
     <div className="run-view" data-testid="run-view" data-run-id={run.id}>

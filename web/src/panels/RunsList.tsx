@@ -1,6 +1,7 @@
 import { api } from '../api'
 import type { RunView as RunViewData } from '../apiTypes'
 import { useNow } from '../hooks'
+import { useChangeStamp } from '../query'
 import { askedWords } from '../asked'
 import { whenInWords } from '../format'
 import { MoreFooter } from '../MoreFooter'
@@ -10,7 +11,8 @@ import { ErrorNote, StatusBadge } from './common'
 
 // Earlier runs of this workspace, newest first, a page at a time; picking one shows its
 // handoff trail.
-export function RunsList({ ws, refreshKey, onOpen }: { ws: string; refreshKey: number; onOpen: (run: RunViewData) => void }) {
+export function RunsList({ ws, onOpen }: { ws: string; onOpen: (run: RunViewData) => void }) {
+  const changed = useChangeStamp(ws)
   const { asOf = null, names } = useWorkspace()
   const now = useNow()
   // A run is named by its task: the same question asked twice says which asking it was.
@@ -18,7 +20,7 @@ export function RunsList({ ws, refreshKey, onOpen }: { ws: string; refreshKey: n
     const asked = r.decision_ids.length ? names.askedOf(r.decision_ids[0]) : undefined
     return asked ? askedWords(asked, now) : whenInWords(r.created_at, now)
   }
-  const runs = usePaged(ws, (cursor) => api.listRuns(ws, cursor), refreshKey)
+  const runs = usePaged(ws, (cursor) => api.listRuns(ws, cursor), changed)
   // At a moment in the past, the runs made by then.
   const shown = asOf === null ? runs.items : runs.items.filter((r) => r.created_at <= asOf)
   async function open(id: string) {

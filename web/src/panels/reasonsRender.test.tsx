@@ -6,6 +6,7 @@ import { IDS, LAUNCH } from '../testWorld'
 import { WorkspaceCtx } from '../workspace'
 import { DecisionPanel } from './DecisionPanel'
 import { PreviewList } from './PreviewList'
+import { withQueries } from '../testQueries'
 
 const names = buildNames(LAUNCH)
 const BARE_ID = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8}\b/
@@ -39,7 +40,7 @@ const preview: CorrectionPreview = {
 }
 
 function inWorkspace(ui: React.ReactNode) {
-  return <WorkspaceCtx.Provider value={{ ws: 'w1', names, refreshKey: 0 }}>{ui}</WorkspaceCtx.Provider>
+  return withQueries(<WorkspaceCtx.Provider value={{ ws: 'w1', names }}>{ui}</WorkspaceCtx.Provider>)
 }
 
 afterEach(cleanup)
@@ -99,7 +100,7 @@ describe('DecisionPanel', () => {
   afterEach(() => vi.unstubAllGlobals())
 
   it('shows why it needs review in words, never the stored JSON', async () => {
-    render(inWorkspace(<DecisionPanel ws="w1" id={IDS.event} refreshKey={0} onChanged={() => {}} onSelect={() => {}} />))
+    render(inWorkspace(<DecisionPanel ws="w1" id={IDS.event} onChanged={() => {}} onSelect={() => {}} />))
     const reason = await waitFor(() => screen.getByTestId('decision-review-reason'))
     expect(reason.textContent).toBe(
       'Flagged for review: a reviewer corrected “The product launch is planned for June 12.” to ' +

@@ -7,7 +7,8 @@ import { api } from '../api'
 import type { GraphDTO } from '../apiTypes'
 import { askedWords } from '../asked'
 import { originLabel } from '../claims'
-import { useAsync, useNow } from '../hooks'
+import { useNow } from '../hooks'
+import { useRead, wsKey } from '../query'
 import { ErrorNote, NodeLink, StatusBadge, type SelectById } from '../panels/common'
 import { useWorkspace } from '../workspace'
 import { decisionRows } from './memoryRows'
@@ -108,8 +109,8 @@ export function MemoryList({ graph, onSelect }: Props) {
 
 /** A decision's premises with their claims, read at the moment shown. */
 function Premises({ id, onSelect }: { id: string; onSelect: SelectById }) {
-  const { ws, asOf = null, refreshKey } = useWorkspace()
-  const decision = useAsync(`${id}:${asOf ?? 'now'}`, () => api.getDecision(ws, id, asOf), refreshKey)
+  const { ws, asOf = null } = useWorkspace()
+  const decision = useRead(wsKey(ws, 'decision', id, asOf), () => api.getDecision(ws, id, asOf))
   if (decision.error) return <ErrorNote error={decision.error} />
   const d = decision.data
   if (!d) return <p className="muted">Loading what it rests on…</p>
@@ -131,8 +132,8 @@ function Premises({ id, onSelect }: { id: string; onSelect: SelectById }) {
 
 /** One claim: its words, its status, the quote it was read from and where. */
 function ClaimQuote({ id, statement, status, onSelect }: { id: string; statement: string; status: string; onSelect: SelectById }) {
-  const { ws, asOf = null, refreshKey } = useWorkspace()
-  const claim = useAsync(`${id}:${asOf ?? 'now'}`, () => api.getClaim(ws, id, asOf), refreshKey)
+  const { ws, asOf = null } = useWorkspace()
+  const claim = useRead(wsKey(ws, 'claim', id, asOf), () => api.getClaim(ws, id, asOf))
   const c = claim.data
   return (
     <div className="ml-claim" data-testid="ml-claim" data-id={id} data-status={c?.status ?? status}>

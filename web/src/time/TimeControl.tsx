@@ -4,21 +4,20 @@
 // last stop is now.
 import { useState } from 'react'
 import { api } from '../api'
-import { useAsync } from '../hooks'
+import { useRead, wsKey } from '../query'
 import { ErrorNote } from '../panels/common'
 import './time.css'
 import { eventText, stopOf, when } from './when'
 
 interface Props {
   ws: string
-  refreshKey: number
   asOf: number | null
   onChange: (asOf: number | null) => void
 }
 
-export function TimeControl({ ws, refreshKey, asOf, onChange }: Props) {
+export function TimeControl({ ws, asOf, onChange }: Props) {
   const [open, setOpen] = useState(asOf !== null)
-  const timeline = useAsync(open ? `${ws}:timeline` : null, () => api.getTimeline(ws), refreshKey)
+  const timeline = useRead(open ? wsKey(ws, 'timeline') : null, () => api.getTimeline(ws))
   const events = timeline.data?.events ?? []
   const stop = stopOf(events, asOf)
   const last = events.length
