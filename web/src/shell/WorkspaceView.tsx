@@ -2,18 +2,14 @@
 // one source of truth for names and statuses: every panel reads them from it, and every
 // change reloads it, so no panel keeps showing a status the graph no longer has.
 import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react'
-import { api } from '../api'
-import type { CorrectionApplied, CorrectionPreview, GraphDTO, GraphView, RunView as RunViewData } from '../apiTypes'
-import { around as aroundOf } from '../graph/around'
-import { claimAsGraph, withMore } from '../graph/drawMore'
+import type { CorrectionApplied, CorrectionPreview, GraphView, RunView as RunViewData } from '../apiTypes'
 import { marksFromPreview } from '../graph/decorate'
-import { foldableClaims, foldGraph } from '../graph/fold'
 import type { Focus } from '../graph/GraphCanvas'
 import { LimitStrip } from '../graph/LimitStrip'
 import type { SearchHit } from '../graph/NodeSearch'
-import { productKind, toFlow, type FlowGraph } from '../graph/toFlow'
-import { useAsync, useMedia } from '../hooks'
-import { buildNames } from '../names'
+import { productKind } from '../graph/toFlow'
+import { useMedia } from '../hooks'
+import { useChangeStamp, useWorkspaceChanged } from '../query'
 import { impactSummary } from '../reasons'
 import { ErrorNote, Section, type LinkKind, type SelectById } from '../panels/common'
 import type { PreviewState } from '../panels/CorrectionPanel'
@@ -22,6 +18,8 @@ import { CONFLICTS_TAB, useConflictsTab } from '../conflicts/useConflictsTab'
 import type { AppNode, Selection } from '../types'
 import { WorkspaceCtx } from '../workspace'
 import { SidePanel, type PanelTab } from './SidePanel'
+import { useGraphRead } from './useGraphRead'
+import { useGraphShape } from './useGraphShape'
 
 // The graph (React Flow), the panels and the history are loaded on need, each its own chunk
 // fetched while the workspace's graph is read: the first script is the shell alone.
@@ -40,16 +38,7 @@ const OnNeed = ({ what, children }: { what: string; children: ReactNode }) => (
   <Suspense fallback={<Loading what={what} />}>{children}</Suspense>
 )
 
-const EMPTY_GRAPH: FlowGraph = { nodes: [], edges: [] }
 const NO_IDS: ReadonlySet<string> = new Set()
-
-function layout(dto: GraphDTO, view: GraphView, fold?: Parameters<typeof toFlow>[2]): FlowGraph {
-  const started = performance.now()
-  const flow = toFlow(dto, view, fold)
-  const ms = Math.round(performance.now() - started)
-  if (flow.nodes.length > 300) console.info(`[afterhack] layout of ${flow.nodes.length} nodes took ${ms} ms`)
-  return flow
-}
 
 /** The nodes a correction touches: the claim, and the decisions and actions in its preview. */
 function touched(p: CorrectionPreview): string[] {
@@ -61,7 +50,6 @@ const narrowWindow = () => typeof window !== 'undefined' && window.innerWidth < 
 const PHONE = '(max-width: 699px)'
 
 export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: GraphView; reloadKey?: number }) {
-  const [refreshKey, setRefreshKey] = useState(0)
   const [selection, setSelection] = useState<Selection | null>(null)
   const [preview, setPreview] = useState<PreviewState | null>(null)
   const [run, setRun] = useState<RunViewData | null>(null)
@@ -73,11 +61,6 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   }, [])
   const [chosenTab, setTab] = useState<string | null>(null)
   const [folded, setFolded] = useState(false)
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(NO_IDS)
-  const [revealed, setRevealed] = useState<ReadonlySet<string>>(NO_IDS)
-  const [showAll, setShowAll] = useState(false)
-  // The node the graph is narrowed to (a large workspace), or null for all that is drawn.
-  const [aroundId, setAround] = useState<string | null>(null)
   // The moment the graph shows (the time control's), or null for now.
   const [asOf, setAsOf] = useState<number | null>(null)
   // The memory as a list or as a graph: a phone opens on the list, any width can switch.
@@ -86,20 +69,20 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const listShown = view === 'product' && (chosenMode ?? (phone ? 'list' : 'graph')) === 'list'
 
   // A change is made now: the graph comes back to now to show it.
+  const changed = useWorkspaceChanged(ws)
   const refresh = useCallback(() => {
     setAsOf(null)
-    setRefreshKey((k) => k + 1)
-  }, [])
-  const version = `${refreshKey}:${reloadKey}`
-  // Moving in time is a new version of the same graph: the old one stays until the new arrives.
-  const graphVersion = `${version}:${asOf ?? 'now'}`
-  const product = useAsync(`${ws}:product`, () => api.getGraph(ws, 'product', asOf), graphVersion)
-  const internal = useAsync(view === 'internal' ? `${ws}:internal` : null, () => api.getGraph(ws, 'internal', asOf), graphVersion)
-  // Nodes the graph view did not draw (its limit cut them), found by the search and drawn
-  // with what is around them.
-  const [more, setMore] = useState<GraphDTO[]>([])
-  const drawn = useMemo(() => withMore(product.data, more), [product.data, more])
-  const names = useMemo(() => buildNames(drawn), [drawn])
+    changed()
+  }, [changed])
+  const version = `${useChangeStamp(ws)}:${reloadKey}`
+  const { product, internal, drawn, names, drawClaim } = useGraphRead(ws, view, asOf)
+  // Marks on the graph and the nodes they keep unfolded come from the previews, so the
+  // graph's shape is worked out below, once the conflicts tab has said what it previews.
+  const [revealed, setRevealed] = useState<ReadonlySet<string>>(NO_IDS)
+  const reveal = useCallback(
+    (ids: string[]) => setRevealed((r) => (ids.every((id) => r.has(id)) ? r : new Set([...r, ...ids]))),
+    [],
+  )
   const correctionMarks = useMemo(() => marksFromPreview(preview?.data ?? null), [preview])
   // Open conflicts: their tab, a resolution's preview (one preview at a time on the graph).
   const conflicts = useConflictsTab({
@@ -108,7 +91,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
     asOf,
     graph: drawn,
     bringIntoView,
-    reveal: useCallback((ids: string[]) => setRevealed((r) => new Set([...r, ...ids])), []),
+    reveal,
     refresh,
     onPreviewShown: useCallback(() => {
       setPreview(null)
@@ -122,34 +105,8 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const marks = conflicts.preview ? conflicts.marks : correctionMarks
   const clearResolution = conflicts.clearPreview
 
-  // Narrowed to one node, the graph draws what is around it, every claim of it shown.
-  const narrowed = useMemo(
-    () => (drawn && aroundId ? aroundOf(drawn, aroundId) : drawn),
-    [drawn, aroundId],
-  )
-  const aroundShown = Boolean(aroundId && drawn?.nodes.some((n) => n.id === aroundId))
-
-  // Folding: only what it would hide matters for the layout, so selecting a visible node
-  // never lays the graph out again.
-  const foldable = useMemo(
-    () => (narrowed ? foldableClaims(narrowed, expanded) : new Set<string>()),
-    [narrowed, expanded],
-  )
-  const keepKey = useMemo(() => {
-    const keep = new Set<string>([...revealed, ...marks.keys()])
-    if (selection) keep.add(selection.id)
-    return [...keep].filter((id) => foldable.has(id)).sort().join(',')
-  }, [revealed, marks, selection, foldable])
-  const folding = useMemo(() => {
-    if (!narrowed) return null
-    return foldGraph(narrowed, { expanded, showAll: showAll || aroundShown, keep: new Set(keepKey ? keepKey.split(',') : []) })
-  }, [narrowed, expanded, showAll, aroundShown, keepKey])
-
-  const flow = useMemo(() => {
-    if (view === 'internal') return internal.data ? layout(internal.data, 'internal') : EMPTY_GRAPH
-    if (!folding) return EMPTY_GRAPH
-    return layout(folding.dto, 'product', { hidden: folding.hidden, expanded })
-  }, [view, internal.data, folding, expanded])
+  const shape = useGraphShape({ view, drawn, internal: internal.data, marks, selectedId: selection?.id ?? null, revealed })
+  const { narrowed, narrowedIds, aroundId, aroundShown, setAround, folding, flow, showAll, setShowAll, toggleSource: toggleFold } = shape
   const graphData = view === 'internal' ? internal : product
 
   // An empty workspace opens on the form that fills it (decided once, when it first loads).
@@ -172,27 +129,23 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   )
 
   // A node outside the narrowed graph is shown with the rest of it.
-  const narrowedIds = useMemo(() => new Set(narrowed?.nodes.map((n) => n.id) ?? []), [narrowed])
   const drawnIds = useMemo(() => new Set(drawn?.nodes.map((n) => n.id) ?? []), [drawn])
   const selectById: SelectById = useCallback(
     (id, kind) => {
       if (!narrowedIds.has(id)) setAround(null)
-      setRevealed((r) => (r.has(id) ? r : new Set([...r, id])))
+      reveal([id])
       show(id, kind)
       bringIntoView([id])
       // A claim the graph view did not draw: read it, draw it with its source and the
       // decisions resting on it, and narrow the graph to it (the camera follows once drawn).
       if (kind === 'claim' && !drawnIds.has(id) && asOf === null) {
-        api.getClaim(ws, id).then(
-          (claim) => {
-            setMore((m) => [...m, claimAsGraph(claim)])
-            setAround(id)
-          },
+        drawClaim(id).then(
+          () => setAround(id),
           () => undefined, // the panel says why it cannot be read
         )
       }
     },
-    [show, bringIntoView, narrowedIds, drawnIds, ws, asOf],
+    [show, bringIntoView, narrowedIds, drawnIds, asOf, reveal, setAround, drawClaim],
   )
 
   // A preview shows on the graph what it touches; after apply the same nodes (and the
@@ -208,26 +161,21 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   const onApplied = useCallback(
     (applied: CorrectionApplied, was: CorrectionPreview) => {
       const replacement = applied.replacement?.id
-      if (replacement) setRevealed((r) => new Set([...r, replacement]))
+      if (replacement) reveal([replacement])
       bringIntoView(replacement ? [...touched(was), replacement] : touched(was))
       refresh()
     },
-    [bringIntoView, refresh],
+    [bringIntoView, refresh, reveal],
   )
 
   const onSearchPick = useCallback((hit: SearchHit) => selectById(hit.id, hit.kind), [selectById])
 
   const toggleSource = useCallback(
     (id: string) => {
-      setExpanded((e) => {
-        const next = new Set(e)
-        if (next.has(id)) next.delete(id)
-        else next.add(id)
-        return next
-      })
+      toggleFold(id)
       bringIntoView([id])
     },
-    [bringIntoView],
+    [bringIntoView, toggleFold],
   )
 
   const selectedDecision =
@@ -244,7 +192,6 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
         <DetailPanel
           ws={ws}
           selection={selection}
-          refreshKey={refreshKey}
           preview={preview}
           onPreview={showPreview}
           onApplied={onApplied}
@@ -284,7 +231,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
             </Section>
           )}
           <Section title="Earlier runs">
-            <RunsList ws={ws} refreshKey={refreshKey} onOpen={setRun} />
+            <RunsList ws={ws} onOpen={setRun} />
           </Section>
         </>
       ),
@@ -309,12 +256,12 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
 
   const time = (
     <Suspense fallback={null}>
-      <TimeControl ws={ws} refreshKey={refreshKey} asOf={asOf} onChange={setAsOf} />
+      <TimeControl ws={ws} asOf={asOf} onChange={setAsOf} />
     </Suspense>
   )
 
   return (
-    <WorkspaceCtx.Provider value={{ ws, names, refreshKey, asOf }}>
+    <WorkspaceCtx.Provider value={{ ws, names, asOf }}>
       <ConflictNavCtx.Provider value={conflicts.openConflict}>
       <div className={folded ? 'workspace panel-folded' : 'workspace'} data-testid="workspace" data-id={ws}>
         <Suspense
