@@ -12,8 +12,10 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from afterhack.cli.main import app as cli
@@ -24,6 +26,17 @@ from tests.support.procs import AppProcess
 
 # Wider than any line an ingest prints would need, so a line is a line, not a wrapped cell.
 COLUMNS = "250"
+
+
+@pytest.fixture(scope="module")
+def own_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppProcess]:
+    """The app as `scripts/run` serves it (its embedded FalkorDB), for the ingests of
+    thousands of sentences: a store of their own, not the session's shared one."""
+    base = tmp_path_factory.mktemp("cli-says")
+    env = {"AFTERHACK_FALKORDB_URL": "", "OPENAI_BASE_URL": "", "AFTERHACK_ADMIN_KEY": "",
+           "AFTERHACK_REQUIRE_KEYS": "false", "AFTERHACK_EMBEDDING_WORKER": "false"}
+    with AppProcess(env, data_dir=base / "data", log_path=base / "app.log") as app:
+        yield app
 
 
 def _sentences(n: int) -> str:
@@ -43,10 +56,10 @@ def _workspace(app: AppProcess, name: str) -> tuple[list[str], dict[str, str], s
             ws)
 
 
-def test_ingest_prints_the_totals_and_the_first_claims(running_app: AppProcess,
+def test_ingest_prints_the_totals_and_the_first_claims(own_app: AppProcess,
                                                        tmp_path: Path) -> None:
     runner = CliRunner()
-    url, env, ws = _workspace(running_app, "summary")
+    url, env, ws = _workspace(own_app, "summary")
     doc = tmp_path / "depot.md"
     doc.write_text(_sentences(2000), encoding="utf-8")
     out = runner.invoke(cli, ["ingest", str(doc), *url], env=env)
@@ -58,7 +71,7 @@ def test_ingest_prints_the_totals_and_the_first_claims(running_app: AppProcess,
     assert "Crate 1999 " not in out.stdout
     assert "1,995 more claims" in out.stdout and "--all" in out.stdout
     assert "under \u201cShelf 0\u201d" in out.stdout
-    with Client(running_app.base_url, workspace=ws) as c:
+    with Client(own_app.base_url, workspace=ws) as c:
         assert c.search_claims()["total"] == 2000
 
     # --all prints every one: the same file again is unchanged, and lists all it holds.
@@ -70,8 +83,8 @@ def test_ingest_prints_the_totals_and_the_first_claims(running_app: AppProcess,
 
 
 def test_ctrl_c_during_an_ingest_says_the_server_goes_on_and_it_does(
-        running_app: AppProcess, tmp_path: Path) -> None:
-    url, env, ws = _workspace(running_app, "interrupted")
+        own_app: AppProcess, tmp_path: Path) -> None:
+    url, env, ws = _workspace(own_app, "interrupted")
     doc = tmp_path / "depot.md"
     doc.write_text(_sentences(2000), encoding="utf-8")
     proc = subprocess.Popen([sys.executable, "-m", "afterhack.cli", "ingest", str(doc), *url],
@@ -99,7 +112,7 @@ def test_ctrl_c_during_an_ingest_says_the_server_goes_on_and_it_does(
     assert "Ctrl-C does not cancel: the server goes on reading depot.md" in said, said
     assert proc.returncode == 0, (stdout, said)
     assert "2,000 claims kept" in stdout, stdout
-    with Client(running_app.base_url, workspace=ws) as c:
+    with Client(own_app.base_url, workspace=ws) as c:
         assert c.search_claims()["total"] == 2000
         assert [s["title"] for s in c.list_sources()["items"]] == ["depot"]
 
@@ -163,4 +176,4 @@ def test_say_and_sources_speak_of_messages_and_a_question_keeps_no_claim(
     assert "the sources disagree" not in newer.stdout
     assert "version" not in newer.stdout
     listed = runner.invoke(cli, ["sources", *url], env=env)
-    assert "conversation  Launch chat" in listed.stdout, listed.stdout
+    assert "3 messages  Launch chat" in listed.stdout, listed.stdout

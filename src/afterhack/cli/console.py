@@ -247,9 +247,12 @@ def source_summary(result: JSON, held: list[JSON] | None = None, *, every: bool 
     (``held``, the source's claims), what it holds of it."""
     source = result.get("source") or {}
     conversation = source.get("kind") == "conversation"
+    # A conversation takes a version per append: to a reader its messages were appended.
+    said = ("appended" if conversation and result.get("status") == "versioned"
+            else result.get("status"))
     head = _line(Text("Conversation " if conversation else "Source ", style="bold"),
                  str(source.get("title")),
-                 Text(f"  ({result.get('status')}, id {source.get('id')})", style="dim"))
+                 Text(f"  ({said}, id {source.get('id')})", style="dim"))
     if held is not None:
         return _held_summary(head, source, held, every, again)
     parts: list[RenderableType] = [head]

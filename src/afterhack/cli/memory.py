@@ -223,14 +223,15 @@ def say(
 
 def _held(source: Mapping[str, Any]) -> str:
     """A file's or a text's latest version; a conversation, which takes a version per append,
-    is said to be one."""
+    by how many messages it holds."""
     if source.get("kind") == "conversation":
-        return "conversation"
+        n = source.get("message_count")
+        return f"{n} message{'' if n == 1 else 's'}" if isinstance(n, int) else "conversation"
     return f"v{source['latest_version']}"
 
 
-@memory.command(help=f"List the workspace's sources, oldest first: id, latest version (or "
-                     f"conversation), title. {PAGED}")
+@memory.command(help=f"List the workspace's sources, oldest first: id, latest version (a "
+                     f"conversation: its messages), title. {PAGED}")
 def sources(limit: LimitOpt = 20, cursor: CursorOpt = None, every: AllOpt = False,
             url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None,
             key: KeyOpt = None) -> None:
