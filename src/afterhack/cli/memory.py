@@ -122,7 +122,8 @@ class _Sent(io.BytesIO):
 def _first_ctrl_c_waits(said: str) -> Iterator[None]:
     """While the server works on a request, a first Ctrl-C says ``said`` and goes on waiting
     with the connection open: closing it before the server has read the whole body would
-    drop the request, so the message could not be kept. A second Ctrl-C stops waiting."""
+    drop the request, so the message could not be kept. A second Ctrl-C stops waiting
+    (docs/decisions/0039-ctrl-c-waits.md)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
