@@ -3,7 +3,8 @@ the real app on the embedded FalkorDB, at 1280×800 and 390×844 (800×1000 for 
 
 - a PDF added through the file picker becomes a file source with its claims, and a large file
   shows its upload in bytes, then the server reading it;
-- a chain of two corrections: the decision's panel names the claim that holds now;
+- a chain of two corrections and a conflict's resolution: the decision's panel names the
+  claim that holds now; a correction's card says its kind in one word;
 - two conflicts in one conversation are two marks, each its own button; a premise that holds
   says it is in an open conflict;
 - no node's heading runs past its box;
@@ -21,7 +22,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.api import add_source, claim_named, correct_claim, new_workspace, run_agent
+from tests.support.api import (
+    add_source,
+    claim_named,
+    correct_claim,
+    new_workspace,
+    resolve_conflict,
+    run_agent,
+)
 from tests.support.browser import chromium, drive, fresh_dir
 from tests.support.files import pdf_file
 from tests.support.procs import AppProcess
@@ -31,17 +39,24 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 JUNE12 = "The product launch is planned for June 12."
 JUNE19 = "The product launch is planned for June 19."
 JUNE26 = "The product launch is planned for June 26."
+JUNE30 = "The product launch is planned for June 30."
 BUDGET = "The event budget is 40,000 euros."
 
 
 def _chain(c: httpx.Client) -> dict[str, str]:
-    """A plan resting on June 12, corrected to June 19, which is then corrected to June 26."""
+    """A plan resting on June 12, corrected to June 19, which is then corrected to June 26;
+    then a memo says June 30, and the reviewer keeps it (a conflict's resolution)."""
     ws = new_workspace(c, "A chain of corrections")
     added = add_source(c, ws, f"{JUNE12} The keynote speaker is Dana Reyes.", title="Launch plan")
     decision = run_agent(c, ws, "Plan the launch event")["decision"]["id"]
     first = correct_claim(c, ws, claim_named(added, JUNE12)["id"], JUNE19)
     correct_claim(c, ws, first["replacement"]["id"], JUNE26)
-    return {"id": ws, "decision": decision, "current": JUNE26}
+    memo = add_source(c, ws, JUNE30, title="Venue memo")
+    [conflict] = memo["conflicts"]
+    _, resolved = resolve_conflict(c, ws, conflict["id"], keep=claim_named(memo, JUNE30)["id"],
+                                   reason="The venue memo is the latest word.")
+    assert resolved.status_code == 201, resolved.text
+    return {"id": ws, "decision": decision, "current": JUNE30}
 
 
 def _two_conflicts(c: httpx.Client) -> dict[str, object]:

@@ -30,11 +30,12 @@ COLUMNS = "250"
 
 @pytest.fixture(scope="module")
 def own_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppProcess]:
-    """The app as `scripts/run` serves it (its embedded FalkorDB), for the ingests of
-    thousands of sentences: a store of their own, not the session's shared one."""
+    """The app as `scripts/run` serves it (its embedded FalkorDB, vectors filled after the
+    write), for the ingests of thousands of sentences: with vectors embedded in the write (as
+    the session's shared app does) they take minutes on a busy machine."""
     base = tmp_path_factory.mktemp("cli-says")
     env = {"AFTERHACK_FALKORDB_URL": "", "OPENAI_BASE_URL": "", "AFTERHACK_ADMIN_KEY": "",
-           "AFTERHACK_REQUIRE_KEYS": "false", "AFTERHACK_EMBEDDING_WORKER": "false"}
+           "AFTERHACK_REQUIRE_KEYS": "false"}
     with AppProcess(env, data_dir=base / "data", log_path=base / "app.log") as app:
         yield app
 

@@ -163,6 +163,13 @@ async function chain(browser, size) {
       check(text.includes(STORY.chain.current), `the chain ends at: ${text}`)
       check((await page.locator(tid('premise-fell')).innerText()).includes('June 19'), 'the first replacement is not named')
     })
+    await step('every heading fits its box, the corrections\' among them', async () => {
+      await fitAll(page)
+      const heads = await page.locator(`${tid('node-correction')} .gnode-kind`).allInnerTexts()
+      check(heads.length >= 2 && heads.every((h) => /^(correction|retraction|resolution)$/i.test(h)), `correction headings: ${heads}`)
+      const cut = await page.evaluate(cutLabels)
+      check(cut.length === 0, `cut labels: ${cut}`)
+    })
   } finally {
     await page.context().close()
   }
