@@ -7,6 +7,7 @@ setting named, and the wording of `say` and `sources`."""
 from __future__ import annotations
 
 import os
+import pty
 import queue
 import signal
 import subprocess
@@ -88,15 +89,21 @@ def test_ctrl_c_during_an_ingest_says_the_server_goes_on_and_it_does(
     url, env, ws = _workspace(own_app, "interrupted")
     doc = tmp_path / "depot.md"
     doc.write_text(_sentences(2000), encoding="utf-8")
+    # Its messages go to a terminal, as a person pressing Ctrl-C has one.
+    terminal, stderr = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "afterhack.cli", "ingest", str(doc), *url],
                             env={**os.environ, **env}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=stderr, text=True)
+    os.close(stderr)
     err_lines: queue.Queue[str] = queue.Queue()
 
     def read_err() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            err_lines.put(line)
+        with open(terminal, encoding="utf-8", errors="replace") as said:
+            try:
+                for line in said:
+                    err_lines.put(line.replace("\r", ""))
+            except OSError:  # the terminal closes with the process
+                return
 
     reader = threading.Thread(target=read_err, daemon=True)
     reader.start()

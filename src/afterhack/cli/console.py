@@ -233,8 +233,10 @@ def _some_conflicts(conflicts: list[JSON], every: bool) -> list[RenderableType]:
 
 
 def conflict_line(k: JSON) -> Text:
-    """A conflict in one line: its status, what disagrees, and its id."""
-    sides = " \u2260 ".join(f"\u201c{c.get('statement')}\u201d" for c in k.get("claims") or [])
+    """A conflict in one line: its status, what disagrees and where each side comes from,
+    and its id."""
+    sides = " \u2260 ".join(f"\u201c{c.get('statement')}\u201d ({side_origin(c)})"
+                            for c in k.get("claims") or [])
     return _line("  ", status(k.get("status")), f" {sides}",
                  Text(f"  ({k.get('id')})", style="dim"))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import shlex
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -167,8 +168,10 @@ def ingest(
         raise typer.Exit(1) from None
 
     def sent() -> None:
-        typer.echo(f"Sent {file.name} ({size_words(len(data))}); the server is reading "
-                   "it\u2026", err=True)
+        # Said to a person at a terminal only: a script reads one line for a refused file.
+        if sys.stderr.isatty():
+            typer.echo(f"Sent {file.name} ({size_words(len(data))}); the server is reading "
+                       "it\u2026", err=True)
 
     again = f"afterhack ingest {shlex.quote(str(file))}"
     goes_on = (f"Ctrl-C does not cancel: the server goes on reading {file.name} and keeps the "
