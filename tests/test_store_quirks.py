@@ -314,6 +314,26 @@ def test_not_binds_before_list_concatenation(falkordb: str) -> None:
     assert parenthesised is True
 
 
+def test_a_map_named_as_its_node_is_sorted_on_its_last_key_alone(falkordb: str) -> None:
+    """``RETURN {...} AS a ORDER BY a.at DESC, a.id``, the map named as the node it reads,
+    comes back in the order of ``a.id`` alone; sorted on values taken before the projection
+    it is right (the store's list of actions pages that way)."""
+
+    async def go(g: Graph) -> tuple[list[int], list[int]]:
+        # Ids in the order of the times: sorted on the id alone, the newest comes last.
+        await g.write("UNWIND [1, 2, 3] AS x CREATE (:T {at: x, id: toString(x)})")
+        head = "MATCH (a:T) WITH a ORDER BY a.at DESC, a.id LIMIT 3 "
+        shadowed = await g.read(head + "RETURN {at: a.at, id: a.id} AS a "
+                                       "ORDER BY a.at DESC, a.id")
+        taken = await g.read(head + "WITH a, a.at AS at_, a.id AS id_ "
+                                    "RETURN {at: a.at, id: a.id} AS a ORDER BY at_ DESC, id_")
+        return [r["a"]["at"] for r in shadowed], [r["a"]["at"] for r in taken]
+
+    shadowed, taken = _on_scratch_graph(falkordb, go)
+    assert taken == [3, 2, 1]
+    assert shadowed == [1, 2, 3], "FalkorDB now sorts a map named as its node right"
+
+
 def test_collected_nodes_and_unmatched_optional_projections(falkordb: str) -> None:
     """A node taken out of a collected list cannot start a later pattern (the store
     collects ids and matches them again); a map projection of an OPTIONAL MATCH that found

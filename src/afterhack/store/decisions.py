@@ -258,7 +258,10 @@ async def list_actions(g: Graph, statuses: Sequence[ActionStatus] | None, *, lim
         "AND ($at_after IS NULL OR a.created_at < $at_after "
         "OR (a.created_at = $at_after AND a.id > $id_after)) "
         "WITH a ORDER BY a.created_at DESC, a.id LIMIT $limit "
-        f"{_action_return(NOW)} ORDER BY a.created_at DESC, a.id",
+        # Sorted on values taken before the record is projected under the node's name,
+        # which FalkorDB sorts wrongly on two keys (docs/falkordb.md).
+        "WITH a, a.created_at AS at_, a.id AS id_ "
+        f"{_action_return(NOW)} ORDER BY at_ DESC, id_",
         {"statuses": statuses, "limit": limit, **after_params(after)})
     return [_action_record(_ACTION_ROW.one(r["a"]), r["ds"]) for r in rows]
 
