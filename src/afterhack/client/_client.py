@@ -47,11 +47,12 @@ from afterhack.model.vocab import (
     CorrectionKind,
     DecisionOp,
     GraphViewName,
+    KeyRole,
     SearchMode,
     UpdatesPolicy,
 )
-from afterhack.model.workspaces import WorkspaceRow
-from afterhack.wire.answers import Health
+from afterhack.model.workspaces import ApiKeyRow, ExportDocument, NewApiKey, WorkspaceRow
+from afterhack.wire.answers import ApiKeyList, Health, Pong, ProvExport
 
 JSON = dict[str, Any]
 P = ParamSpec("P")
@@ -114,6 +115,20 @@ class Answer(Generic[T]):
                 f"{exc.error_count()} error(s).",
                 {"errors": exc.errors(include_url=False, include_input=False)[:10]},
             ) from None
+
+
+class Raw(Answer[bytes]):
+    """The body as it came, for a route that answers a file rather than a record."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+
+    def read(self, route: str, status: int, content: bytes) -> bytes:
+        return content
+
+
+# Both export formats are one route's answer: its response model is their union.
+_EXPORT = ExportDocument | ProvExport
 
 
 class endpoint(Generic[P, T]):
@@ -193,6 +208,11 @@ class _Endpoints:
     def health(self) -> Request:
         return Request("GET", "/health")
 
+    @route("GET /ping", Pong)
+    def ping(self) -> Request:
+        """The app answers (liveness alone: FalkorDB is not asked)."""
+        return Request("GET", "/ping")
+
     @route("POST /workspaces", WorkspaceRow)
     def create_workspace(self, name: str) -> Request:
         return Request("POST", "/workspaces", json={"name": name})
@@ -219,6 +239,40 @@ class _Endpoints:
         """How the workspace takes a newer statement by the same speaker: ``review`` (a
         conflict for a reviewer) or ``latest_wins`` (it supersedes the older at once)."""
         return Request("PATCH", self._ws(workspace), json={"updates": updates})
+
+    # Keys, export and restore (admin)
+
+    @route("POST /workspaces/{ws}/keys", NewApiKey)
+    def create_key(self, role: KeyRole, name: str, *, workspace: str | None = None) -> Request:
+        """A new key of the workspace; the secret is in ``key``, shown this once."""
+        return Request("POST", self._ws(workspace) + "/keys", json={"role": role, "name": name})
+
+    @route("GET /workspaces/{ws}/keys", ApiKeyList)
+    def list_keys(self, *, workspace: str | None = None) -> Request:
+        """The workspace's keys (never the secrets), revoked ones with ``revoked_at``: one
+        page holds them all."""
+        return Request("GET", self._ws(workspace) + "/keys")
+
+    @route("DELETE /workspaces/{ws}/keys/{key_id}", ApiKeyRow)
+    def revoke_key(self, key_id: str, *, workspace: str | None = None) -> Request:
+        return Request("DELETE", f"{self._ws(workspace)}/keys/{_seg(key_id)}")
+
+    @route("GET /workspaces/{ws}/export", Answer[ExportDocument](_EXPORT))
+    def export_workspace(self, *, workspace: str | None = None) -> Request:
+        """Every node and edge of the workspace (``afterhack-export/1``): what
+        ``restore_workspace`` takes."""
+        return Request("GET", self._ws(workspace) + "/export", params={"format": "json"})
+
+    @route("GET /workspaces/{ws}/export", Answer[ProvExport](_EXPORT))
+    def export_prov(self, *, workspace: str | None = None) -> Request:
+        """The provenance chain as a W3C PROV-JSON document."""
+        return Request("GET", self._ws(workspace) + "/export", params={"format": "prov"})
+
+    @route("POST /workspaces/restore", WorkspaceRow)
+    def restore_workspace(self, export: Mapping[str, Any]) -> Request:
+        """An exported workspace made again under its own id (ConflictError
+        ``workspace_exists`` while it is there)."""
+        return Request("POST", "/workspaces/restore", json=dict(export))
 
     @route("GET /workspaces/{ws}/audit", AuditList)
     def audit(self, *, limit: int = 100, before: int | None = None, cursor: str | None = None,
@@ -280,6 +334,14 @@ class _Endpoints:
         return Request("POST", self._ws(workspace) + "/sources/files",
                        files={"file": upload}, data=form)
 
+    @route("GET /workspaces/{ws}/sources/{source_id}/versions/{version_id}/file", Raw())
+    def get_file(self, source_id: str, version_id: str, *,
+                 workspace: str | None = None) -> Request:
+        """The original bytes a file source's version was read from (``version_id``: the
+        version's ``id`` in ``get_source``)."""
+        return Request("GET", f"{self._ws(workspace)}/sources/{_seg(source_id)}/versions/"
+                              f"{_seg(version_id)}/file")
+
     @route("GET /workspaces/{ws}/sources", SourceList)
     def list_sources(self, *, limit: int = 100, offset: int = 0, cursor: str | None = None,
                      workspace: str | None = None) -> Request:
@@ -302,12 +364,15 @@ class _Endpoints:
     def search_claims(self, q: str | None = None, *, status: Sequence[str] | None = None,
                       limit: int = 20, offset: int = 0,
                       mode: SearchMode | None = None, as_of: When | None = None,
-                      cursor: str | None = None, workspace: str | None = None) -> Request:
+                      neighbours: bool | None = None, cursor: str | None = None,
+                      workspace: str | None = None) -> Request:
         """Without ``q``, a page of claims oldest first with ``total``; with ``q``, a page of
         the ranking (``total`` None). ``next_cursor`` asks for the next page of the same
-        search: keep ``q``, ``status``, ``mode`` and ``as_of`` unchanged."""
+        search: keep ``q``, ``status``, ``mode`` and ``as_of`` unchanged. ``neighbours``
+        False leaves out the claims quoted just before and after the first hits."""
         params = _body(q=q, limit=limit, offset=offset or None, mode=mode,
                        status=",".join(status) if status else None, as_of=as_of,
+                       neighbours=None if neighbours is None else str(neighbours).lower(),
                        cursor=cursor)
         return Request("GET", self._ws(workspace) + "/claims", params=params)
 
@@ -579,13 +644,15 @@ class Client(_Endpoints):
             for page in c.pages(c.list_sources, limit=200):
                 for source in page["items"]: ...
         """
-        cursor: str | None = None
+        # The first page is asked for without a cursor, so a list that is one page
+        # (list_keys) walks the same way.
+        page = list_page(**params)
         while True:
-            page = list_page(**params, cursor=cursor)
             yield page
             cursor = _next_cursor(page)
             if cursor is None:
                 return
+            page = list_page(**params, cursor=cursor)
 
     @overload
     def items(self, list_page: Callable[..., WorkspaceList], /,
@@ -618,6 +685,10 @@ class Client(_Endpoints):
     @overload
     def items(self, list_page: Callable[..., AuditList], /,
               **params: Any) -> Iterator[AuditEntry]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., ApiKeyList], /,
+              **params: Any) -> Iterator[ApiKeyRow]: ...
 
     @overload
     def items(self, list_page: Callable[..., Mapping[str, Any]], /,
@@ -662,13 +733,13 @@ class AsyncClient(_Endpoints):
     async def pages(self, list_page: Callable[..., Awaitable[Page]], /,
                     **params: Any) -> AsyncIterator[Page]:
         """Every page of a list, following ``next_cursor`` (see ``Client.pages``)."""
-        cursor: str | None = None
+        page = await list_page(**params)
         while True:
-            page = await list_page(**params, cursor=cursor)
             yield page
             cursor = _next_cursor(page)
             if cursor is None:
                 return
+            page = await list_page(**params, cursor=cursor)
 
     @overload
     def items(self, list_page: Callable[..., Awaitable[WorkspaceList]], /,
@@ -701,6 +772,10 @@ class AsyncClient(_Endpoints):
     @overload
     def items(self, list_page: Callable[..., Awaitable[AuditList]], /,
               **params: Any) -> AsyncIterator[AuditEntry]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., Awaitable[ApiKeyList]], /,
+              **params: Any) -> AsyncIterator[ApiKeyRow]: ...
 
     @overload
     def items(self, list_page: Callable[..., Awaitable[Mapping[str, Any]]], /,
