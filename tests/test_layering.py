@@ -2,6 +2,7 @@
 
 - ``afterhack.model`` (the vocabulary and the named records) imports nothing else of ours;
 - the store imports only the store, the model and the errors: no domain module;
+- the integrations (``afterhack.integrations``) only the client and the model;
 - no import cycle among the modules (imports for type checking only are not run, and do
   not count);
 - no name starting with ``_`` is imported from another module, and a ``_private`` module
@@ -44,6 +45,9 @@ LOCAL_IMPORTS = {
     ("afterhack.cluster.cli", "afterhack.cluster.local"):
         "the CLI's client commands start without redis-py and the embedded FalkorDB",
 }
+# The frameworks' adapters run in an agent's process and reach the app over HTTP: the client
+# and the shared records are all they may import of ours.
+INTEGRATIONS_MAY_IMPORT = ("afterhack.integrations", "afterhack.client", "afterhack.model")
 # What the store may import of ours: itself, the shared model, and the errors it raises.
 STORE_MAY_IMPORT = ("afterhack.store", "afterhack.model", "afterhack.errors")
 # The pure packages (the memory's rules, reading facts from statements, reading files): no
@@ -131,6 +135,15 @@ def test_the_model_imports_nothing_else_of_ours() -> None:
     bad = [f"{i.importer}:{i.line} imports {i.target}" for i in IMPORTS
            if _within(i.importer, "afterhack.model") and _ours(i.target)
            and not _within(i.target, "afterhack.model")]
+    assert bad == []
+
+
+def test_the_integrations_reach_the_app_through_the_client_alone() -> None:
+    bad = [f"{i.importer}:{i.line} imports {i.target}" for i in IMPORTS
+           if _within(i.importer, "afterhack.integrations") and _ours(i.target)
+           and not any(_within(i.target, p) for p in INTEGRATIONS_MAY_IMPORT)]
+    assert {"afterhack.integrations.langchain", "afterhack.integrations.langgraph",
+            "afterhack.integrations.openai_agents"} <= set(MODULES)
     assert bad == []
 
 

@@ -2,7 +2,7 @@
 
 An outside agent answers from memory the way the app's own Analyst does: start a run, search,
 retrieve the sources of what it will rely on, then submit a proposal, which the server gates
-(it keeps only the claims this run both found and read; docs/rules.md, rule 3). The run
+(it keeps only the claims this run both found and read; docs/rules.md, rule 2). The run
 lives in the graph between calls, so each call is one request and any app process may
 answer it.
 

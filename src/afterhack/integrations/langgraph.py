@@ -220,8 +220,8 @@ class AfterhackStore(BaseStore):
                 self._sources.setdefault((namespace, op.key), added["source"])
 
     def _delete(self, c: Client, namespace: Path, key: str) -> None:
-        # Erasing is rule 12's work: the words must leave every version, claim, quote and
-        # history, which a client cannot do with the routes this app has.
+        # Erasing means the words leave every version, claim, quote and history, which a
+        # client cannot do with the routes this app has.
         raise NotImplementedError(ERASURE_MISSING)
 
     def _search(self, c: Client, op: SearchOp) -> list[SearchItem]:
