@@ -145,3 +145,27 @@ async def test_an_outside_agents_run_is_gated(running_app: AppProcess) -> None:
     assert closed.value.code == "agent_run_closed" and closed.value.status == 409
     remembered = await runs.remember("Launch chat", "Ana", "The launch moves to June 19.")
     assert remembered["claims"][0]["said_by"] == "Ana"
+
+
+def test_erasures_are_previewed_applied_listed_and_declined(running_app: AppProcess) -> None:
+    with Client(running_app.base_url) as c:
+        c.workspace = c.create_workspace("erasures")["id"]
+        claim = c.add_source(f"{JUNE} The door code is 4417-AB.", title="Plan")["claims"][1]
+        preview = c.preview_erasure(text="4417-AB")
+        assert preview["counts"]["claims"] == 1
+        applied = c.apply_erasure(text="4417-AB", impact_token=preview["impact_token"],
+                                  reason="a secret", wait_for_disk=True)
+        assert applied["status"] == "applied"
+        assert applied["erasure"]["disk"] in ("pending", "clean")  # the scrubber's own time
+        assert applied["erasure"]["claim_ids"] == [claim["id"]]
+        assert c.get_erasure(applied["erasure"]["id"])["reason"] == "a secret"
+        # A speaker's request to forget waits for a reviewer, who may decline it.
+        chat = _source_id(c.add_conversation(
+            [{"speaker": "Ana", "text": "My phone number is 555-0142."}], title="Chat"))
+        c.append_messages(chat, [{"speaker": "Ana", "text": "Please forget my phone number."}])
+        [request] = c.items(c.list_erasures, status="requested")
+        declined = c.decline_erasure(request["id"], reason="kept for the contract")
+        assert declined["status"] == "declined"
+        assert {e["status"] for e in c.items(c.list_erasures, limit=1)} == {"applied",
+                                                                             "declined"}
+        assert c.set_forget_requests("apply")["forget_requests"] == "apply"

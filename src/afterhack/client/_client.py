@@ -29,12 +29,14 @@ from afterhack.model.conflicts import AppliedResolution, ConflictRecord, Resolut
 from afterhack.model.corrections import AppliedCorrection, Correction, CorrectionPreview
 from afterhack.model.decisions import ActionRecord, DecisionRead, DecisionView
 from afterhack.model.embeddings import EmbeddingProgress
+from afterhack.model.erasures import AppliedErasure, ErasurePreview, ErasureRecord
 from afterhack.model.graph import GraphView, Timeline
 from afterhack.model.pages import (
     ActionList,
     AuditList,
     ConflictList,
     DecisionList,
+    ErasureList,
     RunList,
     SourceList,
     WorkspaceList,
@@ -46,6 +48,8 @@ from afterhack.model.vocab import (
     ConflictStatusFilter,
     CorrectionKind,
     DecisionOp,
+    ErasureStatusFilter,
+    ForgetRequests,
     GraphViewName,
     KeyRole,
     SearchMode,
@@ -273,6 +277,67 @@ class _Endpoints:
         """An exported workspace made again under its own id (ConflictError
         ``workspace_exists`` while it is there)."""
         return Request("POST", "/workspaces/restore", json=dict(export))
+
+    @route("PATCH /workspaces/{ws}", WorkspaceRow)
+    def set_forget_requests(self, forget_requests: ForgetRequests, *,
+                            workspace: str | None = None) -> Request:
+        """How a speaker's request to forget is taken: ``review`` (it waits for a reviewer,
+        its claims withheld meanwhile) or ``apply`` (erased at once)."""
+        return Request("PATCH", self._ws(workspace), json={"forget_requests": forget_requests})
+
+    # Erasures
+
+    @route("POST /workspaces/{ws}/erasures/preview", ErasurePreview)
+    def preview_erasure(self, *, source_id: str | None = None, version_id: str | None = None,
+                        message_index: int | None = None, claim_id: str | None = None,
+                        speaker: str | None = None, text: str | None = None,
+                        request_id: str | None = None,
+                        workspace: str | None = None) -> Request:
+        """What erasing the target would remove and repair, with the ``impact_token`` that
+        ``apply_erasure`` sends back. The target is one of: ``source_id`` (with
+        ``version_id`` or ``message_index``, or alone), ``claim_id``, ``speaker``, ``text``
+        (an exact string) or ``request_id`` (a speaker's request to forget)."""
+        return Request("POST", self._ws(workspace) + "/erasures/preview", json={
+            "target": _body(source_id=source_id, version_id=version_id,
+                            message_index=message_index, claim_id=claim_id, speaker=speaker,
+                            text=text, request_id=request_id)})
+
+    @route("POST /workspaces/{ws}/erasures", AppliedErasure)
+    def apply_erasure(self, *, impact_token: str, source_id: str | None = None,
+                      version_id: str | None = None, message_index: int | None = None,
+                      claim_id: str | None = None, speaker: str | None = None,
+                      text: str | None = None, request_id: str | None = None,
+                      reason: str | None = None, wait_for_disk: bool = False,
+                      workspace: str | None = None) -> Request:
+        """Apply the erasure its preview showed (the same target and the preview's
+        ``impact_token``); StaleCorrectionPreviewError when anything it reads changed since.
+        ``status`` is applied / already_applied; with ``wait_for_disk``, the answer comes
+        once FalkorDB's files no longer hold the words (``erasure.disk``)."""
+        return Request("POST", self._ws(workspace) + "/erasures",
+                       params={"wait": "disk"} if wait_for_disk else None, json=_body(
+                           target=_body(source_id=source_id, version_id=version_id,
+                                        message_index=message_index, claim_id=claim_id,
+                                        speaker=speaker, text=text, request_id=request_id),
+                           impact_token=impact_token, reason=reason))
+
+    @route("GET /workspaces/{ws}/erasures", ErasureList)
+    def list_erasures(self, *, status: ErasureStatusFilter | None = None, limit: int = 50,
+                      cursor: str | None = None, workspace: str | None = None) -> Request:
+        """A page of erasures and speakers' requests, newest first (``next_cursor``,
+        ``total``: see list_workspaces)."""
+        return Request("GET", self._ws(workspace) + "/erasures",
+                       params=_body(status=status, limit=limit, cursor=cursor))
+
+    @route("GET /workspaces/{ws}/erasures/{erasure_id}", ErasureRecord)
+    def get_erasure(self, erasure_id: str, *, workspace: str | None = None) -> Request:
+        return Request("GET", f"{self._ws(workspace)}/erasures/{_seg(erasure_id)}")
+
+    @route("POST /workspaces/{ws}/erasures/{erasure_id}/decline", ErasureRecord)
+    def decline_erasure(self, erasure_id: str, *, reason: str | None = None,
+                        workspace: str | None = None) -> Request:
+        """A speaker's request to forget declined: what it withheld stands again."""
+        return Request("POST", f"{self._ws(workspace)}/erasures/{_seg(erasure_id)}/decline",
+                       json=_body(reason=reason))
 
     @route("GET /workspaces/{ws}/audit", AuditList)
     def audit(self, *, limit: int = 100, before: int | None = None, cursor: str | None = None,
@@ -691,6 +756,10 @@ class Client(_Endpoints):
               **params: Any) -> Iterator[ApiKeyRow]: ...
 
     @overload
+    def items(self, list_page: Callable[..., ErasureList], /,
+              **params: Any) -> Iterator[ErasureRecord]: ...
+
+    @overload
     def items(self, list_page: Callable[..., Mapping[str, Any]], /,
               **params: Any) -> Iterator[Any]: ...
 
@@ -776,6 +845,10 @@ class AsyncClient(_Endpoints):
     @overload
     def items(self, list_page: Callable[..., Awaitable[ApiKeyList]], /,
               **params: Any) -> AsyncIterator[ApiKeyRow]: ...
+
+    @overload
+    def items(self, list_page: Callable[..., Awaitable[ErasureList]], /,
+              **params: Any) -> AsyncIterator[ErasureRecord]: ...
 
     @overload
     def items(self, list_page: Callable[..., Awaitable[Mapping[str, Any]]], /,
