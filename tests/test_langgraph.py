@@ -15,7 +15,7 @@ from langgraph.store.base import BaseStore, Item, SearchItem
 
 from afterhack.client import Client
 from afterhack.integrations.itemtext import item_text, item_value
-from afterhack.integrations.langgraph import ERASURE_MISSING, AfterhackStore
+from afterhack.integrations.langgraph import DELETED, AfterhackStore
 from tests.support.paths import ROOT
 from tests.support.procs import AppProcess
 
@@ -114,12 +114,36 @@ async def test_langgraph_store_async_and_a_second_store_on_the_workspace(
     assert await store.aget(ANA, "missing") is None
 
 
-def test_langgraph_delete_says_erasure_is_missing(store: AfterhackStore) -> None:
+def test_langgraph_delete_erases_the_items_source(store: AfterhackStore) -> None:
     store.put(ANA, "coffee", {"text": COFFEE})
-    with pytest.raises(NotImplementedError, match="erasures"):
-        store.delete(ANA, "coffee")
-    assert "nothing was deleted" in ERASURE_MISSING
-    assert store.get(ANA, "coffee") is not None
+    store.put(ANA, "coffee", {"text": MILK})
+    store.put(ANA, "city", {"text": "Ana lives in Lisbon."})
+    source_id = store.source_id(ANA, "coffee")
+    assert source_id is not None
+    store.delete(ANA, "coffee")
+    assert store.get(ANA, "coffee") is None
+    assert [h.key for h in store.search(ANA)] == ["city"]
+    assert store.search(ANA, query="coffee") == []
+    with Client(store.url, workspace=store.workspace) as c:
+        # Every version's words are gone, and so are the claims that quoted them.
+        versions = c.get_source(source_id)["versions"]
+        assert len(versions) == 2 and not any("coffee" in v["text"] for v in versions)
+        assert _claims_of(c, source_id, ["proposed", "superseded", "rejected"]) == {}
+        [erasure] = c.list_erasures()["items"]
+        assert (erasure["status"], erasure["target"]["source_id"], erasure["reason"]) == (
+            "applied", source_id, DELETED)
+    store.delete(ANA, "coffee")  # deleting what is gone erases nothing more
+    store.delete(ANA, "never-put")
+    with Client(store.url, workspace=store.workspace) as c:
+        assert c.list_erasures()["total"] == 1
+    # A namespace whose only item went is no longer listed; a key put again is back.
+    store.put(("memories", "ben"), "tea", {"text": "Ben drinks green tea."})
+    store.delete(("memories", "ben"), "tea")
+    assert store.list_namespaces() == [ANA]
+    store.put(ANA, "coffee", {"text": COFFEE})
+    back = store.get(ANA, "coffee")
+    assert back is not None and back.value == {"text": COFFEE}
+    assert store.source_id(ANA, "coffee") == source_id
 
 
 _JSON = st.recursive(

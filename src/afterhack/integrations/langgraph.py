@@ -10,7 +10,10 @@ keeps the value without reading claims from it.
 
 ``search`` with a query finds items by their claims (words and meaning, ranked by the
 memory); a filter compares the values' fields (``$eq``, ``$ne``, ``$gt``, ``$gte``, ``$lt``,
-``$lte``). ``delete`` erases the item, once the memory can erase (see ``delete``).
+``$lte``). ``delete`` erases the item's source: previewed, then applied, as any erasure is,
+so its words leave every version, claim and quote, and what rested on its claims is
+re-checked. The source stays as its erasure left it (each version's text a marker), which
+reads as no item; a later ``put`` of the key is a new version of it.
 
 Which source holds which item is read from the workspace's list of sources and remembered
 (an item's source never changes); a key not known yet is looked for again, so items put by
@@ -43,7 +46,7 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("AfterhackStore needs LangGraph: pip install 'afterhack[langgraph]'"
                       ) from exc
 
-from afterhack.client import DEFAULT_URL, Client
+from afterhack.client import DEFAULT_URL, Client, StaleCorrectionPreviewError
 from afterhack.integrations.itemtext import item_text, item_value
 from afterhack.model.sources import SourceRow
 
@@ -51,9 +54,10 @@ ORIGIN = "langgraph"
 # Claims are ranked by the memory a page at a time; an item is as high as its best claim.
 _SEARCH_PAGE = 100
 _SEARCH_PAGES = 5
-ERASURE_MISSING = (
-    "AfterhackStore.delete erases the item's source, and this afterhack has no erasure API "
-    "yet (POST /api/workspaces/{ws}/erasures/preview, then /erasures): nothing was deleted.")
+# An erasure previewed, then applied: another write between the two makes the preview stale,
+# and it is previewed again, this many times at most.
+_ERASE_TRIES = 3
+DELETED = "deleted from a LangGraph store"
 
 Path = tuple[str, ...]
 
@@ -188,16 +192,32 @@ class AfterhackStore(BaseStore):
             return self._namespaces(c, op)
         raise TypeError(f"unknown store operation {type(op).__name__}")
 
-    def _item(self, c: Client, namespace: Path, key: str, row: SourceRow
-              ) -> tuple[dict[str, Any], datetime, datetime]:
+    def _item(self, c: Client, row: SourceRow
+              ) -> tuple[dict[str, Any], datetime, datetime] | None:
+        """The item's value, when it was first put and last changed; None once deleted
+        (its latest text erased)."""
         latest = c.get_source(row["id"])["versions"][-1]
-        return item_value(latest["text"]), _when(row["created_at"]), _when(latest["created_at"])
+        try:
+            value = item_value(latest["text"])
+        except ValueError:
+            return None
+        return value, _when(row["created_at"]), _when(latest["created_at"])
+
+    def _live(self, c: Client) -> dict[tuple[Path, str], SourceRow]:
+        """Every item there is: the sources of this store but those deleted. Only a source
+        an erasure reached is read to tell."""
+        known = self._refresh(c)
+        reached = {e["target"]["source_id"] for e in c.items(c.list_erasures, status="applied",
+                                                             limit=1000)}
+        return {p: r for p, r in known.items()
+                if r["id"] not in reached or self._item(c, r) is not None}
 
     def _get(self, c: Client, namespace: Path, key: str) -> Item | None:
         row = self._source(c, namespace, key)
-        if row is None:
+        read = None if row is None else self._item(c, row)
+        if read is None:
             return None
-        value, created, updated = self._item(c, namespace, key, row)
+        value, created, updated = read
         return Item(value=value, key=key, namespace=namespace, created_at=created,
                     updated_at=updated)
 
@@ -220,13 +240,22 @@ class AfterhackStore(BaseStore):
                 self._sources.setdefault((namespace, op.key), added["source"])
 
     def _delete(self, c: Client, namespace: Path, key: str) -> None:
-        # Erasing means the words leave every version, claim, quote and history, which a
-        # client cannot do with the routes this app has.
-        raise NotImplementedError(ERASURE_MISSING)
+        row = self._source(c, namespace, key)
+        if row is None or self._item(c, row) is None:
+            return  # nothing there, or deleted already
+        for tries in range(1, _ERASE_TRIES + 1):
+            preview = c.preview_erasure(source_id=row["id"])
+            try:
+                c.apply_erasure(source_id=row["id"], impact_token=preview["impact_token"],
+                                reason=DELETED)
+                return
+            except StaleCorrectionPreviewError:
+                if tries == _ERASE_TRIES:
+                    raise
 
     def _search(self, c: Client, op: SearchOp) -> list[SearchItem]:
         prefix = tuple(op.namespace_prefix)
-        known = {p: r for p, r in self._refresh(c).items() if p[0][:len(prefix)] == prefix}
+        known = {p: r for p, r in self._live(c).items() if p[0][:len(prefix)] == prefix}
         by_source = {r["id"]: p for p, r in known.items()}
         ranked: list[tuple[tuple[Path, str], float | None]] = []
         if op.query:
@@ -251,7 +280,10 @@ class AfterhackStore(BaseStore):
         out: list[SearchItem] = []
         skipped = 0
         for (namespace, key), score in ranked:
-            value, created, updated = self._item(c, namespace, key, known[(namespace, key)])
+            read = self._item(c, known[(namespace, key)])
+            if read is None:  # deleted since it was listed
+                continue
+            value, created, updated = read
             if not matches(value, op.filter):
                 continue
             if skipped < op.offset:
@@ -264,7 +296,7 @@ class AfterhackStore(BaseStore):
         return out
 
     def _namespaces(self, c: Client, op: ListNamespacesOp) -> list[tuple[str, ...]]:
-        spaces = {ns for ns, _ in self._refresh(c)}
+        spaces = {ns for ns, _ in self._live(c)}
         if op.match_conditions:
             spaces = {ns for ns in spaces if all(_fits(ns, m) for m in op.match_conditions)}
         if op.max_depth is not None:
@@ -272,4 +304,4 @@ class AfterhackStore(BaseStore):
         return sorted(spaces)[op.offset:op.offset + op.limit]
 
 
-__all__ = ["ERASURE_MISSING", "ORIGIN", "AfterhackStore", "matches"]
+__all__ = ["DELETED", "ORIGIN", "AfterhackStore", "matches"]
