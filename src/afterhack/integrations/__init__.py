@@ -8,5 +8,6 @@
   function tools for a gated run (``afterhack[openai-agents]``).
 
 Each talks to a running app over HTTP, through ``afterhack.client``: nothing of the server
-runs in the agent's process (docs/integrations.md).
+runs in the agent's process (docs/integrations.md; why:
+docs/decisions/0040-frameworks-through-the-client.md).
 """
