@@ -17,6 +17,7 @@ import contextlib
 import ctypes
 import fcntl
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -63,6 +64,18 @@ AOF_REWRITE_MIN_SIZE = "4mb"
 # for up to two seconds: a kill -9 then loses writes it had acknowledged. What ``always``
 # costs per write is in docs/decisions/0032-acknowledged-means-on-disk.md.
 AOF_FSYNC = "always"
+
+
+# FalkorDB's part of a crash report names the query that was running, its parameters
+# included. The app logs that report, and words erased from the memory must reach neither
+# its log nor, once the files are rewritten, the data dir (runtime/datadir.py): the line is
+# kept with the command's name alone.
+QUERY_LINE = re.compile(r"^(graph_command:\S+)\s.*$", re.MULTILINE)
+QUERY_LEFT_OUT = r"\1 (query left out)"
+
+
+def without_queries(text: str) -> str:
+    return QUERY_LINE.sub(QUERY_LEFT_OUT, text)
 
 
 class EmbeddedError(AfterhackError):
@@ -230,7 +243,8 @@ class EmbeddedFalkorDB:
 
     def _log_lines(self) -> list[str]:
         try:
-            return (self.data_dir / "falkordb.log").read_text(errors="replace").splitlines()
+            text = (self.data_dir / "falkordb.log").read_text(errors="replace")
+            return without_queries(text).splitlines()
         except OSError:
             return []
 

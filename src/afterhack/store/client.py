@@ -451,6 +451,42 @@ class Store:
             out.append(reply)
         return out
 
+    async def topology(self) -> tuple[bool, str]:
+        """Whether the URL names a cluster, and the address of the server it reached first
+        (store/disk.py lists every node from there)."""
+        if self._nodes.cluster is None:
+            await self._discover()
+        primaries = self._nodes.primaries()
+        address = primaries[0].endpoint.address if primaries else self._nodes.seed.address
+        return bool(self._nodes.cluster), address
+
+    async def on_node(self, address: str, *args: Any, readonly: bool = False) -> Any:
+        """One keyless command on the node at ``address`` (``host:port``, or the URL's unix
+        socket), a replica included: what store/disk.py sends to every node on purpose.
+        ``readonly``: on a connection that said ``READONLY`` (a cluster replica's graph
+        commands). An error reply raises QueryFailed."""
+        if self._nodes.cluster is None:
+            await self._discover()
+        pool = self._nodes.pool(address, readonly=readonly)
+        try:
+            conn = await pool.acquire()
+        except _UNAVAILABLE as exc:
+            raise StoreUnavailable(retry_after_s=1) from exc
+        try:
+            reply = await conn.call(args, pool.read_timeout_s)
+        except ReplyError as exc:
+            pool.release(conn)
+            if is_transient(exc):
+                raise StoreUnavailable(retry_after_s=1) from exc
+            raise QueryFailed(str(exc)) from exc
+        except BaseException as exc:
+            pool.release(conn, broken=True)
+            if isinstance(exc, _UNAVAILABLE):
+                raise StoreUnavailable(retry_after_s=1) from exc
+            raise
+        pool.release(conn)
+        return reply
+
     async def ping(self) -> bool:
         """Whether the server (every primary of a cluster) answers."""
         try:

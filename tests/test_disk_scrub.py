@@ -1,0 +1,232 @@
+"""FalkorDB's files after an erasure, on the embedded server: words a write removed from a
+graph are still in the append-only file until the scrubber rewrites it; then no byte of
+them is left under the data dir, and none after a restart either. The scrubber marks
+clean exactly what was pending before its rewrite began, and coalesces the requests that
+arrive while one runs into the next single rewrite (runtime/scrub.py).
+
+Each test runs its own embedded FalkorDB in a temporary data dir, so the scan reads only
+what that test wrote. Its snapshots are written uncompressed (``rdbcompression no``):
+Redis compresses the strings of an RDB file with LZF by default, and a graph's data
+compressed is not found by searching bytes even while it holds the words
+(tests/support/bytescan.py). The words are overwritten with a plain Cypher write here; an
+erasure writes the same way (docs/decisions/0033-forgetting-on-disk.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from afterhack.runtime import datadir
+from afterhack.runtime.embedded import EmbeddedFalkorDB
+from afterhack.runtime.scrub import DiskScrubber, ScrubReport, ScrubTicket
+from afterhack.store import erasure_disk
+from afterhack.store.client import Graph, Store
+from afterhack.store.workspaces import create_workspace, ensure_registry, workspace_graph
+from tests.support.bytescan import files, scan
+from tests.support.commands import command
+
+SECRET = "Ana's number is +49 151 2345 6789"
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[EmbeddedFalkorDB]:
+    fdb = EmbeddedFalkorDB(tmp_path / "fdb", die_with_parent=True)
+    await asyncio.to_thread(fdb.start)
+    with _client(fdb) as c:
+        command(c, "CONFIG", "SET", "rdbcompression", "no")
+    try:
+        yield fdb
+    finally:
+        fdb.stop()
+
+
+@pytest.fixture
+async def store(server: EmbeddedFalkorDB) -> AsyncIterator[Store]:
+    assert server.url is not None
+    s = Store(server.url)
+    await ensure_registry(s)
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def _workspace(store: Store) -> Graph:
+    ws = await create_workspace(store, "scrub", "test")
+    return workspace_graph(store, ws["id"])
+
+
+async def _erasure(g: Graph, erasure_id: str) -> None:
+    # As the graph side writes an applied erasure: no content, disk pending.
+    await g.write("CREATE (:Erasure:Node {id: $id, status: 'applied', applied_at: 1, "
+                  "disk: 'pending'})", {"id": erasure_id})
+
+
+async def _disk(g: Graph, erasure_id: str) -> tuple[str, int | None]:
+    rows = await g.read("MATCH (e:Node {id: $id}) WHERE e:Erasure "
+                        "RETURN e.disk AS disk, e.disk_clean_at AS at", {"id": erasure_id})
+    return rows[0]["disk"], rows[0]["at"]
+
+
+def _text(reply: object) -> str:
+    """Every string in a reply, joined (bytes read as UTF-8)."""
+    if isinstance(reply, bytes):
+        return reply.decode(errors="replace")
+    if isinstance(reply, list | tuple):
+        return "\n".join(_text(r) for r in reply)
+    return str(reply)
+
+
+def _client(server: EmbeddedFalkorDB) -> redis.Redis:
+    assert server.url is not None
+    return redis.Redis(unix_socket_path=server.url.removeprefix("unix://"))
+
+
+async def test_overwritten_words_stay_on_disk_until_the_rewrite_then_no_byte_is_left(
+        server: EmbeddedFalkorDB, store: Store) -> None:
+    g = await _workspace(store)
+    await g.write("CREATE (:Claim:Node {id: 'c1', statement: $s, kept: 'the launch'})",
+                  {"s": SECRET})
+    await _erasure(g, "e1")
+    data = server.data_dir
+    assert [h.path.name for h in scan(data, SECRET)] == ["appendonly.aof.1.incr.aof"]
+    # Gone from the graph, not from the file: the increment keeps every write.
+    await g.write("MATCH (c:Node {id: 'c1'}) SET c.statement = '[erased]'")
+    assert scan(data, SECRET) != []
+
+    report = await DiskScrubber(store, data_dir=data).scrub()
+
+    assert scan(data, SECRET) == [], [str(h) for h in scan(data, SECRET)]
+    assert any(p.name.endswith(".base.rdb") for p in files(data))  # the scan read the data
+    assert report.marked_clean == 1 and [n.aof for n in report.nodes] == [True]
+    disk, at = await _disk(g, "e1")
+    assert disk == "clean" and at is not None and at >= report.started_at
+    assert datadir.unlisted(data) == []
+
+    await store.close()
+    await asyncio.to_thread(server.stop)
+    await asyncio.to_thread(server.start)
+    assert scan(data, SECRET) == []
+    with _client(server) as c:
+        command(c, "CONFIG", "SET", "rdbcompression", "no")
+    rows = await g.read("MATCH (c:Node {id: 'c1'}) RETURN c.statement AS s, c.kept AS k")
+    assert (rows[0]["s"], rows[0]["k"]) == ("[erased]", "the launch")
+
+
+async def test_a_stray_snapshot_and_a_dead_rewrites_file_are_removed(
+        server: EmbeddedFalkorDB, store: Store) -> None:
+    g = await _workspace(store)
+    await g.write("CREATE (:Claim:Node {id: 'c1', statement: $s})", {"s": SECRET})
+    with _client(server) as c:
+        command(c, "SAVE")  # a dump.rdb, as an operator's SAVE would leave one
+    data = server.data_dir
+    dead = "temp-rewriteaof-bg-999999.aof"  # what a rewrite killed half-way leaves
+    (data / dead).write_bytes(SECRET.encode())
+    assert {h.path.name for h in scan(data, SECRET)} >= {"dump.rdb", dead}
+    await g.write("MATCH (c:Node {id: 'c1'}) SET c.statement = '[erased]'")
+
+    report = await DiskScrubber(store, data_dir=data).scrub()
+
+    assert sorted(report.removed) == ["dump.rdb", dead]
+    assert scan(data, SECRET) == []
+
+
+async def test_slow_logs_that_hold_a_query_s_parameters_are_emptied(
+        server: EmbeddedFalkorDB, store: Store) -> None:
+    g = await _workspace(store)
+    with _client(server) as c:
+        command(c, "CONFIG", "SET", "slowlog-log-slower-than", "0")
+        # Slow enough for FalkorDB's own log of a graph's slowest queries.
+        await g.read("UNWIND range(1, 300000) AS i WITH i WHERE i % 7 = 0 "
+                     "RETURN count(i) AS n, $s AS s", {"s": SECRET})
+        assert SECRET in _text(command(c, "SLOWLOG", "GET", "128"))
+        assert SECRET in _text(command(c, "GRAPH.SLOWLOG", g.name))
+
+        await DiskScrubber(store, data_dir=server.data_dir).scrub()
+
+        assert SECRET not in _text(command(c, "SLOWLOG", "GET", "128"))
+        assert command(c, "GRAPH.SLOWLOG", g.name) == []
+
+
+async def test_only_what_was_pending_before_the_rewrite_began_is_marked_clean(
+        store: Store) -> None:
+    g = await _workspace(store)
+    await _erasure(g, "before")
+    pending = await erasure_disk.pending(store)
+    assert pending.erasures == {g.name: ["before"]}
+    await _erasure(g, "after")  # applied once the rewrite had read what it serves
+
+    assert await erasure_disk.mark_clean(store, pending, 123) == 1
+    assert await _disk(g, "before") == ("clean", 123)
+    assert await _disk(g, "after") == ("pending", None)
+    # Marked once: a second mark of the same list changes nothing.
+    assert await erasure_disk.mark_clean(store, pending, 456) == 0
+    assert await _disk(g, "before") == ("clean", 123)
+
+
+class GatedScrubber(DiskScrubber):
+    """Holds its first rewrite until the test opens the gate; counts the rewrites."""
+
+    def __init__(self, store: Store, data_dir: Path) -> None:
+        super().__init__(store, data_dir=data_dir)
+        self.began = asyncio.Event()
+        self.gate = asyncio.Event()
+        self.rewrites = 0
+        self.later: list[ScrubTicket] = []
+        # Whether each of ``later`` counted as served when each rewrite began.
+        self.served_at_start: list[list[bool]] = []
+
+    async def scrub(self) -> ScrubReport:
+        self.rewrites += 1
+        self.served_at_start.append([self.done(t) for t in self.later])
+        self.began.set()
+        await self.gate.wait()
+        return await super().scrub()
+
+
+async def test_requests_during_a_rewrite_are_served_by_the_next_single_one(
+        server: EmbeddedFalkorDB, store: Store) -> None:
+    await _workspace(store)
+    with _client(server) as c:
+        before = int(c.info("persistence")["aof_rewrites"])
+    scrubber = GatedScrubber(store, server.data_dir)
+    scrubber.start()
+    try:
+        first = scrubber.request()
+        await asyncio.wait_for(scrubber.began.wait(), 60)
+        later = [scrubber.request() for _ in range(10)]  # while the first one runs
+        scrubber.later = later
+        assert await scrubber.wait(first, 0.05) is False
+        scrubber.gate.set()
+        assert await scrubber.wait(first, 120)
+        assert all([await scrubber.wait(t, 120) for t in later])
+    finally:
+        await scrubber.stop()
+    # One rewrite for the first request, one for the ten taken while it ran: the first did
+    # not count as serving them, since it began before they were taken.
+    assert scrubber.rewrites == 2
+    assert scrubber.served_at_start == [[], [False] * 10]
+    with _client(server) as c:
+        assert int(c.info("persistence")["aof_rewrites"]) - before == 2
+
+
+async def test_a_pending_erasure_is_rewritten_at_start_up_unasked(
+        server: EmbeddedFalkorDB, store: Store) -> None:
+    g = await _workspace(store)
+    await _erasure(g, "left-pending")
+    scrubber = DiskScrubber(store, data_dir=server.data_dir)
+    scrubber.start()
+    try:
+        for _ in range(6000):
+            if (await _disk(g, "left-pending"))[0] == "clean":
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        await scrubber.stop()
+    assert (await _disk(g, "left-pending"))[0] == "clean"
+    assert scrubber.last is not None and scrubber.last.marked_clean == 1
