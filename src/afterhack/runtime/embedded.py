@@ -48,6 +48,12 @@ PLAN_CACHE_SIZE = 512
 # and the load test's throughput held (docs/decisions/0007-one-query-thread.md).
 QUERY_THREADS = 1
 
+# FalkorDB keeps each graph's most recent queries, parameters included, in a stream key
+# (``telemetry{<graph>}``) that is written to the append-only file like any key: every word
+# a request sent would outlive its erasure there. None is kept (docs/falkordb.md, "Rewriting
+# the files").
+QUERY_LOG_LENGTH = 0
+
 # When FalkorDB rewrites its append-only file into a snapshot: once the commands appended
 # since the last rewrite reach this share of the snapshot's size, and at least this many
 # bytes. Replaying a command (re-running its query, updating every index) costs far more per
@@ -191,6 +197,7 @@ class EmbeddedFalkorDB:
                 "THREAD_COUNT", str(QUERY_THREADS),
                 "TIMEOUT_DEFAULT", str(self.query_timeout_ms),
                 "TIMEOUT_MAX", str(self.query_timeout_ms * 2),
+                "MAX_INFO_QUERIES", str(QUERY_LOG_LENGTH),
             ]  # fmt: skip
             self.process = subprocess.Popen(
                 args,

@@ -12,8 +12,10 @@ when the graphs hold anything pending (an app stopped before its rewrite finishe
 A rewrite, in order:
 1. waits until every graph's indexes and constraints are built (FalkorDB 4.16.3 can crash
    in a rewrite's fork while it builds them after a load: runtime/services.py);
-2. reads what is pending (store/erasure_disk.py): each from the master of its graph, so
-   every master forks its rewrite after those writes;
+2. stops FalkorDB's log of recent queries on every node and deletes what it kept (it
+   holds query parameters: store/disk.py), then reads what is pending
+   (store/erasure_disk.py), each from the master of its graph, so every master forks its
+   rewrite after those writes;
 3. reads each master's replication offset, then rewrites each node's append-only file
    (a replica once it has applied its master's stream up to that offset) and, on any node
    but the embedded server, writes a fresh RDB snapshot over the one it may keep;
@@ -154,8 +156,13 @@ class DiskScrubber:
         t0 = time.monotonic()
         started_at = now_ms()
         await wait_schema_built_everywhere(self.store)
-        pending = await erasure_disk.pending(self.store)
         nodes = await disk.disk_nodes(self.store)
+        for n in nodes:
+            await disk.keep_no_query_log(self.store, n)
+        for n in nodes:
+            if not n.replica:
+                await disk.drop_query_logs(self.store, n)
+        pending = await erasure_disk.pending(self.store)
         offsets = {n.address: await disk.replication_offset(self.store, n)
                    for n in nodes if not n.replica}
         done = await asyncio.gather(*(self._rewrite(n, offsets) for n in nodes))

@@ -185,6 +185,26 @@ async def wait_caught_up(store: Store, replica: DiskNode, offset: int,
         await asyncio.sleep(POLL_S)
 
 
+async def keep_no_query_log(store: Store, node: DiskNode) -> None:
+    """FalkorDB copies each graph's recent queries, parameters included, into a stream key
+    ``telemetry{<graph>}``, persisted and replicated like any key, every second or so;
+    ``MAX_INFO_QUERIES 0`` makes it keep none (the embedded server and the local cluster
+    are started so). Set on every node at each rewrite, since a restart forgets it."""
+    await store.on_node(node.address, "GRAPH.CONFIG", "SET", "MAX_INFO_QUERIES", "0")
+
+
+async def drop_query_logs(store: Store, node: DiskNode) -> int:
+    """Delete the query log streams a master holds (its replicas follow); how many."""
+    cursor, dropped = "0", 0
+    while True:
+        cursor, keys = await store.on_node(node.address, "SCAN", cursor, "MATCH",
+                                           "telemetry{*", "TYPE", "stream", "COUNT", "1000")
+        for key in keys:
+            dropped += int(await store.on_node(node.address, "DEL", key))
+        if str(cursor) == "0":
+            return dropped
+
+
 async def reset_slow_logs(store: Store, node: DiskNode) -> int:
     """Empty the node's slow logs, which keep the text of slow commands, parameters
     included: Redis's (``SLOWLOG RESET``, replicated commands too) and FalkorDB's per
