@@ -198,10 +198,14 @@ def test_cli_workspace_subcommands_never_make_a_workspace_of_a_word(
     assert "list-me" not in names and "launch" not in names
     out = runner.invoke(cli, ["workspace", "delete", ws, *url], env=WIDE, input="n\n")
     assert out.exit_code == 1 and "Not deleted." in out.output
-    out = runner.invoke(cli, ["workspace", "delete", ws, "--yes", *url], env=WIDE)
+    out = runner.invoke(cli, ["workspace", "delete", ws, "--yes", "--wait", *url], env=WIDE)
     assert out.exit_code == 0, out.output
+    assert f"deleted {ws} (disk: clean)" in out.output
     assert f"{ws}  {name}" not in runner.invoke(cli, ["workspace", "list", *url],
                                                 env=WIDE).output
+    out = runner.invoke(cli, ["workspace", "deletion", ws, *url], env=WIDE)
+    assert out.exit_code == 0 and f"{ws}  deleted " in out.output, out.output
+    assert "disk: clean since " in out.output
 
 
 def test_cli_ingesting_a_file_again_adds_a_version_not_a_source(

@@ -72,6 +72,9 @@ class Settings(BaseSettings):
     # At start-up the app waits while FalkorDB loads its data after a crash, however long
     # that takes; it gives up only when the load makes no progress for this long.
     falkordb_load_stall_s: float = Field(default=300.0, gt=0)
+    # ``?wait=disk`` (a workspace deletion, an erasure) answers once FalkorDB's files on every
+    # node are rewritten, or after this long with ``disk: pending`` (runtime/scrub.py).
+    disk_wait_s: float = Field(default=120.0, gt=0, le=3600)
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)

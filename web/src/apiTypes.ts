@@ -97,7 +97,11 @@ export interface paths {
         post?: never;
         /**
          * Delete Workspace
-         * @description Deletes the graph and its registry entry, and revokes the workspace's keys.
+         * @description Deletes the graph and its registry entry (its name with it), and revokes the
+         *     workspace's keys; FalkorDB's files on every node are then rewritten so they no longer
+         *     hold it. The answer is the deletion's record: ``disk`` is ``pending`` until they are,
+         *     then ``clean`` (``GET /workspaces/{ws}/deletion`` tells later). ``wait=disk``: answer
+         *     only once they are, or after ``AFTERHACK_DISK_WAIT_S`` with ``pending``.
          */
         delete: operations["delete_workspace_api_workspaces__ws__delete"];
         options?: never;
@@ -385,6 +389,27 @@ export interface paths {
         head?: never;
         /** Review Decision */
         patch: operations["review_decision_api_workspaces__ws__decisions__decision_id__patch"];
+        trace?: never;
+    };
+    "/api/workspaces/{ws}/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Deletion
+         * @description What is kept of a deleted workspace: its id, when it was deleted, and whether
+         *     FalkorDB's files are clean of it yet (404 ``workspace_not_found`` if it never was).
+         */
+        get: operations["get_deletion_api_workspaces__ws__deletion_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/workspaces/{ws}/embeddings": {
@@ -3118,6 +3143,27 @@ export interface components {
             /** Name */
             name: string;
         };
+        /**
+         * WorkspaceDeletion
+         * @description A deleted workspace, as the registry remembers it: its id and times, nothing of what
+         *     it held (its name went with it). ``disk`` is ``clean`` once FalkorDB's files on every
+         *     node were rewritten after the graph was deleted.
+         */
+        WorkspaceDeletion: {
+            /** Deleted At */
+            deleted_at: number | null;
+            /**
+             * Disk
+             * @enum {string}
+             */
+            disk: "pending" | "clean";
+            /** Disk Clean At */
+            disk_clean_at: number | null;
+            /** Id */
+            id: string;
+            /** Requested At */
+            requested_at: number;
+        };
         /** WorkspaceList */
         WorkspaceList: {
             /** Items */
@@ -3959,7 +4005,9 @@ export interface operations {
     };
     delete_workspace_api_workspaces__ws__delete: {
         parameters: {
-            query?: never;
+            query?: {
+                wait?: "disk" | null;
+            };
             header?: never;
             path: {
                 ws: string;
@@ -3969,11 +4017,13 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Successful Response */
-            204: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WorkspaceDeletion"];
+                };
             };
             /** @description No key, an unknown key or a revoked key (when keys are on). */
             401: {
@@ -6690,6 +6740,136 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DecisionView"];
+                };
+            };
+            /** @description No key, an unknown key or a revoked key (when keys are on). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key's role does not allow this, or the request came from another site's page (origin_not_allowed). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown id, or a workspace this key cannot see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: stale revision or preview, already corrected, invalid transition. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or a field is over its limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The Host header does not name this server (host_not_allowed). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-key rate limit; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request's headers are too large or too many. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The graph store is unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The model gateway did not answer in time. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_deletion_api_workspaces__ws__deletion_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ws: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceDeletion"];
                 };
             };
             /** @description No key, an unknown key or a revoked key (when keys are on). */

@@ -84,17 +84,38 @@ def workspace_updates(
 def workspace_delete(
     workspace_id: Annotated[str, typer.Argument(help="The workspace to delete.")],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
+    wait: Annotated[bool, typer.Option(
+        "--wait", help="Return once FalkorDB's files no longer hold the workspace.")] = False,
     url: UrlOpt = DEFAULT_URL, key: KeyOpt = None,
 ) -> None:
-    """Delete a workspace with everything in it (its keys are revoked)."""
+    """Delete a workspace with everything in it (its keys are revoked); FalkorDB's files
+    are then rewritten so they no longer hold it ("disk: clean")."""
     with api_errors(), client_for(url, key, workspace_id) as c:
         ws = c.get_workspace()
         if not yes and not typer.confirm(f"Delete workspace {ws['name']!r} and everything in "
                                          "it?", default=False):
             typer.echo("Not deleted.")
             raise typer.Exit(1)
-        c.delete_workspace()
-    typer.echo(f"deleted {workspace_id}")
+        deleted = c.delete_workspace(wait_disk=wait)
+    if deleted["disk"] == "clean":
+        typer.echo(f"deleted {workspace_id} (disk: clean)")
+    else:
+        typer.echo(f"deleted {workspace_id} (disk: pending; `afterhack workspace deletion "
+                   f"{workspace_id}` says when FalkorDB's files no longer hold it)")
+
+
+@workspace_app.command("deletion")
+def workspace_deletion(
+    workspace_id: Annotated[str, typer.Argument(help="A deleted workspace.")],
+    url: UrlOpt = DEFAULT_URL, key: KeyOpt = None,
+) -> None:
+    """When a workspace was deleted, and whether FalkorDB's files are clean of it yet."""
+    with api_errors(), client_for(url, key, workspace_id) as c:
+        d = c.workspace_deletion()
+    clean = d["disk_clean_at"]
+    since = "" if clean is None else f" since {show.decided_at(clean)}"
+    typer.echo(f"{d['id']}  deleted {show.decided_at(d['deleted_at'] or d['requested_at'])}  "
+               f"disk: {d['disk']}{since}")
 
 
 # How long an ingest waits for the server's answer: a large file on a busy server is read for

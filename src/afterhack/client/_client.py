@@ -55,7 +55,13 @@ from afterhack.model.vocab import (
     SearchMode,
     UpdatesPolicy,
 )
-from afterhack.model.workspaces import ApiKeyRow, ExportDocument, NewApiKey, WorkspaceRow
+from afterhack.model.workspaces import (
+    ApiKeyRow,
+    ExportDocument,
+    NewApiKey,
+    WorkspaceDeletion,
+    WorkspaceRow,
+)
 from afterhack.wire.answers import ApiKeyList, Health, Pong, ProvExport
 
 JSON = dict[str, Any]
@@ -233,10 +239,19 @@ class _Endpoints:
     def get_workspace(self, *, workspace: str | None = None) -> Request:
         return Request("GET", self._ws(workspace))
 
-    @route("DELETE /workspaces/{ws}", Answer[None](None))
-    def delete_workspace(self, *, workspace: str | None = None) -> Request:
-        """Delete the workspace and everything in it; its keys are revoked (admin)."""
-        return Request("DELETE", self._ws(workspace))
+    @route("DELETE /workspaces/{ws}", WorkspaceDeletion)
+    def delete_workspace(self, *, wait_disk: bool = False,
+                         workspace: str | None = None) -> Request:
+        """Delete the workspace and everything in it; its keys are revoked (admin). The
+        answer's ``disk`` is ``pending`` until FalkorDB's files no longer hold it, then
+        ``clean``; ``wait_disk``: answer only then (or after the server's wait, pending)."""
+        return Request("DELETE", self._ws(workspace),
+                       params=_body(wait="disk" if wait_disk else None))
+
+    @route("GET /workspaces/{ws}/deletion", WorkspaceDeletion)
+    def workspace_deletion(self, *, workspace: str | None = None) -> Request:
+        """What is kept of a deleted workspace: when, and whether the disk is clean yet."""
+        return Request("GET", self._ws(workspace) + "/deletion")
 
     @route("PATCH /workspaces/{ws}", WorkspaceRow)
     def set_updates(self, updates: UpdatesPolicy, *, workspace: str | None = None) -> Request:

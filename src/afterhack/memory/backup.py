@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from afterhack.errors import InvalidRequest
+from afterhack.errors import InvalidRequest, WorkspaceNotFound
 from afterhack.memory.scope import Scope
 from afterhack.model.ids import is_uuid
 from afterhack.model.vocab import EDGE_ENDS, EDGE_TYPES, NODE_LABELS
@@ -20,9 +20,11 @@ from afterhack.model.workspaces import (
     ExportEdge,
     ExportNode,
     Properties,
+    WorkspaceDeletion,
     WorkspaceRow,
 )
 from afterhack.records.clock import now_ms
+from afterhack.store import deletions as store_deletions
 from afterhack.store import keys as store_keys
 from afterhack.store import restore as store_restore
 from afterhack.store import workspaces as store_workspaces
@@ -46,12 +48,40 @@ async def export_workspace(ws: Scope) -> ExportDocument:
     return {"format": "afterhack-export/1", "workspace": row, **snap}
 
 
-async def delete_workspace(ws: Scope) -> None:
+async def delete_workspace(ws: Scope) -> WorkspaceDeletion:
+    """Delete the workspace's graph and registry entry, and revoke its keys; the answer is
+    the deletion's record, ``disk: pending`` until FalkorDB's files are rewritten (the
+    caller asks the disk for that: memory/workspace.py)."""
     if ws.row is None:
         await store_workspaces.get_workspace(ws.store, ws.id)
+    # Written down first: a deletion a crash cuts short is finished at the next start.
+    await store_deletions.begin(ws.store, ws.id, now_ms())
+    return await _finish_deletion(ws.store, ws.id)
+
+
+async def _finish_deletion(store: Store, ws_id: str) -> WorkspaceDeletion:
     # Keys first: from here on nothing can use them, whatever happens to the rest.
-    await store_keys.revoke_workspace_keys(ws.store, ws.id, now_ms())
-    await store_workspaces.delete_workspace(ws.store, ws.id)
+    await store_keys.revoke_workspace_keys(store, ws_id, now_ms())
+    await store_workspaces.drop_workspace(store, ws_id)
+    return await store_deletions.finish(store, ws_id, now_ms())
+
+
+async def finish_deletions(store: Store) -> int:
+    """At start-up: finish the deletions a stop cut short (read-only when there are none);
+    returns how many."""
+    ids = await store_deletions.unfinished(store)
+    for ws_id in ids:
+        await _finish_deletion(store, ws_id)
+    return len(ids)
+
+
+async def deletion(store: Store, ws_id: str) -> WorkspaceDeletion:
+    """The record of a deleted workspace; WorkspaceNotFound if it was never deleted, the
+    answer another workspace's key gets for it too."""
+    found = await store_deletions.get(store, ws_id) if is_uuid(ws_id) else None
+    if found is None:
+        raise WorkspaceNotFound(ws_id)
+    return found
 
 
 def _check_properties(where: str, label: str, props: Properties,

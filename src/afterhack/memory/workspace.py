@@ -91,7 +91,13 @@ from afterhack.model.vocab import (
     KeyRole,
     UpdatesPolicy,
 )
-from afterhack.model.workspaces import ApiKeyRow, ExportDocument, NewApiKey, WorkspaceRow
+from afterhack.model.workspaces import (
+    ApiKeyRow,
+    ExportDocument,
+    NewApiKey,
+    WorkspaceDeletion,
+    WorkspaceRow,
+)
 from afterhack.retrieval.hybrid import ClaimQuery
 from afterhack.store import corrections as store_corrections
 from afterhack.store import decisions as store_decisions
@@ -317,8 +323,17 @@ class WorkspaceMemory(Scope):
             return prov.to_prov(doc["workspace"], doc["nodes"], doc["edges"])
         return doc
 
-    async def delete(self) -> None:
-        await backup.delete_workspace(self)
+    async def delete(self, wait_s: float | None = None) -> WorkspaceDeletion:
+        """Delete the workspace, and ask at once that FalkorDB's files be rewritten so they
+        no longer hold it; with ``wait_s``, wait that long for them to be (the record then
+        says ``disk: clean``)."""
+        deleted = await backup.delete_workspace(self)
+        disk = self.parts.disk()
+        ticket = disk.request()
+        if wait_s is not None:
+            await disk.wait(ticket, wait_s)
+            deleted = await backup.deletion(self.store, self.id)
+        return deleted
 
     # --- Erasure (rule 22) ------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from afterhack.memory import backup, lists
 from afterhack.memory.scope import Parts
 from afterhack.memory.workspace import WorkspaceMemory
 from afterhack.model.pages import WorkspaceList
-from afterhack.model.workspaces import ExportEdge, ExportNode, WorkspaceRow
+from afterhack.model.workspaces import ExportEdge, ExportNode, WorkspaceDeletion, WorkspaceRow
 from afterhack.records.audit import audit_params
 from afterhack.records.ids import new_id
 from afterhack.store import workspaces as store_workspaces
@@ -57,6 +57,11 @@ class Workspaces:
         ids = None if caller.workspace_id is None else [caller.workspace_id]
         return await lists.workspace_page(self.parts.store, limit=limit, offset=offset,
                                           cursor=cursor, ids=ids)
+
+    async def deletion(self, ws_id: str) -> WorkspaceDeletion:
+        """What is kept of a deleted workspace (404 ``workspace_not_found`` if it never
+        was): its id, its times, and whether FalkorDB's files are clean of it yet."""
+        return await backup.deletion(self.parts.store, ws_id)
 
     async def restore(self, ws_id: str, nodes: list[ExportNode],
                       edges: list[ExportEdge]) -> WorkspaceRow:

@@ -103,7 +103,8 @@ ErasureStatus = Literal["requested", "applied", "declined"]
 ERASURE_STATUSES: tuple[ErasureStatus, ...] = get_args(ErasureStatus)
 # What a list of erasures may ask for: one status, or all of them.
 ErasureStatusFilter = Literal["requested", "applied", "declined", "all"]
-# Whether FalkorDB's files still hold what an applied erasure removed from the graph.
+# Whether FalkorDB's files still hold what an applied erasure or a workspace deletion
+# removed from the graph (pending until a rewrite that began after it has finished everywhere).
 DiskState = Literal["pending", "clean"]
 DISK_STATES: tuple[DiskState, ...] = get_args(DiskState)
 # How a workspace takes a speaker's request to forget: a request for a reviewer (review, the

@@ -6,7 +6,7 @@ from typing import Literal
 
 from typing_extensions import TypedDict
 
-from afterhack.model.vocab import ForgetRequests, KeyRole, UpdatesPolicy
+from afterhack.model.vocab import DiskState, ForgetRequests, KeyRole, UpdatesPolicy
 
 
 class WorkspaceRow(TypedDict):
@@ -20,6 +20,18 @@ class WorkspaceRow(TypedDict):
     # How a speaker's request to forget is taken (docs/rules.md, rule 22): a request for a
     # reviewer, or applied at once.
     forget_requests: ForgetRequests
+
+
+class WorkspaceDeletion(TypedDict):
+    """A deleted workspace, as the registry remembers it: its id and times, nothing of what
+    it held (its name went with it). ``disk`` is ``clean`` once FalkorDB's files on every
+    node were rewritten after the graph was deleted."""
+
+    id: str
+    requested_at: int
+    deleted_at: int | None  # None while the deletion is under way
+    disk: DiskState
+    disk_clean_at: int | None
 
 
 class ApiKeyRow(TypedDict):

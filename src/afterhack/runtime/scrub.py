@@ -36,7 +36,7 @@ from pathlib import Path
 from afterhack.errors import AfterhackError
 from afterhack.runtime import datadir
 from afterhack.store import disk, erasure_disk
-from afterhack.store.audit import now_ms
+from afterhack.records.clock import now_ms
 from afterhack.store.client import Store
 from afterhack.store.workspaces import wait_schema_built_everywhere
 

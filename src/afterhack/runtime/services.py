@@ -27,7 +27,7 @@ from afterhack.llm.gateway import Gateway
 from afterhack.llm.judge import ConflictJudge, GatewayJudge, OfflineJudge
 from afterhack.llm.meaning import word_meaning
 from afterhack.llm.offline import OfflineExtractor
-from afterhack.memory import checks
+from afterhack.memory import backup, checks
 from afterhack.memory.extraction import Extractor
 from afterhack.memory.scope import Parts
 from afterhack.memory.workspaces import Workspaces
@@ -37,6 +37,7 @@ from afterhack.retrieval.vectors import AfterWrite, Vectors, Worker
 from afterhack.runtime.disk_scrub import DiskScrub, NoDiskScrub
 from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.runtime.loading import Target, can_wait, wait_until_loaded
+from afterhack.runtime.scrub import DiskScrubber
 from afterhack.store import plancache
 from afterhack.store.client import NOT_ANSWERING, Graph, Store
 from afterhack.store.workspaces import (
@@ -102,7 +103,9 @@ class Services:
     watch: StoreWatch = field(default_factory=StoreWatch)
     # Claim embeddings (search by meaning); embeddings off is Vectors(None).
     vectors: Vectors = field(default_factory=lambda: Vectors(None))
-    # Rewrites FalkorDB's files after an erasure (runtime/disk_scrub.py).
+    # Rewrites FalkorDB's files after an erasure or a workspace deletion: the disk
+    # scrubber (runtime/scrub.py) in an app open_services started, a stand-in
+    # that rewrites nothing elsewhere (runtime/disk_scrub.py).
     scrubber: DiskScrub = field(default_factory=NoDiskScrub)
     # The memory the transports use: every workspace, each opened for a caller.
     workspaces: Workspaces = field(init=False)
@@ -365,6 +368,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     try:
         store = await _open_store(settings, embedded, url)
         services = None
+        scrubber: DiskScrubber | None = None
         rewrites: list[asyncio.Task[None]] = []
         watch = StoreWatch()
         watchdog = asyncio.create_task(watch_store(store, settings, watch, embedded, rewrites),
@@ -376,6 +380,11 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                 services = build_services(settings, store)
             services.embedded = embedded
             services.watch = watch
+            with start_step("finishing workspace deletions a stop cut short"):
+                await backup.finish_deletions(store)
+            scrubber = DiskScrubber(store, data_dir=embedded.data_dir if embedded else None)
+            services.scrubber = scrubber
+            scrubber.start()
             if services.vectors.enabled:
                 services.vectors.worker = Worker(
                     store, services.vectors,
@@ -388,6 +397,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                 task.cancel()
                 await _bounded(f"stopping {task.get_name()}", task)
             if services is not None:
+                if scrubber is not None:
+                    await _bounded("stopping the disk scrubber", scrubber.stop())
                 if services.vectors.worker is not None:
                     await _bounded("stopping the vector worker", services.vectors.worker.stop())
                 await _bounded("closing the model gateway", services.aclose())

@@ -325,6 +325,12 @@ async def count_workspaces(store: Store, ids: list[str] | None = None) -> int:
 
 async def delete_workspace(store: Store, ws_id: str) -> None:
     await get_workspace(store, ws_id)
+    await drop_workspace(store, ws_id)
+
+
+async def drop_workspace(store: Store, ws_id: str) -> None:
+    """Unlist the workspace (its entry holds its name) and delete its graph; either may be
+    gone already (a deletion finished after a crash)."""
     await store.graph(REGISTRY_GRAPH).write(
         "MATCH (e:WorkspaceEntry {id:$id}) DELETE e", {"id": ws_id})
     await store.delete_graph(graph_name(ws_id))
