@@ -30,8 +30,10 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from afterhack.errors import AfterhackError
 from afterhack.runtime import datadir
@@ -41,6 +43,8 @@ from afterhack.store.client import Store
 from afterhack.store.workspaces import wait_schema_built_everywhere
 
 log = logging.getLogger("afterhack.scrub")
+
+T = TypeVar("T")
 
 # After a failed rewrite the next is tried this long after, doubling up to the maximum.
 RETRY_S = 2.0
@@ -65,6 +69,17 @@ class ScrubReport:
     nodes: list[disk.NodeRewrite]
     marked_clean: int
     removed: list[str] = field(default_factory=list)
+
+
+async def _all(steps: Iterable[Coroutine[Any, Any, T]]) -> list[T]:
+    """Run the steps at once; the first to fail stops the others and is raised (as itself,
+    not in a group)."""
+    try:
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(step) for step in steps]
+    except ExceptionGroup as failed:
+        raise failed.exceptions[0] from None
+    return [t.result() for t in tasks]
 
 
 class DiskScrubber:
@@ -165,7 +180,7 @@ class DiskScrubber:
         pending = await erasure_disk.pending(self.store)
         offsets = {n.address: await disk.replication_offset(self.store, n)
                    for n in nodes if not n.replica}
-        done = await asyncio.gather(*(self._rewrite(n, offsets) for n in nodes))
+        done = await _all(self._rewrite(n, offsets) for n in nodes)
         removed: list[str] = []
         if self.data_dir is not None:
             removed = await asyncio.to_thread(datadir.settle, self.data_dir)
