@@ -25,17 +25,18 @@ class AppProcess:
     instead (``h11`` or ``httptools``), as an operator running their own uvicorn would."""
 
     def __init__(self, env: dict[str, str], *, data_dir: Path, log_path: Path,
-                 http: str | None = None) -> None:
+                 http: str | None = None, log_level: str = "warning") -> None:
         self.port = free_loopback_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **env, "AFTERHACK_DATA_DIR": str(data_dir)}
         self.data_dir = data_dir
         self.log_path = log_path
         self.http = http
+        self.log_level = log_level
         self.proc: subprocess.Popen[bytes] | None = None
 
     def command(self) -> list[str]:
-        where = ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
+        where = ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", self.log_level]
         if self.http is None:
             return [sys.executable, "-m", "afterhack.cli", "serve", *where]
         return [sys.executable, "-m", "uvicorn", "afterhack.app:create_app", "--factory",

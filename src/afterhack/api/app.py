@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 
 from afterhack.access import keys_required
 from afterhack.api import errors, security
+from afterhack.api.accesslog import AccessLog, silence_uvicorn_access
 from afterhack.api.deadlines import StoreBudget
 from afterhack.api.headers import HeaderLimit
 from afterhack.api.hosts import HostGuard, HostPolicy
@@ -115,6 +116,9 @@ def create_api(settings: Settings | None = None, *, running: Running | None = No
     app.add_middleware(HeaderLimit, max_bytes=settings.max_header_bytes,
                        max_count=settings.max_headers)
     app.add_middleware(errors.RequestIds)
+    # Outermost: every request, refused ones included, logged without what it carried.
+    app.add_middleware(AccessLog)
+    silence_uvicorn_access()
 
     # Refuses to build an app with an unguarded route.
     permissions = security.route_permissions(ROUTERS)

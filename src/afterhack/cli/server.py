@@ -58,8 +58,9 @@ def serve(
     for name in ("httpx", "httpx2"):
         logging.getLogger(name).setLevel(max(logging.WARNING, logging.getLogger().level))
     try:
+        # The app writes its own access log, without query strings (api/accesslog.py).
         uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                    log_level=log_level,
+                    log_level=log_level, access_log=False,
                     proxy_headers=False,
                     http=http_protocol(settings))
     except DataDirInUse as exc:
