@@ -15,6 +15,8 @@ erasure writes the same way (docs/decisions/0033-forgetting-on-disk.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -269,3 +271,34 @@ async def test_a_pending_erasure_is_rewritten_at_start_up_unasked(
         await scrubber.stop()
     assert (await _disk(g, "left-pending"))[0] == "clean"
     assert scrubber.last is not None and scrubber.last.marked_clean == 1
+
+
+async def test_a_crash_reports_query_stays_out_of_the_app_log_and_the_data_dir(
+        server: EmbeddedFalkorDB, store: Store) -> None:
+    """FalkorDB's crash report names the query it was running, parameters included: what
+    the app reads of the log to write into its own leaves it out, and the scrubber cuts it
+    from the log file."""
+    g = await _workspace(store)
+    slow = asyncio.create_task(g.read(
+        "UNWIND range(1, 200000000) AS i WITH i WHERE i % 7 = 0 RETURN count(i) AS n, $s AS s",
+        {"s": SECRET}))
+    with _client(server) as c:
+        for _ in range(3000):
+            if "200000000" in _text(command(c, "GRAPH.INFO", "RunningQueries")):
+                break
+            await asyncio.sleep(0.01)
+    assert server.process is not None
+    server.process.send_signal(signal.SIGSEGV)
+    await asyncio.to_thread(server.process.wait, 60)
+    with contextlib.suppress(Exception):
+        await slow
+    log = server.data_dir / "falkordb.log"
+    assert SECRET in log.read_text(errors="replace")  # the report is there, query and all
+    assert "graph_command:GRAPH.RO_QUERY (query left out)" in server.crash_report()
+    assert SECRET not in server.crash_report() and SECRET not in server.log_tail(10_000)
+
+    await asyncio.to_thread(server.restart)
+    await DiskScrubber(store, data_dir=server.data_dir).scrub()
+
+    assert scan(server.data_dir, SECRET) == []
+    assert "graph_command:GRAPH.RO_QUERY (query left out)" in log.read_text(errors="replace")
