@@ -314,3 +314,24 @@ def test_the_conversations_section_runs_alone(tmp_path: Path) -> None:
     assert md.startswith("# afterhack benchmarks: conversations only")
     assert "## Keeping an original" in md and "| every request |" in md
     assert not (out / "latest.json").exists()
+
+
+def test_the_disk_scrub_section_runs_alone(tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    proc = subprocess.run(
+        [sys.executable, "-m", "afterhack.cli", "bench", "--quick", "--only", "disk-scrub",
+         "--out", str(out)], capture_output=True, text=True, timeout=600, cwd=tmp_path,
+        check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads((out / "disk-scrub.json").read_text())["disk-scrub"]
+    [size] = result["sizes"]
+    assert size["claims"] == 1000 and result["empty_rewrite"]["n"] == 2
+    for key in ("plain_rewrite", "scrub", "scrub_with_snapshot", "delete_wait_disk"):
+        assert size[key]["n"] == 2 and size[key]["p50"] > 0, key
+    # The bulk load's increments are folded into a base by the first rewrite.
+    assert size["aof_before"]["incr_bytes"] > 0 and size["aof_after"]["incr_bytes"] < (
+        size["aof_before"]["incr_bytes"])
+    md = (out / "disk-scrub.md").read_text()
+    assert md.startswith("# afterhack benchmarks: disk-scrub only")
+    assert "| the scrubber, embedded server |" in md
+    assert not (out / "latest.json").exists()

@@ -35,9 +35,11 @@ def bench(
              "quality), 'embedding-ingest' (a 10,000-sentence document with and without the "
              "vector worker), 'conversations' (messages appended to a conversation of "
              "10,000 against plain text of the same sentences, and file reading per MB of "
-             "each kind) or 'real-model' (extraction, agent runs and the conflict judge "
+             "each kind), 'real-model' (extraction, agent runs and the conflict judge "
              "against a real small model on loopback, on 40 HaluEval QA rows; its engine "
-             "comes from scripts/install-real-model). 'conflicts' and 'asof' write "
+             "comes from scripts/install-real-model) or 'disk-scrub' (the rewrite of "
+             "FalkorDB's files after an erasure at 10,000 and 100,000 claims, against a "
+             "plain BGREWRITEAOF of the same data). 'conflicts' and 'asof' write "
              "latest.json and .md; the others "
              "write <section>.json and .md, never latest.*.")] = None,
     restart_sizes: Annotated[str | None, typer.Option(

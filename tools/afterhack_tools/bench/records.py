@@ -694,6 +694,39 @@ class RestartResult(TypedDict):
     promises: NotRequired[list[PromiseRecord]]
 
 
+# --- rewriting FalkorDB's files after an erasure (diskscrub.py) ---
+
+
+class DiskScrubSize(TypedDict):
+    """At one size: the append-only file on disk before and after the first rewrite, and
+    the time (ms) of a plain ``BGREWRITEAOF`` of the same data (the floor), of the
+    scrubber's whole rewrite on the embedded server, of the same on a server it must also
+    write a snapshot for (any FalkorDB but the embedded one), and of a workspace
+    ``DELETE ?wait=disk`` through the app (the app's scrubber, a server of the latter
+    kind); each against the floor's median."""
+
+    claims: int
+    load_seconds: float
+    aof_before: AofFiles
+    aof_after: AofFiles
+    plain_rewrite: Summary
+    scrub: Summary
+    scrub_with_snapshot: Summary
+    delete_wait_disk: Summary
+    scrub_over_plain: float
+    scrub_with_snapshot_over_plain: float
+    delete_over_plain: float
+
+
+class DiskScrubFigures(TypedDict):
+    """``empty_rewrite``: ``BGREWRITEAOF`` on the server before any workspace is loaded, the
+    cost of a fork and a rewrite with next to nothing to write."""
+
+    rounds: dict[str, int]
+    empty_rewrite: Summary
+    sizes: list[DiskScrubSize]
+
+
 # A section run alone beside a full run's results (``<section>.json``): its figures under
 # the section's name.
 SectionResult = TypedDict("SectionResult", {
@@ -701,4 +734,5 @@ SectionResult = TypedDict("SectionResult", {
     "retrieval": NotRequired[RetrievalFigures],
     "embedding-ingest": NotRequired[EmbeddingIngest],
     "conversations": NotRequired[ConversationFigures],
-    "real-model": NotRequired[RealModelFigures]})
+    "real-model": NotRequired[RealModelFigures],
+    "disk-scrub": NotRequired[DiskScrubFigures]})

@@ -14,6 +14,7 @@ from afterhack_tools.bench.records import (
 from afterhack_tools.bench.render.asof import asof_section
 from afterhack_tools.bench.render.conflicts import conflicts_section
 from afterhack_tools.bench.render.conversations import conversations_section
+from afterhack_tools.bench.render.diskscrub import disk_scrub_section
 from afterhack_tools.bench.render.embedingest import embedding_ingest_section
 from afterhack_tools.bench.render.restart import restart_section
 from afterhack_tools.bench.render.retrieval import retrieval_section
@@ -135,6 +136,7 @@ def section_markdown(result: SectionResult, section: str) -> str:
             else conversations_section(result["conversations"])
             if section == "conversations"
             else with_model_section(result["real-model"]) if section == "real-model"
+            else disk_scrub_section(result["disk-scrub"]) if section == "disk-scrub"
             else embedding_ingest_section(result["embedding-ingest"]))
     return "\n".join([
         f"# afterhack benchmarks: {section} only",

@@ -28,6 +28,9 @@ from afterhack_tools.bench.conflicts import measure_cost as measure_conflict_cos
 from afterhack_tools.bench.conflicts import quality as conflict_quality
 from afterhack_tools.bench.conversations import measure as measure_conversations
 from afterhack_tools.bench.corrections import measure_corrections
+from afterhack_tools.bench.diskscrub import QUICK_SIZES as DISK_SCRUB_QUICK
+from afterhack_tools.bench.diskscrub import SIZES as DISK_SCRUB_SIZES
+from afterhack_tools.bench.diskscrub import measure as measure_disk_scrub
 from afterhack_tools.bench.embedingest import measure_embedding_ingest
 from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
@@ -65,9 +68,9 @@ QUICK_SIZES = (200,)
 # Claims on disk when the app is killed; the issue that asked for it (#17) named these two.
 RESTART_SIZES = (24_000, 240_000)
 SECTIONS = ("conflicts", "asof", "restart", "retrieval", "embedding-ingest",
-            "conversations", "real-model")
+            "conversations", "real-model", "disk-scrub")
 # Sections that run alone beside a full run, never in it (run_section).
-ALONE = ("retrieval", "embedding-ingest", "conversations", "real-model")
+ALONE = ("retrieval", "embedding-ingest", "conversations", "real-model", "disk-scrub")
 
 
 @dataclass
@@ -105,6 +108,10 @@ class BenchConfig:
     real_model_rows: int = 40
     real_model_agent_rows: int | None = 10
     real_model_judge_every: int = 2
+    # The disk-scrub section: claims at each size, and rounds of each measure (None: as
+    # diskscrub.py sets them per size).
+    disk_scrub_sizes: tuple[int, ...] = DISK_SCRUB_SIZES
+    disk_scrub_rounds: int | None = None
     command: str = "afterhack bench"
     cluster: bool = False
     cluster_tenants: int = 10_000
@@ -117,7 +124,7 @@ class BenchConfig:
             workspace_gets=50, tenants=20, ingest_sources=1, ingest_claims_per_source=400,
             conflict_resolutions=2, restart_sizes=(), restart_claim_samples=50,
             retrieval_rows=30, asof_samples=10, real_model_rows=6, real_model_agent_rows=3,
-            real_model_judge_every=10)
+            real_model_judge_every=10, disk_scrub_sizes=DISK_SCRUB_QUICK, disk_scrub_rounds=2)
         base.update(overrides)
         return cls(**base)
 
@@ -367,8 +374,9 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> BenchResul
 
 
 async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> SectionResult:
-    """One section alone (retrieval, embedding-ingest, conversations, real-model), written
-    beside (never over) a full run's results, as <section>.json and <section>.md."""
+    """One section alone (retrieval, embedding-ingest, conversations, real-model,
+    disk-scrub), written beside (never over) a full run's results, as <section>.json and
+    <section>.md."""
     if section not in ALONE:
         raise ValueError(f"{section!r} does not run beside a full run")
     started = time.time()
@@ -385,6 +393,8 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> Secti
     talk = (await measure_conversations(log, cfg.conversation_messages,
                                         cfg.conversation_batch)
             if section == "conversations" else None)
+    scrub = (await measure_disk_scrub(log, cfg.disk_scrub_sizes, cfg.disk_scrub_rounds)
+             if section == "disk-scrub" else None)
     result: SectionResult = {
         "meta": {
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
@@ -402,6 +412,8 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> Secti
         result["conversations"] = talk
     if with_model is not None:
         result["real-model"] = with_model
+    if scrub is not None:
+        result["disk-scrub"] = scrub
     cfg.out.mkdir(parents=True, exist_ok=True)
     (cfg.out / f"{section}.json").write_text(json.dumps(result, indent=2) + "\n")
     (cfg.out / f"{section}.md").write_text(report.section_markdown(result, section))
