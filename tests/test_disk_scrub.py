@@ -75,6 +75,11 @@ async def _disk(g: Graph, erasure_id: str) -> tuple[str, int | None]:
     return rows[0]["disk"], rows[0]["at"]
 
 
+def _scrubber(server: EmbeddedFalkorDB, store: Store) -> DiskScrubber:
+    """As the app makes its scrubber for its embedded server."""
+    return DiskScrubber(store, data_dir=server.data_dir, server_pid=lambda: server.pid)
+
+
 def _text(reply: object) -> str:
     """Every string in a reply, joined (bytes read as UTF-8)."""
     if isinstance(reply, bytes):
@@ -103,7 +108,7 @@ async def test_overwritten_words_stay_on_disk_until_the_rewrite_then_no_byte_is_
     await g.write("MATCH (c:Node {id: 'c1'}) SET c.statement = '[erased]'")
     assert scan(data, SECRET) != []
 
-    report = await DiskScrubber(store, data_dir=data).scrub()
+    report = await _scrubber(server, store).scrub()
 
     assert scan(data, SECRET) == [], [str(h) for h in scan(data, SECRET)]
     assert any(p.name.endswith(".base.rdb") for p in files(data))  # the scan read the data
@@ -134,7 +139,7 @@ async def test_a_stray_snapshot_and_a_dead_rewrites_file_are_removed(
     assert {h.path.name for h in scan(data, SECRET)} >= {"dump.rdb", dead}
     await g.write("MATCH (c:Node {id: 'c1'}) SET c.statement = '[erased]'")
 
-    report = await DiskScrubber(store, data_dir=data).scrub()
+    report = await _scrubber(server, store).scrub()
 
     assert sorted(report.removed) == ["dump.rdb", dead]
     assert scan(data, SECRET) == []
@@ -151,7 +156,7 @@ async def test_slow_logs_that_hold_a_query_s_parameters_are_emptied(
         assert SECRET in _text(command(c, "SLOWLOG", "GET", "128"))
         assert SECRET in _text(command(c, "GRAPH.SLOWLOG", g.name))
 
-        await DiskScrubber(store, data_dir=server.data_dir).scrub()
+        await _scrubber(server, store).scrub()
 
         assert SECRET not in _text(command(c, "SLOWLOG", "GET", "128"))
         assert command(c, "GRAPH.SLOWLOG", g.name) == []
@@ -177,7 +182,7 @@ async def test_falkordbs_log_of_recent_queries_is_turned_off_and_what_it_kept_dr
         assert SECRET in _text(command(c, "XRANGE", stream, "-", "+"))
         await g.write("MATCH (c:Node {id: 'c1'}) SET c.statement = '[erased]'")
 
-        await DiskScrubber(store, data_dir=server.data_dir).scrub()
+        await _scrubber(server, store).scrub()
 
         assert SECRET not in _text(command(c, "XRANGE", stream, "-", "+"))
         assert command(c, "GRAPH.CONFIG", "GET", "MAX_INFO_QUERIES") == [
@@ -213,8 +218,8 @@ async def test_only_what_was_pending_before_the_rewrite_began_is_marked_clean(
 class GatedScrubber(DiskScrubber):
     """Holds its first rewrite until the test opens the gate; counts the rewrites."""
 
-    def __init__(self, store: Store, data_dir: Path) -> None:
-        super().__init__(store, data_dir=data_dir)
+    def __init__(self, store: Store, server: EmbeddedFalkorDB) -> None:
+        super().__init__(store, data_dir=server.data_dir, server_pid=lambda: server.pid)
         self.began = asyncio.Event()
         self.gate = asyncio.Event()
         self.rewrites = 0
@@ -235,7 +240,7 @@ async def test_requests_during_a_rewrite_are_served_by_the_next_single_one(
     await _workspace(store)
     with _client(server) as c:
         before = int(c.info("persistence")["aof_rewrites"])
-    scrubber = GatedScrubber(store, server.data_dir)
+    scrubber = GatedScrubber(store, server)
     scrubber.start()
     try:
         first = scrubber.request()
@@ -260,7 +265,7 @@ async def test_a_pending_erasure_is_rewritten_at_start_up_unasked(
         server: EmbeddedFalkorDB, store: Store) -> None:
     g = await _workspace(store)
     await _erasure(g, "left-pending")
-    scrubber = DiskScrubber(store, data_dir=server.data_dir)
+    scrubber = _scrubber(server, store)
     scrubber.start()
     try:
         for _ in range(6000):
@@ -298,7 +303,43 @@ async def test_a_crash_reports_query_stays_out_of_the_app_log_and_the_data_dir(
     assert SECRET not in server.crash_report() and SECRET not in server.log_tail(10_000)
 
     await asyncio.to_thread(server.restart)
-    await DiskScrubber(store, data_dir=server.data_dir).scrub()
+    await _scrubber(server, store).scrub()
 
     assert scan(server.data_dir, SECRET) == []
     assert "graph_command:GRAPH.RO_QUERY (query left out)" in log.read_text(errors="replace")
+
+
+async def test_falkordb_killed_during_a_rewrite_loses_nothing_and_the_next_one_cleans(
+        server: EmbeddedFalkorDB, store: Store) -> None:
+    """A rewrite that forked before the words were erased, its server killed half-way: its
+    child, orphaned, goes on writing its temporary file from the data as it was at the
+    fork. The next rewrite waits for that child to end and removes its file."""
+    g = await _workspace(store)
+    await g.write("CREATE (:Claim:Node {id: 'c1', statement: $s, kept: 'the launch'})",
+                  {"s": SECRET})
+    await _erasure(g, "e1")
+    with _client(server) as c:
+        # The child sleeps this long per key it writes, so it is still at work when its
+        # server is killed.
+        command(c, "CONFIG", "SET", "rdb-key-save-delay", "500000")
+        command(c, "BGREWRITEAOF")
+        assert int(c.info("persistence")["aof_rewrite_in_progress"])
+    await g.write("MATCH (c:Node {id: 'c1'}) SET c.statement = '[erased]'")
+    await asyncio.to_thread(server.kill)
+    orphans = [p.name for p in server.data_dir.glob("temp-rewriteaof-*.aof")]
+    assert len(orphans) == 1
+    assert await _disk_after_restart(server, g) == ("pending", None)
+
+    report = await _scrubber(server, store).scrub()
+
+    assert report.removed == orphans and report.marked_clean == 1
+    assert scan(server.data_dir, SECRET) == []
+    rows = await g.read("MATCH (c:Node {id: 'c1'}) RETURN c.statement AS s, c.kept AS k")
+    assert (rows[0]["s"], rows[0]["k"]) == ("[erased]", "the launch")
+
+
+async def _disk_after_restart(server: EmbeddedFalkorDB, g: Graph) -> tuple[str, int | None]:
+    await asyncio.to_thread(server.restart)
+    with _client(server) as c:
+        command(c, "CONFIG", "SET", "rdbcompression", "no")
+    return await _disk(g, "e1")

@@ -45,7 +45,8 @@ def listed(aof_dir: Path) -> set[str]:
 
 
 class NotSettled(RuntimeError):
-    """The append-only directory still holds a file its manifest does not list."""
+    """The data dir still holds a file that may hold data from before the rewrite, and
+    that cannot be removed yet."""
 
 
 def unlisted(data_dir: Path) -> list[Path]:
@@ -59,28 +60,55 @@ def unlisted(data_dir: Path) -> list[Path]:
         return []
 
 
-def strays(data_dir: Path) -> list[Path]:
-    """Copies of the data nothing will read: an RDB snapshot, and the temporary file of a
-    rewrite or a save whose process is gone."""
-    found = []
+def _parent(pid: int) -> int | None:
+    try:
+        # The field after the parenthesised name (which may hold spaces) is the state,
+        # then the parent's pid.
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def strays(data_dir: Path, server_pid: int | None) -> tuple[list[Path], list[Path]]:
+    """Copies of the data nothing will read, and those still being written by a process
+    that is not the server's child: the temporary file of a rewrite or a save whose server
+    was killed goes on being written by its orphaned child, from data as it was at its
+    fork, until the child ends. The first can go now; the second once its writer is gone.
+    A file the running server's own child writes is left alone (it forked after the
+    rewrite that was waited for)."""
+    gone, orphaned = [], []
     for p in sorted(data_dir.iterdir()):
         m = _TEMP.match(p.name)
-        if (m is None and p.suffix == ".rdb") or (m is not None and not pid_alive(int(m[1]))):
-            found.append(p)
-    return found
+        if m is None:
+            if p.suffix == ".rdb":
+                gone.append(p)
+            continue
+        pid = int(m[1])
+        if not pid_alive(pid):
+            gone.append(p)
+        elif server_pid is None or _parent(pid) != server_pid:
+            orphaned.append(p)
+    return gone, orphaned
 
 
-def settle(data_dir: Path, *, wait_s: float = 5.0, poll_s: float = 0.02) -> list[str]:
+def settle(data_dir: Path, *, server_pid: int | None, wait_s: float = 10.0,
+           poll_s: float = 0.02) -> list[str]:
     """After a rewrite: wait until the append-only directory holds only what its manifest
-    lists (NotSettled after ``wait_s``; a file Redis may still rename into place is never
-    removed here), then remove the strays; returns the names removed."""
+    lists (a file Redis may still rename into place is never removed here) and no orphaned
+    child is still writing, then remove the strays; returns the names removed. NotSettled
+    after ``wait_s`` (the rewrite is tried again later)."""
     deadline = time.monotonic() + wait_s
-    while left := unlisted(data_dir):
+    while True:
+        left = unlisted(data_dir)
+        gone, orphaned = strays(data_dir, server_pid)
+        if not left and not orphaned:
+            break
         if time.monotonic() > deadline:
-            raise NotSettled(f"{[str(p) for p in left]} still there after a rewrite")
+            raise NotSettled(f"{[str(p) for p in left + orphaned]} still there after a "
+                             "rewrite")
         time.sleep(poll_s)
     removed = []
-    for p in strays(data_dir):
+    for p in gone:
         with contextlib.suppress(FileNotFoundError):
             p.unlink()
             removed.append(p.name)

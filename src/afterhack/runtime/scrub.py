@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -83,11 +83,14 @@ async def _all(steps: Iterable[Coroutine[Any, Any, T]]) -> list[T]:
 
 
 class DiskScrubber:
-    def __init__(self, store: Store, *, data_dir: Path | None = None) -> None:
+    def __init__(self, store: Store, *, data_dir: Path | None = None,
+                 server_pid: Callable[[], int | None] = lambda: None) -> None:
         self.store = store
         # The embedded server's data dir (None for an external FalkorDB or a cluster):
-        # checked after each rewrite.
+        # checked after each rewrite; and the server's pid now (it changes when the server
+        # is started again), to tell its own children from a killed server's.
         self.data_dir = data_dir
+        self.server_pid = server_pid
         self._requested = 0
         self._served = 0
         self._wake = asyncio.Event()
@@ -183,7 +186,8 @@ class DiskScrubber:
         done = await _all(self._rewrite(n, offsets) for n in nodes)
         removed: list[str] = []
         if self.data_dir is not None:
-            removed = await asyncio.to_thread(datadir.settle, self.data_dir)
+            removed = await asyncio.to_thread(datadir.settle, self.data_dir,
+                                              server_pid=self.server_pid())
         for n in nodes:
             await disk.reset_slow_logs(self.store, n)
         marked = await erasure_disk.mark_clean(self.store, pending, now_ms())

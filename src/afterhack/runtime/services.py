@@ -382,7 +382,11 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             services.watch = watch
             with start_step("finishing workspace deletions a stop cut short"):
                 await backup.finish_deletions(store)
-            scrubber = DiskScrubber(store, data_dir=embedded.data_dir if embedded else None)
+            if embedded is not None:
+                scrubber = DiskScrubber(store, data_dir=embedded.data_dir,
+                                        server_pid=lambda: embedded.pid)
+            else:
+                scrubber = DiskScrubber(store)
             services.scrubber = scrubber
             scrubber.start()
             if services.vectors.enabled:

@@ -465,6 +465,8 @@ class Store:
         socket), a replica included: what store/disk.py sends to every node on purpose.
         ``readonly``: on a connection that said ``READONLY`` (a cluster replica's graph
         commands). An error reply raises QueryFailed."""
+        if self.unresponsive is not None:
+            raise self._not_answering()
         if self._nodes.cluster is None:
             await self._discover()
         pool = self._nodes.pool(address, readonly=readonly)
@@ -473,7 +475,13 @@ class Store:
         except _UNAVAILABLE as exc:
             raise StoreUnavailable(retry_after_s=1) from exc
         try:
-            reply = await conn.call(args, pool.read_timeout_s)
+            # Cut short with every other call when the server is found not answering.
+            async with asyncio.timeout(self.read_deadline_s) as limit:
+                self._waiting.add(limit)
+                try:
+                    reply = await conn.call(args, pool.read_timeout_s)
+                finally:
+                    self._waiting.discard(limit)
         except ReplyError as exc:
             pool.release(conn)
             if is_transient(exc):

@@ -74,7 +74,8 @@ async def measure(log: Log, sizes: tuple[int, ...] = SIZES,
     async with Harness() as h:
         assert h.store is not None and h.http is not None and isinstance(h.fdb, EmbeddedFalkorDB)
         data_dir = h.fdb.data_dir
-        on_disk = DiskScrubber(h.store, data_dir=data_dir)
+        fdb = h.fdb
+        on_disk = DiskScrubber(h.store, data_dir=data_dir, server_pid=lambda: fdb.pid)
         with_snapshot = DiskScrubber(h.store)
         n_rounds = {n: rounds or ROUNDS.get(n, DEFAULT_ROUNDS) for n in sizes}
         empty = [await _ms(lambda: _plain_rewrite(h)) for _ in range(max(n_rounds.values()))]
