@@ -10,8 +10,9 @@ again, later each time, for as long as anything waits for it. At start-up a rewr
 when the graphs hold anything pending (an app stopped before its rewrite finished).
 
 A rewrite, in order:
-1. waits until every graph's indexes and constraints are built (FalkorDB 4.16.3 can crash
-   in a rewrite's fork while it builds them after a load: runtime/services.py);
+1. after a node has started, waits until every graph's indexes and constraints are built
+   (FalkorDB 4.16.3 can crash in a rewrite's fork while it builds them after a load:
+   runtime/services.py);
 2. stops FalkorDB's log of recent queries on every node and deletes what it kept (it
    holds query parameters: store/disk.py), then reads what is pending
    (store/erasure_disk.py), each from the master of its graph, so every master forks its
@@ -98,6 +99,8 @@ class DiskScrubber:
         self._task: asyncio.Task[None] | None = None
         self.last: ScrubReport | None = None
         self.failures = 0
+        # The nodes (by run_id: a restart changes it) whose indexes were seen built.
+        self._built: set[str] = set()
 
     # -- the contract -----------------------------------------------------------------
 
@@ -173,8 +176,14 @@ class DiskScrubber:
         failed (then nothing is marked clean)."""
         t0 = time.monotonic()
         started_at = now_ms()
-        await wait_schema_built_everywhere(self.store)
         nodes = await disk.disk_nodes(self.store)
+        run_ids = {(await disk.node_info(self.store, n.address, "server")).get("run_id", "")
+                   for n in nodes}
+        if not run_ids <= self._built:
+            # A node started since the last rewrite may still be building what its load
+            # replayed; once per start, since this reads every graph.
+            await wait_schema_built_everywhere(self.store)
+            self._built |= run_ids
         for n in nodes:
             await disk.keep_no_query_log(self.store, n)
         for n in nodes:
