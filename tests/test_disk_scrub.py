@@ -9,7 +9,7 @@ what that test wrote. Its snapshots are written uncompressed (``rdbcompression n
 Redis compresses the strings of an RDB file with LZF by default, and a graph's data
 compressed is not found by searching bytes even while it holds the words
 (tests/support/bytescan.py). The words are overwritten with a plain Cypher write here; an
-erasure writes the same way (docs/decisions/0033-forgetting-on-disk.md).
+erasure writes the same way (docs/decisions/0038-forgetting-on-disk.md).
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ import pytest
 import redis
 
 from afterhack.runtime import datadir
+from afterhack.runtime.disk_scrub import ScrubTicket
 from afterhack.runtime.embedded import EmbeddedFalkorDB
-from afterhack.runtime.scrub import DiskScrubber, ScrubReport, ScrubTicket
+from afterhack.runtime.scrub import DiskScrubber, ScrubReport
 from afterhack.store import erasure_disk
 from afterhack.store.client import Graph, Store
 from afterhack.store.workspaces import create_workspace, ensure_registry, workspace_graph

@@ -4,8 +4,9 @@ on every node too, and that the Erasure records then say ``disk: "clean"``.
 
 An apply asks with ``request()`` once its write is acknowledged (it never waits for the
 rewrite unless the caller asked to, ``?wait=disk``: ``wait``). The service that does the
-rewrite is the disk scrubber; until it is wired in, ``NoDiskScrub`` stands in with the same
-calls and does nothing, so records stay ``pending``.
+rewrite is the disk scrubber (runtime/scrub.py), which every app that ``open_services``
+starts runs; ``NoDiskScrub`` stands in with the same calls where none runs (services built
+on their own, as tests build them), and does nothing, so records stay ``pending``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The disk scrubber: after words are erased from the graphs (an erasure, a workspace
 deleted), FalkorDB's files on every node are rewritten so they no longer hold them, and
-what was erased is marked ``disk: clean`` (docs/decisions/0033-forgetting-on-disk.md).
+what was erased is marked ``disk: clean`` (docs/decisions/0038-forgetting-on-disk.md).
 
-One per app process. ``request()`` takes a ticket and wakes the scrubber; ``wait(ticket)``
+One per app process, what runtime/disk_scrub.py asks of the disk. ``request()`` takes a
+ticket and wakes the scrubber; ``wait(ticket)``
 returns once a rewrite that began after the ticket was taken has finished on every node.
 At most one rewrite runs at a time, and every request that arrives while it runs is served
 by the next single one. A rewrite that fails (a node down, restarted, or behind) is tried
@@ -38,6 +39,7 @@ from typing import Any, TypeVar
 
 from afterhack.errors import AfterhackError
 from afterhack.runtime import datadir
+from afterhack.runtime.disk_scrub import ScrubTicket
 from afterhack.store import disk, erasure_disk
 from afterhack.records.clock import now_ms
 from afterhack.store.client import Store
@@ -50,14 +52,6 @@ T = TypeVar("T")
 # After a failed rewrite the next is tried this long after, doubling up to the maximum.
 RETRY_S = 2.0
 RETRY_MAX_S = 60.0
-
-
-@dataclass(frozen=True)
-class ScrubTicket:
-    """A place in the order of requests: served by the first rewrite that begins after it
-    was taken."""
-
-    seq: int
 
 
 @dataclass(frozen=True)

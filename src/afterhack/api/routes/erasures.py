@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
 
-from afterhack.api.deps import Cursor, WorkspaceDep
+from afterhack.api.deps import Cursor, SettingsDep, WorkspaceDep
 from afterhack.api.security import allow
 from afterhack.errors import InvalidRequest
 from afterhack.model.erasures import AppliedErasure, ErasurePreview, ErasureRecord
@@ -16,10 +16,6 @@ from afterhack.model.vocab import ERASURE_STATUSES, ErasureStatus, ErasureStatus
 from afterhack.wire.inputs import ErasureApply, ErasureDecline, ErasurePreviewIn
 
 router = APIRouter(tags=["erasures"])
-
-# How long ``?wait=disk`` waits for the files to be rewritten before it answers anyway (the
-# record then still says ``disk: "pending"``).
-DISK_WAIT_S = 300.0
 
 
 @router.post("/workspaces/{ws}/erasures/preview", dependencies=[allow("erase")])
@@ -32,6 +28,7 @@ async def preview(body: ErasurePreviewIn, ws: WorkspaceDep) -> ErasurePreview:
              responses={200: {"model": AppliedErasure,
                               "description": "The same apply again: already_applied."}})
 async def apply(body: ErasureApply, ws: WorkspaceDep, response: Response,
+                settings: SettingsDep,
                 wait: Annotated[Literal["disk"] | None, Query(
                     description="disk: answer once FalkorDB's files no longer hold what "
                                 "was erased (the record says disk: clean)")] = None
@@ -39,7 +36,7 @@ async def apply(body: ErasureApply, ws: WorkspaceDep, response: Response,
     """Apply what the preview showed, in one guarded write; the disk rewrite is asked for
     at once, and waited for with ``?wait=disk``."""
     done = await ws.erase(body.target.target(), body.impact_token, body.reason,
-                          DISK_WAIT_S if wait == "disk" else None)
+                          settings.disk_wait_s if wait == "disk" else None)
     if done["status"] == "already_applied":
         response.status_code = 200
     return done
