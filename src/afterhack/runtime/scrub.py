@@ -3,12 +3,12 @@ deleted), FalkorDB's files on every node are rewritten so they no longer hold th
 what was erased is marked ``disk: clean`` (docs/decisions/0038-forgetting-on-disk.md).
 
 One per app process, what runtime/disk_scrub.py asks of the disk. ``request()`` takes a
-ticket and wakes the scrubber; ``wait(ticket)``
-returns once a rewrite that began after the ticket was taken has finished on every node.
-At most one rewrite runs at a time, and every request that arrives while it runs is served
-by the next single one. A rewrite that fails (a node down, restarted, or behind) is tried
-again, later each time, for as long as anything waits for it. At start-up a rewrite runs
-when the graphs hold anything pending (an app stopped before its rewrite finished).
+ticket and wakes the scrubber; ``wait(ticket)`` returns once a rewrite that began after
+the ticket was taken has finished on every node. At most one rewrite runs at a time, and
+every request that arrives while it runs is served by the next single one. A rewrite that
+fails (a node down, restarted, or behind) is tried again, later each time, until one
+succeeds. At start-up a rewrite runs when the graphs hold anything pending (an app
+stopped before its rewrite finished).
 
 A rewrite, in order:
 1. after a node has started, waits until every graph's indexes and constraints are built
