@@ -9,7 +9,7 @@ what that test wrote. Its snapshots are written uncompressed (``rdbcompression n
 Redis compresses the strings of an RDB file with LZF by default, and a graph's data
 compressed is not found by searching bytes even while it holds the words
 (tests/support/bytescan.py). The words are overwritten with a plain Cypher write here; an
-erasure writes the same way (docs/decisions/0038-forgetting-on-disk.md).
+erasure writes the same way (docs/decisions/0040-forgetting-on-disk.md).
 """
 
 from __future__ import annotations
@@ -23,13 +23,15 @@ from pathlib import Path
 import pytest
 import redis
 
+from afterhack.memory.workspaces import create_workspace
+from afterhack.records.clock import now_ms
 from afterhack.runtime import datadir
 from afterhack.runtime.disk_scrub import ScrubTicket
 from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.runtime.scrub import DiskScrubber, ScrubReport
 from afterhack.store import erasure_disk
 from afterhack.store.client import Graph, Store
-from afterhack.store.workspaces import create_workspace, ensure_registry, workspace_graph
+from afterhack.store.workspaces import ensure_registry, workspace_graph
 from tests.support.bytescan import files, scan
 from tests.support.commands import command
 
@@ -52,7 +54,7 @@ async def server(tmp_path: Path) -> AsyncIterator[EmbeddedFalkorDB]:
 async def store(server: EmbeddedFalkorDB) -> AsyncIterator[Store]:
     assert server.url is not None
     s = Store(server.url)
-    await ensure_registry(s)
+    await ensure_registry(s, now_ms())
     try:
         yield s
     finally:

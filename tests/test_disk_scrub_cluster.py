@@ -19,9 +19,11 @@ import pytest
 
 from afterhack.cluster.local import LocalCluster, NodeSpec
 from afterhack.errors import StoreUnavailable
+from afterhack.memory.workspaces import create_workspace
+from afterhack.records.clock import now_ms
 from afterhack.runtime.scrub import DiskScrubber
 from afterhack.store.client import Graph, Store
-from afterhack.store.workspaces import create_workspace, ensure_registry, workspace_graph
+from afterhack.store.workspaces import ensure_registry, workspace_graph
 from tests.support import clusters
 from tests.support.bytescan import scan
 from tests.support.commands import command
@@ -44,7 +46,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
 @pytest.fixture
 async def store(cluster: LocalCluster) -> AsyncIterator[Store]:
     s = Store(cluster.url)
-    await ensure_registry(s)
+    await ensure_registry(s, now_ms())
     try:
         yield s
     finally:

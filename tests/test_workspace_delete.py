@@ -19,8 +19,8 @@ import redis
 from fastapi.testclient import TestClient
 
 from afterhack.config import Settings
-from afterhack.store import deletions
 from afterhack.records.clock import now_ms
+from afterhack.store import deletions
 from afterhack.store.client import Store
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from tests.support.api import add_source, app_client

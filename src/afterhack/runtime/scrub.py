@@ -1,6 +1,6 @@
 """The disk scrubber: after words are erased from the graphs (an erasure, a workspace
 deleted), FalkorDB's files on every node are rewritten so they no longer hold them, and
-what was erased is marked ``disk: clean`` (docs/decisions/0038-forgetting-on-disk.md).
+what was erased is marked ``disk: clean`` (docs/decisions/0040-forgetting-on-disk.md).
 
 One per app process, what runtime/disk_scrub.py asks of the disk. ``request()`` takes a
 ticket and wakes the scrubber; ``wait(ticket)`` returns once a rewrite that began after
@@ -38,10 +38,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from afterhack.errors import AfterhackError
+from afterhack.records.clock import now_ms
 from afterhack.runtime import datadir
 from afterhack.runtime.disk_scrub import ScrubTicket
 from afterhack.store import disk, erasure_disk
-from afterhack.records.clock import now_ms
 from afterhack.store.client import Store
 from afterhack.store.workspaces import wait_schema_built_everywhere
 

@@ -1,5 +1,5 @@
 """What rewriting FalkorDB's files after an erasure costs as the data grows
-(docs/decisions/0038-forgetting-on-disk.md).
+(docs/decisions/0040-forgetting-on-disk.md).
 
 One embedded FalkorDB and the app, as every section has them (harness.py). The floor,
 measured in the same run: a plain ``BGREWRITEAOF`` of the same data, polled to its end as
@@ -18,10 +18,11 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 
+from afterhack.records.ids import new_id
 from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.runtime.scrub import DiskScrubber
 from afterhack.store import disk
-from afterhack.store.names import graph_name, new_id
+from afterhack.store.names import graph_name
 from afterhack_tools.bench.harness import Harness
 from afterhack_tools.bench.load import load_workspace
 from afterhack_tools.bench.records import DiskScrubFigures, DiskScrubSize
