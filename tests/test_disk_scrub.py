@@ -9,7 +9,7 @@ what that test wrote. Its snapshots are written uncompressed (``rdbcompression n
 Redis compresses the strings of an RDB file with LZF by default, and a graph's data
 compressed is not found by searching bytes even while it holds the words
 (tests/support/bytescan.py). The words are overwritten with a plain Cypher write here; an
-erasure writes the same way (docs/decisions/0040-forgetting-on-disk.md).
+erasure writes the same way (docs/decisions/0041-forgetting-on-disk.md).
 """
 
 from __future__ import annotations

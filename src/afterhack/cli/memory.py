@@ -96,7 +96,7 @@ def workspace_delete(
                                          "it?", default=False):
             typer.echo("Not deleted.")
             raise typer.Exit(1)
-        deleted = c.delete_workspace(wait_disk=wait)
+        deleted = c.delete_workspace(wait_for_disk=wait)
     if deleted["disk"] == "clean":
         typer.echo(f"deleted {workspace_id} (disk: clean)")
     else:

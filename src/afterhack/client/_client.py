@@ -240,13 +240,13 @@ class _Endpoints:
         return Request("GET", self._ws(workspace))
 
     @route("DELETE /workspaces/{ws}", WorkspaceDeletion)
-    def delete_workspace(self, *, wait_disk: bool = False,
+    def delete_workspace(self, *, wait_for_disk: bool = False,
                          workspace: str | None = None) -> Request:
         """Delete the workspace and everything in it; its keys are revoked (admin). The
         answer's ``disk`` is ``pending`` until FalkorDB's files no longer hold it, then
-        ``clean``; ``wait_disk``: answer only then (or after the server's wait, pending)."""
+        ``clean``; ``wait_for_disk``: answer only then (or after the server's wait, pending)."""
         return Request("DELETE", self._ws(workspace),
-                       params=_body(wait="disk" if wait_disk else None))
+                       params=_body(wait="disk" if wait_for_disk else None))
 
     @route("GET /workspaces/{ws}/deletion", WorkspaceDeletion)
     def workspace_deletion(self, *, workspace: str | None = None) -> Request:

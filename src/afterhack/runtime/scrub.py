@@ -1,6 +1,6 @@
 """The disk scrubber: after words are erased from the graphs (an erasure, a workspace
 deleted), FalkorDB's files on every node are rewritten so they no longer hold them, and
-what was erased is marked ``disk: clean`` (docs/decisions/0040-forgetting-on-disk.md).
+what was erased is marked ``disk: clean`` (docs/decisions/0041-forgetting-on-disk.md).
 
 One per app process, what runtime/disk_scrub.py asks of the disk. ``request()`` takes a
 ticket and wakes the scrubber; ``wait(ticket)`` returns once a rewrite that began after

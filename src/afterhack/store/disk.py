@@ -1,5 +1,5 @@
 """FalkorDB's files, node by node: rewritten so that what the graphs no longer hold is no
-longer written on any node's disk (docs/decisions/0040-forgetting-on-disk.md).
+longer written on any node's disk (docs/decisions/0041-forgetting-on-disk.md).
 
 A write that removes words from a graph leaves them in the files every node keeps: the
 append-only file (its base and the increments since), and an RDB snapshot where one was

@@ -1,5 +1,5 @@
 """What rewriting FalkorDB's files after an erasure costs as the data grows
-(docs/decisions/0040-forgetting-on-disk.md).
+(docs/decisions/0041-forgetting-on-disk.md).
 
 One embedded FalkorDB and the app, as every section has them (harness.py). The floor,
 measured in the same run: a plain ``BGREWRITEAOF`` of the same data, polled to its end as
