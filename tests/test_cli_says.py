@@ -112,9 +112,11 @@ def test_ctrl_c_during_an_ingest_says_the_server_goes_on_and_it_does(
     assert first.startswith("Sent depot.md"), first
     proc.send_signal(signal.SIGINT)
     assert proc.stdout is not None
-    stdout = proc.stdout.read()
+    with proc.stdout:
+        stdout = proc.stdout.read()
     proc.wait(timeout=900)
     reader.join(timeout=30)
+    assert not reader.is_alive(), "the terminal reader never saw the CLI's terminal close"
     said = "".join(list(err_lines.queue))
     # It said the server goes on, and waited for it: the answer is what the server kept.
     assert "Ctrl-C does not cancel: the server goes on reading depot.md" in said, said
