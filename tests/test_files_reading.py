@@ -15,9 +15,15 @@ from docx.enum.style import WD_STYLE_TYPE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from afterhack.errors import AfterhackError, UnreadableFile, UnsupportedMediaType
+from afterhack.errors import (
+    AfterhackError,
+    FileOverBudget,
+    UnreadableFile,
+    UnsupportedMediaType,
+)
 from afterhack.files import DOCX, HTML, MARKDOWN, PDF, PLAIN, ReadDocument, read_file
 from afterhack.files import docx as docx_reader
+from afterhack.files.budget import Budget
 from afterhack_tools.pdfwriter import Page, pdf
 
 PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00"
@@ -470,3 +476,68 @@ def test_any_bytes_give_a_document_whose_places_tile_it_or_a_typed_refusal(
     assert doc.text.strip()
     assert doc.size == len(data)
     _assert_places_tile(doc)
+
+
+# -- budgets and no silent loss --------------------------------------------------------------
+
+
+def _over(data: bytes, name: str, budget: Budget) -> dict[str, object]:
+    with pytest.raises(FileOverBudget) as caught:
+        read_file(data, name, budget=budget)
+    assert caught.value.status == 413 and caught.value.code == "file_over_budget"
+    return caught.value.details
+
+
+def test_pages_elements_and_paragraphs_are_counted_against_their_budgets() -> None:
+    two_pages = pdf([Page(("The Berlin office opened in 2024.",)),
+                     Page(("The Lisbon office opens in 2026.",))])
+    assert _over(two_pages, "a.pdf", Budget(pages=1)) == {"budget": "pages", "limit": 1}
+    assert read_file(two_pages, "a.pdf", budget=Budget(pages=2)).text
+    page = b"<p>" + b"<b>a</b> " * 50 + b"</p>"
+    assert _over(page, "a.html", Budget(elements=20)) == {"budget": "elements", "limit": 20}
+    document = docx.Document()
+    for _ in range(30):
+        document.add_paragraph("")  # empty paragraphs count too
+    document.add_paragraph("The depot opens at 9.")
+    assert _over(_docx_bytes(document), "a.docx", Budget(paragraphs=25)) == {
+        "budget": "paragraphs", "limit": 25}
+    assert _over(b"# A\n\n" + b"- item\n" * 40, "a.md", Budget(paragraphs=20)) == {
+        "budget": "paragraphs", "limit": 20}
+
+
+def test_deep_html_keeps_the_text_after_the_nested_part_or_is_refused() -> None:
+    def page(depth: int) -> bytes:
+        return b"<p>Before.</p>" + b"<div>" * depth + b"x" + b"</div>" * depth \
+            + b"<p>After.</p>"
+
+    assert read_file(page(300), "a.html").text == "Before.\n\nx\n\nAfter."
+    with pytest.raises(UnreadableFile) as caught:
+        read_file(page(3000), "a.html")
+    assert "2048 levels" in caught.value.message and caught.value.details["limit"] == 2048
+
+
+def test_markdown_nested_past_what_is_read_is_refused_not_cut() -> None:
+    nested = b"".join(b"  " * i + b"- item %d\n" % i for i in range(25))
+    assert read_file(b"Before.\n\n" + nested + b"\nAfter.\n", "a.md").text.endswith("After.")
+    with pytest.raises(UnreadableFile) as caught:
+        read_file(b"Before.\n\n" + b"> " * 150 + b"deep\n\nAfter.\n", "a.md")
+    assert "100 levels" in caught.value.message
+
+
+def test_docx_declaring_entities_is_refused_rather_than_cut_at_one() -> None:
+    document = docx.Document()
+    document.add_paragraph("Before the entity.")
+    document.add_paragraph("MARK")
+    document.add_paragraph("After the entity.")
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(_docx_bytes(document))) as z, \
+            zipfile.ZipFile(out, "w") as w:
+        for info in z.infolist():
+            part = z.read(info.filename)
+            if info.filename == "word/document.xml":
+                part = part.replace(b"?>", b'?><!DOCTYPE w:document [<!ENTITY e "in">]>', 1)
+                part = part.replace(b"MARK", b"x &e; y")
+            w.writestr(info.filename, part)
+    with pytest.raises(UnreadableFile) as caught:
+        read_file(out.getvalue(), "a.docx")
+    assert "declares entities" in caught.value.message

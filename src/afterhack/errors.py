@@ -11,6 +11,7 @@
     - UnreadableFile (422 unreadable_file)
     - NothingToErase (422 nothing_to_erase)
   + PayloadTooLarge (413 payload_too_large)
+    - FileOverBudget (413 file_over_budget)
   + UnsupportedMediaType (415 unsupported_media_type)
   + Unauthorized (401 unauthorized), Forbidden (403 forbidden)
   + Conflict (409)
@@ -20,6 +21,7 @@
   + RateLimited (429 rate_limited)
   + StoreUnavailable (503 graph_store_unavailable)
     - NotReplicated (503 write_not_replicated)
+  + ReadersBusy (503 file_readers_busy)
   + GatewayError
     - GatewayUnavailable (502 llm_gateway_unavailable)
       . GatewayInvalidOutput (502 llm_invalid_output)
@@ -202,6 +204,17 @@ class PayloadTooLarge(AfterhackError):
         return "The request is too large."
 
 
+class FileOverBudget(PayloadTooLarge):
+    """Raised when reading a file would take more than one of its budgets: pages, elements
+    or paragraphs (counted as they are read), or the reading worker's CPU time, wall time or
+    memory. ``details`` names the budget and its value (``budget``, ``limit``)."""
+
+    code = "file_over_budget"
+
+    def default_message(self) -> str:
+        return "Reading this file would take more than a file may take."
+
+
 class UnsupportedMediaType(AfterhackError):
     """Raised when a file is of a kind that is not read at all (an image, an archive, an old
     Word file, a binary under a borrowed name): its bytes decide, not its name."""
@@ -360,6 +373,17 @@ class NotReplicated(StoreUnavailable):
     def default_message(self) -> str:
         return ("The change was made, but no replica confirmed it in time, so it is not yet "
                 "safe from the loss of the primary. Read it back before retrying.")
+
+
+class ReadersBusy(AfterhackError):
+    """Raised when every file reader is busy and the line of uploads waiting for one is
+    full, or an upload waited its turn too long; ``retry_after_s`` says when to try again."""
+
+    status = 503
+    code = "file_readers_busy"
+
+    def default_message(self) -> str:
+        return "Every file reader is busy; send the file again shortly."
 
 
 class GatewayError(AfterhackError):

@@ -14,6 +14,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from afterhack.errors import UnreadableFile
+from afterhack.files.budget import Budget, Tally
 
 _SEPARATOR = "\n\n"
 
@@ -44,15 +45,18 @@ class ReadDocument:
 
 
 class Blocks:
-    """Collects the blocks of one document in reading order, with the place of each."""
+    """Collects the blocks of one document in reading order, with the place of each, and
+    counts them (the empty ones too) against the paragraphs budget."""
 
-    def __init__(self) -> None:
+    def __init__(self, tally: Tally | None = None) -> None:
+        self.tally = tally or Tally(Budget())
         self._parts: list[str] = []
         self._length = 0
         # Open places as [start, end, page, section], merged while the key stays the same.
         self._places: list[tuple[int, int, int | None, str | None]] = []
 
     def add(self, block: str, *, page: int | None = None, section: str | None = None) -> None:
+        self.tally.add("paragraphs")
         block = block.strip()
         if not block:
             return

@@ -5,6 +5,10 @@ built on one of them) names the section of what follows it. A table row is one b
 cells joined by `` | `` (a cell spanning several columns once; a table inside a cell read
 into that cell). Headers, footers, footnotes and comments are not read: they are not the
 body a reader quotes from.
+
+The package's XML elements are counted before python-docx parses any of it. A part that
+declares a document type (entities) is refused: Word never writes one, and the text after an
+entity python-docx leaves unresolved would be lost.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
@@ -22,7 +27,8 @@ from docx.styles.style import CharacterStyle
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
-from afterhack.errors import UnreadableFile
+from afterhack.errors import FileOverBudget, UnreadableFile
+from afterhack.files.budget import Tally
 from afterhack.files.document import Blocks, ReadDocument
 from afterhack.files.kinds import DOCX
 
@@ -39,12 +45,12 @@ _STYLE_PATH = f"{{{_W}}}pPr/{{{_W}}}pStyle"
 _VAL = f"{{{_W}}}val"
 
 
-def read_docx(data: bytes) -> ReadDocument:
-    _check_unpacked_size(data)
+def read_docx(data: bytes, tally: Tally) -> ReadDocument:
+    _check_package(data, tally)
     try:
         document = docx.Document(io.BytesIO(data))
         is_heading = _heading_test(document)
-        blocks = Blocks()
+        blocks = Blocks(tally)
         section: str | None = None
         for item in document.iter_inner_content():
             if isinstance(item, Table):
@@ -55,6 +61,8 @@ def read_docx(data: bytes) -> ReadDocument:
             if is_heading(item) and text.strip():
                 section = " ".join(text.split())
             blocks.add(text, section=section)
+    except (FileOverBudget, MemoryError):
+        raise
     except Exception as exc:
         # A damaged package fails inside python-docx or lxml in many ways (a missing part,
         # bad XML, a broken relationship); to the sender all of them mean the same.
@@ -64,17 +72,31 @@ def read_docx(data: bytes) -> ReadDocument:
     return blocks.document(DOCX, data)
 
 
-def _check_unpacked_size(data: bytes) -> None:
+def _check_package(data: bytes, tally: Tally) -> None:
+    """The unpacked size, the XML elements of every part (counted on the bytes: in XML a
+    ``<`` always opens markup) and no part declaring a document type, before any parsing."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
-            unpacked = sum(info.file_size for info in z.infolist())
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError) as exc:
+            infos = z.infolist()
+            unpacked = sum(info.file_size for info in infos)
+            if unpacked > MAX_UNPACKED_BYTES:
+                raise UnreadableFile(
+                    f"This Word document unpacks to {unpacked >> 20} MiB, more than the "
+                    f"{MAX_UNPACKED_BYTES >> 20} MiB that are read.", media_type=DOCX)
+            for info in infos:
+                if info.filename.endswith((".xml", ".rels")):
+                    xml = z.read(info)
+                    if b"<!DOCTYPE" in xml:
+                        raise UnreadableFile(
+                            f"This Word document declares entities ({info.filename} has a "
+                            "document type declaration), which Word never writes; text "
+                            "after an entity would be lost, so it is not read.",
+                            media_type=DOCX)
+                    tally.add("elements", xml.count(b"<") - xml.count(b"</"))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, zlib.error,
+            NotImplementedError, RuntimeError, ValueError) as exc:
         raise UnreadableFile("This Word document is damaged and cannot be opened.",
                              media_type=DOCX) from exc
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise UnreadableFile(
-            f"This Word document unpacks to {unpacked >> 20} MiB, more than the "
-            f"{MAX_UNPACKED_BYTES >> 20} MiB that are read.", media_type=DOCX)
 
 
 def _heading_test(document: DocxDocument) -> Callable[[Paragraph], bool]:

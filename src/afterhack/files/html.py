@@ -5,6 +5,10 @@ Parsed by lxml (libxml2), which python-docx needs anyway. Nothing in ``head``, `
 marked hidden. Block elements end a block, and so does ``<br>``; whitespace runs are one space
 except in ``<pre>``. A table row is one block, its cells joined by `` | ``. Headings
 (``h1``-``h6``) name the section of what follows them.
+
+Elements are read up to 2048 levels deep (libxml2's limit with its huge-tree option; 256
+without). A page nested deeper is refused: libxml2 stops at that depth, and everything after
+it, the text that follows the nested part included, would be lost.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import lxml.etree
 import lxml.html
 
 from afterhack.errors import UnreadableFile
+from afterhack.files.budget import Tally
 from afterhack.files.document import Blocks, ReadDocument
 from afterhack.files.kinds import HTML
 from afterhack.files.text import decode
@@ -50,13 +55,13 @@ class Sink(Protocol):
             section: str | None = None) -> None: ...
 
 
-def read_html(data: bytes) -> ReadDocument:
-    blocks = Blocks()
-    walk_html(_decode_page(data), blocks)
+def read_html(data: bytes, tally: Tally) -> ReadDocument:
+    blocks = Blocks(tally)
+    walk_html(_decode_page(data), blocks, tally)
     return blocks.document(HTML, data)
 
 
-def walk_html(source: str, sink: Sink, section: str | None = None) -> str | None:
+def walk_html(source: str, sink: Sink, tally: Tally, section: str | None = None) -> str | None:
     """Add the blocks of an HTML page (or a piece of one) to ``sink``, under ``section``
     until a heading names another; the section in force at its end."""
     source = _XML_DECLARATION.sub("", source, count=1).translate(_XML_FORBIDDEN)
@@ -64,14 +69,32 @@ def walk_html(source: str, sink: Sink, section: str | None = None) -> str | None
         return section
     # Comments and processing instructions are dropped by the parser, which joins the text
     # around them: the tree walk never sees them, and would lose the text after one.
-    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True)
+    # huge_tree lifts libxml2's depth limit from 256 to 2048 levels (and its limit on one
+    # text node's size); time and memory are the reading worker's to bound.
+    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)
     try:
         root = lxml.html.document_fromstring(source, parser=parser)
     except lxml.etree.ParserError:  # nothing but comments or whitespace
         return section
-    walk = _Walk(sink, section)
+    _check_whole(parser)
+    walk = _Walk(sink, tally, section)
     walk.run(root)
     return walk.section
+
+
+def _check_whole(parser: lxml.html.HTMLParser) -> None:
+    """Refuse a page the parser stopped reading before its end (nested past its depth
+    limit): the tree holds only what came before, and the rest would be lost unsaid."""
+    for error in parser.error_log:
+        if error.level >= lxml.etree.ErrorLevels.FATAL:
+            depth = "depth" in error.message.lower()
+            raise UnreadableFile(
+                "This page nests its elements deeper than the 2048 levels that are read; "
+                "what follows that point would be lost, so the page is not read."
+                if depth else
+                f"This page could not be read to its end ({error.message}); what follows "
+                "that point would be lost, so the page is not read.",
+                media_type=HTML, **({"limit": 2048} if depth else {}))
 
 
 def _decode_page(data: bytes) -> str:
@@ -110,8 +133,9 @@ def _decode_page(data: bytes) -> str:
 class _Walk:
     """One pass over the tree, start and end events, no recursion (depth is the page's)."""
 
-    def __init__(self, blocks: Sink, section: str | None) -> None:
+    def __init__(self, blocks: Sink, tally: Tally, section: str | None) -> None:
         self.blocks = blocks
+        self.tally = tally
         self.section = section
         self.inline: list[str] = []
         self.pre = 0
@@ -124,6 +148,7 @@ class _Walk:
         for event, el in walk:
             tag = el.tag.lower() if isinstance(el.tag, str) else ""
             if event == "start":
+                self.tally.add("elements")
                 if tag in _UNSEEN or _hidden(el):
                     walk.skip_subtree()
                     # The end event still comes, and reads the tail; nothing more.

@@ -20,7 +20,8 @@ import re
 import pypdf
 from pypdf import PasswordType
 
-from afterhack.errors import UnreadableFile
+from afterhack.errors import FileOverBudget, UnreadableFile
+from afterhack.files.budget import Tally
 from afterhack.files.document import Blocks, ReadDocument
 from afterhack.files.kinds import PDF
 
@@ -31,10 +32,15 @@ _SHORT_LINE = 0.7
 _FULL_QUANTILE = 0.9
 _BULLET = re.compile(r"\A[•◦▪‣●○■□]\s")
 _CONTROLS = dict.fromkeys(c for c in range(32) if chr(c) not in "\t\n")
+# A content stream's tokens, as the PDF syntax splits them: a string, a hex string, a name,
+# an array bracket, or a run of regular characters (a number or an operator). Counted in C
+# before pypdf parses the stream in Python, which is where a small file's cost lies.
+_TOKEN = re.compile(rb"\((?:[^()\\]|\\.)*\)|<[0-9A-Fa-f\s]*>|/[^\s/\[\]()<>{}%]*|"
+                    rb"[^\s/\[\]()<>{}%]+|[\[\]]")
 
 
-def read_pdf(data: bytes) -> ReadDocument:
-    pages = _page_texts(data)
+def read_pdf(data: bytes, tally: Tally) -> ReadDocument:
+    pages = _page_texts(data, tally)
     lines = [[ln.strip() for ln in text.splitlines()] for text in pages]
     lengths = sorted(len(ln) for page in lines for ln in page if ln)
     if not lengths:
@@ -42,22 +48,29 @@ def read_pdf(data: bytes) -> ReadDocument:
             "This PDF has no text layer: its pages are images (a scan, say). Run it through "
             "text recognition (OCR) first, or send its text.", media_type=PDF)
     full = lengths[min(len(lengths) - 1, int(len(lengths) * _FULL_QUANTILE))]
-    blocks = Blocks()
+    blocks = Blocks(tally)
     for number, page in enumerate(lines, start=1):
         for paragraph in _paragraphs(page, full * _SHORT_LINE):
             blocks.add(paragraph, page=number)
     return blocks.document(PDF, data)
 
 
-def _page_texts(data: bytes) -> list[str]:
+def _page_texts(data: bytes, tally: Tally) -> list[str]:
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted and reader.decrypt("") == PasswordType.NOT_DECRYPTED:
             raise UnreadableFile(
                 "This PDF is protected by a password; send a copy without one.",
                 media_type=PDF)
-        return [(page.extract_text() or "").translate(_CONTROLS) for page in reader.pages]
-    except UnreadableFile:
+        tally.add("pages", len(reader.pages))
+        texts = []
+        for page in reader.pages:
+            contents = page.get_contents()
+            if contents is not None:
+                tally.add("elements", len(_TOKEN.findall(contents.get_data())))
+            texts.append((page.extract_text() or "").translate(_CONTROLS))
+        return texts
+    except (UnreadableFile, FileOverBudget, MemoryError):
         raise
     except Exception as exc:
         # A damaged PDF can make the parser fail in many ways (its own errors, but also

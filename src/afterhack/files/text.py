@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 
 from afterhack.errors import UnreadableFile
+from afterhack.files.budget import Tally
 from afterhack.files.document import Place, ReadDocument
 from afterhack.files.kinds import PLAIN
 
@@ -33,7 +34,8 @@ def decode(data: bytes) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def read_text(data: bytes) -> ReadDocument:
+def read_text(data: bytes, tally: Tally | None = None) -> ReadDocument:
+    """Plain text has nothing to count: its length meets the source limit once read."""
     text = decode(data)
     if not text.strip():
         raise UnreadableFile("The file has no text to read.", media_type=PLAIN)
