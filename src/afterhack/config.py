@@ -95,6 +95,18 @@ class Settings(BaseSettings):
     max_source_chars: int = Field(default=1_000_000, ge=1)
     fragment_max_chars: int = Field(default=1200, ge=50, le=100_000)
     max_claims_per_source: int = Field(default=20_000, ge=1)
+    # Files are read in worker processes (runtime/sandbox.py): this many at once, this many
+    # more callers waiting in line (docs/decisions/0033-reading-in-a-sandbox.md), and what
+    # one file's reading may take.
+    file_readers: int = Field(default=2, ge=1, le=64)
+    file_read_queue: int = Field(default=8, ge=0, le=1024)
+    file_read_cpu_s: int = Field(default=20, ge=1, le=3600)
+    file_read_wall_s: float = Field(default=40.0, gt=0, le=3600)
+    file_read_memory_bytes: int = Field(default=512 * 1024 * 1024, ge=128 * 1024 * 1024)
+    # Counted as a file is read (files/budget.py; the defaults are Budget's).
+    file_max_pages: int = Field(default=2_000, ge=1)
+    file_max_elements: int = Field(default=1_000_000, ge=1)
+    file_max_paragraphs: int = Field(default=100_000, ge=1)
 
     # Model gateway (any OpenAI-compatible server). Unset base URL means the offline model.
     openai_base_url: str | None = Field(

@@ -8936,7 +8936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body or a field is over its limit. */
+            /** @description file_over_budget: more pages, elements or paragraphs than a file may have, or more CPU time, wall time or memory to read it (details: budget, limit); payload_too_large: over the upload or source limit. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8999,7 +8999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The graph store is unavailable. */
+            /** @description file_readers_busy: every file reader is busy and the line is full (see Retry-After); or the graph store is unavailable. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -1,23 +1,22 @@
 """Files are sources too (docs/rules.md, rule 11): a file is read to text, its original is
 kept with its media type, size and hash, and each fragment knows its page or heading.
 
-Reading is CPU work (a PDF takes about a second a megabyte): it runs in a worker thread so
-the event loop keeps serving other requests meanwhile. A file that is refused (a kind that
-is not read, or one that cannot be) raises before anything is written; a text over the
-source limit gets the same 413 as pasted text.
+Reading is CPU work on bytes nobody vouches for: it is the process's file readers' (the
+scope's ``read_file``: each file in a worker process within limits of time and memory,
+runtime/sandbox.py), or a caller's own (a request's, stopped when its client goes away). A
+file that is refused (a kind that is not read, one that cannot be, one over a budget) raises
+before anything is written; a text over the source limit gets the same 413 as pasted text.
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 
 from afterhack.errors import FileNotFound
-from afterhack.files import read_file
 from afterhack.memory.ingest import Document, add_document, check_length
-from afterhack.memory.scope import Scope
+from afterhack.memory.scope import ReadFile, Scope
 from afterhack.model.sources import IngestResult
 from afterhack.store import sources as store_sources
 from afterhack.store.client import Graph
@@ -50,11 +49,13 @@ class Upload:
 
 
 async def add_file(ws: Scope, upload: Upload, *, title: str | None = None,
-                   source_id: str | None = None, extract: bool = True) -> IngestResult:
+                   source_id: str | None = None, extract: bool = True,
+                   read: ReadFile | None = None) -> IngestResult:
     """A source read from a file (or, with ``source_id``, a new version of one: unchanged
-    when the text read is the latest version's)."""
+    when the text read is the latest version's). ``read``: how to read it, when not by the
+    process's file readers."""
     name = base_name(upload.filename)
-    doc = await asyncio.to_thread(read_file, upload.data, name, upload.declared_type)
+    doc = await (read or ws.parts.read_file)(upload.data, name, upload.declared_type)
     check_length(ws.settings, doc.text)
     kept: FileFields = {
         "media_type": doc.media_type, "file_size": doc.size,

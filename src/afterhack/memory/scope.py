@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 from afterhack.access import Caller
 from afterhack.config import Settings
 from afterhack.errors import AfterhackError, WorkspaceBusy
+from afterhack.files import ReadDocument
 from afterhack.llm.judge import ConflictJudge
 from afterhack.memory.extraction import Extractor
 from afterhack.model.vocab import ForgetRequests, SupportPolicy, UpdatesPolicy
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
     from afterhack.runtime.disk_scrub import DiskScrub
 
 T = TypeVar("T")
+
+# A file's bytes, name and declared type to the document read from them: the process's file
+# readers, each file in a worker process within its limits (runtime/sandbox.py).
+ReadFile = Callable[[bytes, str | None, str | None], Awaitable[ReadDocument]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +54,8 @@ class Parts:
     # What rewrites FalkorDB's files after an erasure (runtime/disk_scrub.py), asked each
     # time: the one the service holds then.
     disk: Callable[[], DiskScrub]
+    # Reads an uploaded file to text (runtime/sandbox.py).
+    read_file: ReadFile
 
     @property
     def conflict_judge(self) -> ConflictJudge | None:

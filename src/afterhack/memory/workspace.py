@@ -48,7 +48,7 @@ from afterhack.memory.files import Upload
 from afterhack.memory.ingest import Document
 from afterhack.memory.repair import Fix, Seen
 from afterhack.memory.review import Review
-from afterhack.memory.scope import Scope
+from afterhack.memory.scope import ReadFile, Scope
 from afterhack.model.claims import ClaimSearch, ClaimView
 from afterhack.model.conflicts import (
     AppliedResolution,
@@ -119,9 +119,10 @@ class WorkspaceMemory(Scope):
                                          preview=preview)
 
     async def add_file(self, upload: Upload, *, title: str | None = None,
-                       source_id: str | None = None, extract: bool = True) -> IngestResult:
+                       source_id: str | None = None, extract: bool = True,
+                       read: ReadFile | None = None) -> IngestResult:
         return await files.add_file(self, upload, title=title, source_id=source_id,
-                                    extract=extract)
+                                    extract=extract, read=read)
 
     async def add_messages(self, messages: Sequence[Message], to: Conversation, *,
                            extract: bool = True, preview: bool = False) -> IngestResult:

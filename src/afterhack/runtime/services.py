@@ -37,6 +37,7 @@ from afterhack.retrieval.vectors import AfterWrite, Vectors, Worker
 from afterhack.runtime.disk_scrub import DiskScrub, NoDiskScrub
 from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.runtime.loading import Target, can_wait, wait_until_loaded
+from afterhack.runtime.sandbox import FileReaders
 from afterhack.runtime.scrub import DiskScrubber
 from afterhack.store import plancache
 from afterhack.store.client import NOT_ANSWERING, Graph, Store
@@ -107,14 +108,17 @@ class Services:
     # scrubber (runtime/scrub.py) in an app open_services started, a stand-in
     # that rewrites nothing elsewhere (runtime/disk_scrub.py).
     scrubber: DiskScrub = field(default_factory=NoDiskScrub)
+    # Uploaded files are read by worker processes, within their limits.
+    readers: FileReaders = field(init=False)
     # The memory the transports use: every workspace, each opened for a caller.
     workspaces: Workspaces = field(init=False)
 
     def __post_init__(self) -> None:
+        self.readers = FileReaders.of(self.settings)
         self.workspaces = Workspaces(Parts(
             store=self.store, settings=self.settings, extractor=self.extractor,
             analyst=self.analyst, coordinator=self.coordinator, judge=self.judge,
-            vectors=self.vectors, disk=lambda: self.scrubber))
+            vectors=self.vectors, disk=lambda: self.scrubber, read_file=self.readers.read))
 
     @property
     def model_name(self) -> str:
@@ -395,6 +399,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                     rescan_s=60.0 if settings.embedding_worker else None,
                     after_write=meaning_checks(services.conflict_judge))
                 services.vectors.worker.start()
+            services.readers.start_spare()
             yield services
         finally:
             for task in [*rewrites, watchdog]:
@@ -406,6 +411,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                 if services.vectors.worker is not None:
                     await _bounded("stopping the vector worker", services.vectors.worker.stop())
                 await _bounded("closing the model gateway", services.aclose())
+                await _bounded("stopping the file readers", services.readers.aclose())
             await _bounded("closing the FalkorDB connections", store.close())
     finally:
         if embedded is not None:

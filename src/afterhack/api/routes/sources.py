@@ -3,10 +3,11 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, File, Form, Query, Response, UploadFile
+from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 from pydantic import TypeAdapter
 
 from afterhack.api.deps import Cursor, WorkspaceDep
+from afterhack.api.disconnect import ClientGone, until_gone
 from afterhack.api.security import allow
 from afterhack.memory.conversations import Conversation, Message, received
 from afterhack.memory.files import Upload
@@ -94,11 +95,21 @@ async def append_messages(source_id: str, body: MessagesAppend, ws: WorkspaceDep
              responses={200: {"model": SameVersion,
                               "description": "A new version whose text equals the latest "
                                              "(unchanged)."},
+                        413: {"model": ErrorBody,
+                              "description": "file_over_budget: more pages, elements or "
+                                             "paragraphs than a file may have, or more CPU "
+                                             "time, wall time or memory to read it "
+                                             "(details: budget, limit); payload_too_large: "
+                                             "over the upload or source limit."},
                         415: {"model": ErrorBody,
                               "description": "unsupported_media_type: a kind of file that "
-                                             "is not read (its bytes decide)."}})
+                                             "is not read (its bytes decide)."},
+                        503: {"model": ErrorBody,
+                              "description": "file_readers_busy: every file reader is busy "
+                                             "and the line is full (see Retry-After); or "
+                                             "the graph store is unavailable."}})
 async def add_file(
-    ws: WorkspaceDep,
+    request: Request, ws: WorkspaceDep,
     file: Annotated[UploadFile, File(description="Plain text, Markdown, HTML, PDF or DOCX.")],
     title: Annotated[str | None, Form(min_length=1, max_length=500)] = None,
     source_id: Annotated[str | None, Form(min_length=1, max_length=64)] = None,
@@ -111,8 +122,13 @@ async def add_file(
                         ("file.filename", file.filename)):
         if value is not None:
             clean(name, value)
-    result = await ws.add_file(Upload(await file.read(), file.filename, file.content_type),
-                               title=title, source_id=source_id, extract=extract)
+    try:
+        result = await ws.add_file(Upload(await file.read(), file.filename, file.content_type),
+                                   title=title, source_id=source_id, extract=extract,
+                                   read=until_gone(request, ws.parts.read_file))
+    except ClientGone:
+        # Its reader was stopped; nobody is left to read an answer.
+        return Response(status_code=499)
     return _answer(result)
 
 
