@@ -22,7 +22,7 @@ from afterhack.access import keys_required
 from afterhack.api import errors, security
 from afterhack.api.accesslog import AccessLog, silence_uvicorn_access
 from afterhack.api.deadlines import StoreBudget
-from afterhack.api.headers import HeaderLimit
+from afterhack.api.headers import HeaderLimit, ResponseHeaders
 from afterhack.api.hosts import HostGuard, HostPolicy
 from afterhack.api.limits import BodyLimit
 from afterhack.api.responses import ERRORS
@@ -116,6 +116,8 @@ def create_api(settings: Settings | None = None, *, running: Running | None = No
     app.add_middleware(HeaderLimit, max_bytes=settings.max_header_bytes,
                        max_count=settings.max_headers)
     app.add_middleware(errors.RequestIds)
+    # Around every answer of the middleware above: these headers on each.
+    app.add_middleware(ResponseHeaders)
     # Outermost: every request, refused ones included, logged without what it carried.
     app.add_middleware(AccessLog)
     silence_uvicorn_access()

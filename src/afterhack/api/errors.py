@@ -41,8 +41,11 @@ def error_response(exc: BaseException, where: str,
     body = error_of(exc, where)
     request_id = request_id_of(body)
     if request_id is not None:
+        # Answered by the outermost layer (Starlette's own error middleware), outside
+        # ResponseHeaders: the 500 names nosniff itself.
         return JSONResponse(body, status_code=500,
-                            headers={**(headers or {}), "X-Request-Id": request_id})
+                            headers={**(headers or {}), "X-Request-Id": request_id,
+                                     "X-Content-Type-Options": "nosniff"})
     status = exc.status if isinstance(exc, AfterhackError) else 500
     return JSONResponse(body, status_code=status, headers=headers)
 

@@ -1,6 +1,6 @@
 """Limits on a request's head (its request line and headers), refused with 431 before
-anything else reads the request, authentication included; and a request line that names
-another server, refused with 421.
+anything else reads the request, authentication included; a request line that names
+another server, refused with 421; and the headers every response carries.
 
 Two layers. ``HeadLimitedHttpTools`` is the HTTP protocol ``afterhack serve`` runs: it counts
 the bytes of a request head as they arrive and answers 431 as soon as they pass the limit,
@@ -10,6 +10,11 @@ an absolute-form target (``GET http://evil.example/api/... HTTP/1.1``), so the a
 names can be checked only here (docs/decisions/0020-one-reading-of-host.md). ``HeaderLimit``
 is ASGI middleware that refuses too many headers, and too large a head under any other
 server (tests' in-process clients, an operator's own uvicorn).
+
+``ResponseHeaders`` adds ``X-Content-Type-Options: nosniff`` to every response (a browser
+then never reads a JSON body or a kept original as HTML or script), and to the UI's page and
+its assets a Content-Security-Policy that allows only the app's own scripts, styles and
+connections.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from afterhack.api.hosts import HostPolicy, host_refusal
@@ -25,6 +30,14 @@ from afterhack.config import Settings
 from afterhack.wire.errors import error_body
 
 _END_OF_HEAD = b"\r\n\r\n"
+NOSNIFF = (b"x-content-type-options", b"nosniff")
+# The UI is one page of the app's own scripts and styles (no inline script: Vite writes
+# none), talking to this server only; its icon is a data: URL. React sets styles through
+# the DOM's style properties, which style-src does not govern.
+UI_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+             "font-src 'self'; connect-src 'self'; manifest-src 'self'; base-uri 'none'; "
+             "form-action 'self'; frame-ancestors 'none'")
+_CSP = b"content-security-policy"
 
 
 def refusal(max_bytes: int, max_count: int) -> tuple[bytes, bytes]:
@@ -96,8 +109,8 @@ class HeadLimitedHttpTools(HttpToolsProtocol):
         self._refused = True
         self.transport.write(
             b"HTTP/1.1 " + status + b"\r\ncontent-type: " + ctype
-            + b"\r\ncontent-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
-            + body)
+            + b"\r\ncontent-length: " + str(len(body)).encode()
+            + b"\r\n" + b": ".join(NOSNIFF) + b"\r\nconnection: close\r\n\r\n" + body)
         self.transport.close()
 
 
@@ -134,3 +147,33 @@ class HeaderLimit:
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
+
+
+def _is_ui(path: str) -> bool:
+    return path == "/" or path.startswith("/assets/")
+
+
+class ResponseHeaders:
+    """ASGI middleware, outermost: ``nosniff`` on every response, and the UI's policy on the
+    UI's page and assets."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        ui = _is_ui(scope.get("path", ""))
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", ())
+                           if k.lower() not in (NOSNIFF[0], _CSP)]
+                headers.append(NOSNIFF)
+                if ui:
+                    headers.append((_CSP, UI_POLICY.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
