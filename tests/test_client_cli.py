@@ -208,7 +208,7 @@ def test_cli_workspace_subcommands_never_make_a_workspace_of_a_word(
     assert "disk: clean since " in out.output
 
 
-def test_cli_ingesting_a_file_again_adds_a_version_not_a_source(
+def test_cli_ingesting_the_same_file_is_unchanged_and_a_version_only_with_source(
         running_app: AppProcess, tmp_path: Path) -> None:
     runner = CliRunner()
     url = ["--url", running_app.base_url]
@@ -224,13 +224,19 @@ def test_cli_ingesting_a_file_again_adds_a_version_not_a_source(
     assert "already holds this text (version 1 of the source) and 1 current claim" \
         in again.output, again.output
     assert JUNE in again.output
+    with Client(running_app.base_url, workspace=ws) as c:
+        (first,) = c.list_sources()["items"]
+    # Other words under the same name are another file: a new source, unless --source
+    # names the one it is a new version of.
     doc.write_text(FIXED, encoding="utf-8")
-    changed = runner.invoke(cli, ["ingest", str(doc), *url], env=env)
+    other = runner.invoke(cli, ["ingest", str(doc), *url], env=env)
+    assert other.exit_code == 0 and "created" in other.output, other.output
+    changed = runner.invoke(cli, ["ingest", str(doc), "--source", first["id"], *url], env=env)
     assert changed.exit_code == 0 and "versioned" in changed.output, changed.output
     with Client(running_app.base_url, workspace=ws) as c:
         sources = c.list_sources()["items"]
-        assert len(sources) == 1
-        assert len(c.get_source(sources[0]["id"])["versions"]) == 2
+        assert len(sources) == 2
+        assert len(c.get_source(first["id"])["versions"]) == 2
 
 
 def test_cli_correct_finds_a_claim_by_its_words(running_app: AppProcess) -> None:

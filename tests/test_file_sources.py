@@ -111,6 +111,40 @@ def test_the_same_file_again_is_unchanged_and_a_new_one_a_version(client: TestCl
     assert [r["statement"] for r in body["retired"]] == ["The launch is planned for June 12."]
 
 
+def test_two_different_files_of_one_name_are_two_sources_each_keeping_its_claims(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    a = upload(client, ws, "a/notes.txt", b"The depot opens at 9 am.")
+    b = upload(client, ws, "b/notes.txt", b"The canteen closes at 3 pm.")
+    assert (a.status_code, b.status_code) == (201, 201)
+    assert a.json()["status"] == b.json()["status"] == "created"
+    ids = {a.json()["source"]["id"], b.json()["source"]["id"]}
+    assert len(ids) == 2
+    claims = client.get(f"/api/workspaces/{ws}/claims").json()["items"]
+    assert sorted((c["statement"], c["source_id"] in ids) for c in claims) == [
+        ("The canteen closes at 3 pm.", True), ("The depot opens at 9 am.", True)]
+    # The very same bytes again, under any name, are the source they already are.
+    again = upload(client, ws, "copy of notes.txt", b"The depot opens at 9 am.")
+    assert again.status_code == 200 and again.json()["status"] == "unchanged"
+    assert again.json()["source"]["id"] == a.json()["source"]["id"]
+    assert len(client.get(f"/api/workspaces/{ws}/sources").json()["items"]) == 2
+    assert violations(falkordb, ws) == []
+
+
+def test_a_long_file_name_is_cut_for_the_title_and_one_past_the_form_refused_clearly(
+        client: TestClient, ws: str) -> None:
+    long = upload(client, ws, "n" * 4000 + ".txt", b"The depot opens at 9 am.")
+    assert long.status_code == 201, long.text
+    source = long.json()["source"]
+    assert len(source["title"]) == len(source["origin_name"]) == 500
+    assert source["title"].endswith("…")
+    assert source["versions"][0]["file_name"] == "n" * 4000 + ".txt"  # kept whole
+    longer = upload(client, ws, "n" * 8000 + ".txt", b"The depot opens at 9 am.")
+    assert longer.status_code == 422
+    message = longer.json()["error"]["message"]
+    assert "multipart/form-data" in message and "file name" in message
+    assert "UTF-8 JSON" not in message
+
+
 def test_refused_files_keep_nothing(client: TestClient, ws: str, falkordb: str) -> None:
     before = snapshot(falkordb, ws)
     for name, data, status, code in (

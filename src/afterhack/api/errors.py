@@ -77,18 +77,39 @@ async def _validation(_: Request, exc: Exception) -> JSONResponse:
                                    {"errors": errs}), status_code=422)
 
 
-async def _http(_: Request, exc: Exception) -> JSONResponse:
+# python-multipart's own limit on one header line of a part (Content-Disposition holds the
+# file's name); past it the upload cannot be parsed at all.
+MULTIPART_HEADER_BYTES = 4096 + 128
+
+
+async def _http(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400:
-        # FastAPI's only 400 is a body it could not decode (not UTF-8, say): that is
-        # invalid input like any other, with the one validation status the API documents.
-        return JSONResponse(error_body("invalid_request",
-                                       "The request body could not be read as UTF-8 JSON."),
+        # FastAPI's only 400 is a body it could not decode (not UTF-8, say, or a multipart
+        # form it could not parse): that is invalid input like any other, with the one
+        # validation status the API documents.
+        return JSONResponse(error_body("invalid_request", _unreadable_body(request, exc)),
                             status_code=422)
     code = _HTTP_CODES.get(exc.status_code, "http_error")
     message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
     return JSONResponse(error_body(code, message), status_code=exc.status_code,
                         headers=getattr(exc, "headers", None))
+
+
+def _unreadable_body(request: Request, exc: Exception) -> str:
+    content_type = request.headers.get("content-type", "").lower()
+    if not content_type.startswith("multipart/form-data"):
+        return "The request body could not be read as UTF-8 JSON."
+    # The parser's own words are at the root of the chain: Starlette and FastAPI each
+    # wrap them in a word of their own ("Invalid multipart data", "error parsing").
+    root: BaseException = exc
+    while (root.__cause__ or root.__context__) is not None:
+        root = root.__cause__ or root.__context__  # type: ignore[assignment]
+    why = str(getattr(root, "detail", None) or root).rstrip(".")
+    if "header size" in why.lower():
+        why += (f": a part's header line, its file name included, may take "
+                f"{MULTIPART_HEADER_BYTES} bytes; send the file under a shorter name")
+    return f"The upload could not be read as multipart/form-data ({why})."
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

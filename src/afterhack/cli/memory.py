@@ -173,12 +173,16 @@ def ingest(
     every: Annotated[bool, typer.Option(
         "--all", help="Print every claim kept (by default the totals and the first few).")
     ] = False,
+    source: Annotated[str | None, typer.Option(
+        "--source", help="A source's id: the file becomes a new version of that source "
+                         "(or is reported unchanged).")] = None,
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
     """Add a file as a source and say what happened: how many claims were kept (each with an
     exact quote), how many were dropped and why, the conflicts raised and the claims retired,
-    then the first few claims (--all prints every one). A file ingested before (same file
-    name) becomes a new version of its source, or is reported unchanged. A file of a kind
+    then the first few claims (--all prints every one). A file is a new source unless
+    --source names the one it is a new version of; the very same bytes as a file already
+    read are reported unchanged, with what the memory holds of them. A file of a kind
     that is not read, or that cannot be read, is refused in one line, and nothing is kept.
     Ctrl-C does not cancel the work: the server goes on, the command says so and waits for
     what it kept; a second Ctrl-C stops waiting."""
@@ -200,13 +204,9 @@ def ingest(
                "`afterhack sources` lists it once it is kept).")
     try:
         with api_errors(), client_for(url, key, workspace, timeout=INGEST_TIMEOUT_S) as c:
-            earlier = next((s for s in c.items(c.list_sources, limit=200)
-                            if s.get("origin_name") == file.name
-                            and s.get("kind") != "conversation"), None)
             with _first_ctrl_c_waits(goes_on):
                 result = c.add_file(_Sent(data, sent), file.name,
-                                    title=file.stem or file.name,
-                                    source_id=earlier["id"] if earlier else None)
+                                    title=file.stem or file.name, source_id=source)
             # Nothing new was read: say what the memory already holds of the file instead.
             held = show.source_claims(c.graph(), result["source"]["id"]) \
                 if result["status"] == "unchanged" else None

@@ -85,6 +85,17 @@ async def last_said(g: Graph, source_id: str, speaker: str) -> str | None:
     return text if isinstance(text, str) else None
 
 
+async def find_file_source(g: Graph, file_hash: str) -> str | None:
+    """The oldest file source whose latest version was read from a file with this hash:
+    the same bytes sent again, under whatever name."""
+    rows = await g.read(
+        "MATCH (s:Source)-[:HAS_VERSION]->(v:SourceVersion) WHERE s.kind = 'file' "
+        "AND v.version = s.latest_version AND v.file_hash = $hash "
+        "RETURN s.id AS id ORDER BY s.created_at, s.id LIMIT 1", {"hash": file_hash})
+    found = rows.scalar()
+    return None if found is None else str(found)
+
+
 _FILE_FIELDS = ("v.media_type AS media_type, v.file_size AS file_size, "
                 "v.file_hash AS file_hash, v.file_name AS file_name")
 
