@@ -169,7 +169,6 @@ class FileReaders:
             self.running.discard(worker.pid)
             await _stop(worker)
 
-
     def start_spare(self) -> asyncio.Task[Process]:
         """Start a spare worker if there is none, so the next file does not wait for its
         imports; the task ends when it is started."""
@@ -181,8 +180,16 @@ class FileReaders:
         """The spare worker if it is still alive, else a new one."""
         spare, self._spare = self._spare, None
         if spare is not None:
-            with contextlib.suppress(OSError):
-                worker = await spare
+            try:
+                # Shielded: a request cancelled meanwhile leaves the start to end, and the
+                # worker it started is killed then.
+                worker = await asyncio.shield(spare)
+            except asyncio.CancelledError:
+                spare.add_done_callback(_kill_started)
+                raise
+            except OSError:
+                pass
+            else:
                 if worker.returncode is None:
                     return worker
         return await _spawn()
@@ -192,9 +199,17 @@ class FileReaders:
         spare, self._spare = self._spare, None
         if spare is None:
             return
-        spare.cancel()
-        with contextlib.suppress(asyncio.CancelledError, OSError):
+        with contextlib.suppress(OSError):
             await _stop(await spare, quiet=True)
+
+
+def _kill_started(spawning: asyncio.Task[Process]) -> None:
+    """Kill the worker a spawn that nobody waits for any more started (its exit is reaped
+    by asyncio's child watcher)."""
+    if spawning.cancelled() or spawning.exception() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        spawning.result().kill()
 
 
 async def _spawn() -> Process:
