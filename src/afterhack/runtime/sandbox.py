@@ -2,8 +2,9 @@
 
 Each file gets a fresh Python process of its own (runtime/readfile.py), which sets its own
 limits with setrlimit, reads the file within the budgets of pages, elements and paragraphs
-(files/budget.py) and answers in JSON. One such process is kept started ahead, its imports
-done, so a file does not wait for them. The app talks to a worker through pipes, without
+(files/budget.py) and answers in JSON. Once a file has been read, another such process is
+started ahead, its imports done, so the next file does not wait for them (an app that reads
+no file starts none). The app talks to a worker through pipes, without
 blocking its event loop. Past the wall-time budget, or when the request that asked is
 cancelled (its client went away: api/disconnect.py), the worker is killed by its pid.
 

@@ -399,7 +399,6 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                     rescan_s=60.0 if settings.embedding_worker else None,
                     after_write=meaning_checks(services.conflict_judge))
                 services.vectors.worker.start()
-            services.readers.start_spare()
             yield services
         finally:
             for task in [*rewrites, watchdog]:
