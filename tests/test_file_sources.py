@@ -12,7 +12,14 @@ from afterhack.config import Settings
 from afterhack.files import DOCX, HTML, MARKDOWN, PDF
 from afterhack_tools.pdfwriter import Page, pdf
 from tests.support.api import app_client
-from tests.support.files import HTML_FILE, MARKDOWN_FILE, PNG, docx_file, pdf_file
+from tests.support.files import (
+    HTML_FILE,
+    MARKDOWN_FILE,
+    PNG,
+    annual_report_pdf,
+    docx_file,
+    pdf_file,
+)
 from tests.support.graphs import snapshot, violations
 
 
@@ -143,6 +150,32 @@ def test_a_long_file_name_is_cut_for_the_title_and_one_past_the_form_refused_cle
     message = longer.json()["error"]["message"]
     assert "multipart/form-data" in message and "file name" in message
     assert "UTF-8 JSON" not in message
+
+
+def test_a_pdf_read_as_people_read_it_makes_claims_of_its_prose_alone(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    body = upload(client, ws, "report.pdf", annual_report_pdf()).json()
+    _check_quotes(body)
+    frags = body["source"]["versions"][-1]["fragments"]
+    # Contents, running headers and page numbers are kept in the text, as fragments that
+    # are not extracted (and not picked up by an extraction run later).
+    aside = [f for f in frags if f["extraction"] == "none"]
+    assert {f["text"].split("\n\n")[0] for f in aside} == {"Annual Report 2024", "Contents",
+                                                             "1", "2", "3"}
+    for c in body["claims"]:
+        assert not any(f["start"] <= c["quote_start"] < f["end"] for f in aside), c
+    statements = [c["statement"] for c in body["claims"]]
+    assert any("their manipulation by the clerks" in s for s in statements)
+    assert any("marked as OPTIONAL unless" in s for s in statements)
+    meeting = next(c for c in body["claims"] if c["statement"].startswith("The committee"))
+    assert meeting["statement"].endswith("the minutes of the meeting before, aloud and in full.")
+    frag = _fragment(body, meeting)
+    assert (frag["page"], frag["page_end"]) == (2, 3)
+    evidence = client.get(f"/api/workspaces/{ws}/claims/{meeting['id']}").json()["evidence"]
+    assert [(e["page"], e["page_end"]) for e in evidence] == [(2, 3)]
+    again = client.post(f"/api/workspaces/{ws}/sources/{body['source']['id']}/extract")
+    assert again.status_code == 200 and again.json()["claims"] == []
+    assert violations(falkordb, ws) == []
 
 
 def test_refused_files_keep_nothing(client: TestClient, ws: str, falkordb: str) -> None:

@@ -7,6 +7,7 @@ import hashlib
 import io
 import random
 import zipfile
+from pathlib import Path
 
 import docx
 import pypdf
@@ -25,6 +26,7 @@ from afterhack.files import DOCX, HTML, MARKDOWN, PDF, PLAIN, ReadDocument, read
 from afterhack.files import docx as docx_reader
 from afterhack.files.budget import Budget
 from afterhack_tools.pdfwriter import Page, pdf
+from tests.support.files import REPORT_HEADER, annual_report_pdf
 
 PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00"
        b"\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05"
@@ -45,7 +47,7 @@ def _assert_places_tile(doc: ReadDocument) -> None:
     assert doc.places[-1].end == len(doc.text)
     for before, after in zip(doc.places, doc.places[1:], strict=False):
         assert before.end == after.start
-        assert (before.page, before.section) != (after.page, after.section)
+        assert before.key != after.key
     assert all(p.start < p.end for p in doc.places)
 
 
@@ -356,8 +358,8 @@ def test_docx_paragraphs_headings_and_tables_are_read_in_order() -> None:
         "Offices",
         "The Berlin office moved to Alexanderplatz.",
         "City | Staff | Lease",
-        "Berlin | 40 | 2030",
-        "Munich and Lyon | Nested A | Nested B",
+        "City: Berlin; Staff: 40; Lease: 2030.",
+        "City, Staff: Munich and Lyon; Lease: Nested A: Nested B.",
         "Budget",
         "Spending fell by five percent this year.",
         "Any other business",
@@ -369,7 +371,7 @@ def test_docx_paragraphs_headings_and_tables_are_read_in_order() -> None:
 def test_docx_places_name_the_heading_by_its_style() -> None:
     doc = read_file(_report_docx(), "minutes.docx")
     assert _section(doc, "Present: Ana") == "Board minutes"
-    assert _section(doc, "Berlin | 40") == "Offices"
+    assert _section(doc, "City: Berlin") == "Offices"
     assert _section(doc, "Spending fell") == "Budget"
     assert _section(doc, "None was raised.") == "Any other business"
 
@@ -541,3 +543,127 @@ def test_docx_declaring_entities_is_refused_rather_than_cut_at_one() -> None:
     with pytest.raises(UnreadableFile) as caught:
         read_file(out.getvalue(), "a.docx")
     assert "declares entities" in caught.value.message
+
+
+# -- read as people read them ----------------------------------------------------------------
+
+def _asides(doc: ReadDocument) -> list[tuple[int | None, str | None, str]]:
+    return [(p.page, p.aside, doc.text[p.start:p.end].strip()) for p in doc.places if p.aside]
+
+
+def test_pdf_words_broken_at_a_line_end_are_joined_unless_the_document_hyphenates_them() -> None:
+    doc = read_file(annual_report_pdf(), "report.pdf")
+    assert "their manipulation by the clerks" in doc.text
+    assert "marked as OPTIONAL unless" in doc.text
+    # Both halves are words the document uses on their own: a compound, its hyphen kept.
+    assert "a null-terminated string" in doc.text
+    # A capital after a lowercase half starts a word of its own.
+    assert "from Hewlett-Packard in" in doc.text
+    assert "manip-" not in doc.text and "OP- " not in doc.text
+    _assert_places_tile(doc)
+
+
+def test_pdf_a_sentence_over_a_page_break_is_one_block_whose_place_names_both_pages() -> None:
+    doc = read_file(annual_report_pdf(), "report.pdf")
+    sentence = ("The committee meets on the first Monday of each month in the old library, and "
+                "on the last Friday of each month it reads to every member who was there the "
+                "minutes of the meeting before, aloud and in full.")
+    at = doc.place_at(doc.text.index(sentence))
+    assert (at.page, at.page_end, at.aside) == (2, 3, None)
+    assert at.end >= doc.text.index(sentence) + len(sentence)
+    # The next page's own text is its own.
+    budget = doc.place_at(doc.text.index("The budget is"))
+    assert (budget.page, budget.page_end) == (3, None)
+
+
+def test_pdf_contents_running_headers_and_page_numbers_are_set_aside() -> None:
+    doc = read_file(annual_report_pdf(), "report.pdf")
+    assert _asides(doc) == [
+        (1, "running_header", REPORT_HEADER),
+        (1, "contents", "Contents\n\nIntroduction . . . . . . . . . . . . . . . . . 2\n\n"
+                        "Finances . . . . . . . . . . . . . . . . . . . 3"),
+        (1, "page_number", "1"),
+        (2, "running_header", REPORT_HEADER),
+        (2, "page_number", "2"),
+        (3, "running_header", REPORT_HEADER),
+        (3, "page_number", "3"),
+    ]
+    # Nothing else is: the prose stays prose.
+    prose = "".join(doc.text[p.start:p.end] for p in doc.places if not p.aside)
+    assert REPORT_HEADER not in prose and ". . ." not in prose
+
+
+def test_html_definition_terms_give_their_descriptions_a_subject() -> None:
+    page = b"""<h1>Users</h1><dl>
+      <dt>root</dt><dd><p>Root is the superuser.</p><p>It owns every file.</p></dd>
+      <dt>daemon</dt><dt>bin</dt><dd>Run unprivileged daemons.</dd>
+      <dt>fetchmail</dt><dd><p>Used by the <b>fetchmail</b> program.</p></dd>
+      <dt>Contents</dt><dd><dl><dt>1. Introduction</dt><dt>2. Users</dt></dl></dd>
+    </dl><dl><dt>nobody</dt></dl>"""
+    doc = read_file(page, "users.html")
+    assert doc.text.split("\n\n") == [
+        "Users", "root: Root is the superuser.", "root: It owns every file.",
+        "daemon, bin: Run unprivileged daemons.", "fetchmail: Used by the fetchmail program.",
+        # A description that is a list of its own keeps its terms, before it; a term with no
+        # description is read on its own: nothing is dropped.
+        "Contents", "1. Introduction", "2. Users", "nobody"]
+
+
+def test_html_inline_elements_in_a_table_cell_add_no_space() -> None:
+    page = (b"<table><tr><td>v5.11.0</td><td><p>Added support for <code>SIGINFO</code>.</p>"
+            b"<p>It is new.</p></td></tr></table>")
+    assert read_file(page, "os.html").text == (
+        "v5.11.0 | Added support for SIGINFO. It is new.")
+
+
+def test_html_a_section_is_what_its_heading_spans() -> None:
+    page = b"""<h1>Users and Groups</h1>
+      <h3>Joey Hess</h3><h3>Colin Watson</h3>
+      <p>This document is free; you can redistribute it under the GNU GPL.</p>
+      <h2>Introduction</h2><p>The package holds the master files.</p>
+      <section><h2>Entries</h2><p>Root is the superuser.</p></section>
+      <p>Every entry is reserved for the system.</p>"""
+    doc = read_file(page, "users.html")
+    # Authors' names under the title are styled lines (an h3 right under an h1), not
+    # sections: the licence after them is the document's.
+    assert _section(doc, "Colin Watson") == "Users and Groups"
+    assert _section(doc, "This document is free") == "Users and Groups"
+    assert _section(doc, "The package holds") == "Introduction"
+    assert _section(doc, "Root is the superuser.") == "Entries"
+    # The section element ended: its heading names nothing after it.
+    assert _section(doc, "Every entry is reserved") == "Introduction"
+
+
+def test_docx_table_rows_are_statements_that_name_their_columns() -> None:
+    document = docx.Document()
+    document.add_paragraph("Visitors by year.")
+    labels = document.add_table(rows=2, cols=2)
+    for row, (label, value) in zip(labels.rows, (("Visitors in 2024", "21,300"),
+                                                  ("Visitors in 2023", "19,800")), strict=True):
+        row.cells[0].text, row.cells[1].text = label, value
+    counts = document.add_table(rows=3, cols=2)
+    for row, values in zip(counts.rows, (("Year", "Visitors"), ("2024", "21,300"),
+                                         ("2023", "")), strict=True):
+        row.cells[0].text, row.cells[1].text = values
+    signals = document.add_table(rows=2, cols=2)
+    for i, values in enumerate((("Constant", "Description"),
+                                ("SIGHUP", "Sent when the terminal is closed."))):
+        for cell, text in zip(signals.rows[i].cells, values, strict=True):
+            cell.paragraphs[0].add_run(text).bold = i == 0
+    doc = read_file(_docx_bytes(document), "visitors.docx")
+    assert doc.text.split("\n\n") == [
+        "Visitors by year.",
+        # Two columns, no header: a label and its value.
+        "Visitors in 2024: 21,300.", "Visitors in 2023: 19,800.",
+        # Words above rows of numbers: a header, which names each row's columns.
+        "Year | Visitors", "Year: 2024; Visitors: 21,300.", "Year: 2023.",
+        # A bold first row: a header.
+        "Constant | Description", "Constant: SIGHUP; Description: Sent when the terminal is "
+                                  "closed."]
+
+
+def test_an_empty_docx_is_refused_as_empty() -> None:
+    template = Path(docx.__file__).parent / "templates" / "default.docx"
+    with pytest.raises(UnreadableFile) as caught:
+        read_file(template.read_bytes(), "default.docx")
+    assert caught.value.message == "This Word document is empty: it holds no text to read."

@@ -44,3 +44,29 @@ def docx_file() -> bytes:
     out = io.BytesIO()
     document.save(out)
     return out.getvalue()
+
+
+REPORT_HEADER = "Annual Report 2024"
+REPORT_BODY = (
+    "The archive holds the letters of the founders, and this report explains their manip-",
+    "ulation by the clerks of the archive: every field of a record is marked as OP-",
+    "TIONAL unless the board says otherwise in writing, and each record is stored as a null-",
+    "terminated string, as the old system wrote it; a null byte ends it, and terminated strings",
+    "are kept whole. The records came from the machines that the firm bought from Hewlett-",
+    "Packard in the spring, and they still run.",
+    "The committee meets on the first Monday of each month in the old library, and on the last",
+    "Friday of each month it reads to every member who was there the minutes of the meeting",
+)
+
+
+def annual_report_pdf() -> bytes:
+    """Three pages, each under a running header and over its page number: a table of
+    contents, then prose with words broken at line ends and a sentence that runs over onto
+    the last page."""
+    return pdf([
+        Page((REPORT_HEADER, "Contents", "Introduction . . . . . . . . . . . . . . . . . 2",
+              "Finances . . . . . . . . . . . . . . . . . . . 3", "1")),
+        Page((REPORT_HEADER, *REPORT_BODY, "2")),
+        Page((REPORT_HEADER, "before, aloud and in full.",
+              "The budget is 40,000 euros for the year.", "3")),
+    ])

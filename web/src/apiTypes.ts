@@ -1794,6 +1794,8 @@ export interface components {
             origin_type: string;
             /** Page */
             page: number | null;
+            /** Page End */
+            page_end: number | null;
             /** Quote End */
             quote_end: number;
             /** Quote Start */
@@ -1988,6 +1990,8 @@ export interface components {
             message_index: number | null;
             /** Page */
             page: number | null;
+            /** Page End */
+            page_end: number | null;
             /** Said At */
             said_at: number | null;
             /** Section */

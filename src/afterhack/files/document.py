@@ -4,29 +4,44 @@ The text is made of blocks (a heading, a paragraph, a table row, a list item, a 
 joined by a blank line, so the chunker ends a sentence at every block's end and never runs a
 heading into the paragraph under it. Places tile the text: each gives the page (PDF) or the
 heading (Markdown, HTML, DOCX) that a span of it falls under; the blank line after a block
-belongs to that block's place.
+belongs to that block's place. A PDF paragraph that runs over a page break is one block, and
+its place names both pages. Text that is kept but is not the document's prose (a table of
+contents, a running header or footer, a page number) is a place of its own with an
+``aside`` that says which: nothing is made a claim of it.
 """
 
 from __future__ import annotations
 
 import hashlib
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Literal
 
 from afterhack.errors import UnreadableFile
 from afterhack.files.budget import Budget, Tally
 
 _SEPARATOR = "\n\n"
 
+# What a span of kept text is when it is not prose to make claims of.
+Aside = Literal["contents", "running_header", "page_number"]
+
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """``[start, end)`` in code points over the text read, and where that span stands."""
+    """``[start, end)`` in code points over the text read, and where that span stands:
+    ``page`` (to ``page_end`` when it runs over onto later pages), ``section``, and
+    ``aside`` for text that is no prose."""
 
     start: int
     end: int
     page: int | None
     section: str | None
+    page_end: int | None = None
+    aside: Aside | None = None
+
+    @property
+    def key(self) -> tuple[int | None, str | None, int | None, Aside | None]:
+        return self.page, self.section, self.page_end, self.aside
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,34 +67,38 @@ class Blocks:
         self.tally = tally or Tally(Budget())
         self._parts: list[str] = []
         self._length = 0
-        # Open places as [start, end, page, section], merged while the key stays the same.
-        self._places: list[tuple[int, int, int | None, str | None]] = []
+        # Places so far, the last one open: merged while the key stays the same.
+        self._places: list[Place] = []
 
-    def add(self, block: str, *, page: int | None = None, section: str | None = None) -> None:
+    def add(self, block: str, *, page: int | None = None, section: str | None = None,
+            page_end: int | None = None, aside: Aside | None = None) -> None:
         self.tally.add("paragraphs")
         block = block.strip()
         if not block:
             return
+        if page_end == page:
+            page_end = None
         if self._parts:
             self._parts.append(_SEPARATOR)
             self._length += len(_SEPARATOR)
-            start, _, p, s = self._places[-1]
-            self._places[-1] = (start, self._length, p, s)
+            self._places[-1] = replace(self._places[-1], end=self._length)
         start = self._length
         self._parts.append(block)
         self._length += len(block)
-        if self._places and self._places[-1][2:] == (page, section):
-            self._places[-1] = (self._places[-1][0], self._length, page, section)
+        place = Place(start, self._length, page, section, page_end, aside)
+        if self._places and self._places[-1].key == place.key:
+            self._places[-1] = replace(self._places[-1], end=self._length)
         else:
-            self._places.append((start, self._length, page, section))
+            self._places.append(place)
 
-    def document(self, media_type: str, data: bytes) -> ReadDocument:
+    def document(self, media_type: str, data: bytes,
+                 empty: str = "The file has no text to read.") -> ReadDocument:
         if not self._parts:
-            raise UnreadableFile("The file has no text to read.", media_type=media_type)
+            raise UnreadableFile(empty, media_type=media_type)
         return ReadDocument(
             media_type=media_type,
             size=len(data),
             sha256=hashlib.sha256(data).hexdigest(),
             text="".join(self._parts),
-            places=tuple(Place(*p) for p in self._places),
+            places=tuple(self._places),
         )

@@ -3,8 +3,16 @@
 Parsed by lxml (libxml2), which python-docx needs anyway. Nothing in ``head``, ``script``,
 ``style`` and the other elements a browser does not show as text is read, nor any element
 marked hidden. Block elements end a block, and so does ``<br>``; whitespace runs are one space
-except in ``<pre>``. A table row is one block, its cells joined by `` | ``. Headings
-(``h1``-``h6``) name the section of what follows them.
+except in ``<pre>``. A table row is one block, its cells joined by `` | ``.
+
+A section is what its heading spans: a heading (``h1``-``h6``) names the section of what
+follows it, up to the next heading of its rank or above, and never past the end of the
+``section``, ``article``, ``aside`` or ``nav`` element that holds it. A heading that skips a
+rank below the section it falls in (an ``h3`` right under an ``h1``: an author's name on a
+title page) is a styled line, and what follows it stays in that section. In a definition list,
+each description is read with its term in front (``fetchmail: Used by the fetchmail
+program.``), so a claim made of it names what it is about; a term without a description is
+read on its own.
 
 Elements are read up to 2048 levels deep (libxml2's limit with its huge-tree option; 256
 without). A page nested deeper is refused: libxml2 stops at that depth, and everything after
@@ -15,6 +23,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import lxml.etree
@@ -35,6 +44,8 @@ _BLOCK = frozenset({
     "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul",
 })
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# HTML's sectioning elements: a heading inside one names nothing past its end.
+_SECTIONING = frozenset({"section", "article", "aside", "nav"})
 _CELLS = frozenset({"td", "th"})
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
@@ -137,11 +148,22 @@ class _Walk:
         self.blocks = blocks
         self.tally = tally
         self.section = section
+        # The rank of the heading that named the section (None: not named by one here).
+        self.rank: int | None = None
+        # The section in force where each open sectioning element began.
+        self.scopes: list[tuple[str | None, int | None]] = []
         self.inline: list[str] = []
         self.pre = 0
         self.block_is_pre = False
         self.cell_depth = 0
         self.cells: list[str] = []
+        # Open definition lists, innermost last: their terms not yet given a description,
+        # and whether a description came since the last term.
+        self.lists: list[_Terms] = []
+        # The terms in front of what is read inside each open description (and an empty
+        # one for each list nested in one), innermost last.
+        self.subjects: list[_Subject] = []
+        self.term_open = False
 
     def run(self, root: lxml.html.HtmlElement) -> None:
         walk = lxml.etree.iterwalk(root, events=("start", "end"))
@@ -174,11 +196,30 @@ class _Walk:
                 self.inline = []
             self.cell_depth += 1
         elif self.cell_depth:
-            self.inline.append(" ")
+            if tag in _BLOCK or tag in _HEADINGS:  # a cell's paragraphs run on, spaced
+                self.inline.append(" ")
         elif tag in _BLOCK or tag in _HEADINGS:
             self.flush()
         if tag == "pre":
             self.pre += 1
+        if tag in _SECTIONING:
+            self.scopes.append((self.section, self.rank))
+        elif tag == "dl":
+            if self.subjects and not self.subjects[-1].used:
+                # A description that is a list of its own: its terms are a block before it.
+                self.blocks.add(self.subjects[-1].terms, section=self.section)
+                self.subjects[-1].used = True
+            self.lists.append(_Terms())
+            self.subjects.append(_Subject(""))
+        elif tag == "dt" and self.lists:
+            terms = self.lists[-1]
+            if terms.described:  # a new group of terms
+                terms.pending, terms.described = [], False
+            self.term_open = True
+        elif tag == "dd" and self.lists:
+            terms = self.lists[-1]
+            terms.described = True
+            self.subjects.append(_Subject(", ".join(terms.pending)))
 
     def end(self, tag: str) -> None:
         if tag == "pre":
@@ -189,30 +230,82 @@ class _Walk:
                 self.cells.append(_collapse("".join(self.inline)))
                 self.inline = []
         elif self.cell_depth:
-            self.inline.append(" ")
+            if tag in _BLOCK or tag in _HEADINGS:
+                self.inline.append(" ")
         elif tag == "tr":
             row = _CELL_SEPARATOR.join(c for c in self.cells if c)
             self.cells = []
-            self.blocks.add(row, section=self.section)
+            self.add(row)
         elif tag in _HEADINGS:
-            heading = _collapse("".join(self.inline))
+            self.heading(int(tag[1]))
+        elif tag == "dt" and self.term_open:
+            self.term_open = False
+            term = _collapse("".join(self.inline))
             self.inline = []
-            if heading:
-                self.section = heading
-                self.blocks.add(heading, section=heading)
+            if term:
+                self.lists[-1].pending.append(term)
         elif tag in _BLOCK:
             self.flush()
+        if tag in _SECTIONING and self.scopes:
+            self.section, self.rank = self.scopes.pop()
+        elif tag == "dd" and self.subjects:
+            subject = self.subjects.pop()
+            if not subject.used:  # a description with nothing in it: its terms alone
+                self.add(subject.terms)
+        elif tag == "dl" and self.lists:
+            # Terms that no description followed are read on their own.
+            for term in self.lists.pop().undescribed():
+                self.add(term)
+            if self.subjects:
+                self.subjects.pop()
+
+    def heading(self, rank: int) -> None:
+        heading = _collapse("".join(self.inline))
+        self.inline = []
+        if not heading:
+            return
+        if self.rank is not None and rank > self.rank + 1:
+            self.add(heading)  # a styled line, not a section of its own
+            return
+        self.section, self.rank = heading, rank
+        self.blocks.add(heading, section=heading)
+
+    def add(self, text: str) -> None:
+        """A block, with the terms it describes in front when it is in a description."""
+        subject = self.subjects[-1] if self.subjects else None
+        if subject is not None and subject.terms and text:
+            subject.used = True
+            text = f"{subject.terms}{'' if subject.terms.endswith(':') else ':'} {text}"
+        self.blocks.add(text, section=self.section)
 
     def flush(self) -> None:
         if self.cells:  # a row left open by a table that never closed it
-            self.blocks.add(_CELL_SEPARATOR.join(c for c in self.cells if c),
-                            section=self.section)
+            self.add(_CELL_SEPARATOR.join(c for c in self.cells if c))
             self.cells = []
         raw = "".join(self.inline)
         text = raw.strip("\n").rstrip() if self.block_is_pre else _collapse(raw)
-        self.blocks.add(text, section=self.section)
+        if self.term_open and text:
+            return  # a term's own words wait for its end
+        self.add(text)
         self.inline = []
         self.block_is_pre = False
+
+
+@dataclass
+class _Subject:
+    terms: str
+    used: bool = False
+
+
+@dataclass
+class _Terms:
+    """One definition list's terms since its last description."""
+
+    pending: list[str] = field(default_factory=list)
+    described: bool = False
+
+    def undescribed(self) -> list[str]:
+        return [] if self.described else self.pending
 
 
 def _hidden(el: lxml.html.HtmlElement) -> bool:

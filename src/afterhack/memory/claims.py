@@ -84,6 +84,7 @@ def _evidence_item(f: FragmentRow) -> EvidenceItem:
         "said_at": f["said_at"],
         "message_index": f["message_index"],
         "page": f["page"],
+        "page_end": f["page_end"],
         "section": f["section"],
         "media_type": f["media_type"],
     }

@@ -266,7 +266,7 @@ def _written(p: MessagesWrite, row: MessagesWritten, frags: Sequence[FragmentPla
         "start": f.span.start, "end": f.span.end, "extraction": f.extraction,
         "speaker": f.speaker, "said_at": f.said_at,
         "message_index": row["first_message"] + (f.message_offset or 0),
-        "page": None, "section": None} for f in frags]
+        "page": None, "page_end": None, "section": None} for f in frags]
     version: VersionView = {
         "id": version_id, "version": row["version"], "content_hash": p["content_hash"],
         "created_at": row["created_at"], "length": p["length"], "text": p["text"],

@@ -52,6 +52,7 @@ class FragmentPlan:
     message_offset: int | None = None
     # A file's fragment: where it stands in the original.
     page: int | None = None
+    page_end: int | None = None
     section: str | None = None
     # The model answered, but with nothing usable: why, as a drop reason.
     unusable: DropReason | None = None
@@ -199,7 +200,9 @@ async def run_extraction(
 def plan_fragments(text: str, max_chars: int,
                    places: Sequence[Place] | None = None) -> list[FragmentPlan]:
     """The fragments of a version's text. With ``places`` (a file's: they tile the text),
-    no fragment crosses from one place to the next, so each knows its page or heading."""
+    no fragment crosses from one place to the next, so each knows its page or heading; a
+    place that is no prose (a table of contents, a running header) gives fragments that are
+    kept and not extracted (``none``)."""
     if places is None:
         spans = split_fragments(text, max_chars)
         ids = new_ids(len(spans))
@@ -211,7 +214,8 @@ def plan_fragments(text: str, max_chars: int,
             span = Span(place.start + s.start, place.start + s.end)
             out.append(FragmentPlan(id="", seq=len(out), span=span,
                                     text=text[span.start : span.end], page=place.page,
-                                    section=place.section))
+                                    page_end=place.page_end, section=place.section,
+                                    extraction="none" if place.aside else "skipped"))
     for f, i in zip(out, new_ids(len(out)), strict=True):
         f.id = i
     return out
@@ -228,6 +232,8 @@ def fragment_rows(frags: list[FragmentPlan]) -> list[NewFragment]:
             row["message_offset"] = f.message_offset
         if f.page is not None:
             row["page"] = f.page
+        if f.page_end is not None:
+            row["page_end"] = f.page_end
         if f.section is not None:
             row["section"] = f.section
         rows.append(row)

@@ -146,7 +146,8 @@ async def add_document(ws: Scope, doc: Document, *, source_id: str | None = None
     frags = plan_fragments(doc.text, ws.settings.fragment_max_chars, doc.places)
     ex = Extraction()
     if extract:
-        ex = await run_extraction(ws.extractor, frags, seen_keys,
+        prose = [f for f in frags if f.extraction != "none"]
+        ex = await run_extraction(ws.extractor, prose, seen_keys,
                                   ws.settings.max_claims_per_source)
     await ws.vectors.embed_claims(ws.graph, ex.kept, ex.calls)
     start = Start(doc=doc, sid=source_id or new_id(), existing=existing, frags=frags, ex=ex,
@@ -283,7 +284,8 @@ async def extract_pending(ws: Scope, source_id: str) -> SameVersion:
     frags = [FragmentPlan(id=f["id"], seq=f["seq"], span=Span(f["start"], f["end"]),
                           text=f["text"], speaker=f["speaker"], said_at=f["said_at"],
                           message_offset=f["message_index"], page=f["page"],
-                          section=f["section"]) for f in pending["fragments"]]
+                          page_end=f["page_end"], section=f["section"])
+             for f in pending["fragments"]]
     ex = Extraction()
     created: list[CreatedClaim] = []
     raised: list[str] = []

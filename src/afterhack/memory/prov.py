@@ -151,6 +151,7 @@ def _node(d: _Doc, i: str, p: Properties, links: _Links) -> None:
                                     "ah:said_at": _time(p.get("said_at")),
                                     "ah:message_index": p.get("message_index"),
                                     "ah:page": p.get("page"),
+                                    "ah:page_end": p.get("page_end"),
                                     "ah:section": p.get("section")})
         speaker = p.get("speaker")
         if isinstance(speaker, str) and speaker:

@@ -125,6 +125,7 @@ class FragmentRow(TypedDict):
     said_at: int | None
     message_index: int | None
     page: int | None
+    page_end: int | None
     section: str | None
     media_type: str | None
 
@@ -157,6 +158,7 @@ class EvidenceItem(TypedDict):
     said_at: int | None
     message_index: int | None
     page: int | None
+    page_end: int | None
     section: str | None
     media_type: str | None
 

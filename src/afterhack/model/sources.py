@@ -42,8 +42,10 @@ class FragmentRow(TypedDict):
     speaker: str | None
     said_at: int | None
     message_index: int | None
-    # A file's fragment: the PDF page (from 1) or the heading it falls under.
+    # A file's fragment: the PDF page (from 1), and the last page when it runs over onto
+    # later ones (None otherwise), or the heading it falls under.
     page: int | None
+    page_end: int | None
     section: str | None
 
 
@@ -85,6 +87,7 @@ class PendingFragment(TypedDict):
     said_at: int | None
     message_index: int | None
     page: int | None
+    page_end: int | None
     section: str | None
 
 

@@ -326,7 +326,7 @@ async def claim_fragments(g: Graph, ids: list[str]) -> list[FragmentRow]:
         "f.origin_name AS origin_name, src.id AS source_id, src.title AS source_title, "
         "v.version AS version, k.id AS correction_id, f.speaker AS speaker, "
         "f.said_at AS said_at, f.message_index AS message_index, f.page AS page, "
-        "f.section AS section, v.media_type AS media_type "
+        "f.page_end AS page_end, f.section AS section, v.media_type AS media_type "
         "ORDER BY c.id, f.start",
         {"ids": ids},
     )

@@ -24,7 +24,7 @@ PROPERTY_KEYS = (
     "first_message", "flagged", "forget_requests", "fragment_id", "from_role", "held",
     "held_from", "id", "kept_claim_id", "key", "kind", "latest_version", "length",
     "media_type", "message_index", "messages", "model", "model_calls", "name",
-    "newer_claim_id", "origin_name", "origin_type", "outcome", "page", "premise",
+    "newer_claim_id", "origin_name", "origin_type", "outcome", "page", "page_end", "premise",
     "premise_order", "proposal", "quote_end", "quote_start", "ready", "reason",
     "replacement_id", "request_id", "requested_at", "requested_by", "resolution",
     "resolution_key", "resolved_at", "resolved_by", "retired_by", "retrieved_claim_ids",

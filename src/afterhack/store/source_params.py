@@ -28,6 +28,7 @@ class NewFragment(TypedDict):
     said_at: NotRequired[int]
     message_offset: NotRequired[int]
     page: NotRequired[int]
+    page_end: NotRequired[int]
     section: NotRequired[str]
 
 

@@ -174,7 +174,7 @@ _CREATE_FRAGMENTS_AND_CLAIMS = _create_claims(
     "origin_name: s.origin_name, source_id: s.id, version_id: v.id, "
     "extraction: fr.extraction, created_at: $now, speaker: fr.speaker, "
     "said_at: fr.said_at, message_index: v.first_message + fr.message_offset, "
-    "page: fr.page, section: fr.section})")
+    "page: fr.page, page_end: fr.page_end, section: fr.section})")
 
 
 _VERSION_PROPS = (

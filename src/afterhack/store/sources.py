@@ -103,7 +103,8 @@ _FILE_FIELDS = ("v.media_type AS media_type, v.file_size AS file_size, "
 _FRAGMENT_FIELDS = (
     "v.id AS version_id, f.id AS id, f.seq AS seq, f.text AS text, f.start AS start, "
     "f.end AS end, f.extraction AS extraction, f.speaker AS speaker, f.said_at AS said_at, "
-    "f.message_index AS message_index, f.page AS page, f.section AS section")
+    "f.message_index AS message_index, f.page AS page, f.page_end AS page_end, "
+    "f.section AS section")
 
 
 async def get_source(g: Graph, source_id: str, *, latest_only: bool = False) -> SourceView:
@@ -199,7 +200,7 @@ async def pending_fragments(g: Graph, source_id: str) -> PendingFragments | None
         f"WHERE f.extraction IN {PENDING} "
         "WITH v, f ORDER BY f.seq "
         "RETURN v.id AS version_id, collect(f {.id, .seq, .text, .start, .end, .speaker, "
-        ".said_at, .message_index, .page, .section}) AS fragments",
+        ".said_at, .message_index, .page, .page_end, .section}) AS fragments",
         {"id": source_id},
     )
     row = rows.first()
