@@ -96,7 +96,7 @@ class Settings(BaseSettings):
     fragment_max_chars: int = Field(default=1200, ge=50, le=100_000)
     max_claims_per_source: int = Field(default=20_000, ge=1)
     # Files are read in worker processes (runtime/sandbox.py): this many at once, this many
-    # more callers waiting in line (docs/decisions/0033-reading-in-a-sandbox.md), and what
+    # more callers waiting in line (docs/decisions/0042-reading-in-a-sandbox.md), and what
     # one file's reading may take.
     file_readers: int = Field(default=2, ge=1, le=64)
     file_read_queue: int = Field(default=8, ge=0, le=1024)

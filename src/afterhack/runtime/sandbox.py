@@ -9,7 +9,7 @@ blocking its event loop. Past the wall-time budget, or when the request that ask
 cancelled (its client went away: api/disconnect.py), the worker is killed by its pid.
 
 How many files are read at once, what a caller waiting in line gets, and why a fresh
-process rather than a fork: docs/decisions/0033-reading-in-a-sandbox.md.
+process rather than a fork: docs/decisions/0042-reading-in-a-sandbox.md.
 """
 
 from __future__ import annotations

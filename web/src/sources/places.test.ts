@@ -15,6 +15,7 @@ function frag(id: string, index: number, speaker: string, text: string, start: n
     said_at: 1_780_000_000_000 + index * 60_000,
     message_index: index,
     page: null,
+    page_end: null,
     section: null,
   }
 }
