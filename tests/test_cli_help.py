@@ -62,7 +62,8 @@ def _early_breaks(out: str) -> list[str]:
 
 
 @pytest.mark.parametrize("columns", [80, 120])
-@pytest.mark.parametrize("command", [(), ("ingest",), ("claims",), ("conflicts",)])
+@pytest.mark.parametrize("command", [(), ("ingest",), ("claims",), ("conflicts",), ("forget",),
+                                     ("forget", "requests")])
 def test_help_wraps_at_the_terminal_width(columns: int, command: tuple[str, ...]) -> None:
     out = _help(*command, columns=columns)
     assert all(len(line) <= columns for line in out.splitlines()), out

@@ -43,7 +43,8 @@ def test_the_readme_journey_runs_as_written(running_app: AppProcess) -> None:
                  "unchanged: the memory already holds this text",  # the same file again
                  "1 conflict raised and open",                         # the memo that disagrees
                  "Workspace reviewer correction",                # conflicts: where a side is from
-                 "Resolution applied"):                          # conflicts resolve
+                 "Resolution applied",                           # conflicts resolve
+                 "Erasure applied"):                             # forget
         assert text in out, text
     first_graph, rest = out.split("Decisions", 1)[1].split("(unchanged", 1)
     # Each decision is printed once by graph.

@@ -24,7 +24,8 @@ STATUS_STYLE = {
     "draft": "green", "needs_review": "bold yellow", "approved": "green", "held": "bold yellow",
     "done": "green", "cancelled": "dim", "replace": "magenta", "retract": "magenta",
     "completed": "green", "failed": "red", "open": "bold red", "resolved": "green",
-    "dismissed": "dim", "supersede": "magenta",
+    "dismissed": "dim", "supersede": "magenta", "withheld": "bold yellow", "erased": "dim",
+    "requested": "bold yellow", "applied": "green", "declined": "dim",
 }
 
 
@@ -277,6 +278,14 @@ def source_summary(result: JSON, held: list[JSON] | None = None, *, every: bool 
     if result.get("flagged") or result.get("held"):
         parts.append(Text(f"flagged decisions: {len(result.get('flagged') or [])}, "
                           f"held actions: {len(result.get('held') or [])}", style="yellow"))
+    for e in result.get("erasures") or []:
+        n = len(e.get("claim_ids") or [])
+        done = ("applied at once (the workspace applies such requests)"
+                if e.get("status") == "applied" else
+                f"{n} claim(s) withheld until a reviewer decides: `afterhack forget "
+                f"requests`")
+        parts.append(Text(f"{e.get('requested_by')} asked to forget something they said: "
+                          f"{done}  ({e.get('id')})", style="bold yellow"))
     parts += _conflict_parts(list(result.get("conflicts") or []), every)
     if not claims:
         parts.append(_no_claims(conversation))

@@ -11,6 +11,7 @@ import typer
 
 from afterhack.cli.common import settings_or_exit
 from afterhack.cli.conflicts import conflicts_app
+from afterhack.cli.forget import forget_app
 from afterhack.cli.memory import memory, workspace_app
 from afterhack.cli.server import server
 from afterhack.cluster.cli import cluster_app
@@ -19,7 +20,9 @@ from afterhack.config import unknown_in_environment
 STATUSES_HELP = """afterhack: agent memory that keeps the chain of because.
 
 Statuses you will see: a claim is proposed (extracted, current), accepted (a reviewer's
-word, current), superseded (replaced by a correction) or rejected (retracted); a decision
+word, current), superseded (replaced by a correction), rejected (retracted), withheld (a
+speaker asked to forget it; found nowhere until a reviewer decides) or erased (its words are
+gone: `afterhack forget`); a decision
 is draft or accepted (in good standing), needs_review (it lost support, or its sources
 disagree) or rejected; an action is proposed, approved, held (a decision it requires was
 flagged), done or cancelled."""
@@ -90,6 +93,7 @@ app.add_typer(server)
 app.add_typer(workspace_app, name="workspace")
 app.add_typer(memory)
 app.add_typer(conflicts_app, name="conflicts")
+app.add_typer(forget_app, name="forget")
 app.add_typer(cluster_app, name="cluster")
 reflow_help(app)
 

@@ -33,7 +33,7 @@ from afterhack.cli.common import (
     print_list,
 )
 from afterhack.client import DEFAULT_URL
-from afterhack.model.vocab import CorrectionKind, UpdatesPolicy
+from afterhack.model.vocab import CorrectionKind, ForgetRequests, UpdatesPolicy
 from afterhack.wire.sizes import size_words
 
 memory = typer.Typer()
@@ -78,6 +78,19 @@ def workspace_updates(
     with api_errors(), client_for(url, key, workspace) as c:
         ws = c.set_updates(policy)
     typer.echo(f"{ws['id']}  updates: {ws['updates']}")
+
+
+@workspace_app.command("forget-requests")
+def workspace_forget_requests(
+    policy: Annotated[ForgetRequests, typer.Argument(
+        help="review: a speaker's request to forget withholds its claims and waits for a "
+             "reviewer (`afterhack forget requests`); apply: it is applied at once.")],
+    url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
+) -> None:
+    """Choose how the workspace takes a speaker's request to forget something they said."""
+    with api_errors(), client_for(url, key, workspace) as c:
+        ws = c.set_forget_requests(policy)
+    typer.echo(f"{ws['id']}  forget requests: {ws['forget_requests']}")
 
 
 @workspace_app.command("delete")

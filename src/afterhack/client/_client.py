@@ -325,7 +325,7 @@ class _Endpoints:
                       reason: str | None = None, wait_for_disk: bool = False,
                       workspace: str | None = None) -> Request:
         """Apply the erasure its preview showed (the same target and the preview's
-        ``impact_token``); StaleCorrectionPreviewError when anything it reads changed since.
+        ``impact_token``); StaleErasurePreviewError when anything it reads changed since.
         ``status`` is applied / already_applied; with ``wait_for_disk``, the answer comes
         once FalkorDB's files no longer hold the words (``erasure.disk``)."""
         return Request("POST", self._ws(workspace) + "/erasures",

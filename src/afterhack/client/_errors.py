@@ -9,6 +9,7 @@
   + ForbiddenError                 403
   + ConflictError                  409
     - StaleCorrectionPreviewError  ``stale_correction_preview``: preview again, then apply
+      - StaleErasurePreviewError   ``stale_erasure_preview``: preview again, then apply
   + RateLimitedError               429
   + UnavailableError               502/503/504: the store or the model gateway
     - ApiConnectionError           the server could not be reached at all (status 0)
@@ -68,6 +69,10 @@ class StaleCorrectionPreviewError(ConflictError):
     pass
 
 
+class StaleErasurePreviewError(StaleCorrectionPreviewError):
+    """A stale erasure preview: like a correction's, preview again, then apply."""
+
+
 class RateLimitedError(ApiError):
     pass
 
@@ -86,6 +91,7 @@ class UnexpectedAnswerError(ApiError):
 
 _BY_CODE: dict[str, type[ApiError]] = {
     "stale_correction_preview": StaleCorrectionPreviewError,
+    "stale_erasure_preview": StaleErasurePreviewError,
     "invalid_request": InvalidRequestError,
 }
 
