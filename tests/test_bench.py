@@ -335,3 +335,31 @@ def test_the_disk_scrub_section_runs_alone(tmp_path: Path) -> None:
     assert md.startswith("# afterhack benchmarks: disk-scrub only")
     assert "| the scrubber, embedded server |" in md
     assert not (out / "latest.json").exists()
+
+
+def test_the_erasure_section_runs_alone(tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    proc = subprocess.run(
+        [sys.executable, "-m", "afterhack.cli", "bench", "--quick", "--only", "erasure",
+         "--out", str(out)], capture_output=True, text=True, timeout=600, cwd=tmp_path,
+        check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads((out / "erasure.json").read_text())
+    message, source = result["erasure"]["message"], result["erasure"]["source"]
+    assert message["messages"] == 400 and message["claims"] > 0
+    for key in ("preview", "apply", "retract_preview", "retract_apply", "append_own"):
+        _positive_latency(message[key], f"message.{key}")
+        assert message[key]["n"] == 3, key
+    assert message["fragments_touched"] >= 1
+    for key in ("preview_over_retract", "apply_over_retract", "apply_over_append"):
+        assert message[key] > 0, key
+    assert source["claims_per_source"] == 100 and source["claims_erased"] == 100
+    for key in ("preview", "apply", "get_source", "add_own"):
+        _positive_latency(source[key], f"source.{key}")
+        assert source[key]["n"] == 2, key
+    assert source["preview_over_get"] > 0 and source["apply_over_add"] > 0
+    md = (out / "erasure.md").read_text()
+    assert md.startswith("# afterhack benchmarks: erasure only")
+    assert "## Erasing one message of a long conversation" in md
+    assert "| apply |" in md and "## Erasing a source of many claims" in md
+    assert not (out / "latest.json").exists()

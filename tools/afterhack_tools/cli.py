@@ -37,9 +37,11 @@ def bench(
              "10,000 against plain text of the same sentences, and file reading per MB of "
              "each kind), 'real-model' (extraction, agent runs and the conflict judge "
              "against a real small model on loopback, on 40 HaluEval QA rows; its engine "
-             "comes from scripts/install-real-model) or 'disk-scrub' (the rewrite of "
+             "comes from scripts/install-real-model), 'disk-scrub' (the rewrite of "
              "FalkorDB's files after an erasure at 10,000 and 100,000 claims, against a "
-             "plain BGREWRITEAOF of the same data). 'conflicts' and 'asof' write "
+             "plain BGREWRITEAOF of the same data) or 'erasure' (one message of a "
+             "10,000-message conversation and sources of 1,000 claims erased, preview and "
+             "apply, beside writes of the same reach). 'conflicts' and 'asof' write "
              "latest.json and .md; the others "
              "write <section>.json and .md, never latest.*.")] = None,
     restart_sizes: Annotated[str | None, typer.Option(

@@ -436,6 +436,48 @@ class ConversationRates(TypedDict):
     text_over_single_message: float
 
 
+class MessageErasure(TypedDict):
+    """One message of a long conversation erased, preview then apply, beside a retract
+    correction of one of its claims and a message appended to it (erasure.py)."""
+
+    messages: int
+    claims: int
+    version_chars: int  # the one version that holds every message
+    build_s: float  # the conversation's ingest, model time included
+    preview: Summary
+    apply: Summary
+    retract_preview: Summary
+    retract_apply: Summary
+    append_own: Summary  # one message appended, the model's time left out
+    fragments_touched: int  # of the last sample: fragments that lost words
+    records_scrubbed: int  # of the last sample
+    preview_over_retract: float
+    apply_over_retract: float
+    apply_over_append: float
+
+
+class SourceErasure(TypedDict):
+    """A source of many claims erased whole, preview then apply, beside reading it and
+    adding the same text again (erasure.py)."""
+
+    sources: int
+    claims_per_source: int
+    chars_per_source: int
+    preview: Summary
+    apply: Summary
+    get_source: Summary
+    add_own: Summary  # the same text added as a source, the model's time left out
+    claims_erased: int  # of the last sample
+    records_scrubbed: int  # of the last sample
+    preview_over_get: float
+    apply_over_add: float
+
+
+class ErasureFigures(TypedDict):
+    message: MessageErasure
+    source: SourceErasure
+
+
 class FileReading(TypedDict):
     """Reading a file of one kind (filereading.Figure)."""
 
@@ -735,4 +777,5 @@ SectionResult = TypedDict("SectionResult", {
     "embedding-ingest": NotRequired[EmbeddingIngest],
     "conversations": NotRequired[ConversationFigures],
     "real-model": NotRequired[RealModelFigures],
-    "disk-scrub": NotRequired[DiskScrubFigures]})
+    "disk-scrub": NotRequired[DiskScrubFigures],
+    "erasure": NotRequired[ErasureFigures]})

@@ -16,6 +16,7 @@ from afterhack_tools.bench.render.conflicts import conflicts_section
 from afterhack_tools.bench.render.conversations import conversations_section
 from afterhack_tools.bench.render.diskscrub import disk_scrub_section
 from afterhack_tools.bench.render.embedingest import embedding_ingest_section
+from afterhack_tools.bench.render.erasure import erasure_section
 from afterhack_tools.bench.render.restart import restart_section
 from afterhack_tools.bench.render.retrieval import retrieval_section
 from afterhack_tools.bench.render.sizes import (
@@ -137,6 +138,7 @@ def section_markdown(result: SectionResult, section: str) -> str:
             if section == "conversations"
             else with_model_section(result["real-model"]) if section == "real-model"
             else disk_scrub_section(result["disk-scrub"]) if section == "disk-scrub"
+            else erasure_section(result["erasure"]) if section == "erasure"
             else embedding_ingest_section(result["embedding-ingest"]))
     return "\n".join([
         f"# afterhack benchmarks: {section} only",

@@ -32,6 +32,7 @@ from afterhack_tools.bench.diskscrub import QUICK_SIZES as DISK_SCRUB_QUICK
 from afterhack_tools.bench.diskscrub import SIZES as DISK_SCRUB_SIZES
 from afterhack_tools.bench.diskscrub import measure as measure_disk_scrub
 from afterhack_tools.bench.embedingest import measure_embedding_ingest
+from afterhack_tools.bench.erasure import measure as measure_erasure
 from afterhack_tools.bench.floors import Floors
 from afterhack_tools.bench.harness import Harness, cpu_stall_us, cpu_ticks, machine
 from afterhack_tools.bench.ingest import measure_ingest
@@ -68,9 +69,11 @@ QUICK_SIZES = (200,)
 # Claims on disk when the app is killed; the issue that asked for it (#17) named these two.
 RESTART_SIZES = (24_000, 240_000)
 SECTIONS = ("conflicts", "asof", "restart", "retrieval", "embedding-ingest",
-            "conversations", "real-model", "disk-scrub")
+            "conversations", "real-model", "disk-scrub",
+            "erasure")
 # Sections that run alone beside a full run, never in it (run_section).
-ALONE = ("retrieval", "embedding-ingest", "conversations", "real-model", "disk-scrub")
+ALONE = ("retrieval", "embedding-ingest", "conversations", "real-model", "disk-scrub",
+         "erasure")
 
 
 @dataclass
@@ -101,6 +104,12 @@ class BenchConfig:
     # The conversations section: messages appended, how many per append.
     conversation_messages: int = 10_000
     conversation_batch: int = 100
+    # The erasure section: a conversation of so many messages (one version), how many of
+    # them are erased, and the sources of so many claims erased whole.
+    erasure_messages: int = 10_000
+    erasure_message_samples: int = 10
+    erasure_sources: int = 5
+    erasure_claims_per_source: int = 1000
     # The section with a real model: HaluEval rows, how many of them are asked of the agent
     # (None: all), and every how many labelled pairs one goes to its judge (1: all). A run
     # through the model takes about a minute here and a pair several seconds: these keep
@@ -124,7 +133,9 @@ class BenchConfig:
             workspace_gets=50, tenants=20, ingest_sources=1, ingest_claims_per_source=400,
             conflict_resolutions=2, restart_sizes=(), restart_claim_samples=50,
             retrieval_rows=30, asof_samples=10, real_model_rows=6, real_model_agent_rows=3,
-            real_model_judge_every=10, disk_scrub_sizes=DISK_SCRUB_QUICK, disk_scrub_rounds=2)
+            real_model_judge_every=10, disk_scrub_sizes=DISK_SCRUB_QUICK, disk_scrub_rounds=2,
+            erasure_messages=400, erasure_message_samples=3, erasure_sources=2,
+            erasure_claims_per_source=100)
         base.update(overrides)
         return cls(**base)
 
@@ -375,7 +386,7 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> BenchResul
 
 async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> SectionResult:
     """One section alone (retrieval, embedding-ingest, conversations, real-model,
-    disk-scrub), written beside (never over) a full run's results, as <section>.json and
+    disk-scrub, erasure), written beside (never over) a full run's results, as <section>.json and
     <section>.md."""
     if section not in ALONE:
         raise ValueError(f"{section!r} does not run beside a full run")
@@ -395,6 +406,10 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> Secti
             if section == "conversations" else None)
     scrub = (await measure_disk_scrub(log, cfg.disk_scrub_sizes, cfg.disk_scrub_rounds)
              if section == "disk-scrub" else None)
+    erasing = (await measure_erasure(
+        log, messages=cfg.erasure_messages, message_samples=cfg.erasure_message_samples,
+        sources=cfg.erasure_sources, claims_per_source=cfg.erasure_claims_per_source)
+        if section == "erasure" else None)
     result: SectionResult = {
         "meta": {
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
@@ -414,6 +429,8 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> Secti
         result["real-model"] = with_model
     if scrub is not None:
         result["disk-scrub"] = scrub
+    if erasing is not None:
+        result["erasure"] = erasing
     cfg.out.mkdir(parents=True, exist_ok=True)
     (cfg.out / f"{section}.json").write_text(json.dumps(result, indent=2) + "\n")
     (cfg.out / f"{section}.md").write_text(report.section_markdown(result, section))
