@@ -36,8 +36,11 @@ SCRUBBED_ENV = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "AFTERHACK_OPENAI_BASE_URL"
 
 
 class Harness:
-    def __init__(self, *, keep_dir: bool = False, cluster: bool = False) -> None:
+    def __init__(self, *, keep_dir: bool = False, cluster: bool = False,
+                 app_env: dict[str, str] | None = None) -> None:
         self.keep_dir = keep_dir
+        # Settings of the app under test besides the defaults (e.g. vectors off).
+        self.app_env = dict(app_env or {})
         self.dir = Path(tempfile.mkdtemp(prefix="afterhack-bench-"))
         self.fdb: EmbeddedFalkorDB | LocalCluster = (
             LocalCluster(self.dir / "fdb", masters=3, replicas=1, die_with_parent=True)
@@ -64,7 +67,7 @@ class Harness:
         return self
 
     def _start_app(self) -> None:
-        self.app, self.base_url = self._spawn_app("app", {})
+        self.app, self.base_url = self._spawn_app("app", self.app_env)
 
     def _spawn_app(self, name: str,
                    extra_env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:

@@ -17,7 +17,8 @@ def erasure_section(res: ErasureFigures) -> list[str]:
         "",
         f"A conversation of {m['messages']:,} messages made in one request, so one version "
         f"of {m['version_chars']:,} characters holds them all ({m['claims']:,} claims; made "
-        f"in {m['build_s']} s with the offline model). {m['preview']['n']} messages spread "
+        f"in {m['build_s']} s with the offline model, vectors off). {m['preview']['n']} "
+        "messages spread "
         "over it are erased one after another: a preview, then an apply with its token "
         "(`POST .../erasures/preview`, `POST .../erasures`). Beside each, in turn: a retract "
         "correction of another message's claim (the guarded write with the same repair and "
