@@ -660,3 +660,47 @@ def test_an_export_after_erasures_restores_whole(client: TestClient, falkordb: s
     declined = client.post(f"/api/workspaces/{ws}/erasures/{waiting['id']}/decline", json={})
     assert declined.status_code == 200, declined.text
     whole(falkordb, ws)
+
+
+def test_cuts_in_one_long_version_move_everything_after_them_exactly(
+        client: TestClient, falkordb: str) -> None:
+    """The plan reads only the fragments a span cuts; the apply query moves the rest of the
+    version. Three cuts of different lengths in one version of many messages, then a
+    message and a claim further on: every message that lost nothing reads as before, every
+    quote still slices its text, and the fragments still tile it."""
+    ws = new_workspace(client, "long version")
+    said = [{"speaker": "Ben", "text": f"The stand {i} is in hall {i % 7}."} for i in range(40)]
+    for i, who in ((3, "Ana"), (11, "Chen"), (20, "Ana")):
+        said[i] = {"speaker": who, "text": f"Call {who} on {NUMBER} about stand {i}."}
+    chat = _chat(client, ws, said, title="Fair chat")
+    sid = chat["source"]["id"]
+
+    def messages() -> dict[int, str]:
+        source = read_json(client, f"/api/workspaces/{ws}/sources/{sid}")
+        return {f["message_index"]: f["text"] for v in source["versions"]
+                for f in v["fragments"]}
+
+    before = messages()
+    quotes = quotes_slice(client, ws, sid)
+    record = erase(client, ws, {"text": NUMBER})
+    assert record["counts"]["spans"] == 3 and record["counts"]["fragments"] == 3
+    after = messages()
+    assert {i for i in before if after[i] != before[i]} == {3, 11, 20}
+    assert after[11] == "Call Chen on [erased] about stand 11."
+    kept = {k: v for k, v in quotes_slice(client, ws, sid).items()
+            if not k.startswith("Erased on ")}
+    assert {k: v for k, v in quotes.items() if NUMBER not in v} == kept
+    whole(falkordb, ws)
+
+    erase(client, ws, {"source_id": sid, "message_index": 25})
+    stand = claim_named(chat, "The stand 30 is in hall 2.")
+    erase(client, ws, {"claim_id": stand["id"]})
+    last = messages()
+    assert last[25] == "[erased]" and last[30] == "[erased]"
+    assert {i: t for i, t in last.items() if i not in (3, 11, 20, 25, 30)} == {
+        i: t for i, t in before.items() if i not in (3, 11, 20, 25, 30)}
+    assert {k: v for k, v in quotes_slice(client, ws, sid).items()
+            if not k.startswith("Erased on ")} == {
+        k: v for k, v in kept.items() if k not in ("The stand 25 is in hall 4.",
+                                                   "The stand 30 is in hall 2.")}
+    whole(falkordb, ws)

@@ -8,7 +8,8 @@ reads (functional core; store/erasure_reads.py and store/erasures.py are the she
 
 * each text loses its spans, each replaced by the marker (rules/redaction.py), and every
   fragment and quote of it moves to its new offsets, so what was not erased still slices
-  its version exactly;
+  its version exactly (the plan reads only the fragments a span cuts and the claims
+  quoting them; the apply query moves the rest of the version by the spans' deltas);
 * a claim whose quote reaches into an erased span is erased: its words go (statement,
   quote, search terms, vector), it reads "Erased on ..., by ...", and what rested on it is
   re-checked exactly as for a retraction (rules/support.py);
@@ -73,7 +74,14 @@ from afterhack.store import erasure_words as words
 from afterhack.store import erasures as store
 from afterhack.store import repair as store_repair
 from afterhack.store.client import Graph
-from afterhack.store.erasure_reads import ContainedClaim, ContainerRow, OpenConflictRow
+from afterhack.store.erasure_reads import (
+    ClaimPlace,
+    ContainedClaim,
+    ContainerRow,
+    FragmentPart,
+    OpenConflictRow,
+    Wanted,
+)
 from afterhack.store.erasure_records import ErasureRow
 from afterhack.store.erasures import (
     ClosedConflict,
@@ -83,6 +91,7 @@ from afterhack.store.erasures import (
     MovedQuote,
     NewText,
     PremiseRewrite,
+    Shift,
 )
 
 log = logging.getLogger("afterhack")
@@ -119,6 +128,9 @@ class Plan:
     records: int = 0
     request: ErasureRow | None = None
     token: str = ""
+    # The fragments of the claims the target names outright, by version: read besides
+    # those a span cuts.
+    forced_fragments: dict[str, set[str]] = field(default_factory=dict)
 
     @property
     def changed(self) -> list[ContainerRow]:
@@ -188,18 +200,58 @@ async def _resolve(g: Graph, t: ErasureTarget, p: Plan
     places = await reads.claim_places(g, sorted(forced))
     if kind == "claim" and not places:
         raise ClaimNotFound(t["claim_id"])
+    _place(places, kind == "text", versions, reviewer, p.forced_fragments)
+    return versions, reviewer, forced
+
+
+def _place(places: Sequence[ClaimPlace], text: bool, versions: dict[str, list[Span]],
+           reviewer: dict[str, list[Span]], fragments: dict[str, set[str]]) -> None:
+    """The texts of the claims a target names, and (but for a string, whose spans are its
+    occurrences) the span each one's quote covers."""
+    whole = Span(0, 2**62)  # clipped to the reviewer's fragment
     for c in places:
         if c["status"] == "erased":
             continue
         if c["reviewer_fragment_id"] is not None:
             reviewer.setdefault(c["reviewer_fragment_id"], [])
-            if kind != "text":
+            if not text:
                 reviewer[c["reviewer_fragment_id"]].append(whole)
         elif c["version_id"] is not None:
             versions.setdefault(c["version_id"], [])
-            if kind != "text":
+            fragments.setdefault(c["version_id"], set()).add(c["fragment_id"])
+            if not text:
                 versions[c["version_id"]].append(Span(c["quote_start"], c["quote_end"]))
-    return versions, reviewer, forced
+
+
+async def _containers(g: Graph, p: Plan, versions: dict[str, list[Span]],
+                      reviewer: dict[str, list[Span]]
+                      ) -> tuple[list[ContainerRow], list[ContainedClaim]]:
+    """The texts the erasure cuts, each with only the fragments it reads: those a span
+    (named, or an occurrence of the string) reaches into, and those of the claims the
+    target names; and every claim quoting them. The rest of a version only moves, and the
+    apply query moves it (store/erasures.py)."""
+    text = p.target["text"]
+    rows = await reads.version_texts(g, sorted(versions))
+    wanted: list[Wanted] = []
+    for r in rows:
+        spans = versions[r["id"]] + (redaction.occurrences(r["text"], text)
+                                     if text is not None else [])
+        wanted.append({"version_id": r["id"],
+                       "spans": [[x.start, x.end] for x in redaction.merge(spans)],
+                       "ids": sorted(p.forced_fragments.get(r["id"], ()))})
+    fragments = await reads.fragments_over(g, wanted)
+    claims = await reads.claims_on(g, [f["id"] for f in fragments])
+    out = [ContainerRow(
+        kind="version", id=r["id"], text=r["text"], revision=r["revision"],
+        n_claims=r["n_claims"], source_id=r["source_id"], source_kind=r["source_kind"],
+        version=r["version"], has_file=r["has_file"], correction_id=None,
+        fragments=sorted((FragmentPart(id=f["id"], start=f["start"], end=f["end"],
+                                       speaker=f["speaker"],
+                                       message_index=f["message_index"])
+                          for f in fragments if f["version_id"] == r["id"]),
+                         key=lambda f: (f["start"], f["end"]))) for r in rows]
+    boxes, quoting = await reads.reviewer_containers(g, sorted(reviewer))
+    return out + boxes, claims + quoting
 
 
 def _pieces(container: ContainerRow, spans: Sequence[Span], text: str | None) -> list[Span]:
@@ -217,7 +269,7 @@ async def plan(g: Graph, target: ErasureTarget, *, policy: SupportPolicy) -> Pla
     """What erasing ``target`` does now."""
     p = Plan(target=target)
     versions, reviewer, forced = await _resolve(g, target, p)
-    p.containers, p.claims = await reads.containers(g, sorted(versions), sorted(reviewer))
+    p.containers, p.claims = await _containers(g, p, versions, reviewer)
     text = target["text"]
     for c in p.containers:
         spans = (versions if c["kind"] == "version" else reviewer).get(c["id"], [])
@@ -390,6 +442,16 @@ def _moves(p: Plan, note: str) -> tuple[list[NewText], list[MovedFragment], list
     return texts, fragments, moved, erased
 
 
+def _shifts(p: Plan) -> list[Shift]:
+    """Each cut version's spans with what each one's marker moves the text after it by: the
+    apply query moves every fragment and quote the plan did not read (none of them touches
+    a span) by these; those it read, it writes where ``_moves`` put them."""
+    return [{"version_id": c["id"],
+             "spans": [[x.start, x.end, len(MARKER) - (x.end - x.start)]
+                       for x in p.redacted[c["id"]].spans]}
+            for c in p.changed if c["kind"] == "version"]
+
+
 async def _premises(g: Graph, p: Plan) -> tuple[list[PremiseRewrite], dict[str, str]]:
     """The decisions of the region whose premises were named with erased words, named
     again (apart: rules/redaction.rename_apart); and every name that changed."""
@@ -473,7 +535,8 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
         "g_conflicts": [{"id": k["id"], "revision": k["revision"]} for k in p.conflicts],
         "text": target["text"], "text_versions": p.text_versions,
         "text_reviewer": p.text_reviewer, "text_claims": p.text_claims,
-        "versions": texts, "fragments": fragments, "moved": moved, "erased": erased,
+        "versions": texts, "shifts": _shifts(p), "fragments": fragments, "moved": moved,
+        "erased": erased,
         "corrections": sorted(c["correction_id"] for c in p.changed
                               if c["correction_id"] is not None),
         "close": [_closed(k) for k in p.conflicts], "close_note": close_note,

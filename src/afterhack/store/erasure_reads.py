@@ -74,6 +74,7 @@ class ClaimPlace(TypedDict):
     id: str
     status: str
     version_id: str | None
+    fragment_id: str
     reviewer_fragment_id: str | None
     quote_start: int
     quote_end: int
@@ -88,7 +89,7 @@ async def claim_places(g: Graph, claim_ids: list[str]) -> list[ClaimPlace]:
         "MATCH (c)-[:SUPPORTED_BY]->(f:SourceFragment) "
         "OPTIONAL MATCH (v:SourceVersion)-[:HAS_FRAGMENT]->(f) "
         "OPTIONAL MATCH (k:Correction)-[:HAS_FRAGMENT]->(f) "
-        "RETURN c.id AS id, c.status AS status, v.id AS version_id, "
+        "RETURN c.id AS id, c.status AS status, v.id AS version_id, f.id AS fragment_id, "
         "CASE WHEN k IS NULL THEN null ELSE f.id END AS reviewer_fragment_id, "
         "c.quote_start AS quote_start, c.quote_end AS quote_end",
         {"ids": claim_ids})
@@ -133,8 +134,9 @@ class FragmentPart(TypedDict):
 
 class ContainerRow(TypedDict):
     """A text whose spans an erasure may replace: a source version, or a reviewer's own
-    fragment (``kind``), with its fragments (a reviewer fragment is its own one) and what
-    the guard re-checks of it."""
+    fragment (``kind``), with the fragments of it the erasure reads (those it cuts and
+    those of the claims it names; a reviewer fragment is its own one) and what the guard
+    re-checks of it."""
 
     kind: str  # "version" or "reviewer"
     id: str
@@ -169,69 +171,122 @@ class ContainedClaim(TypedDict):
 _CONTAINED = of(ContainedClaim)
 
 
-async def containers(g: Graph, version_ids: list[str], reviewer_ids: list[str]
-                     ) -> tuple[list[ContainerRow], list[ContainedClaim]]:
-    """The versions and reviewer fragments named, whole, with every claim quoting them."""
+class VersionText(TypedDict):
+    """A version an erasure may cut: its text, what the guard re-checks of it (its revision,
+    how many claims quote it) and its source."""
+
+    id: str
+    text: str
+    revision: int
+    n_claims: int
+    source_id: str
+    source_kind: str
+    version: int
+    has_file: bool
+
+
+_VERSION_TEXT = of(VersionText)
+
+
+async def version_texts(g: Graph, version_ids: list[str]) -> list[VersionText]:
+    """The versions named, each with its text, not its fragments: a conversation's one
+    version may hold ten thousand messages, and an erasure reads only those it cuts
+    (``fragments_over``)."""
+    if not version_ids:
+        return []
+    rows = await g.read(
+        "MATCH (v:Node) WHERE v:SourceVersion AND v.id IN $ids "
+        "MATCH (s:Source)-[:HAS_VERSION]->(v) "
+        "RETURN v.id AS id, coalesce(v.text, '') AS text, "
+        "coalesce(v.revision, 1) AS revision, "
+        "size([(v)-[:HAS_FRAGMENT]->(:SourceFragment)<-[gs:SUPPORTED_BY]-(:Claim) | gs]) "
+        "AS n_claims, s.id AS source_id, coalesce(s.kind, 'text') AS source_kind, "
+        "v.version AS version, v.file_data IS NOT NULL AS has_file", {"ids": version_ids})
+    return _VERSION_TEXT.all(rows)
+
+
+class Wanted(TypedDict):
+    """What of a version an erasure reads: the fragments that share a code point with one
+    of ``spans`` ([start, end] pairs, in order), and those named in ``ids``."""
+
+    version_id: str
+    spans: list[list[int]]
+    ids: list[str]
+
+
+class FragmentOf(FragmentPart):
+    version_id: str
+
+
+_FRAGMENT_OF = of(FragmentOf)
+
+
+async def fragments_over(g: Graph, wanted: list[Wanted]) -> list[FragmentOf]:
+    """The fragments of each version that a wanted span reaches into (an empty fragment:
+    one strictly inside a span), or that ``ids`` names."""
+    if not wanted:
+        return []
+    # The span list is bound before the fragments are matched: quantified over it in a
+    # WITH, not in the MATCH's WHERE (docs/falkordb.md).
+    rows = await g.read(
+        "UNWIND $wanted AS w "
+        "MATCH (v:Node {id: w.version_id}) WHERE v:SourceVersion "
+        "MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment) "
+        "WITH w, f, any(s IN w.spans WHERE s[0] < f.end AND f.start < s[1]) AS reached "
+        "WHERE reached OR f.id IN w.ids "
+        "RETURN w.version_id AS version_id, f.id AS id, f.start AS start, f.end AS end, "
+        "f.speaker AS speaker, f.message_index AS message_index", {"wanted": wanted})
+    return _FRAGMENT_OF.all(rows)
+
+
+async def claims_on(g: Graph, fragment_ids: list[str]) -> list[ContainedClaim]:
+    """Every claim quoting one of these fragments of versions (``container_id``: the
+    version)."""
+    if not fragment_ids:
+        return []
+    rows = await g.read(
+        "MATCH (f:Node) WHERE f:SourceFragment AND f.id IN $ids "
+        "MATCH (v:SourceVersion)-[:HAS_FRAGMENT]->(f)<-[:SUPPORTED_BY]-(c:Claim) "
+        "RETURN c.id AS id, v.id AS container_id, f.id AS fragment_id, "
+        "c.status AS status, c.revision AS revision, c.statement AS statement, "
+        "c.evidence_quote AS evidence_quote, c.statement_key AS statement_key, "
+        "c.quote_start AS quote_start, c.quote_end AS quote_end, "
+        "c.source_id AS source_id, "
+        "size([(c)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users", {"ids": fragment_ids})
+    return _CONTAINED.all(rows)
+
+
+async def reviewer_containers(g: Graph, reviewer_ids: list[str]
+                              ) -> tuple[list[ContainerRow], list[ContainedClaim]]:
+    """The reviewer fragments named, each its own text, with every claim quoting them."""
+    if not reviewer_ids:
+        return [], []
+    rows = await g.read(
+        "MATCH (f:Node) WHERE f:SourceFragment AND f.id IN $ids "
+        "MATCH (k:Correction)-[:HAS_FRAGMENT]->(f) "
+        "RETURN f.id AS id, f.text AS text, coalesce(f.revision, 1) AS revision, "
+        "k.id AS correction_id", {"ids": reviewer_ids})
+    claim_rows = await g.read(
+        "MATCH (f:Node) WHERE f:SourceFragment AND f.id IN $ids "
+        "MATCH (f)<-[:SUPPORTED_BY]-(c:Claim) "
+        "RETURN c.id AS id, f.id AS container_id, f.id AS fragment_id, "
+        "c.status AS status, c.revision AS revision, c.statement AS statement, "
+        "c.evidence_quote AS evidence_quote, c.statement_key AS statement_key, "
+        "c.quote_start AS quote_start, c.quote_end AS quote_end, "
+        "c.source_id AS source_id, "
+        "size([(c)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users", {"ids": reviewer_ids})
+    found = _CONTAINED.all(claim_rows)
     out: list[ContainerRow] = []
-    claims: list[ContainedClaim] = []
-    if version_ids:
-        rows = await g.read(
-            "MATCH (v:Node) WHERE v:SourceVersion AND v.id IN $ids "
-            "MATCH (s:Source)-[:HAS_VERSION]->(v) "
-            "RETURN v.id AS id, v.text AS text, coalesce(v.revision, 1) AS revision, "
-            "s.id AS source_id, coalesce(s.kind, 'text') AS source_kind, "
-            "v.version AS version, v.file_data IS NOT NULL AS has_file, "
-            "[(v)-[:HAS_FRAGMENT]->(f:SourceFragment) | [f.id, f.start, f.end, f.speaker, "
-            "  f.message_index]] AS fragments", {"ids": version_ids})
-        claim_rows = await g.read(
-            "MATCH (v:Node) WHERE v:SourceVersion AND v.id IN $ids "
-            "MATCH (v)-[:HAS_FRAGMENT]->(f:SourceFragment)<-[:SUPPORTED_BY]-(c:Claim) "
-            "RETURN c.id AS id, v.id AS container_id, f.id AS fragment_id, "
-            "c.status AS status, c.revision AS revision, c.statement AS statement, "
-            "c.evidence_quote AS evidence_quote, c.statement_key AS statement_key, "
-            "c.quote_start AS quote_start, c.quote_end AS quote_end, "
-            "c.source_id AS source_id, "
-            "size([(c)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users", {"ids": version_ids})
-        claims += _CONTAINED.all(claim_rows)
-        counts: dict[str, int] = {}
-        for c in claims:
-            counts[c["container_id"]] = counts.get(c["container_id"], 0) + 1
-        for r in rows:
-            frags = sorted((FragmentPart(id=f[0], start=f[1], end=f[2], speaker=f[3],
-                                         message_index=f[4])
-                            for f in r["fragments"]), key=lambda f: (f["start"], f["end"]))
-            out.append(ContainerRow(
-                kind="version", id=r["id"], text=r["text"] or "", revision=r["revision"],
-                n_claims=counts.get(r["id"], 0), source_id=r["source_id"],
-                source_kind=r["source_kind"], version=r["version"], has_file=r["has_file"],
-                correction_id=None, fragments=frags))
-    if reviewer_ids:
-        rows = await g.read(
-            "MATCH (f:Node) WHERE f:SourceFragment AND f.id IN $ids "
-            "MATCH (k:Correction)-[:HAS_FRAGMENT]->(f) "
-            "RETURN f.id AS id, f.text AS text, coalesce(f.revision, 1) AS revision, "
-            "k.id AS correction_id", {"ids": reviewer_ids})
-        claim_rows = await g.read(
-            "MATCH (f:Node) WHERE f:SourceFragment AND f.id IN $ids "
-            "MATCH (f)<-[:SUPPORTED_BY]-(c:Claim) "
-            "RETURN c.id AS id, f.id AS container_id, f.id AS fragment_id, "
-            "c.status AS status, c.revision AS revision, c.statement AS statement, "
-            "c.evidence_quote AS evidence_quote, c.statement_key AS statement_key, "
-            "c.quote_start AS quote_start, c.quote_end AS quote_end, "
-            "c.source_id AS source_id, "
-            "size([(c)<-[u:USED_CLAIM]-(:Decision) | u]) AS n_users", {"ids": reviewer_ids})
-        found = _CONTAINED.all(claim_rows)
-        claims += found
-        for r in rows:
-            text = r["text"] or ""
-            out.append(ContainerRow(
-                kind="reviewer", id=r["id"], text=text, revision=r["revision"],
-                n_claims=sum(c["container_id"] == r["id"] for c in found), source_id=None,
-                source_kind=None, version=None, has_file=False,
-                correction_id=r["correction_id"],
-                fragments=[FragmentPart(id=r["id"], start=0, end=len(text), speaker=None,
-                                        message_index=None)]))
-    return out, claims
+    for r in rows:
+        text = r["text"] or ""
+        out.append(ContainerRow(
+            kind="reviewer", id=r["id"], text=text, revision=r["revision"],
+            n_claims=sum(c["container_id"] == r["id"] for c in found), source_id=None,
+            source_kind=None, version=None, has_file=False,
+            correction_id=r["correction_id"],
+            fragments=[FragmentPart(id=r["id"], start=0, end=len(text), speaker=None,
+                                    message_index=None)]))
+    return out, found
 
 
 class OpenConflictRow(TypedDict):

@@ -6,9 +6,10 @@ are erased, what rested on them. The apply query first proves that nothing it wa
 from moved (each version's and reviewer fragment's revision and claim count, each erased
 claim's revision and users, each conflict it closes, the region of the relabel, and for an
 erased string, the set of texts and claims that hold it), then writes all of it: the
-texts, offsets and claims, the closed conflicts, flags and holds, every other record's copy
-of an erased string replaced by the marker (store/erasure_words.py), and the Erasure record
-with its audit event. FalkorDB runs one query atomically, so a crash leaves the erasure
+texts, offsets and claims (every fragment and quote no span reaches into moved here by
+the deltas of the spans before it, so the plan reads only what the spans cut), the closed
+conflicts, flags and holds, every other record's copy of an erased string replaced by the
+marker (store/erasure_words.py), and the Erasure record with its audit event. FalkorDB runs one query atomically, so a crash leaves the erasure
 whole or absent (docs/falkordb.md, "One query is one transaction").
 """
 
@@ -65,6 +66,15 @@ class NewText(TypedDict):
     length: int
     content_hash: str
     drop_file: bool
+
+
+class Shift(TypedDict):
+    """A version's erased spans in its old text, each ``[start, end, delta]`` (what the
+    marker took or gave back), in order: every fragment and quote of the version that no
+    span reaches into moves by the deltas of the spans that end before it."""
+
+    version_id: str
+    spans: list[list[int]]
 
 
 class MovedFragment(TypedDict):
@@ -127,6 +137,7 @@ class ErasureWrite(Repair):
     text_claims: list[str]
     # What is written.
     versions: list[NewText]
+    shifts: list[Shift]
     fragments: list[MovedFragment]
     moved: list[MovedQuote]
     erased: list[ErasedClaimWrite]
@@ -227,6 +238,28 @@ CALL {
       v.file_data = CASE WHEN nv.drop_file THEN null ELSE v.file_data END,
       v.file_hash = CASE WHEN nv.drop_file THEN null ELSE v.file_hash END
   RETURN count(v) AS n_texts
+}
+CALL {
+  UNWIND $shifts AS sh
+  MATCH (sv:Node {id: sh.version_id}) WHERE sv:SourceVersion
+  MATCH (sv)-[:HAS_FRAGMENT]->(sf:SourceFragment)<-[:SUPPORTED_BY]-(sq:Claim)
+  WITH sq, none(s IN sh.spans WHERE s[0] < sf.end AND sf.start < s[1]) AS apart,
+       reduce(d = 0, s IN sh.spans | d + CASE WHEN s[1] <= sf.start THEN s[2] ELSE 0 END)
+       AS d
+  WHERE apart AND d <> 0
+  SET sq.quote_start = sq.quote_start + d, sq.quote_end = sq.quote_end + d
+  RETURN count(sq) AS n_quotes_shifted
+}
+CALL {
+  UNWIND $shifts AS sh
+  MATCH (sv:Node {id: sh.version_id}) WHERE sv:SourceVersion
+  MATCH (sv)-[:HAS_FRAGMENT]->(sf:SourceFragment)
+  WITH sf, none(s IN sh.spans WHERE s[0] < sf.end AND sf.start < s[1]) AS apart,
+       reduce(d = 0, s IN sh.spans | d + CASE WHEN s[1] <= sf.start THEN s[2] ELSE 0 END)
+       AS d
+  WHERE apart AND d <> 0
+  SET sf.start = sf.start + d, sf.end = sf.end + d
+  RETURN count(sf) AS n_shifted
 }
 CALL {
   UNWIND $fragments AS nf
