@@ -249,7 +249,8 @@ async def _containers(g: Graph, p: Plan, versions: dict[str, list[Span]],
                                        speaker=f["speaker"],
                                        message_index=f["message_index"])
                           for f in fragments if f["version_id"] == r["id"]),
-                         key=lambda f: (f["start"], f["end"]))) for r in rows]
+                         key=lambda f: (f["start"], f["end"])),
+        n_fragments=r["n_fragments"]) for r in rows]
     boxes, quoting = await reads.reviewer_containers(g, sorted(reviewer))
     return out + boxes, claims + quoting
 
@@ -445,11 +446,17 @@ def _moves(p: Plan, note: str) -> tuple[list[NewText], list[MovedFragment], list
 def _shifts(p: Plan) -> list[Shift]:
     """Each cut version's spans with what each one's marker moves the text after it by: the
     apply query moves every fragment and quote the plan did not read (none of them touches
-    a span) by these; those it read, it writes where ``_moves`` put them."""
-    return [{"version_id": c["id"],
-             "spans": [[x.start, x.end, len(MARKER) - (x.end - x.start)]
-                       for x in p.redacted[c["id"]].spans]}
-            for c in p.changed if c["kind"] == "version"]
+    a span) by these; those it read, it writes where ``_moves`` put them. A version the
+    plan read whole (erased whole) has nothing left to move."""
+    out: list[Shift] = []
+    for c in p.changed:
+        if c["kind"] != "version" or len(c["fragments"]) >= c["n_fragments"]:
+            continue
+        spans = p.redacted[c["id"]].spans
+        out.append({"version_id": c["id"], "after": spans[0].end,
+                    "spans": [[x.start, x.end, len(MARKER) - (x.end - x.start)]
+                              for x in spans]})
+    return out
 
 
 async def _premises(g: Graph, p: Plan) -> tuple[list[PremiseRewrite], dict[str, str]]:

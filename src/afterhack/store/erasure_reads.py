@@ -149,6 +149,7 @@ class ContainerRow(TypedDict):
     has_file: bool
     correction_id: str | None  # a reviewer fragment's correction
     fragments: list[FragmentPart]
+    n_fragments: int  # all of the text's, read or not
 
 
 class ContainedClaim(TypedDict):
@@ -179,6 +180,7 @@ class VersionText(TypedDict):
     text: str
     revision: int
     n_claims: int
+    n_fragments: int
     source_id: str
     source_kind: str
     version: int
@@ -200,7 +202,8 @@ async def version_texts(g: Graph, version_ids: list[str]) -> list[VersionText]:
         "RETURN v.id AS id, coalesce(v.text, '') AS text, "
         "coalesce(v.revision, 1) AS revision, "
         "size([(v)-[:HAS_FRAGMENT]->(:SourceFragment)<-[gs:SUPPORTED_BY]-(:Claim) | gs]) "
-        "AS n_claims, s.id AS source_id, coalesce(s.kind, 'text') AS source_kind, "
+        "AS n_claims, size([(v)-[hf:HAS_FRAGMENT]->(:SourceFragment) | hf]) AS n_fragments, "
+        "s.id AS source_id, coalesce(s.kind, 'text') AS source_kind, "
         "v.version AS version, v.file_data IS NOT NULL AS has_file", {"ids": version_ids})
     return _VERSION_TEXT.all(rows)
 
@@ -285,7 +288,7 @@ async def reviewer_containers(g: Graph, reviewer_ids: list[str]
             source_kind=None, version=None, has_file=False,
             correction_id=r["correction_id"],
             fragments=[FragmentPart(id=r["id"], start=0, end=len(text), speaker=None,
-                                    message_index=None)]))
+                                    message_index=None)], n_fragments=1))
     return out, found
 
 

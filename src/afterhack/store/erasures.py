@@ -9,8 +9,9 @@ erased string, the set of texts and claims that hold it), then writes all of it:
 texts, offsets and claims (every fragment and quote no span reaches into moved here by
 the deltas of the spans before it, so the plan reads only what the spans cut), the closed
 conflicts, flags and holds, every other record's copy of an erased string replaced by the
-marker (store/erasure_words.py), and the Erasure record with its audit event. FalkorDB runs one query atomically, so a crash leaves the erasure
-whole or absent (docs/falkordb.md, "One query is one transaction").
+marker (store/erasure_words.py), and the Erasure record with its audit event. FalkorDB
+runs one query atomically, so a crash leaves the erasure whole or absent
+(docs/falkordb.md, "One query is one transaction").
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ class Shift(TypedDict):
     span reaches into moves by the deltas of the spans that end before it."""
 
     version_id: str
+    after: int  # the first span's end: nothing before it moves
     spans: list[list[int]]
 
 
@@ -243,6 +245,7 @@ CALL {
   UNWIND $shifts AS sh
   MATCH (sv:Node {id: sh.version_id}) WHERE sv:SourceVersion
   MATCH (sv)-[:HAS_FRAGMENT]->(sf:SourceFragment)<-[:SUPPORTED_BY]-(sq:Claim)
+  WHERE sf.start >= sh.after
   WITH sq, none(s IN sh.spans WHERE s[0] < sf.end AND sf.start < s[1]) AS apart,
        reduce(d = 0, s IN sh.spans | d + CASE WHEN s[1] <= sf.start THEN s[2] ELSE 0 END)
        AS d
@@ -254,6 +257,7 @@ CALL {
   UNWIND $shifts AS sh
   MATCH (sv:Node {id: sh.version_id}) WHERE sv:SourceVersion
   MATCH (sv)-[:HAS_FRAGMENT]->(sf:SourceFragment)
+  WHERE sf.start >= sh.after
   WITH sf, none(s IN sh.spans WHERE s[0] < sf.end AND sf.start < s[1]) AS apart,
        reduce(d = 0, s IN sh.spans | d + CASE WHEN s[1] <= sf.start THEN s[2] ELSE 0 END)
        AS d
