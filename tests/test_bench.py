@@ -345,14 +345,19 @@ def test_the_erasure_section_runs_alone(tmp_path: Path) -> None:
         check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads((out / "erasure.json").read_text())
-    message, source = result["erasure"]["message"], result["erasure"]["source"]
-    assert message["messages"] == 400 and message["claims"] > 0
-    for key in ("preview", "apply", "retract_preview", "retract_apply", "append_own"):
-        _positive_latency(message[key], f"message.{key}")
-        assert message[key]["n"] == 3, key
-    assert message["fragments_touched"] >= 1
-    for key in ("preview_over_retract", "apply_over_retract", "apply_over_append"):
-        assert message[key] > 0, key
+    source = result["erasure"]["source"]
+    for shape, batch in (("message", None), ("message_appended", 100)):
+        message = result["erasure"][shape]
+        assert message["messages"] == 400 and message["claims"] > 0
+        assert message["batch"] == batch
+        for key in ("preview", "apply", "retract_preview", "retract_apply", "append_own"):
+            _positive_latency(message[key], f"{shape}.{key}")
+            assert message[key]["n"] == 3, key
+        assert message["fragments_touched"] >= 1
+        for key in ("preview_over_retract", "apply_over_retract", "apply_over_append"):
+            assert message[key] > 0, key
+    assert (result["erasure"]["message"]["version_chars"]
+            > 3 * result["erasure"]["message_appended"]["version_chars"])
     assert source["claims_per_source"] == 100 and source["claims_erased"] == 100
     for key in ("preview", "apply", "get_source", "add_own"):
         _positive_latency(source[key], f"source.{key}")
@@ -361,5 +366,6 @@ def test_the_erasure_section_runs_alone(tmp_path: Path) -> None:
     md = (out / "erasure.md").read_text()
     assert md.startswith("# afterhack benchmarks: erasure only")
     assert "## Erasing one message of a long conversation" in md
-    assert "| apply |" in md and "## Erasing a source of many claims" in md
+    assert "| one version: apply |" in md and "| appends of 100: apply |" in md
+    assert "## Erasing a source of many claims" in md
     assert not (out / "latest.json").exists()

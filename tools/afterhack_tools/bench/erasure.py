@@ -1,22 +1,22 @@
 """Erasure (docs/rules.md, rule 22): what erasing costs, beside writes of the same reach.
 
-The first sample of each is not counted (the first run of a query plans it). One message
-of a long conversation: the conversation is made in one request, so all its
-messages are one version, the plan's hardest case (every fragment and quote after an erased
-span moves). Messages spread over it are erased one after another (preview, then apply with
-the preview's token, as a client does); beside each, in turn, so both meet the same load,
-a retract correction of another message's claim (preview, then apply: the guarded write
-with the same repair and no text cut) and one message appended to the conversation (a plain
-write; the model's time, as ``model_calls`` report it, left out).
+One message of a long conversation, in two shapes: made in one request, so one version
+holds every message (the hardest case: every fragment and quote after an erased span
+moves), and grown by appends of a hundred, a version each (as a conversation an agent
+remembers grows). Messages spread over it are erased one after another (preview, then apply
+with the preview's token, as a client does); beside each, in turn, so both meet the same
+load, a retract correction of another message's claim (preview, then apply: the guarded
+write with the same repair and no text cut) and one message appended to the conversation
+(a plain write; the model's time, as ``model_calls`` report it, left out).
 
 A source of many claims: each source is added (``POST /sources``, offline model; its own
 time, the model's left out, is the plain write of the same size), read whole (``GET``, the
 read of the same size), then erased whole, preview then apply.
 
-Everything runs in one app on its own FalkorDB (harness.py), the offline model, with vectors
-off: the vector worker would otherwise embed the section's 15,000 claims in the app's
-process while the figures are taken (an erased claim's vector is dropped by the same write
-either way).
+The first sample of each is not counted (the first run of a query plans it). Everything
+runs in one app on its own FalkorDB (harness.py), the offline model, with vectors off: the
+vector worker would otherwise embed the section's 25,000 claims in the app's process while
+the figures are taken (an erased claim's vector is dropped by the same write either way).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import random
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 
@@ -37,6 +37,8 @@ from afterhack_tools.bench.synth import Vocabulary, source_text
 
 MESSAGES = 10_000
 MESSAGE_SAMPLES = 10
+# A conversation grown by appends of this many messages: a version each.
+APPEND_BATCH = 100
 SOURCES = 5
 CLAIMS_PER_SOURCE = 1000
 SPEAKERS = ("Ana", "Ben", "Chen", "Dara")
@@ -77,30 +79,60 @@ async def _retract(http: httpx.AsyncClient, base: str, claim_id: str) -> tuple[f
     return ms_p, ms_a
 
 
-async def measure_message(h: Harness, log: Log, messages: int = MESSAGES,
-                          samples: int = MESSAGE_SAMPLES) -> MessageErasure:
-    assert h.http is not None
-    http = h.http
-    ws = _ok(await http.post("/api/workspaces", json={"name": "erase a message"}),
-             "workspace")["id"]
-    base = f"/api/workspaces/{ws}"
+class Built(NamedTuple):
+    source_id: str
+    claims: int  # claims kept
+    claim_of: dict[int, str]  # a claim of each message that gave one, by message index
+    largest_version_chars: int
+    build_s: float
+
+
+async def _conversation(http: httpx.AsyncClient, base: str, messages: int,
+                        batch: int | None) -> Built:
+    """A conversation of ``messages`` messages: made in one request (one version holds
+    them all), or grown by appends of ``batch`` (a version each)."""
     vocab = Vocabulary()
     rng = random.Random(43)
     said = [{"speaker": SPEAKERS[i % len(SPEAKERS)],
              "text": vocab.statement(rng, 800_000 + i)[0],
              "at": 1_780_000_000_000 + i * 1000} for i in range(messages)]
+    step = batch or messages
     t0 = time.perf_counter()
     made = _ok(await http.post(f"{base}/sources", json={"title": "bench chat",
-                                                        "messages": said}), "conversation")
+                                                        "messages": said[:step]}),
+               "conversation")
+    sid = made["source"]["id"]
+    claims = list(made["claims"])
+    for start in range(step, messages, step):
+        added = _ok(await http.post(f"{base}/sources/{sid}/messages",
+                                    json={"messages": said[start:start + step]}), "append")
+        claims += added["claims"]
     build_s = time.perf_counter() - t0
-    source = made["source"]
-    (version,) = source["versions"]
-    index_of = {f["id"]: f["message_index"] for f in version["fragments"]}
+    source = _ok(await http.get(f"{base}/sources/{sid}"), "source", 200)
+    index_of = {f["id"]: f["message_index"] for v in source["versions"]
+                for f in v["fragments"]}
     claim_of: dict[int, str] = {}
-    for c in made["claims"]:
+    for c in claims:
         claim_of.setdefault(index_of[c["fragment_id"]], c["id"])
-    log(f"[erasure] a conversation of {messages:,} messages, {len(made['claims']):,} claims, "
-        f"{len(version['text']):,} characters, in {build_s:.1f} s")
+    return Built(sid, len(claims), claim_of,
+                 max(len(v["text"]) for v in source["versions"]), build_s)
+
+
+async def measure_message(h: Harness, log: Log, messages: int = MESSAGES,
+                          samples: int = MESSAGE_SAMPLES,
+                          batch: int | None = None) -> MessageErasure:
+    """One message erased at a time; ``batch``: the conversation grew by appends of so
+    many messages (None: made in one request)."""
+    assert h.http is not None
+    http = h.http
+    ws = _ok(await http.post("/api/workspaces", json={"name": "erase a message"}),
+             "workspace")["id"]
+    base = f"/api/workspaces/{ws}"
+    built = await _conversation(http, base, messages, batch)
+    claim_of = built.claim_of
+    log(f"[erasure] a conversation of {messages:,} messages "
+        f"({'in one version' if batch is None else f'appended {batch} at a time'}), "
+        f"{built.claims:,} claims, in {built.build_s:.1f} s")
     with_claim = sorted(claim_of)
     step = max(2, len(with_claim) // (samples + 2))
     # Spread over the conversation, each with a neighbour whose claim is retracted; the
@@ -114,14 +146,14 @@ async def measure_message(h: Harness, log: Log, messages: int = MESSAGES,
     append: list[float] = []
     record: dict[str, Any] = {}
     for n, (index, neighbour) in enumerate(picks):
-        ms_p, ms_a, record = await _erase(http, base, {"source_id": source["id"],
+        ms_p, ms_a, record = await _erase(http, base, {"source_id": built.source_id,
                                                        "message_index": index})
         erase_p.append(ms_p)
         erase_a.append(ms_a)
         ms_p, ms_a = await _retract(http, base, claim_of[neighbour])
         retract_p.append(ms_p)
         retract_a.append(ms_a)
-        ms, r = await timed(partial(http.post, f"{base}/sources/{source['id']}/messages",
+        ms, r = await timed(partial(http.post, f"{base}/sources/{built.source_id}/messages",
                                     json={"messages": [{"speaker": "Ana",
                                                         "text": f"One more note, {n}."}]}))
         append.append(_own_ms(ms, _ok(r, "append")))
@@ -132,8 +164,8 @@ async def measure_message(h: Harness, log: Log, messages: int = MESSAGES,
             for kept in (erase_p, erase_a, retract_p, retract_a, append):
                 kept.clear()
     out: MessageErasure = {
-        "messages": messages, "claims": len(made["claims"]),
-        "version_chars": len(version["text"]), "build_s": round(build_s, 1),
+        "messages": messages, "batch": batch, "claims": built.claims,
+        "version_chars": built.largest_version_chars, "build_s": round(built.build_s, 1),
         "preview": summary(erase_p), "apply": summary(erase_a),
         "retract_preview": summary(retract_p), "retract_apply": summary(retract_a),
         "append_own": summary(append),
@@ -201,5 +233,7 @@ async def measure(log: Log, *, messages: int = MESSAGES, message_samples: int =
                   claims_per_source: int = CLAIMS_PER_SOURCE) -> ErasureFigures:
     async with Harness(app_env={"AFTERHACK_EMBEDDINGS": "false"}) as h:
         message = await measure_message(h, log, messages, message_samples)
+        appended = await measure_message(h, log, messages, message_samples,
+                                         batch=APPEND_BATCH)
         source = await measure_source(h, log, sources, claims_per_source)
-    return {"message": message, "source": source}
+    return {"message": message, "message_appended": appended, "source": source}

@@ -441,8 +441,9 @@ class MessageErasure(TypedDict):
     correction of one of its claims and a message appended to it (erasure.py)."""
 
     messages: int
+    batch: int | None  # grown by appends of so many (None: made in one request)
     claims: int
-    version_chars: int  # the one version that holds every message
+    version_chars: int  # the largest version's (made in one request: every message's)
     build_s: float  # the conversation's ingest, model time included
     preview: Summary
     apply: Summary
@@ -474,7 +475,8 @@ class SourceErasure(TypedDict):
 
 
 class ErasureFigures(TypedDict):
-    message: MessageErasure
+    message: MessageErasure  # one version holds every message
+    message_appended: MessageErasure  # grown by appends, a version each
     source: SourceErasure
 
 

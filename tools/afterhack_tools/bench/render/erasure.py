@@ -3,36 +3,44 @@ each erased (preview, then apply) beside writes of the same reach."""
 
 from __future__ import annotations
 
-from afterhack_tools.bench.records import ErasureFigures, Summary
+from afterhack_tools.bench.records import ErasureFigures, MessageErasure, Summary
 
 
 def _ms(s: Summary) -> str:
     return f"{s['p50']:,.0f} ms (p95 {s['p95']:,.0f}, n {s['n']})"
 
 
+def _message_rows(m: MessageErasure, shape: str) -> list[str]:
+    return [
+        f"| {shape}: preview | {_ms(m['preview'])} | {_ms(m['retract_preview'])} | | "
+        f"{m['preview_over_retract']} | |",
+        f"| {shape}: apply | {_ms(m['apply'])} | {_ms(m['retract_apply'])} | "
+        f"{_ms(m['append_own'])} | {m['apply_over_retract']} | {m['apply_over_append']} |",
+    ]
+
+
 def erasure_section(res: ErasureFigures) -> list[str]:
-    m, s = res["message"], res["source"]
+    m, a, s = res["message"], res["message_appended"], res["source"]
     return [
         "## Erasing one message of a long conversation",
         "",
-        f"A conversation of {m['messages']:,} messages made in one request, so one version "
-        f"of {m['version_chars']:,} characters holds them all ({m['claims']:,} claims; made "
-        f"in {m['build_s']} s with the offline model, vectors off). {m['preview']['n']} "
-        "messages spread "
-        "over it are erased one after another: a preview, then an apply with its token "
-        "(`POST .../erasures/preview`, `POST .../erasures`). Beside each, in turn: a retract "
-        "correction of another message's claim (the guarded write with the same repair and "
-        "no text cut) and one message appended (a plain write; the model's time left out). "
-        f"The last erasure cut {m['fragments_touched']} fragment(s) and scrubbed "
-        f"{m['records_scrubbed']} other record(s).",
+        f"A conversation of {m['messages']:,} messages ({m['claims']:,} claims), in two "
+        f"shapes: made in one request, so one version of {m['version_chars']:,} characters "
+        f"holds them all (made in {m['build_s']} s), and grown by appends of {a['batch']}, "
+        f"a version each (grown in {a['build_s']} s); the offline model, vectors off. "
+        f"{m['preview']['n']} messages spread over each are erased one after another: a "
+        "preview, then an apply with its token (`POST .../erasures/preview`, "
+        "`POST .../erasures`). Beside each, in turn: a retract correction of another "
+        "message's claim (the guarded write with the same repair and no text cut) and one "
+        "message appended (a plain write; the model's time left out). In one version, every "
+        "fragment and quote after the erased message moves by what the marker took; grown "
+        "by appends, only those of its own version.",
         "",
         "| | erase one message | retract one claim | append one message | erase ÷ retract "
         "| erase ÷ append |",
         "|---|---|---|---|---|---|",
-        f"| preview | {_ms(m['preview'])} | {_ms(m['retract_preview'])} | | "
-        f"{m['preview_over_retract']} | |",
-        f"| apply | {_ms(m['apply'])} | {_ms(m['retract_apply'])} | {_ms(m['append_own'])} "
-        f"| {m['apply_over_retract']} | {m['apply_over_append']} |",
+        *_message_rows(m, "one version"),
+        *_message_rows(a, f"appends of {a['batch']}"),
         "",
         "## Erasing a source of many claims",
         "",
