@@ -350,19 +350,22 @@ def test_the_erasure_section_runs_alone(tmp_path: Path) -> None:
         message = result["erasure"][shape]
         assert message["messages"] == 400 and message["claims"] > 0
         assert message["batch"] == batch
-        for key in ("preview", "apply", "retract_preview", "retract_apply", "append_own"):
-            _positive_latency(message[key], f"{shape}.{key}")
-            assert message[key]["n"] == 3, key
+        for key in ("preview", "apply", "retract_preview", "retract_apply", "append"):
+            _positive_latency(message["wall_ms"][key], f"{shape}.{key}")
+            assert message["wall_ms"][key]["n"] == message["cpu_ms"][key]["n"] == 3, key
+            assert message["cpu_ms"][key]["p50"] > 0, key
         assert message["fragments_touched"] >= 1
-        for key in ("preview_over_retract", "apply_over_retract", "apply_over_append"):
+        for key in ("preview_over_retract", "apply_over_retract", "apply_over_append",
+                    "cpu_apply_over_retract"):
             assert message[key] > 0, key
     assert (result["erasure"]["message"]["version_chars"]
             > 3 * result["erasure"]["message_appended"]["version_chars"])
     assert source["claims_per_source"] == 100 and source["claims_erased"] == 100
-    for key in ("preview", "apply", "get_source", "add_own"):
-        _positive_latency(source[key], f"source.{key}")
-        assert source[key]["n"] == 2, key
+    for key in ("preview", "apply", "get_source", "add"):
+        _positive_latency(source["wall_ms"][key], f"source.{key}")
+        assert source["wall_ms"][key]["n"] == 2 and source["cpu_ms"][key]["p50"] > 0, key
     assert source["preview_over_get"] > 0 and source["apply_over_add"] > 0
+    assert source["cpu_apply_over_add"] > 0
     md = (out / "erasure.md").read_text()
     assert md.startswith("# afterhack benchmarks: erasure only")
     assert "## Erasing one message of a long conversation" in md

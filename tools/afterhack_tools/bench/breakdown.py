@@ -24,7 +24,7 @@ PROCESSES = ("client", "app", "falkordb")
 REQUESTS = ("ping", "return_one", "preview")
 
 
-def _cpu_s(pid: int | None) -> float | None:
+def cpu_s(pid: int | None) -> float | None:
     """Seconds on a CPU, all threads of the process (FalkorDB runs queries on worker
     threads), from each thread's schedstat: nanoseconds, where /proc/<pid>/stat counts
     10 ms ticks, too coarse for one request."""
@@ -67,11 +67,11 @@ async def measure_preview_parts(h: Harness, ws_id: str, claims: list[str],
             ("preview", partial(http.post, url.format(claim),
                                 json={"statement": "A statement to preview."})))
         for name, call in steps:
-            before = {p: _cpu_s(pid) for p, pid in pids.items()}
+            before = {p: cpu_s(pid) for p, pid in pids.items()}
             mine = time.process_time()
             ms, r = await timed(call)
             cpu[name]["client"] += time.process_time() - mine
-            after = {p: _cpu_s(pid) for p, pid in pids.items()}
+            after = {p: cpu_s(pid) for p, pid in pids.items()}
             if r is not None:
                 r.raise_for_status()
             out[name].append(ms)

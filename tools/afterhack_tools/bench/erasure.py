@@ -29,9 +29,16 @@ from typing import Any, NamedTuple
 
 import httpx
 
+from afterhack.store.names import graph_name
+from afterhack_tools.bench.breakdown import cpu_s
 from afterhack_tools.bench.floors import ratio
 from afterhack_tools.bench.harness import Harness
-from afterhack_tools.bench.records import ErasureFigures, MessageErasure, SourceErasure
+from afterhack_tools.bench.records import (
+    ErasureFigures,
+    MessageErasure,
+    SourceErasure,
+    Summary,
+)
 from afterhack_tools.bench.stats import summary, timed
 from afterhack_tools.bench.synth import Vocabulary, source_text
 
@@ -52,31 +59,68 @@ def _ok(r: httpx.Response, what: str, status: int = 201) -> Any:
     return r.json()
 
 
-def _own_ms(wall_ms: float, body: Any) -> float:
-    """A request's time without the model's part of it."""
-    return wall_ms - float(sum(c["duration_ms"] for c in body["model_calls"]))
+def _model_ms(body: Any) -> float:
+    return float(sum(c["duration_ms"] for c in body.get("model_calls") or []))
 
 
-async def _erase(http: httpx.AsyncClient, base: str, target: dict[str, Any]
-                 ) -> tuple[float, float, dict[str, Any]]:
-    """Preview, then apply with its token: both times (ms) and the applied record."""
-    ms_p, r = await timed(partial(http.post, f"{base}/erasures/preview",
-                                  json={"target": target}))
-    preview = _ok(r, "erasure preview", 200)
-    ms_a, r = await timed(partial(http.post, f"{base}/erasures", json={
-        "target": target, "impact_token": preview["impact_token"], "reason": "bench"}))
-    return ms_p, ms_a, _ok(r, "erasure apply")["erasure"]
+class Meter:
+    """Each request's wall time and the CPU the app and FalkorDB spent on it (their threads'
+    schedstat, breakdown.cpu_s), by the name of what it measures. CPU moves far less than
+    wall time with what else the host runs. A request that reports model calls has their
+    time taken out of both (the offline model is CPU work in the app)."""
+
+    def __init__(self, h: Harness, ws: str) -> None:
+        assert h.http is not None and h.app is not None
+        self.http = h.http
+        self.pids = (h.app.pid, h.falkordb_pid(graph_name(ws)))
+        self.wall: dict[str, list[float]] = {}
+        self.cpu: dict[str, list[float]] = {}
+
+    def _cpu_ms(self) -> float:
+        return sum(cpu_s(pid) or 0.0 for pid in self.pids) * 1000
+
+    async def call(self, name: str, method: str, path: str, body: Any = None,
+                   status: int = 201) -> Any:
+        before = self._cpu_ms()
+        ms, r = await timed(partial(self.http.request, method, path, json=body))
+        spent = self._cpu_ms() - before
+        answer = _ok(r, name, status)
+        model = _model_ms(answer) if isinstance(answer, dict) else 0.0
+        self.wall.setdefault(name, []).append(ms - model)
+        self.cpu.setdefault(name, []).append(max(0.0, spent - model))
+        return answer
+
+    def forget(self) -> None:
+        """Drop what was taken so far (a first round, which plans each query)."""
+        self.wall.clear()
+        self.cpu.clear()
+
+    def last(self, name: str) -> str:
+        return f"{self.wall[name][-1]:.0f} ms (CPU {self.cpu[name][-1]:.0f})"
+
+    def figures(self, names: tuple[str, ...]) -> tuple[dict[str, Summary],
+                                                       dict[str, Summary]]:
+        return ({n: summary(self.wall[n]) for n in names},
+                {n: summary(self.cpu[n]) for n in names})
 
 
-async def _retract(http: httpx.AsyncClient, base: str, claim_id: str) -> tuple[float, float]:
+async def _erase(m: Meter, base: str, target: dict[str, Any]) -> dict[str, Any]:
+    """Preview, then apply with its token, as a client does: the applied record."""
+    preview = await m.call("preview", "POST", f"{base}/erasures/preview",
+                           {"target": target}, 200)
+    done = await m.call("apply", "POST", f"{base}/erasures", {
+        "target": target, "impact_token": preview["impact_token"], "reason": "bench"})
+    record: dict[str, Any] = done["erasure"]
+    return record
+
+
+async def _retract(m: Meter, base: str, claim_id: str) -> None:
     path = f"{base}/claims/{claim_id}/corrections"
-    ms_p, r = await timed(partial(http.post, f"{path}/preview", json={"kind": "retract"}))
-    revisions = _ok(r, "correction preview", 200)["revisions"]
-    ms_a, r = await timed(partial(http.post, path, json={
+    revisions = (await m.call("retract_preview", "POST", f"{path}/preview",
+                              {"kind": "retract"}, 200))["revisions"]
+    await m.call("retract_apply", "POST", path, {
         "kind": "retract", "claim_revision": revisions["claim_revision"],
-        "impact_token": revisions["impact_token"]}))
-    _ok(r, "correction apply")
-    return ms_p, ms_a
+        "impact_token": revisions["impact_token"]})
 
 
 class Built(NamedTuple):
@@ -129,55 +173,42 @@ async def measure_message(h: Harness, log: Log, messages: int = MESSAGES,
              "workspace")["id"]
     base = f"/api/workspaces/{ws}"
     built = await _conversation(http, base, messages, batch)
-    claim_of = built.claim_of
     log(f"[erasure] a conversation of {messages:,} messages "
         f"({'in one version' if batch is None else f'appended {batch} at a time'}), "
         f"{built.claims:,} claims, in {built.build_s:.1f} s")
-    with_claim = sorted(claim_of)
+    with_claim = sorted(built.claim_of)
     step = max(2, len(with_claim) // (samples + 2))
     # Spread over the conversation, each with a neighbour whose claim is retracted; the
     # first of them is not counted (each request's first query plans it).
     picks = [(with_claim[k * step], with_claim[k * step + 1]) for k in range(samples + 1)
              if k * step + 1 < len(with_claim)]
-    erase_p: list[float] = []
-    erase_a: list[float] = []
-    retract_p: list[float] = []
-    retract_a: list[float] = []
-    append: list[float] = []
+    m = Meter(h, ws)
     record: dict[str, Any] = {}
     for n, (index, neighbour) in enumerate(picks):
-        ms_p, ms_a, record = await _erase(http, base, {"source_id": built.source_id,
-                                                       "message_index": index})
-        erase_p.append(ms_p)
-        erase_a.append(ms_a)
-        ms_p, ms_a = await _retract(http, base, claim_of[neighbour])
-        retract_p.append(ms_p)
-        retract_a.append(ms_a)
-        ms, r = await timed(partial(http.post, f"{base}/sources/{built.source_id}/messages",
-                                    json={"messages": [{"speaker": "Ana",
-                                                        "text": f"One more note, {n}."}]}))
-        append.append(_own_ms(ms, _ok(r, "append")))
-        log(f"[erasure] message {index}: preview {erase_p[-1]:.0f} ms, apply "
-            f"{erase_a[-1]:.0f} ms; retract {retract_p[-1]:.0f} / {retract_a[-1]:.0f} ms; "
-            f"append {append[-1]:.0f} ms" + (" (not counted)" if n == 0 else ""))
+        record = await _erase(m, base, {"source_id": built.source_id, "message_index": index})
+        await _retract(m, base, built.claim_of[neighbour])
+        await m.call("append", "POST", f"{base}/sources/{built.source_id}/messages",
+                     {"messages": [{"speaker": "Ana", "text": f"One more note, {n}."}]})
+        log(f"[erasure] message {index}: preview {m.last('preview')}, apply "
+            f"{m.last('apply')}; retract {m.last('retract_preview')} / "
+            f"{m.last('retract_apply')}; append {m.last('append')}"
+            + (" (not counted)" if n == 0 else ""))
         if n == 0:
-            for kept in (erase_p, erase_a, retract_p, retract_a, append):
-                kept.clear()
-    out: MessageErasure = {
+            m.forget()
+    wall, cpu = m.figures(("preview", "apply", "retract_preview", "retract_apply",
+                           "append"))
+    (await http.delete(base)).raise_for_status()
+    return {
         "messages": messages, "batch": batch, "claims": built.claims,
         "version_chars": built.largest_version_chars, "build_s": round(built.build_s, 1),
-        "preview": summary(erase_p), "apply": summary(erase_a),
-        "retract_preview": summary(retract_p), "retract_apply": summary(retract_a),
-        "append_own": summary(append),
+        "wall_ms": wall, "cpu_ms": cpu,
         "fragments_touched": int(record["counts"]["fragments"]),
         "records_scrubbed": int(record["counts"]["records"]),
-        "preview_over_retract": 0.0, "apply_over_retract": 0.0, "apply_over_append": 0.0}
-    out["preview_over_retract"] = ratio(out["preview"]["p50"],
-                                        out["retract_preview"]["p50"])
-    out["apply_over_retract"] = ratio(out["apply"]["p50"], out["retract_apply"]["p50"])
-    out["apply_over_append"] = ratio(out["apply"]["p50"], out["append_own"]["p50"])
-    (await http.delete(base)).raise_for_status()
-    return out
+        "preview_over_retract": ratio(wall["preview"]["p50"],
+                                      wall["retract_preview"]["p50"]),
+        "apply_over_retract": ratio(wall["apply"]["p50"], wall["retract_apply"]["p50"]),
+        "apply_over_append": ratio(wall["apply"]["p50"], wall["append"]["p50"]),
+        "cpu_apply_over_retract": ratio(cpu["apply"]["p50"], cpu["retract_apply"]["p50"])}
 
 
 async def measure_source(h: Harness, log: Log, sources: int = SOURCES,
@@ -188,44 +219,33 @@ async def measure_source(h: Harness, log: Log, sources: int = SOURCES,
              "workspace")["id"]
     base = f"/api/workspaces/{ws}"
     vocab = Vocabulary()
-    erase_p: list[float] = []
-    erase_a: list[float] = []
-    get: list[float] = []
-    add: list[float] = []
+    m = Meter(h, ws)
     record: dict[str, Any] = {}
     chars = 0
     for i in range(sources + 1):
         text = source_text(claims_per_source, seed=4300 + i, vocab=vocab,
                            serial_base=43_000_000 + i * claims_per_source)
         chars = len(text)
-        ms, r = await timed(partial(http.post, f"{base}/sources",
-                                    json={"title": f"Bench source {i}", "text": text}))
-        body = _ok(r, "source")
-        add.append(_own_ms(ms, body))
+        body = await m.call("add", "POST", f"{base}/sources",
+                            {"title": f"Bench source {i}", "text": text})
         sid = body["source"]["id"]
-        ms, r = await timed(partial(http.get, f"{base}/sources/{sid}"))
-        _ok(r, "get source", 200)
-        get.append(ms)
-        ms_p, ms_a, record = await _erase(http, base, {"source_id": sid})
-        erase_p.append(ms_p)
-        erase_a.append(ms_a)
-        log(f"[erasure] a source of {len(body['claims']):,} claims: preview {ms_p:.0f} ms, "
-            f"apply {ms_a:.0f} ms; added in {add[-1]:.0f} ms, read in {get[-1]:.0f} ms"
-            + (" (not counted)" if i == 0 else ""))
+        await m.call("get_source", "GET", f"{base}/sources/{sid}", status=200)
+        record = await _erase(m, base, {"source_id": sid})
+        log(f"[erasure] a source of {len(body['claims']):,} claims: preview "
+            f"{m.last('preview')}, apply {m.last('apply')}; added in {m.last('add')}, read "
+            f"in {m.last('get_source')}" + (" (not counted)" if i == 0 else ""))
         if i == 0:
-            for kept in (erase_p, erase_a, get, add):
-                kept.clear()
-    out: SourceErasure = {
+            m.forget()
+    wall, cpu = m.figures(("preview", "apply", "get_source", "add"))
+    (await http.delete(base)).raise_for_status()
+    return {
         "sources": sources, "claims_per_source": claims_per_source,
-        "chars_per_source": chars, "preview": summary(erase_p), "apply": summary(erase_a),
-        "get_source": summary(get), "add_own": summary(add),
+        "chars_per_source": chars, "wall_ms": wall, "cpu_ms": cpu,
         "claims_erased": int(record["counts"]["claims"]),
         "records_scrubbed": int(record["counts"]["records"]),
-        "preview_over_get": 0.0, "apply_over_add": 0.0}
-    out["preview_over_get"] = ratio(out["preview"]["p50"], out["get_source"]["p50"])
-    out["apply_over_add"] = ratio(out["apply"]["p50"], out["add_own"]["p50"])
-    (await http.delete(base)).raise_for_status()
-    return out
+        "preview_over_get": ratio(wall["preview"]["p50"], wall["get_source"]["p50"]),
+        "apply_over_add": ratio(wall["apply"]["p50"], wall["add"]["p50"]),
+        "cpu_apply_over_add": ratio(cpu["apply"]["p50"], cpu["add"]["p50"])}
 
 
 async def measure(log: Log, *, messages: int = MESSAGES, message_samples: int =

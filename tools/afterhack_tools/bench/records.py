@@ -438,40 +438,40 @@ class ConversationRates(TypedDict):
 
 class MessageErasure(TypedDict):
     """One message of a long conversation erased, preview then apply, beside a retract
-    correction of one of its claims and a message appended to it (erasure.py)."""
+    correction of one of its claims and a message appended to it (erasure.py). ``wall_ms``
+    and ``cpu_ms`` (the app's and FalkorDB's) by request: preview, apply, retract_preview,
+    retract_apply, append (the model's time left out)."""
 
     messages: int
     batch: int | None  # grown by appends of so many (None: made in one request)
     claims: int
     version_chars: int  # the largest version's (made in one request: every message's)
     build_s: float  # the conversation's ingest, model time included
-    preview: Summary
-    apply: Summary
-    retract_preview: Summary
-    retract_apply: Summary
-    append_own: Summary  # one message appended, the model's time left out
+    wall_ms: dict[str, Summary]
+    cpu_ms: dict[str, Summary]
     fragments_touched: int  # of the last sample: fragments that lost words
     records_scrubbed: int  # of the last sample
     preview_over_retract: float
     apply_over_retract: float
     apply_over_append: float
+    cpu_apply_over_retract: float
 
 
 class SourceErasure(TypedDict):
     """A source of many claims erased whole, preview then apply, beside reading it and
-    adding the same text again (erasure.py)."""
+    adding the same text again (erasure.py). ``wall_ms`` and ``cpu_ms`` by request:
+    preview, apply, get_source, add (the model's time left out)."""
 
     sources: int
     claims_per_source: int
     chars_per_source: int
-    preview: Summary
-    apply: Summary
-    get_source: Summary
-    add_own: Summary  # the same text added as a source, the model's time left out
+    wall_ms: dict[str, Summary]
+    cpu_ms: dict[str, Summary]
     claims_erased: int  # of the last sample
     records_scrubbed: int  # of the last sample
     preview_over_get: float
     apply_over_add: float
+    cpu_apply_over_add: float
 
 
 class ErasureFigures(TypedDict):
