@@ -440,7 +440,7 @@ class MessageErasure(TypedDict):
     """One message of a long conversation erased, preview then apply, beside a retract
     correction of one of its claims and a message appended to it (erasure.py). ``wall_ms``
     and ``cpu_ms`` (the app's and FalkorDB's) by request: preview, apply, retract_preview,
-    retract_apply, append (the model's time left out)."""
+    retract_apply, append (its wall time without the model's; its CPU with it)."""
 
     messages: int
     batch: int | None  # grown by appends of so many (None: made in one request)
@@ -460,7 +460,7 @@ class MessageErasure(TypedDict):
 class SourceErasure(TypedDict):
     """A source of many claims erased whole, preview then apply, beside reading it and
     adding the same text again (erasure.py). ``wall_ms`` and ``cpu_ms`` by request:
-    preview, apply, get_source, add (the model's time left out)."""
+    preview, apply, get_source, add (its wall time without the model's; its CPU with it)."""
 
     sources: int
     claims_per_source: int

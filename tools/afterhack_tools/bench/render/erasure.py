@@ -40,7 +40,8 @@ def erasure_section(res: ErasureFigures) -> list[str]:
         "fragment and quote after the erased message moves by what the marker took; grown "
         "by appends, only those of its own version. Each cell: the median wall time (p95), "
         "and the median CPU time the app and FalkorDB spent on the request, which moves far "
-        "less than wall time with what else the host runs.",
+        "less than wall time with what else the host runs (an append's CPU holds the "
+        "offline model's extraction, its wall time does not).",
         "",
         "| | erase one message | retract one claim | append one message | erase ÷ retract "
         "| erase ÷ append |",
@@ -55,7 +56,8 @@ def erasure_section(res: ErasureFigures) -> list[str]:
         "model; its own time, the model's left out, is the write of the same size), read "
         "whole (`GET .../sources/{id}`, the read of the same size), then erased whole: a "
         f"preview, then an apply. The last erased {s['claims_erased']:,} claims and "
-        f"scrubbed {s['records_scrubbed']} other record(s).",
+        f"scrubbed {s['records_scrubbed']} other record(s). Cells as above (adding's CPU "
+        "holds the offline model's extraction).",
         "",
         "| | erase the source | the same size, plainly | ratio |",
         "|---|---|---|---|",
