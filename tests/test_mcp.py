@@ -32,6 +32,7 @@ from afterhack.runtime.services import Services, build_services
 from afterhack.store.client import Store
 from afterhack.store.export import snapshot_graph
 from afterhack.store.workspaces import workspace_graph
+from tests.support.erasure import holders
 from tests.support.fakellm import FakeLLM, Reply
 from tests.support.mcp import call, fail, server_for, store_workspace
 from tests.support.procs import AppProcess
@@ -42,7 +43,8 @@ INVENTED = str(uuid.uuid4())
 
 TOOLS = {"start_run", "search_claims", "get_claim_sources", "submit_proposal", "add_source",
          "get_claim", "preview_correction", "apply_correction", "get_impact",
-         "list_conflicts", "preview_conflict_resolution", "resolve_conflict", "remember"}
+         "list_conflicts", "preview_conflict_resolution", "resolve_conflict", "remember",
+         "forget"}
 
 
 @pytest.fixture(params=["in-process", "http"])
@@ -61,7 +63,7 @@ async def test_tools_listed_with_hints(services: Services) -> None:
         assert "workspace_id" in t.input_schema["required"], t.name
     hints = {"preview_correction": "read_only_hint", "get_impact": "read_only_hint",
              "apply_correction": "destructive_hint", "list_conflicts": "read_only_hint",
-             "resolve_conflict": "destructive_hint"}
+             "resolve_conflict": "destructive_hint", "forget": "destructive_hint"}
     for name, hint in hints.items():
         annotations = tools[name].annotations
         assert annotations is not None and getattr(annotations, hint) is True, (name, hint)
@@ -477,3 +479,80 @@ async def test_an_open_run_left_too_long_expires(services: Services) -> None:
     rows = await g.read("MATCH (e:AuditEvent {subject_id:$id}) RETURN e.kind AS kind "
                         "ORDER BY e.at", {"id": old})
     assert [r["kind"] for r in rows] == ["agent_run.started", "agent_run.expired"]
+
+
+NUMBER = "0170 4455667"
+
+
+async def test_an_agent_key_files_a_request_to_forget_and_a_reviewer_applies_it(
+        services: Services, falkordb: str) -> None:
+    ws = await store_workspace(services)
+    async with Client(server_for(services)) as c:
+        said = await call(c, "remember", workspace_id=ws, conversation="Support",
+                          speaker="Ana", text=f"My phone number is {NUMBER}.")
+        await call(c, "remember", workspace_id=ws, conversation="Support", speaker="Ben",
+                   text="The venue is the Harbour Hall.")
+    (number,) = said["claims"]
+
+    agent = Caller(actor="agent-key", role="agent", workspace_id=ws)
+    async with Client(server_for(services, agent)) as c:
+        filed = await call(c, "forget", workspace_id=ws, text=NUMBER,
+                           reason=f"Ana asked me to forget {NUMBER}.")
+        assert filed["status"] == "requested" and filed["preview"] is None
+        request = filed["erasure"]
+        assert request["status"] == "requested" and request["claim_ids"] == [number["id"]]
+        assert request["requested_by"] == "agent-key"
+        assert request["reason"] == "Ana asked me to forget [erased]."
+        # Withheld at once: the agent's own search no longer finds it.
+        run = (await call(c, "start_run", workspace_id=ws, task="Ana's number"))["run_id"]
+        hits = await call(c, "search_claims", workspace_id=ws, run_id=run,
+                          query="phone number")
+        assert number["id"] not in {h["claim_id"] for h in hits}
+        # An agent's key files; it does not apply, and a request is a reviewer's to apply.
+        for args in ({"text": "Harbour Hall", "impact_token": "era_x"},
+                     {"request_id": request["id"]}):
+            assert (await fail(c, "forget", workspace_id=ws, **args))["code"] == "forbidden"
+        # Words no current claim holds are a reviewer's to erase.
+        again = await fail(c, "forget", workspace_id=ws, text=NUMBER)
+        assert again["code"] == "nothing_to_erase"
+        bad = await fail(c, "forget", workspace_id=ws, text=NUMBER, speaker="Ana")
+        assert bad["code"] == "invalid_request"
+    assert await asyncio.to_thread(holders, falkordb, ws, NUMBER) != []
+
+    reviewer = Caller(actor="reviewer-key", role="reviewer", workspace_id=ws)
+    async with Client(server_for(services, reviewer)) as c:
+        shown = await call(c, "forget", workspace_id=ws, request_id=request["id"])
+        assert shown["status"] == "preview" and shown["erasure"] is None
+        assert [x["id"] for x in shown["preview"]["goes"]["claims"]] == [number["id"]]
+        token = shown["preview"]["impact_token"]
+        done = await call(c, "forget", workspace_id=ws, request_id=request["id"],
+                          impact_token=token)
+        assert done["status"] == "applied" and done["erasure"]["id"] == request["id"]
+        assert done["erasure"]["applied_by"] == "reviewer-key"
+        repeat = await call(c, "forget", workspace_id=ws, request_id=request["id"],
+                            impact_token=token)
+        assert repeat["status"] == "already_applied"
+    assert await asyncio.to_thread(holders, falkordb, ws, NUMBER) == []
+
+    reader = Caller(actor="reader-key", role="reader", workspace_id=ws)
+    async with Client(server_for(services, reader)) as c:
+        denied = await fail(c, "forget", workspace_id=ws, text="Harbour Hall")
+        assert denied["code"] == "forbidden"
+
+
+async def test_forget_previews_then_applies_over_http(running_app: AppProcess,
+                                                      falkordb: str) -> None:
+    with ApiClient(running_app.base_url) as api:
+        ws = api.create_workspace("forget over mcp")["id"]
+        api.add_source(f"Ana can be reached at {NUMBER}. The venue is the Harbour Hall.",
+                       title="Contacts", workspace=ws)
+    async with Client(running_app.base_url + "/mcp") as c:
+        shown = await call(c, "forget", workspace_id=ws, text=NUMBER)
+        assert shown["status"] == "preview" and shown["preview"]["counts"]["spans"] == 1
+        assert await asyncio.to_thread(holders, falkordb, ws, NUMBER) != []
+        stale = await fail(c, "forget", workspace_id=ws, text=NUMBER, impact_token="era_0")
+        assert stale["code"] == "stale_erasure_preview"
+        done = await call(c, "forget", workspace_id=ws, text=NUMBER, reason="By mistake.",
+                          impact_token=shown["preview"]["impact_token"])
+        assert done["status"] == "applied" and done["erasure"]["counts"]["spans"] == 1
+    assert await asyncio.to_thread(holders, falkordb, ws, NUMBER) == []

@@ -19,7 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field, JsonValue, ValidationError
 
-from afterhack.errors import InvalidRequest, WorkspaceNotFound
+from afterhack.errors import Forbidden, InvalidRequest, WorkspaceNotFound
 from afterhack.mcpserver.callers import CallerSource
 from afterhack.memory.conflicts import Choice, parse_status
 from afterhack.memory.conversations import Message, received
@@ -27,13 +27,22 @@ from afterhack.memory.ingest import Document
 from afterhack.memory.paging import MAX_CURSOR
 from afterhack.memory.repair import Fix, Seen
 from afterhack.memory.workspace import WorkspaceMemory
+from afterhack.model.erasures import ErasureTarget, ForgetAnswer
 from afterhack.model.sources import IngestResult
 from afterhack.model.vocab import ConflictStatusFilter, CorrectionKind
-from afterhack.roles import Permission, require
+from afterhack.roles import Permission, allows, require
 from afterhack.runtime.services import Services
 from afterhack.temporal.moments import parse_as_of, parse_time
 from afterhack.wire.errors import error_of, issues
-from afterhack.wire.inputs import Flag, Id, NonBlank, PremiseIn, Revision, Text
+from afterhack.wire.inputs import (
+    ErasureTargetIn,
+    Flag,
+    Id,
+    NonBlank,
+    PremiseIn,
+    Revision,
+    Text,
+)
 
 INSTRUCTIONS = """\
 afterhack is agent memory with proof. Claims come from sources with exact quotes.
@@ -45,7 +54,10 @@ reviewer. To fix a wrong claim: preview_correction, then apply_correction with t
 revisions the preview returned. get_impact shows what depends on a claim. Conflicts between
 sources: list_conflicts, preview_conflict_resolution, then resolve_conflict with the
 revisions the preview returned. To keep what someone told you: remember, with who said it,
-into a named conversation; its claims carry the speaker and the time."""
+into a named conversation; its claims carry the speaker and the time. When someone asks you
+to forget something (a number pasted by mistake, their own words), call forget with what to
+forget: with an agent key it files a request for a reviewer and withholds the claims at
+once; with a reviewer key it previews, and applies with the preview's impact_token."""
 
 ServicesProvider = Callable[[], Services]
 # What a tool does once its caller may: one use case of the workspace's memory.
@@ -130,7 +142,8 @@ def create_mcp_server(services: ServicesProvider, caller: CallerSource) -> After
         except Exception as exc:
             return error_result(exc, f"MCP tool on workspace {workspace_id!r}")
 
-    for add_tools in (_run_tools, _source_tools, _correction_tools, _conflict_tools):
+    for add_tools in (_run_tools, _source_tools, _correction_tools, _conflict_tools,
+                      _erasure_tools):
         add_tools(server, invoke)
     return server
 
@@ -316,3 +329,76 @@ def _conflict_tools(server: AfterhackMCP, invoke: Invoke) -> None:
         choice = Choice(keep=keep, dismiss=dismiss, reason=reason)
         return await invoke(ctx, workspace_id, "correct", lambda ws: ws.resolve(
             conflict_id, choice, Seen(conflict_revision, impact_token)))
+
+
+def _target(source_id: str | None, version_id: str | None, message_index: int | None,
+            claim_id: str | None, speaker: str | None, text: str | None,
+            request_id: str | None) -> ErasureTarget:
+    """The one thing a forget names, checked as the API checks it."""
+    try:
+        return ErasureTargetIn(source_id=source_id, version_id=version_id,
+                               message_index=message_index, claim_id=claim_id,
+                               speaker=speaker, text=text, request_id=request_id).target()
+    except ValidationError as exc:
+        errs = issues(exc.errors())
+        raise InvalidRequest("; ".join(e["msg"] for e in errs[:3]) or None,
+                             errors=errs) from None
+
+
+async def _forget(ws: WorkspaceMemory, target: ErasureTarget, reason: str | None,
+                  impact_token: str | None) -> ForgetAnswer:
+    """A key that may erase previews, then applies with the preview's token; any other key
+    (an agent's) files a request for a reviewer."""
+    if not allows(ws.caller.role, "erase"):
+        if impact_token is not None or target["kind"] == "request":
+            raise Forbidden("This key files requests to forget; a reviewer's key applies "
+                            "them.", role=ws.caller.role, permission="erase")
+        return {"status": "requested", "preview": None,
+                "erasure": await ws.request_erasure(target, reason)}
+    if impact_token is None:
+        return {"status": "preview", "erasure": None,
+                "preview": await ws.preview_erasure(target)}
+    done = await ws.erase(target, impact_token, reason)
+    return {"status": done["status"], "erasure": done["erasure"], "preview": None}
+
+
+def _erasure_tools(server: AfterhackMCP, invoke: Invoke) -> None:
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True,
+                                             idempotent_hint=True, open_world_hint=False))
+    async def forget(
+        workspace_id: WorkspaceId, ctx: Context[Any, Any],
+        claim_id: Annotated[Id | None, Field(description="A claim: the span its quote "
+                                             "covers.")] = None,
+        source_id: Annotated[Id | None, Field(description="A source: alone, every version "
+                                              "of it; with version_id or message_index, one "
+                                              "version or one message.")] = None,
+        version_id: Id | None = None,
+        message_index: Annotated[int | None, Field(ge=0, le=2**31, description="One "
+                                 "message of the conversation source_id, from 0.")] = None,
+        speaker: Annotated[NonBlank | None, Field(max_length=200, description="Everything "
+                           "this speaker said.")] = None,
+        text: Annotated[Text | None, Field(min_length=4, max_length=4000, description="An "
+                        "exact string, wherever it was written.")] = None,
+        request_id: Annotated[Id | None, Field(description="A request waiting for review "
+                              "(reviewer keys).")] = None,
+        reason: Annotated[Text, Field(max_length=4000)] | None = None,
+        impact_token: Annotated[str | None, Field(
+            min_length=1, max_length=200, description="The impact_token of this target's "
+            "preview: applies it (reviewer keys).")] = None,
+    ) -> CallToolResult:
+        """Forget something the memory holds: its words go from every text, quote and record
+        that holds them (a marker stands in their place), and what rested on it is re-checked
+        as after a retraction. Name exactly one target: claim_id; source_id (alone, or with
+        version_id or message_index); speaker; text (an exact string, 4 characters or more);
+        or request_id. With an agent key, this files a request for a reviewer: the claims
+        erasing the target would erase are withheld at once (no search or run finds or cites
+        them) and the answer is {status: "requested", erasure}. With a reviewer or admin key,
+        without impact_token it answers {status: "preview", preview} (what goes, what is
+        repaired, and its impact_token; nothing is written); called again with the same
+        target and that impact_token it applies the erasure in one guarded write: {status:
+        "applied" or "already_applied", erasure}; stale_erasure_preview when anything
+        changed since the preview. A request_id names a request (a speaker's, or an
+        agent's) for a reviewer to preview and apply."""
+        return await invoke(ctx, workspace_id, "add_source", lambda ws: _forget(
+            ws, _target(source_id, version_id, message_index, claim_id, speaker, text,
+                        request_id), reason, impact_token))

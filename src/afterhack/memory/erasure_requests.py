@@ -9,6 +9,10 @@ them is recorded for a reviewer, who applies it (memory/erasure.py) or declines 
 claim is what it was before). Under the workspace's ``forget_requests: apply`` the request
 is applied at once. The request message itself is kept: it names what to forget, it does
 not hold it.
+
+A key that may not erase (an agent's) files the same kind of request for a target it names
+(``file_request``, the MCP tool ``forget``): the claims erasing it would erase are withheld
+until a reviewer decides.
 """
 
 from __future__ import annotations
@@ -18,7 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from afterhack.errors import AfterhackError, ErasureClosed, StaleErasurePreview
+from afterhack.errors import (
+    AfterhackError,
+    ErasureClosed,
+    InvalidRequest,
+    NothingToErase,
+    StaleErasurePreview,
+)
 from afterhack.memory import erasure
 from afterhack.model.erasures import ErasureRecord, ErasureTarget
 from afterhack.model.vocab import (
@@ -32,6 +42,7 @@ from afterhack.records.audit import audit_event
 from afterhack.records.clock import now_ms
 from afterhack.records.ids import new_id
 from afterhack.retrieval import hybrid, search
+from afterhack.rules import redaction
 from afterhack.rules.forget_request import ForgetRequest, read_request
 from afterhack.store import erasure_reads as reads
 from afterhack.store import erasure_records as records
@@ -158,13 +169,47 @@ async def _withhold(g: Graph, r: SaidRequest, ids: list[str], attempts: int = 3
         named = sorted(c["id"] for c in claims)
         if await records.raise_request(g, {
                 "id": request_id, "source_id": r.source_id, "message_index": r.message_index,
-                "requested_by": r.speaker, "claim_ids": named,
+                "requested_by": r.speaker, "reason": None, "claim_ids": named,
                 "claims": [{"id": c["id"], "revision": c["revision"]} for c in claims]},
                 now, [audit_event("erasure.requested", r.speaker, request_id, {
                     "source_id": r.source_id, "message_index": r.message_index,
                     "claims": named, "language": r.asks.language}, at=now)]):
             return request_id
     return None
+
+
+async def file_request(g: Graph, target: ErasureTarget, *, actor: str, reason: str | None,
+                       policy: SupportPolicy) -> ErasureRecord:
+    """A request to forget ``target`` filed by a caller who may not erase (an agent's key,
+    on behalf of the person it talks to): the current claims that erasing the target would
+    erase are withheld at once, as a speaker's request withholds its claims, and a reviewer
+    applies the request (they are erased) or declines it (each is what it was). A target
+    that names no current claim files nothing (``nothing_to_erase``): words held outside
+    claims are a reviewer's to erase. The reason is kept without the claims' words."""
+    if target["kind"] == "request":
+        raise InvalidRequest("A request is applied or declined by a reviewer; name what to "
+                             "forget instead.", field="request_id")
+    erasure.check_target(target)
+    for _ in range(3):
+        p = await erasure.plan(g, target, policy=policy)
+        claims = sorted((c for c in p.erased if c["status"] in CURRENT_CLAIM),
+                        key=lambda c: c["id"])
+        if not claims:
+            raise NothingToErase("Nothing the target names is a current claim: a reviewer "
+                                 "can erase the words themselves.")
+        words = redaction.needles([target["text"], *(c["statement"] for c in claims),
+                                   *(c["evidence_quote"] for c in claims)])
+        request_id, now = new_id(), now_ms()
+        named = [c["id"] for c in claims]
+        if await records.raise_request(g, {
+                "id": request_id, "source_id": None, "message_index": None,
+                "requested_by": actor, "claim_ids": named,
+                "reason": redaction.scrub(reason, words) if reason is not None else None,
+                "claims": [{"id": c["id"], "revision": c["revision"]} for c in claims]},
+                now, [audit_event("erasure.requested", actor, request_id,
+                                  {"kind": target["kind"], "claims": named}, at=now)]):
+            return await records.get_erasure(g, request_id)
+    raise StaleErasurePreview("What this request reaches kept changing; file it again.")
 
 
 def request_target(request_id: str) -> ErasureTarget:

@@ -366,6 +366,13 @@ class WorkspaceMemory(Scope):
     async def erasure(self, erasure_id: str) -> ErasureRecord:
         return await erasure.get_erasure(self.graph, erasure_id)
 
+    async def request_erasure(self, target: ErasureTarget, reason: str | None
+                              ) -> ErasureRecord:
+        """A request to forget ``target`` for a reviewer, filed by a caller who may not
+        erase: what erasing it would erase is withheld until the reviewer decides."""
+        return await erasure_requests.file_request(self.graph, target, actor=self.actor,
+                                                   reason=reason, policy=self.policy)
+
     async def decline_erasure(self, erasure_id: str, reason: str | None) -> ErasureRecord:
         """A speaker's request declined: the claims it withheld are what they were before."""
         return await erasure_requests.decline_request(self.graph, erasure_id,

@@ -14,6 +14,7 @@ from afterhack.model.vocab import (
     DiskState,
     ErasureKind,
     ErasureStatus,
+    ForgetStatus,
 )
 
 
@@ -140,3 +141,13 @@ class ErasurePreview(Impact):
 class AppliedErasure(TypedDict):
     status: ApplyStatus
     erasure: ErasureRecord
+
+
+class ForgetAnswer(TypedDict):
+    """What the MCP tool ``forget`` answers: a request filed for a reviewer (``requested``,
+    an agent's key), a preview with the token to apply it with (``preview``, a reviewer's
+    key without one), or the erasure applied (``applied`` / ``already_applied``)."""
+
+    status: ForgetStatus
+    erasure: ErasureRecord | None
+    preview: ErasurePreview | None

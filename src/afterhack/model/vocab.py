@@ -104,6 +104,8 @@ ERASURE_STATUSES: tuple[ErasureStatus, ...] = get_args(ErasureStatus)
 # What a list of erasures may ask for: one status, or all of them.
 ErasureStatusFilter = Literal["requested", "applied", "declined", "all"]
 ERASURE_STATUS_FILTERS: tuple[ErasureStatusFilter, ...] = get_args(ErasureStatusFilter)
+# What the MCP tool forget did: filed a request, previewed, or applied (once or again).
+ForgetStatus = Literal["requested", "preview", "applied", "already_applied"]
 # Whether FalkorDB's files still hold what an applied erasure or a workspace deletion
 # removed from the graph (pending until a rewrite that began after it has finished everywhere).
 DiskState = Literal["pending", "clean"]

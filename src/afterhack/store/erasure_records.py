@@ -27,17 +27,19 @@ class Stamp(TypedDict):
 
 class NewRequest(TypedDict):
     id: str
-    source_id: str
-    message_index: int
-    requested_by: str  # the speaker
+    source_id: str | None  # a speaker's request: the message that asked
+    message_index: int | None
+    requested_by: str  # the speaker, or the key that filed it
+    reason: str | None  # a filed request's why (no erased words in it)
     claim_ids: list[str]
     claims: list[Stamp]
 
 
 async def raise_request(g: Graph, request: NewRequest, now: int,
                         audits: list[AuditEvent]) -> bool:
-    """Withhold the claims a speaker's request names and record the request, in one write;
-    False if one of them moved (no longer current, or changed) since it was read."""
+    """Withhold the claims a request names (a speaker's, or one a key filed) and record the
+    request, in one write; False if one of them moved (no longer current, or changed) since
+    it was read."""
     rows = await g.write(
         "CALL { UNWIND $request.claims AS pc "
         "  MATCH (gc:Node {id: pc.id}) WHERE gc:Claim AND gc.revision = pc.revision "
@@ -46,7 +48,8 @@ async def raise_request(g: Graph, request: NewRequest, now: int,
         "CREATE (e:Erasure:Node {id: $request.id, created_at: $now, status: 'requested', "
         "  kind: 'request', source_id: $request.source_id, "
         "  message_index: $request.message_index, requested_by: $request.requested_by, "
-        "  requested_at: $now, claim_ids: $request.claim_ids, revision: 1}) "
+        "  requested_at: $now, claim_ids: $request.claim_ids, reason: $request.reason, "
+        "  revision: 1}) "
         "WITH e "
         "CALL { WITH e UNWIND $request.claims AS pc "
         "  MATCH (c:Node {id: pc.id}) WHERE c:Claim "
