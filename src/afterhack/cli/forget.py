@@ -31,15 +31,16 @@ from afterhack.model.sources import SourceView
 from afterhack.model.vocab import ERASURE_STATUS_FILTERS, ErasureStatusFilter, as_word
 
 # A client waiting for the disk waits as long as the server may (its ?wait=disk gives up
-# after 300 s), and a little more.
-DISK_WAIT_TIMEOUT_S = 330.0
+# after AFTERHACK_DISK_WAIT_S, at most an hour), and a little more.
+DISK_WAIT_TIMEOUT_S = 3660.0
 
 ReasonOpt = Annotated[str | None, typer.Option(
     help="Why (kept on the erasure's record, with any erased words in it replaced).")]
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")]
 WaitDiskOpt = Annotated[bool, typer.Option(
-    "--wait-disk", help="Answer only once FalkorDB's files no longer hold the words (up to "
-                        "5 minutes); without it the files are rewritten in the background.")]
+    "--wait-disk", help="Answer only once FalkorDB's files no longer hold the words (or the "
+                        "server's AFTERHACK_DISK_WAIT_S has passed); without it the files are "
+                        "rewritten in the background.")]
 
 forget_app = typer.Typer(no_args_is_help=False, add_completion=False, help="""Erase words
 from everywhere the memory wrote them: texts keep an \\[erased] marker where they stood, a claim
@@ -115,11 +116,9 @@ def forget(
 
 
 def _client(url: str, key: str | None, workspace: str | None, wait_disk: bool) -> Client:
-    c = client_for(url, key, workspace)
-    if not wait_disk:
-        return c
-    c.close()
-    return Client(url, key=key, workspace=workspace, timeout=DISK_WAIT_TIMEOUT_S)
+    if wait_disk:
+        return client_for(url, key, workspace, timeout=DISK_WAIT_TIMEOUT_S)
+    return client_for(url, key, workspace)
 
 
 def _preview_and_apply(c: Client, target: dict[str, Any], what: str, *, reason: str | None,
