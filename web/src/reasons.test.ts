@@ -17,6 +17,7 @@ import {
 } from './reasons'
 import { IDS, LAUNCH } from './testWorld'
 import { JUNE_12, JUNE_19, MEMO, twoMemos } from './conflicts/testConflict'
+import { IDS as ERASURE_IDS, chatGraph } from './erasures/testErasure'
 
 const names = buildNames(LAUNCH)
 const text = (p: Phrase) => phraseText(p)
@@ -291,5 +292,31 @@ describe('review reasons when sources disagree', () => {
       superseded: [],
       reasons: [],
     })
+  })
+})
+
+describe('review reasons after an erasure', () => {
+  const ERASED = 'Erased on 2026-12-07 23:33 UTC, by admin.'
+  const erased = buildNames(chatGraph(ERASED, 'erased'))
+  const say = (raw: Record<string, unknown>) => {
+    const reason = parseReviewReason(raw)
+    if (!reason) throw new Error('no reason')
+    return explainReviewReason(reason, erased)
+  }
+
+  it('names the erased claim by what stands where it stood, and a premise whose words went by what became of them', () => {
+    const said = say({
+      type: 'erasure',
+      erasure_id: 'era-1',
+      claim_ids: [ERASURE_IDS.phone],
+      reasons: [{ type: 'premise_lost', premise: '[erased]', claim_ids: [ERASURE_IDS.phone] }],
+    })
+    expect(text(said.headline)).toBe(`Flagged for review: the claim it rested on was erased: “${ERASED}” from Team chat.`)
+    expect(refs(said.headline).map((r) => typeof r !== 'string' && r.kind)).toEqual(['claim', 'source'])
+    expect(said.details.map(text)).toEqual([`A premise whose words were erased lost its last claim: “${ERASED}” from Team chat`])
+    expect(text(said.headline) + said.details.map(text).join('')).not.toContain('[erased]')
+    expect(text(say({ type: 'erasure', claim_ids: [], reasons: [] }).headline)).toBe(
+      'Flagged for review: words it rested on were erased.',
+    )
   })
 })

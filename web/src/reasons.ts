@@ -2,6 +2,7 @@
 // parts: plain text, or a reference drawn as a link behind its name (never a bare id).
 import type { CorrectionPreview, FlagReason } from './apiTypes'
 import type { Names } from './names'
+import { ERASED_MARK } from './erasures/mark'
 import type { LinkKind } from './types'
 
 export interface Ref {
@@ -47,7 +48,10 @@ export function joinAnd(phrases: Phrase[]): Phrase {
   return out
 }
 
-function premiseName(premise: string | null): string {
+/** A premise by its words; one whose words were erased, by what became of them. */
+export function premiseName(premise: string | null): string {
+  // A premise whose words were erased reads as the marker alone: it is named by what it was.
+  if (premise && premise.trim() === ERASED_MARK) return 'A premise whose words were erased'
   return premise ? `Premise “${premise}”` : 'Its premise'
 }
 
@@ -189,6 +193,7 @@ export type ReviewReason =
       reasons: FlagReason[]
     }
   | { type: 'source_revised'; source_id: string | null; version_id: string | null; retired: string[]; reasons: FlagReason[] }
+  | { type: 'erasure'; erasure_id: string | null; claim_ids: string[]; reasons: FlagReason[] }
   | { type: 'other'; label: string }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null)
@@ -243,6 +248,8 @@ export function parseReviewReason(raw: Record<string, unknown> | null | undefine
         retired: strs(raw.retired),
         reasons: flagReasons(raw.reasons),
       }
+    case 'erasure':
+      return { type: 'erasure', erasure_id: str(raw.erasure_id), claim_ids: strs(raw.claim_ids), reasons: flagReasons(raw.reasons) }
     default:
       return { type: 'other', label: typeof raw.type === 'string' ? raw.type.replaceAll('_', ' ') : 'a review' }
   }
@@ -328,6 +335,21 @@ export function explainReviewReason(reason: ReviewReason, names: Names): Explain
           ...source,
           ' no longer says ',
           ...joinAnd(reason.retired.map((id) => quoted(id, 'claim', names))),
+          '.',
+        ],
+        details,
+      }
+    }
+    case 'erasure': {
+      // The erased claims are named by what stands where they stood ("Erased on …, by …").
+      const gone = reason.claim_ids.length === 1 ? reason.claim_ids[0] : null
+      const details = reason.reasons.map((r) => flagReasonPhrase(r, { names, tense: 'past', corrected: gone }))
+      const n = reason.claim_ids.length
+      if (n === 0) return { headline: ['Flagged for review: words it rested on were erased.'], details }
+      return {
+        headline: [
+          n === 1 ? 'Flagged for review: the claim it rested on was erased: ' : `Flagged for review: ${n} claims it rested on were erased: `,
+          ...joinAnd(reason.claim_ids.map((id) => claimWithOrigin(id, names))),
           '.',
         ],
         details,

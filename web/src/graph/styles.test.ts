@@ -19,6 +19,12 @@ describe('statusStyle', () => {
     expect(statusStyle('cancelled').tone).toBe('muted')
   })
 
+  it('dashes a withheld claim and an erased one, each in its own tone', () => {
+    expect(statusStyle('withheld')).toMatchObject({ tone: 'withheld', dashed: true, struck: false })
+    expect(statusStyle('erased')).toMatchObject({ tone: 'erased', dashed: true, struck: false })
+    expect(statusStyle('erased').className).toBe('tone-erased is-dashed')
+  })
+
   it('draws current, accepted and unknown statuses normally', () => {
     for (const status of ['proposed', 'accepted', 'draft', 'approved', 'done', null, undefined, 'something_new']) {
       expect(statusStyle(status)).toEqual({ tone: 'normal', struck: false, dashed: false, className: 'tone-normal' })
@@ -30,6 +36,7 @@ describe('legendCounts', () => {
   it('counts nodes per legend row: unknown statuses as current, no status not at all', () => {
     expect(
       legendCounts(['accepted', 'proposed', 'new_one', null, 'needs_review', 'held', 'held', 'superseded', 'cancelled', 'rejected']),
-    ).toEqual({ current: 3, needs_review: 1, held: 2, superseded: 1, rejected: 2 })
+    ).toEqual({ current: 3, needs_review: 1, held: 2, superseded: 1, rejected: 2, withheld: 0, erased: 0 })
+    expect(legendCounts(['erased', 'withheld', 'erased'])).toMatchObject({ current: 0, withheld: 1, erased: 2 })
   })
 })

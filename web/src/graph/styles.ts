@@ -4,7 +4,7 @@ import type { ActionStatus, ClaimStatus, DecisionStatus } from '../apiTypes'
 /** Every status a node can have, as the API's types list them (generated from its schema). */
 export type Status = ClaimStatus | DecisionStatus | ActionStatus
 
-export type Tone = 'normal' | 'amber' | 'grey' | 'muted'
+export type Tone = 'normal' | 'amber' | 'grey' | 'muted' | 'withheld' | 'erased'
 
 export interface StatusStyle {
   tone: Tone
@@ -26,6 +26,10 @@ const LOOKS: Partial<Record<Status, Look>> = {
   held: { tone: 'grey' },
   rejected: { tone: 'muted' },
   cancelled: { tone: 'muted' },
+  // A request to forget waits on it: out of every search and run until a reviewer decides.
+  withheld: { tone: 'withheld', dashed: true },
+  // Its words are gone; it stays where it stood, saying when and by whom (rule 22).
+  erased: { tone: 'erased', dashed: true },
 }
 
 export function statusStyle(status: string | null | undefined): StatusStyle {
@@ -50,6 +54,8 @@ export const LEGEND: { key: string; label: string; statuses: Status[]; sample: S
   { key: 'held', label: 'held', statuses: ['held'], sample: 'held' },
   { key: 'superseded', label: 'superseded', statuses: ['superseded'], sample: 'superseded' },
   { key: 'rejected', label: 'rejected / cancelled', statuses: ['rejected', 'cancelled'], sample: 'rejected' },
+  { key: 'withheld', label: 'withheld (a request to forget waits)', statuses: ['withheld'], sample: 'withheld' },
+  { key: 'erased', label: 'erased', statuses: ['erased'], sample: 'erased' },
 ]
 
 /**

@@ -4,6 +4,7 @@
 import { Fragment } from 'react'
 import { when } from '../time/when'
 import type { DecisionSupport, Fall, SupportClaim } from '../apiTypes'
+import { premiseName } from '../reasons'
 import { useWorkspace } from '../workspace'
 import { NodeLink, Section, StatusBadge, type SelectById } from './common'
 
@@ -91,7 +92,7 @@ export function ThenNow({ support, onSelect }: { support: DecisionSupport; onSel
         <div className="then-now-head">{asOf == null ? 'Now' : `As of ${when(support.at)}`}</div>
         {support.premises.map((p) => (
           <Fragment key={p.premise}>
-            <div className="premise-label">Premise “{p.premise}”</div>
+            <div className="premise-label">{premiseName(p.premise)}</div>
             <div data-testid="premise-then" data-holds={p.held_then}>
               <Claims claims={p.then} onSelect={onSelect} />
             </div>
