@@ -8,6 +8,7 @@ import { ErrorNote, type SelectById } from './common'
 import { CorrectionPanel, type PreviewState } from './CorrectionPanel'
 import { EvidencePanel } from './EvidencePanel'
 import { ClaimConflicts } from '../conflicts/ConflictLinks'
+import { EraseAction } from '../erasures/EraseAction'
 import { useWorkspace } from '../workspace'
 
 interface Props {
@@ -45,6 +46,16 @@ export function ClaimPanel({ ws, id, preview, onPreview, onApplied, onSelect }: 
           onPreview={onPreview}
           onApplied={handleApplied}
           onSelect={onSelect}
+        />
+      )}
+      {!applied && (
+        <EraseAction
+          ws={ws}
+          target={{ claim_id: claim.data.id }}
+          label="Erase this claim’s words…"
+          what="the words this claim quotes"
+          onSelect={onSelect}
+          offered={claim.data.status !== 'erased'}
         />
       )}
     </div>

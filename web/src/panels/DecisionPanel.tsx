@@ -6,7 +6,8 @@ import { isCurrentClaim } from '../claims'
 import type { Names } from '../names'
 import { useAction, useNow } from '../hooks'
 import { useRead, wsKey } from '../query'
-import { claimWithOrigin, explainReviewReason, parseReviewReason } from '../reasons'
+import { claimWithOrigin, explainReviewReason, parseReviewReason, premiseName } from '../reasons'
+import { WithErased } from '../erasures/Erased'
 import { useWorkspace } from '../workspace'
 import { ActionControls } from './ActionControls'
 import { ErrorNote, NodeLink, PhraseView, Section, StatusBadge, type SelectById } from './common'
@@ -59,7 +60,11 @@ export function DecisionPanel({ ws, id, onChanged, onSelect }: Props) {
         </span>
         {asOf === null && <span className="muted">revision {d.revision}</span>}
       </div>
-      {d.summary && <p>{d.summary}</p>}
+      {d.summary && (
+        <p>
+          <WithErased text={d.summary} />
+        </p>
+      )}
       <ReviewReason decision={d} onSelect={onSelect} />
       {d.support && <ThenNow support={d.support} onSelect={onSelect} />}
       {asOf === null && <div className="row">
@@ -206,7 +211,7 @@ function PremiseConflicts({ claimId, onSelect }: { claimId: string; onSelect: Se
 
 function PremiseState({ premise, statuses, disputed }: { premise: string | null; statuses: string[]; disputed: number }) {
   const current = statuses.filter(isCurrentClaim).length
-  const name = premise ? `Premise “${premise}”` : 'Its premise'
+  const name = premiseName(premise)
   const but = disputed > 0 ? `, but ${disputed === 1 ? (statuses.length === 1 ? 'it is' : 'one is') : `${disputed} are`} in an open conflict` : ''
   return (
     <div className="premise-state" data-testid="premise-state" data-holds={current > 0} data-disputed={disputed}>

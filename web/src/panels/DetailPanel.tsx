@@ -51,7 +51,7 @@ export function DetailPanel({ ws, selection, preview, onPreview, onApplied, onCh
     case 'action':
       return <ActionPanel key={id} ws={ws} id={id} onChanged={onChanged} onSelect={onSelect} />
     case 'source':
-      return <SourcePanel key={id} ws={ws} id={id} />
+      return <SourcePanel key={id} ws={ws} id={id} onSelect={onSelect} />
     case 'correction':
       return <CorrectionInfo key={id} ws={ws} id={id} onSelect={onSelect} />
     default:

@@ -2,6 +2,9 @@ import type { ClaimView } from '../apiTypes'
 import { originLabel } from '../claims'
 import { statusStyle } from '../graph/styles'
 import { Highlighted } from './Highlighted'
+import { ClaimErasureNote } from '../erasures/ClaimErasureNote'
+import { WithErased } from '../erasures/Erased'
+import { ERASED_MARK } from '../erasures/words'
 import { useWorkspace } from '../workspace'
 import { isMessage, mediaName, placeText } from '../sources/places'
 import { when } from '../time/when'
@@ -29,6 +32,7 @@ export function EvidencePanel({ claim, onSelect }: { claim: ClaimView; onSelect:
         <StatusBadge status={claim.status} />
         <span className="muted">revision {claim.revision}</span>
       </div>
+      <ClaimErasureNote claim={claim} />
       <dl className="facts">
         <dt>Origin</dt>
         <dd data-testid="evidence-origin" data-origin-type={claim.origin?.type}>
@@ -51,7 +55,9 @@ export function EvidencePanel({ claim, onSelect }: { claim: ClaimView; onSelect:
           <Confidence claim={claim} />
         </dd>
         <dt>Quote</dt>
-        <dd data-testid="claim-evidence-quote">{claim.evidence_quote}</dd>
+        <dd data-testid="claim-evidence-quote">
+          <WithErased text={claim.evidence_quote} />
+        </dd>
       </dl>
 
       <Section title="Evidence">
@@ -126,7 +132,11 @@ export function EvidencePanel({ claim, onSelect }: { claim: ClaimView; onSelect:
                   {u.title}
                 </NodeLink>{' '}
                 <StatusBadge status={names.get(u.decision_id)?.status ?? u.status} />
-                {u.premise && <span className="muted"> (premise “{u.premise}”)</span>}
+                {u.premise && (
+                  <span className="muted">
+                    {u.premise.trim() === ERASED_MARK ? ' (a premise whose words were erased)' : ` (premise “${u.premise}”)`}
+                  </span>
+                )}
               </li>
             ))}
           </ul>
