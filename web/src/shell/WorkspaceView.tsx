@@ -15,6 +15,8 @@ import { ErrorNote, Section, type LinkKind, type SelectById } from '../panels/co
 import type { PreviewState } from '../panels/CorrectionPanel'
 import { ConflictNavCtx } from '../conflicts/nav'
 import { CONFLICTS_TAB, useConflictsTab } from '../conflicts/useConflictsTab'
+import { ErasureNavCtx } from '../erasures/nav'
+import { ERASURES_TAB, useErasuresTab } from '../erasures/useErasuresTab'
 import type { AppNode, Selection } from '../types'
 import { WorkspaceCtx } from '../workspace'
 import { SidePanel, type PanelTab } from './SidePanel'
@@ -32,6 +34,7 @@ const RunView = lazy(() => import('../panels/RunView').then((m) => ({ default: m
 const RunsList = lazy(() => import('../panels/RunsList').then((m) => ({ default: m.RunsList })))
 const TimeControl = lazy(() => import('../time/TimeControl').then((m) => ({ default: m.TimeControl })))
 const MemoryList = lazy(() => import('./MemoryList').then((m) => ({ default: m.MemoryList })))
+const ErasuresPanel = lazy(() => import('../erasures/ErasuresPanel').then((m) => ({ default: m.ErasuresPanel })))
 
 const Loading = ({ what }: { what: string }) => <p className="muted">Loading {what}…</p>
 const OnNeed = ({ what, children }: { what: string; children: ReactNode }) => (
@@ -102,6 +105,13 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
       setFolded(false)
     }, []),
   })
+  const erasures = useErasuresTab(
+    ws,
+    useCallback(() => {
+      setTab(ERASURES_TAB)
+      setFolded(false)
+    }, []),
+  )
   const marks = conflicts.preview ? conflicts.marks : correctionMarks
   const clearResolution = conflicts.clearPreview
 
@@ -238,6 +248,14 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
     },
   ]
 
+  // The erasures tab, once the workspace has something to list (or it is being looked at).
+  if (erasures.shown || tab === ERASURES_TAB) {
+    tabs.splice(2, 0, {
+      ...erasures.tab,
+      content: <ErasuresPanel ws={ws} requests={erasures.requests} focus={erasures.focus} onSelect={selectById} />,
+    })
+  }
+
   const notice = !preview ? conflicts.notice : (
     <div className="preview-strip" data-testid="preview-banner" role="status">
       <span>
@@ -263,6 +281,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
   return (
     <WorkspaceCtx.Provider value={{ ws, names, asOf }}>
       <ConflictNavCtx.Provider value={conflicts.openConflict}>
+      <ErasureNavCtx.Provider value={erasures.openErasure}>
       <div className={folded ? 'workspace panel-folded' : 'workspace'} data-testid="workspace" data-id={ws}>
         <Suspense
           fallback={
@@ -342,6 +361,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
           onFold={(f) => setFolded(f && narrowWindow() ? true : false)}
         />
       </div>
+      </ErasureNavCtx.Provider>
       </ConflictNavCtx.Provider>
     </WorkspaceCtx.Provider>
   )
