@@ -12,6 +12,8 @@ import { useRead, wsKey } from '../query'
 import { ErrorNote, NodeLink, StatusBadge, type SelectById } from '../panels/common'
 import { useWorkspace } from '../workspace'
 import { decisionRows } from './memoryRows'
+import { WithErased } from '../erasures/Erased'
+import { ERASED_MARK } from '../erasures/mark'
 
 interface Props {
   graph: GraphDTO
@@ -120,7 +122,7 @@ function Premises({ id, onSelect }: { id: string; onSelect: SelectById }) {
       {d.premises.map((p, i) => (
         <li key={`${p.premise}:${i}`} className="ml-premise" data-testid="ml-premise">
           {/* A premise named after its one fact says nothing its claim does not. */}
-          {!p.claims.some((c) => c.statement === p.premise) && <span className="ml-premise-label">Premise: {p.premise}</span>}
+          {!p.claims.some((c) => c.statement === p.premise) && <span className="ml-premise-label">{p.premise.trim() === ERASED_MARK ? 'A premise whose words were erased' : `Premise: ${p.premise}`}</span>}
           {p.claims.map((c) => (
             <ClaimQuote key={c.id} id={c.id} statement={c.statement} status={c.status} onSelect={onSelect} />
           ))}
@@ -143,7 +145,7 @@ function ClaimQuote({ id, statement, status, onSelect }: { id: string; statement
       <StatusBadge status={c?.status ?? status} />
       {c && (
         <blockquote className="ml-quote" data-testid="ml-quote">
-          “{c.evidence_quote}”<footer className="muted">{originLabel(c.origin)}</footer>
+          “<WithErased text={c.evidence_quote} />”<footer className="muted">{originLabel(c.origin)}</footer>
         </blockquote>
       )}
       {claim.error && <ErrorNote error={claim.error} />}
