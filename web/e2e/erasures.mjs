@@ -96,6 +96,11 @@ async function story(browser, s) {
     expect((await record.locator('.erasure-reason').innerText()).includes('Said by mistake'), where, 'the record does not keep the reason')
     const disk = await page.locator(`${tid('erase-outcome')} ${tid('erasure-disk')}`).getAttribute('data-disk')
     expect(disk === 'pending' || disk === 'clean', where, `the record's disk state reads "${disk}"`)
+    // The files are rewritten after apply answers: the record turns clean where it is shown.
+    const clean = page.locator(`${tid('erase-outcome')} ${tid('erasure-disk')}[data-disk="clean"]`)
+    await clean.waitFor({ timeout: TIMEOUT * 4 })
+    const cleanText = await clean.innerText()
+    expect(/^On disk: clean since .+\.$/.test(cleanText), where, `the record's disk says "${cleanText}"`)
     await inView(page, where, tid('erase-outcome-summary'), 'the outcome')
     // The transcript now shows a marker where the words were, and who erased them when.
     await page.locator(`${tid('transcript-message')}[data-index="0"] ${tid('erased-mark')}`).waitFor()

@@ -5,9 +5,9 @@ import type { Erasure } from '../apiTypes'
 import { wsKey } from '../query'
 import { erasureApi } from './api'
 
-/** How long to wait before reading a pending record again: longer each time, up to a minute. */
+/** How long to wait before reading a pending record again: longer each time, up to 20 s. */
 export function nextLook(looks: number): number {
-  return Math.min(2000 * 1.5 ** looks, 60_000)
+  return Math.min(2000 * 1.5 ** looks, 20_000)
 }
 
 export function useErasureRecord(ws: string, initial: Erasure): Erasure {
