@@ -77,6 +77,9 @@ async function story(browser, s) {
     const flagged = await page.locator(tid('preview-flagged')).evaluateAll((els) => els.map((e) => e.getAttribute('data-id')))
     expect(flagged.length === 1 && flagged[0] === s.decision, where, `the preview flags ${JSON.stringify(flagged)}`)
     expect((await page.locator(`${tid('erase-goes-message')}`).count()) === 1, where, 'the preview does not name the message')
+    // The graph shows the preview too: the claim marked as going, the decision as flagged.
+    await page.locator(`${tid('node-claim')}[data-node-id="${s.phone_claim}"][data-mark="erase"]`).waitFor()
+    await page.locator(`${tid('node-decision')}[data-node-id="${s.decision}"][data-mark="flagged"]`).waitFor()
     await page.locator(tid('erase-reason')).fill('Said by mistake')
     await inView(page, where, tid('erase-apply'), 'the erase button')
     let m = await page.evaluate(measureScreen)
@@ -88,6 +91,8 @@ async function story(browser, s) {
     await page.locator(tid('erase-apply')).click()
     const outcome = page.locator(`${tid('erase-outcome')}[data-status="applied"]`)
     await outcome.waitFor()
+    const marked = await page.locator('[data-mark="erase"], [data-mark="flagged"]').count()
+    expect(marked === 0, where, `${marked} nodes still carry the preview's marks after apply`)
     const said = await page.locator(tid('erase-outcome-summary')).innerText()
     expect(/Erased 1 message and 1 claim; 1 decision needs review/.test(said), where, `the outcome says "${said}"`)
     const record = page.locator(`${tid('erase-outcome')} ${tid('erasure-record')}`)

@@ -8,8 +8,8 @@ export type ProductKind = 'source' | 'correction' | 'claim' | 'decision' | 'acti
 /** The kinds a link in a panel can name; following it selects that node in the graph. */
 export type LinkKind = ProductKind
 
-/** What a correction preview (or a conflict resolution's) says will happen to a node. */
-export type PreviewMark = 'target' | 'flagged' | 'held' | 'stays' | 'kept' | 'supersede'
+/** What a correction preview (or a conflict resolution's, or an erasure's) says will happen to a node. */
+export type PreviewMark = 'target' | 'flagged' | 'held' | 'stays' | 'kept' | 'supersede' | 'erase'
 
 export interface GraphNodeData extends Record<string, unknown> {
   /** The API's node type: a product kind, or a stored label in the internal view. */

@@ -11,6 +11,7 @@ import { plural } from '../format'
 import { useWorkspace } from '../workspace'
 import { erasureApi } from './api'
 import { ErasureCard } from './ErasureCard'
+import { useShowErasure } from './nav'
 import { noteRefusal, refusalWords, useRefusal } from './refused'
 import { erasureSummary, recordsWords } from './words'
 import './erasures.css'
@@ -42,6 +43,14 @@ export function ErasePanel({ ws, target, what, onSelect, applied, onApplied, onC
   const changed = useWorkspaceChanged(ws)
   const refusal = useRefusal('erase')
   const results = useRef<HTMLDivElement>(null)
+  // The preview on the graph while it is looked at; gone once applied, or the panel closed.
+  const showOnGraph = useShowErasure()
+  useEffect(() => {
+    showOnGraph?.(applied ? null : preview)
+  }, [showOnGraph, preview, applied])
+  useEffect(() => {
+    return () => showOnGraph?.(null)
+  }, [showOnGraph])
 
   const look = useCallback(async () => {
     setStale(false)

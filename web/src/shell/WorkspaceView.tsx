@@ -2,7 +2,7 @@
 // one source of truth for names and statuses: every panel reads them from it, and every
 // change reloads it, so no panel keeps showing a status the graph no longer has.
 import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react'
-import type { CorrectionApplied, CorrectionPreview, GraphView, RunView as RunViewData } from '../apiTypes'
+import type { CorrectionApplied, CorrectionPreview, ErasurePreview, GraphView, RunView as RunViewData } from '../apiTypes'
 import { marksFromPreview } from '../graph/decorate'
 import type { Focus } from '../graph/GraphCanvas'
 import { LimitStrip } from '../graph/LimitStrip'
@@ -15,7 +15,8 @@ import { ErrorNote, Section, type LinkKind, type SelectById } from '../panels/co
 import type { PreviewState } from '../panels/CorrectionPanel'
 import { ConflictNavCtx } from '../conflicts/nav'
 import { CONFLICTS_TAB, useConflictsTab } from '../conflicts/useConflictsTab'
-import { ErasureNavCtx } from '../erasures/nav'
+import { marksFromErasure } from '../erasures/marks'
+import { ErasureNavCtx, ErasurePreviewCtx } from '../erasures/nav'
 import { ERASURES_TAB, useErasuresTab } from '../erasures/useErasuresTab'
 import type { AppNode, Selection } from '../types'
 import { WorkspaceCtx } from '../workspace'
@@ -112,7 +113,21 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
       setFolded(false)
     }, []),
   )
-  const marks = conflicts.preview ? conflicts.marks : correctionMarks
+  // An erasure's preview: the claims that go marked, the repair as a correction's.
+  const [erasing, setErasing] = useState<ErasurePreview | null>(null)
+  const erasureMarks = useMemo(() => marksFromErasure(erasing), [erasing])
+  const showErasure = useCallback(
+    (p: ErasurePreview | null) => {
+      setErasing(p)
+      if (!p) return
+      const ids = [...marksFromErasure(p).keys()]
+      if (!ids.length) return
+      reveal(p.goes.claims.map((c) => c.id))
+      bringIntoView(ids)
+    },
+    [reveal, bringIntoView],
+  )
+  const marks = conflicts.preview ? conflicts.marks : preview ? correctionMarks : erasureMarks
   const clearResolution = conflicts.clearPreview
 
   const shape = useGraphShape({ view, drawn, internal: internal.data, marks, selectedId: selection?.id ?? null, revealed })
@@ -282,6 +297,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
     <WorkspaceCtx.Provider value={{ ws, names, asOf }}>
       <ConflictNavCtx.Provider value={conflicts.openConflict}>
       <ErasureNavCtx.Provider value={erasures.openErasure}>
+      <ErasurePreviewCtx.Provider value={showErasure}>
       <div className={folded ? 'workspace panel-folded' : 'workspace'} data-testid="workspace" data-id={ws}>
         <Suspense
           fallback={
@@ -361,6 +377,7 @@ export function WorkspaceView({ ws, view, reloadKey = 0 }: { ws: string; view: G
           onFold={(f) => setFolded(f && narrowWindow() ? true : false)}
         />
       </div>
+      </ErasurePreviewCtx.Provider>
       </ErasureNavCtx.Provider>
       </ConflictNavCtx.Provider>
     </WorkspaceCtx.Provider>

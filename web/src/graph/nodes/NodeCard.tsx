@@ -15,6 +15,7 @@ const MARK_TEXT: Record<PreviewMark, string> = {
   stays: 'stays supported',
   kept: 'kept',
   supersede: 'will be superseded',
+  erase: 'will be erased',
 }
 
 interface Props {
