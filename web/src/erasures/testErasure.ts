@@ -107,7 +107,7 @@ export function conversation(id: string, title: string, messages: [string, strin
   const fragments = messages.map(([speaker, text], i) => {
     const f = {
       version_id: 'ver-1', id: `${id}-f${i}`, seq: i, text, start: at, end: at + text.length, extraction: 'done' as const,
-      speaker, said_at: AT, message_index: i, page: null, section: null,
+      speaker, said_at: AT, message_index: i, page: null, page_end: null, section: null,
     }
     at += text.length + 2
     return f
