@@ -30,6 +30,7 @@ from afterhack.runtime.embedded import pid_alive
 from afterhack.runtime.sandbox import FileReaders, Limits
 from afterhack_tools.costlyfiles import content_stream_pdf, empty_paragraphs_docx, page_tree_pdf
 from tests.support.procs import AppProcess
+from tests.support.timing import bound
 
 pytestmark = pytest.mark.slow
 
@@ -38,6 +39,8 @@ COSTLY: dict[str, Callable[[], bytes]] = {
     "page-tree.pdf": page_tree_pdf,
     "content-stream.pdf": content_stream_pdf,
 }
+# The promises: each costly file answered within ten seconds, health within one, all the
+# while. The test holds them to bound() (a loaded machine's margin) and prints what it saw.
 ANSWER_LIMIT_S = 10.0
 HEALTH_LIMIT_S = 1.0
 # Reading each of them in the app's own process once raised its peak memory by 170 MB.
@@ -117,7 +120,7 @@ def test_costly_small_files_are_answered_in_seconds_while_health_stays_quick(
         app: AppProcess) -> None:
     ws = _workspace(app)
     assert app.proc is not None
-    peak_before = _status_kb(app.proc.pid, "VmHWM") << 10
+    peak_first = _status_kb(app.proc.pid, "VmHWM") << 10
     answers: dict[str, tuple[int, float, dict[str, object]]] = {}
     with HealthWatch(app.base_url) as health, httpx.Client(timeout=120) as client:
         for name, make in COSTLY.items():
@@ -128,17 +131,20 @@ def test_costly_small_files_are_answered_in_seconds_while_health_stays_quick(
                             files={"file": (name, data)})
             answers[name] = (r.status_code, time.monotonic() - t0, r.json())
     for name, (status, seconds, body) in answers.items():
+        print(f"{name}: {status} in {seconds:.2f} s")
         assert status in (201, 413, 422), (name, body)
-        assert seconds < ANSWER_LIMIT_S, (name, seconds)
+        assert seconds < bound(ANSWER_LIMIT_S), (name, seconds)
     # Each is over one of its counted budgets, which the answer names with its value.
     budgets = {name: body["error"]["details"] for name, (_, _, body) in answers.items()}  # type: ignore[index]
     assert budgets == {"empty-paragraphs.docx": {"budget": "elements", "limit": 1_000_000},
                        "page-tree.pdf": {"budget": "pages", "limit": 2_000},
                        "content-stream.pdf": {"budget": "elements", "limit": 1_000_000}}
     assert health.seconds, "no health answer while the files were read"
-    assert max(health.seconds) < HEALTH_LIMIT_S, sorted(health.seconds)[-5:]
-    peak_after = _status_kb(app.proc.pid, "VmHWM") << 10
-    assert peak_after - peak_before < APP_GROWTH_LIMIT, (peak_before, peak_after)
+    print(f"health: {len(health.seconds)} answers, the slowest {max(health.seconds):.3f} s")
+    assert max(health.seconds) < bound(HEALTH_LIMIT_S), sorted(health.seconds)[-5:]
+    peak_last = _status_kb(app.proc.pid, "VmHWM") << 10
+    print(f"app peak memory: {peak_first >> 20} MiB before, {peak_last >> 20} MiB after")
+    assert peak_last - peak_first < APP_GROWTH_LIMIT, (peak_first, peak_last)
 
 
 SLOW_READ = {"AFTERHACK_FILE_MAX_ELEMENTS": str(10**9), "AFTERHACK_FILE_READ_CPU_S": "600",
