@@ -20,6 +20,7 @@ from afterhack.store import admin
 from afterhack.store.client import Graph
 from afterhack.store.names import REGISTRY_GRAPH, graph_name
 from tests.support.api import run_agent
+from tests.support.conflicts import claims_of
 from tests.support.errors import assert_canonical_error
 from tests.support.files import pdf_file
 from tests.support.graphs import graph_names, load, snapshot, violations, with_graph
@@ -90,7 +91,7 @@ def _rich_workspace(client: TestClient, falkordb: str) -> str:
                                    "The caterer is Green Plate."}).json()
     assert len(other["conflicts"]) == 2, other
     dated = next(k for k in other["conflicts"] if k["kind"] == "date")
-    keep = next(c["id"] for c in dated["claims"] if c["statement"] == JULY)
+    keep = next(c["id"] for c in claims_of(dated) if c["statement"] == JULY)
     base = f"/api/workspaces/{ws}/conflicts/{dated['id']}"
     preview = client.post(base + "/preview", json={"keep": keep}).json()
     r = client.post(base + "/resolve", json={

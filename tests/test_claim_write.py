@@ -44,7 +44,8 @@ def test_each_field_of_a_written_claim_lands_on_its_own_property(
                 "content_hash": "h", "length": len(TEXT),
                 "fragments": [{"id": fid, "seq": 0, "text": TEXT, "start": 0,
                                "end": len(TEXT), "extraction": "done"}],
-                "claims": [claim], "conflicts": [], "links": [], "model_calls": "[]",
+                "claims": [claim], "conflicts": [], "members": [], "links": [],
+                "model_calls": "[]",
                 **audit_params("source.created", "test", sid, {})}
             await source_writes.create_source(g, p)
             rows = await g.read(

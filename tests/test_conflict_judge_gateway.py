@@ -11,6 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.support.api import add_source
+from tests.support.conflicts import claims_of
 from tests.support.fakellm import FakeLLM, Reply
 from tests.support.texts import JUNE12, JUNE19
 
@@ -101,7 +102,7 @@ def test_the_judge_is_asked_about_a_pair_found_by_meaning_alone(
     launch = add_source(client, ws, JUNE12)
     release = add_source(client, ws, "The release goes live on June 19.", title="Release notes")
     (k,) = release["conflicts"]
-    assert {c["id"] for c in k["claims"]} == {launch["claims"][0]["id"],
+    assert {c["id"] for c in claims_of(k)} == {launch["claims"][0]["id"],
                                                release["claims"][0]["id"]}
     assert k["reason"] == "The release is the launch; June 12 is not June 19."
     assert len(asked) == 1 and JUNE12 in asked[0]
@@ -109,7 +110,7 @@ def test_the_judge_is_asked_about_a_pair_found_by_meaning_alone(
     assert embedded and all(m["ok"] for m in embedded)
     same = add_source(client, ws, "The release goes live on June 12.", title="Calendar")
     assert not any(JUNE12 in a for a in asked[1:])
-    assert [{c["statement"] for c in x["claims"]} for x in same["conflicts"]] == [
+    assert [{c["statement"] for c in claims_of(x)} for x in same["conflicts"]] == [
         {"The release goes live on June 19.", "The release goes live on June 12."}]
 
 

@@ -21,6 +21,7 @@ from tests.support.api import (
     resolve_conflict,
     run_agent,
 )
+from tests.support.conflicts import claims_of
 from tests.support.graphs import RecordingGraph, explain, snapshot, statuses, violations, with_graph
 from tests.support.texts import APRIL, JUNE12, JUNE19, MARCH
 
@@ -38,8 +39,8 @@ def test_two_memos_end_to_end(client: TestClient, ws: str, falkordb: str) -> Non
     assert len(april["conflicts"]) == 1, april["conflicts"]
     conflict = april["conflicts"][0]
     assert conflict["kind"] == "date" and conflict["status"] == "open"
-    assert {c["id"] for c in conflict["claims"]} == {june12["id"], june19["id"]}
-    assert {c["source_title"] for c in conflict["claims"]} == {"March memo", "April memo"}
+    assert {c["id"] for c in claims_of(conflict)} == {june12["id"], june19["id"]}
+    assert {c["source_title"] for c in claims_of(conflict)} == {"March memo", "April memo"}
     assert any(m["role"] == "conflict_judge" for m in april["model_calls"])
 
     listed = client.get(f"/api/workspaces/{ws}/conflicts?status=open").json()["items"]
@@ -343,8 +344,8 @@ def test_the_page_conflicts_lookup_starts_from_the_claims(
         key = (await g.read("MATCH (c:Claim {statement: $s}) RETURN c.statement_key AS k",
                             {"s": JUNE12})).first()
         assert key is not None
-        return await store_claims.open_conflicts_of_keys(
-            RecordingGraph(g.store, g.name, seen), [key["k"]])
+        return (await store_claims.open_conflicts_of_keys(
+            RecordingGraph(g.store, g.name, seen), [key["k"]])).by_key
 
     found = with_graph(falkordb, ws, lookup)
     assert [len(ids) for ids in found.values()] == [1]  # the one open conflict, by its key
@@ -355,34 +356,64 @@ def test_the_page_conflicts_lookup_starts_from_the_claims(
 
 
 def test_a_side_corrected_meanwhile_settles_the_conflict(client: TestClient, ws: str,
-                                                          falkordb: str) -> None:
-    """A side corrected by hand after a resolution's preview: the correction closes the
-    conflict in its own write, as resolved, naming itself; the resolution previewed before
-    is refused (conflict_closed) and changes nothing. The replacement is a new claim and is
-    checked like one: it disagrees with the April memo too, so that is a new open conflict."""
+                                                         falkordb: str) -> None:
+    """A side corrected by hand after a resolution's preview, to the other side's value:
+    the replacement joins that side, so one value is left held and the correction closes
+    the conflict in its own write, as resolved, naming itself; the resolution previewed
+    before is refused (conflict_closed) and changes nothing."""
     march = add_source(client, ws, MARCH, title="March memo")
     april = add_source(client, ws, APRIL, title="April memo")
     (k,) = april["conflicts"]
     june12 = claim_named(march, JUNE12)["id"]
-    june19 = claim_named(april, JUNE19)["id"]
     base = f"/api/workspaces/{ws}/conflicts/{k['id']}"
     preview = client.post(base + "/preview", json={"keep": june12}).json()
-    applied = correct_claim(client, ws, june12, "The product launch is planned for June 14.")
+    applied = correct_claim(client, ws, june12, "The product launch is planned for June 19.")
     assert applied["settled"] == [k["id"]]
     closed = client.get(base).json()
-    assert closed["status"] == "resolved" and closed["revision"] == k["revision"] + 1
+    assert closed["status"] == "resolved" and closed["revision"] == k["revision"] + 2
     assert closed["settled_by"] == {"kind": "correction", "id": applied["correction"]["id"],
                                     "note": 'Corrected to "The product launch is planned '
-                                            'for June 14."'}
+                                            'for June 19."'}
     assert closed["resolution"] is None and closed["correction_id"] is None
-    (raised,) = applied["conflicts"]
-    assert raised["status"] == "open" and [o["id"] for o in raised["other"]] == [june19]
-    listed = client.get(f"/api/workspaces/{ws}/conflicts", params={"status": "open"}).json()
-    assert [x["id"] for x in listed["items"]] == [raised["id"]]
+    assert applied["conflicts"] == []
+    assert [[c["status"] for c in s["claims"]] for s in closed["sides"]] == [
+        ["proposed", "accepted"], ["superseded"]]
+    assert client.get(f"/api/workspaces/{ws}/conflicts",
+                      params={"status": "open"}).json()["items"] == []
     stale = {"keep": june12, "conflict_revision": preview["revisions"]["conflict_revision"],
              "impact_token": preview["revisions"]["impact_token"]}
     before = statuses(falkordb, ws)
     r = client.post(base + "/resolve", json=stale)
     assert r.status_code == 409 and r.json()["error"]["code"] == "conflict_closed", r.text
     assert statuses(falkordb, ws) == before
+    assert violations(falkordb, ws) == []
+
+
+def test_a_side_corrected_to_a_third_value_leaves_the_dispute_open(
+        client: TestClient, ws: str, falkordb: str) -> None:
+    """Corrected to a value neither side gave, the replacement is a new side of the same
+    dispute: it stays open (the corrected value superseded on its side), and a resolution
+    previewed before it is stale."""
+    march = add_source(client, ws, MARCH, title="March memo")
+    april = add_source(client, ws, APRIL, title="April memo")
+    (k,) = april["conflicts"]
+    june12 = claim_named(march, JUNE12)["id"]
+    june19 = claim_named(april, JUNE19)["id"]
+    base = f"/api/workspaces/{ws}/conflicts/{k['id']}"
+    preview = client.post(base + "/preview", json={"keep": june19}).json()
+    applied = correct_claim(client, ws, june12, "The product launch is planned for June 14.")
+    assert applied["settled"] == []
+    (joined,) = applied["conflicts"]
+    assert joined["id"] == k["id"] and [o["id"] for o in joined["other"]] == [june19]
+    read = client.get(base).json()
+    assert read["status"] == "open" and read["n_sides"] == 3
+    assert [s["value"] for s in read["sides"]] == ["June 14", "June 19", "June 12"]
+    r = client.post(base + "/resolve", json={
+        "keep": june19, "conflict_revision": preview["revisions"]["conflict_revision"],
+        "impact_token": preview["revisions"]["impact_token"]})
+    assert r.status_code == 409, r.text
+    assert r.json()["error"]["code"] == "stale_correction_preview"
+    _, kept = resolve_conflict(client, ws, k["id"], keep=june19)
+    assert kept.status_code == 201, kept.text
+    assert kept.json()["superseded"] == [applied["replacement"]["id"]]
     assert violations(falkordb, ws) == []

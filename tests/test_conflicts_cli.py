@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 from afterhack.cli.main import app as cli
 from afterhack.client import Client
+from tests.support.conflicts import claims_of
 from tests.support.procs import AppProcess
 from tests.support.texts import JUNE12, JUNE19
 
@@ -43,8 +44,8 @@ def test_two_memos_through_the_cli(running_app: AppProcess, tmp_path: Path) -> N
 
     with Client(running_app.base_url, workspace=env["AFTERHACK_WORKSPACE"]) as api:
         (k,) = api.list_conflicts()["items"]
-        keep = next(c["id"] for c in k["claims"] if c["statement"] == JUNE19)
-        lose = next(c["id"] for c in k["claims"] if c["statement"] == JUNE12)
+        keep = next(c["id"] for c in claims_of(k) if c["statement"] == JUNE19)
+        lose = next(c["id"] for c in claims_of(k) if c["statement"] == JUNE12)
         plan = next(d for d in api.list_decisions()["items"] if d["status"] == "draft")
 
         out = runner.invoke(cli, ["conflicts", "resolve", k["id"], "--keep", keep, *url],
@@ -84,10 +85,10 @@ def test_a_reviewers_claim_in_a_conflict_comes_from_its_correction(
         api.add_source("Launch update. The product launch is planned for June 26.",
                        title="press-memo")
         (k,) = api.list_conflicts()["items"]
-        side = next(c for c in k["claims"] if c["statement"] == JUNE19)
+        side = next(c for c in claims_of(k) if c["statement"] == JUNE19)
         assert side["source_id"] is None and side["source_title"] is None
         assert side["correction_id"] == fix["correction"]["id"]
-        other = next(c for c in k["claims"] if c["id"] != side["id"])
+        other = next(c for c in claims_of(k) if c["id"] != side["id"])
         assert other["correction_id"] is None and other["source_title"] == "press-memo"
         preview = api.preview_conflict_resolution(k["id"], keep=other["id"])
         assert [(x["claim_id"], x["source_id"], x["correction_id"]) for x in
@@ -119,6 +120,8 @@ def _workspace(runner: CliRunner, url: list[str], name: str) -> dict[str, str]:
 
 
 def test_three_memos_through_the_cli(running_app: AppProcess, tmp_path: Path) -> None:
+    """Three memos on one fact are one conflict: the CLI lists each value with its claims,
+    and keeping one value supersedes the other in one resolution."""
     runner = CliRunner()
     url = ["--url", running_app.base_url]
     env = _workspace(runner, url, "three memos")
@@ -127,20 +130,20 @@ def test_three_memos_through_the_cli(running_app: AppProcess, tmp_path: Path) ->
         out = runner.invoke(cli, ["ingest", str(tmp_path / f"{name}.txt"), *url], env=env)
         assert out.exit_code == 0, out.output
     with Client(running_app.base_url, workspace=env["AFTERHACK_WORKSPACE"]) as api:
-        listed = api.list_conflicts()["items"]
-        assert len(listed) == 2
-        (with_alice,) = [k for k in listed if ALICE in {c["statement"] for c in k["claims"]}]
-        (other,) = [k for k in listed if k["id"] != with_alice["id"]]
-    out = runner.invoke(cli, ["conflicts", "resolve", with_alice["id"], "--keep", ALICE,
+        (dispute,) = api.list_conflicts()["items"]
+        assert [(s["value"], {c["statement"] for c in s["claims"]})
+                for s in sorted(dispute["sides"], key=lambda s: s["value"])] == [
+            ("October 1", {BOB}), ("September 15", {ALICE, MINUTES})]
+    out = runner.invoke(cli, ["conflicts", *url], env=env)
+    assert out.exit_code == 0 and "2 values for one fact." in out.output, out.output
+    out = runner.invoke(cli, ["conflicts", "resolve", dispute["id"], "--keep", ALICE,
                               "--yes", *url], env=env)
     assert out.exit_code == 0, out.output
-    assert f"settled by this resolution: conflict {other['id']}" in out.output
+    assert "superseded claims: 1" in out.output
     out = runner.invoke(cli, ["conflicts", *url], env=env)
     assert out.exit_code == 0 and "No conflicts." in out.output, out.output
     out = runner.invoke(cli, ["conflicts", "--status", "resolved", *url], env=env)
-    assert out.exit_code == 0, out.output
-    assert f"settled by resolving conflict {with_alice['id']}" in out.output
-    assert f'Resolved by keeping "{ALICE}"' in out.output
+    assert out.exit_code == 0 and dispute["id"] in out.output, out.output
 
 
 def test_correct_shows_and_leaves_out_the_fact_in_other_words(running_app: AppProcess,
@@ -169,4 +172,4 @@ def test_correct_shows_and_leaves_out_the_fact_in_other_words(running_app: AppPr
         assert "open conflict with the correction (date)" in out.output
         assert api.get_claim(b)["status"] == "proposed"
         (k,) = api.list_conflicts()["items"]
-        assert {c["statement"] for c in k["claims"]} == {fixed, notes}
+        assert {c["statement"] for c in claims_of(k)} == {fixed, notes}

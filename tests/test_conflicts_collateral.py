@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 from afterhack.store.invariants import collateral, states
 from afterhack_tools.bench.synth import build_workspace, correction_targets
+from tests.support.conflicts import claims_of
 from tests.support.graphs import load, violations, with_graph
 
 
@@ -32,13 +33,13 @@ def test_resolving_changes_only_the_losing_region(client: TestClient, ws: str,
     text = " ".join(_moved(by_id[t]["statement"]) for t in targets)
     added = client.post(f"/api/workspaces/{ws}/sources", json={"title": "Revised plan",
                                                                "text": text}).json()
-    raised = {next(c["id"] for c in k["claims"] if c["id"] in by_id): k
+    raised = {next(c["id"] for c in claims_of(k) if c["id"] in by_id): k
               for k in added["conflicts"]}
     assert set(raised) == set(targets), added["conflicts"]
     flagged_any = False
     for i, old in enumerate(targets):
         k = raised[old]
-        new = next(c["id"] for c in k["claims"] if c["id"] != old)
+        new = next(c["id"] for c in claims_of(k) if c["id"] != old)
         keep, lose = (new, old) if i % 2 == 0 else (old, new)
         base = f"/api/workspaces/{ws}/conflicts/{k['id']}"
         p = client.post(base + "/preview", json={"keep": keep}).json()

@@ -14,6 +14,7 @@ import pytest
 
 from afterhack.runtime.embedded import EmbeddedFalkorDB
 from afterhack.store.client import Graph, Row
+from tests.support.conflicts import claims_of
 from tests.support.graphs import violations, with_graph
 from tests.support.procs import AppProcess
 from tests.support.timing import until
@@ -133,7 +134,7 @@ def test_kill_falkordb_during_resolutions(tmp_path: Path) -> None:
                             if k.get("status") != "open":
                                 todo.pop()
                                 continue
-                            keep = k["claims"][1]["id"]
+                            keep = claims_of(k)[1]["id"]
                             p = http.post(f"{base}/conflicts/{kid}/preview",
                                           json={"keep": keep}).json()
                             r = http.post(f"{base}/conflicts/{kid}/resolve", json={

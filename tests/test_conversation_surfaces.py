@@ -100,8 +100,8 @@ def test_cli_say_appends_to_a_named_conversation_and_marks_the_conflict(
                               "2026-05-28T09:30:00Z", "The launch is on June 19.", *url],
                         env=env)
     assert out.exit_code == 0, out.output
-    assert "1 conflict raised and open" in out.output and "One speaker said both." in out.output
-    assert "(newer)" in out.output
+    assert "1 conflict raised or joined and open" in out.output
+    assert "One speaker said both." in out.output and "(newest)" in out.output
     with Client(running_app.base_url, workspace=ws) as c:
         [chat] = c.list_sources()["items"]
         assert chat["kind"] == "conversation" and chat["message_count"] == 4

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.support.conflicts import claims_of
 from tests.support.fakellm import FakeLLM, Reply
 from tests.support.graphs import violations
 
@@ -84,7 +85,7 @@ def test_appending_a_moved_date_raises_a_newer_same_speaker_conflict_and_reads_o
     june12 = _claim(made, "The launch is on June 12.")
     assert conflict["status"] == "open" and conflict["kind"] == "date"
     assert conflict["newer_claim_id"] == june19["id"] and conflict["same_speaker"] is True
-    sides = {c["id"]: c for c in conflict["claims"]}
+    sides = {c["id"]: c for c in claims_of(conflict)}
     assert sides[june12["id"]]["said_at"] == T0 and sides[june19["id"]]["said_by"] == "Ana"
     # The earlier messages are unchanged: the first version is as it was.
     whole = client.get(f"/api/workspaces/{ws}/sources/{sid}").json()

@@ -23,6 +23,7 @@ from afterhack.store import vectors as store_vectors
 from afterhack.store.client import Graph
 from tests.support import LOCAL
 from tests.support.api import add_source
+from tests.support.conflicts import claims_of
 from tests.support.fakellm import FakeLLM, Reply
 from tests.support.graphs import with_graph
 from tests.support.settings import make_settings
@@ -130,7 +131,7 @@ def test_the_worker_checks_by_meaning_what_it_embeds(
         assert time.monotonic() < deadline, "the worker raised nothing"
         time.sleep(0.3)
     (k,) = listed["items"]
-    assert {x["id"] for x in k["claims"]} == {launch["id"], release["claims"][0]["id"]}
+    assert {x["id"] for x in claims_of(k)} == {launch["id"], release["claims"][0]["id"]}
     assert k["reason"] == "The release is the launch; the dates differ."
     events = c.get(f"/api/workspaces/{ws}/audit").json()["items"]
     checked = [e for e in events if e["kind"] == "conflicts.checked_by_meaning"]

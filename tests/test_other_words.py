@@ -17,6 +17,7 @@ from tests.support.api import (
     resolve_conflict,
     run_agent,
 )
+from tests.support.conflicts import claims_of
 from tests.support.graphs import statuses, violations
 
 MEMO_A = "The product launch is planned for June 12."
@@ -125,7 +126,7 @@ def test_notes_left_out_stand_in_an_open_conflict_with_the_correction(
     s = statuses(falkordb, ws)
     assert s[a["id"]] == "superseded" and s[b["id"]] == "proposed"
     listed = client.get(f"/api/workspaces/{ws}/conflicts", params={"status": "open"}).json()
-    assert [{c["id"] for c in x["claims"]} for x in listed["items"]] == [{rep, b["id"]}]
+    assert [{c["id"] for c in claims_of(x)} for x in listed["items"]] == [{rep, b["id"]}]
 
     run = run_agent(client, ws, ASK)
     assert set(_cited(run)) == {rep, b["id"]}
@@ -147,7 +148,7 @@ def test_notes_after_the_correction_raise_a_conflict_with_it(client: TestClient,
     notes = add_source(client, ws, NOTES_B, title="Notes B")
     b = _only_claim(notes)
     (k,) = notes["conflicts"]
-    assert {c["id"] for c in k["claims"]} == {rep, b["id"]} and k["kind"] == "date"
+    assert {c["id"] for c in claims_of(k)} == {rep, b["id"]} and k["kind"] == "date"
     run = run_agent(client, ws, ASK)
     assert set(_cited(run)) == {rep, b["id"]}
     assert run["decision"]["status"] == "needs_review" and run["actions"] == []
@@ -158,7 +159,9 @@ def test_notes_after_the_correction_raise_a_conflict_with_it(client: TestClient,
 def test_the_replacement_is_checked_against_what_it_did_not_correct(
         client: TestClient, ws: str, falkordb: str) -> None:
     """A current claim that gives another value for the same thing (and is not the same fact
-    as the corrected claim) is put in a conflict with the replacement in the same write."""
+    as the corrected claim) is in a conflict with the replacement in the same write: the
+    replacement joins the dispute over that fact, which stays open with the corrected value
+    superseded."""
     a = _only_claim(add_source(client, ws, MEMO_A, title="Memo A"))
     other = _only_claim(add_source(client, ws, "The launch happens on July 2.", title="Calendar"))
     ks = client.get(f"/api/workspaces/{ws}/conflicts", params={"status": "open"}).json()
@@ -167,9 +170,13 @@ def test_the_replacement_is_checked_against_what_it_did_not_correct(
     r = apply_correction(client, ws, a["id"], FIXED, preview)
     assert r.status_code == 201, r.text
     out = r.json()
-    assert out["settled"] == [first["id"]]  # its June 12 side is corrected
+    assert out["settled"] == []  # June 19 and July 2 still disagree
     (k,) = out["conflicts"]
-    assert [o["id"] for o in k["other"]] == [other["id"]]
+    assert k["id"] == first["id"] and [o["id"] for o in k["other"]] == [other["id"]]
+    dispute = client.get(f"/api/workspaces/{ws}/conflicts/{first['id']}").json()
+    assert [s["value"] for s in dispute["sides"]] == ["June 19", "July 2", "June 12"]
+    assert [[c["status"] for c in s["claims"]] for s in dispute["sides"]] == [
+        ["accepted"], ["proposed"], ["superseded"]]
     assert violations(falkordb, ws) == []
 
 
@@ -246,37 +253,42 @@ def test_german_and_chinese_memos_that_disagree_raise_conflicts(
     second = add_source(client, ws, other, title="Memo 2")
     (k,) = second["conflicts"]
     assert k["kind"] == kind and k["status"] == "open"
-    assert {c["id"] for c in k["claims"]} == {first["id"], _only_claim(second)["id"]}
+    assert {c["id"] for c in claims_of(k)} == {first["id"], _only_claim(second)["id"]}
 
 
-def test_three_memos_resolving_one_conflict_settles_the_other(client: TestClient, ws: str,
-                                                              falkordb: str) -> None:
+def test_three_memos_on_one_fact_are_one_dispute(client: TestClient, ws: str,
+                                                 falkordb: str) -> None:
+    """A third memo on the fact joins the open conflict over it, on the side of the value it
+    restates; keeping that value supersedes the other side, and a read as of before the
+    third memo shows the dispute as it was then."""
     alice = _only_claim(add_source(client, ws, ALICE, title="Alice"))
     bob_memo = add_source(client, ws, BOB, title="Bob")
     bob = _only_claim(bob_memo)
+    (dispute,) = bob_memo["conflicts"]
+    assert {c["id"] for c in claims_of(dispute)} == {alice["id"], bob["id"]}
+    before = client.get(f"/api/workspaces/{ws}/conflicts/{dispute['id']}").json()
     minutes_memo = add_source(client, ws, MINUTES, title="Steering minutes")
     minutes = _only_claim(minutes_memo)
-    (with_alice,) = bob_memo["conflicts"]
-    (with_minutes,) = minutes_memo["conflicts"]
-    assert {c["id"] for c in with_alice["claims"]} == {alice["id"], bob["id"]}
-    assert {c["id"] for c in with_minutes["claims"]} == {bob["id"], minutes["id"]}
+    (joined,) = minutes_memo["conflicts"]
+    assert joined["id"] == dispute["id"] and joined["revision"] == dispute["revision"] + 1
+    read = client.get(f"/api/workspaces/{ws}/conflicts/{dispute['id']}").json()
+    assert read["n_sides"] == 2 and read["n_claims"] == 3 and read["complete"]
+    by_value = {s["value"]: {c["id"] for c in s["claims"]} for s in read["sides"]}
+    assert by_value == {"September 15": {alice["id"], minutes["id"]},
+                        "October 1": {bob["id"]}}
+    then = client.get(f"/api/workspaces/{ws}/conflicts/{dispute['id']}",
+                      params={"as_of": str(before["sides"][0]["claims"][0]["joined_at"])}
+                      ).json()
+    assert {c["id"] for c in claims_of(then)} == {alice["id"], bob["id"]}
 
-    _, r = resolve_conflict(client, ws, with_alice["id"], keep=alice["id"],
+    _, r = resolve_conflict(client, ws, dispute["id"], keep=minutes["id"],
                             reason="The committee confirmed Alice's date.")
     assert r.status_code == 201, r.text
     out = r.json()
-    assert out["superseded"] == [bob["id"]] and out["settled"] == [with_minutes["id"]]
-    settled = client.get(f"/api/workspaces/{ws}/conflicts/{with_minutes['id']}").json()
-    assert settled["status"] == "resolved" and settled["resolution"] is None
-    assert settled["settled_by"] == {"kind": "resolution", "id": with_alice["id"],
-                                     "note": f'Resolved by keeping "{ALICE}"'}
+    assert out["superseded"] == [bob["id"]] and out["settled"] == []
+    assert out["conflict"]["status"] == "resolved"
     assert client.get(f"/api/workspaces/{ws}/conflicts",
                       params={"status": "open"}).json()["items"] == []
-    # The history keeps when: as of before the resolution, it was open.
-    at = settled["created_at"]
-    then = client.get(f"/api/workspaces/{ws}/conflicts/{with_minutes['id']}",
-                      params={"as_of": str(at)}).json()
-    assert then["status"] == "open" and then["settled_by"] is None
     s = statuses(falkordb, ws)
     assert s[bob["id"]] == "superseded" and s[minutes["id"]] == s[alice["id"]] == "proposed"
     assert violations(falkordb, ws) == []
@@ -300,32 +312,33 @@ def test_a_new_version_settles_the_conflicts_of_what_it_retires(client: TestClie
     assert violations(falkordb, ws) == []
 
 
-def test_a_speakers_newer_statement_settles_the_conflicts_of_the_older(
+def test_a_speakers_newer_value_supersedes_their_older_and_the_dispute_goes_on(
         client: TestClient, ws: str, falkordb: str) -> None:
-    """Under latest_wins, a speaker's newer statement supersedes the older at once (a
-    policy's resolution): the older statement's other conflicts close in the same write,
-    settled by that resolution, and the newer statement is checked like any new claim."""
+    """Under latest_wins, a speaker's newer value supersedes their older one at once (a
+    policy's supersede correction), and joins the dispute over the fact, which stays open
+    over the values still held (the memo's, and the speaker's newest), for a reviewer."""
     assert client.patch(f"/api/workspaces/{ws}", json={"updates": "latest_wins"}
                         ).status_code == 200
     base = f"/api/workspaces/{ws}/sources"
     at = 1_780_000_000_000
     chat = client.post(base, json={"title": "Chat", "messages": [
         {"speaker": "Ana", "text": "The launch is on June 12.", "at": at}]}).json()
+    june12 = _only_claim(chat)
     memo = add_source(client, ws, "The launch is on June 19.", title="Memo")
     (with_memo,) = memo["conflicts"]
     r = client.post(f"{base}/{chat['source']['id']}/messages", json={"messages": [
         {"speaker": "Ana", "text": "The launch is on July 1.", "at": at + 60_000}]})
     assert r.status_code == 201, r.text
     moved = r.json()
-    by_status = {k["status"]: k for k in moved["conflicts"]}
-    policy = by_status["resolved"]
-    assert policy["resolved_by"] == "policy"
-    settled = client.get(f"/api/workspaces/{ws}/conflicts/{with_memo['id']}").json()
-    assert settled["status"] == "resolved" and settled["settled_by"] is not None
-    assert settled["settled_by"]["kind"] == "resolution"
-    assert settled["settled_by"]["id"] == policy["id"]
-    # July 1 against the memo's June 19: open, for a reviewer.
-    assert by_status["open"]["status"] == "open"
-    assert {c["statement"] for c in by_status["open"]["claims"]} == {
-        "The launch is on July 1.", "The launch is on June 19."}
+    july = _only_claim(moved)
+    (k,) = moved["conflicts"]
+    assert k["id"] == with_memo["id"] and k["status"] == "open"
+    assert [x["claim_id"] for x in moved["retired"]] == [june12["id"]]
+    read = client.get(f"/api/workspaces/{ws}/conflicts/{k['id']}").json()
+    assert {s["value"]: [c["status"] for c in s["claims"]] for s in read["sides"]} == {
+        "July 1": ["proposed"], "June 19": ["proposed"], "June 12": ["superseded"]}
+    # The newest word is the newest side's (the memo was added after the chat was said).
+    assert read["newer_claim_id"] == read["sides"][0]["claims"][0]["id"]
+    older = client.get(f"/api/workspaces/{ws}/claims/{june12['id']}").json()
+    assert older["superseded_by"]["id"] == july["id"]
     assert violations(falkordb, ws) == []

@@ -8,37 +8,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.support.chat import MINUTE, T0, Chat
+from tests.support.chat import claim_said as _claim
+from tests.support.chat import post as _post
+from tests.support.conflicts import claims_of
 from tests.support.graphs import violations
-
-T0 = 1_780_000_000_000
-MINUTE = 60_000
-
-
-def _post(client: TestClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    r = client.post(path, json=body)
-    assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
-def _claim(body: dict[str, Any], statement: str) -> dict[str, Any]:
-    return next(c for c in body["claims"] if c["statement"] == statement)
-
-
-class Chat:
-    """One conversation, said to message by message."""
-
-    def __init__(self, client: TestClient, ws: str) -> None:
-        self.client, self.ws = client, ws
-        self.id: str | None = None
-
-    def say(self, speaker: str, text: str, at: int) -> dict[str, Any]:
-        base = f"/api/workspaces/{self.ws}/sources"
-        msg = {"messages": [{"speaker": speaker, "text": text, "at": at}]}
-        if self.id is None:
-            made = _post(self.client, base, {"title": "Team chat", **msg})
-            self.id = made["source"]["id"]
-            return made
-        return _post(self.client, f"{base}/{self.id}/messages", msg)
 
 
 def _open_conflicts(client: TestClient, ws: str) -> list[dict[str, Any]]:
@@ -56,7 +30,7 @@ def test_a_spoken_correction_conflicts_with_what_it_corrects(client: TestClient,
     fixed = chat.say("Tom", CORRECTION, T0 + MINUTE)
     [conflict] = fixed["conflicts"]
     march14, march21 = _claim(first, OFFSITE), _claim(fixed, CORRECTION)
-    assert {c["id"] for c in conflict["claims"]} == {march14["id"], march21["id"]}
+    assert {c["id"] for c in claims_of(conflict)} == {march14["id"], march21["id"]}
     assert conflict["kind"] == "date" and conflict["status"] == "open"
     assert conflict["newer_claim_id"] == march21["id"] and conflict["same_speaker"] is True
     # Under review nothing is superseded: the reviewer decides.
@@ -96,12 +70,12 @@ def test_my_flight_is_the_speakers_and_a_follow_up_is_read_with_its_sentence(
     version = moved["source"]["versions"][0]
     assert version["text"][claim["quote_start"]:claim["quote_end"]] == claim["evidence_quote"]
     [conflict] = moved["conflicts"]
-    sides = {c["id"] for c in conflict["claims"]}
+    sides = {c["id"] for c in claims_of(conflict)}
     assert sides == {_claim(ana, "My flight lands at 7:40.")["id"], claim["id"]}
     assert conflict["kind"] == "time" and conflict["newer_claim_id"] == claim["id"]
     assert conflict["same_speaker"] is True
     ben_claim = _claim(ben, "My flight lands at 11:00.")["id"]
-    assert all(ben_claim not in {c["id"] for c in k["claims"]}
+    assert all(ben_claim not in {c["id"] for c in claims_of(k)}
                for k in _open_conflicts(client, ws))
     assert violations(falkordb, ws) == []
 
@@ -121,11 +95,13 @@ def test_memos_in_english_german_and_chinese_on_one_fact_conflict(
     kinds = sorted(c["kind"] for c in chinese["conflicts"])
     english = {"The product launch is on June 12.", "The event budget is 40,000 euros."}
     against_english = [c for c in chinese["conflicts"]
-                       if english & {s["statement"] for s in c["claims"]}]
+                       if english & {s["statement"] for s in claims_of(c)}]
     assert sorted(c["kind"] for c in against_english) == ["amount", "date"], kinds
-    # The German and the Chinese budgets agree: one fact, no conflict between them.
-    assert not any({"Das Budget der Veranstaltung beträgt 50.000 Euro.", "活动预算为五万欧元。"}
-                   <= {s["statement"] for s in c["claims"]} for c in chinese["conflicts"])
+    # The German and the Chinese budgets agree: one value, one side of the dispute.
+    budget = client.get(f"/api/workspaces/{ws}/conflicts/{budget_de['id']}").json()
+    assert {s["value"]: {c["statement"] for c in s["claims"]} for s in budget["sides"]} == {
+        "EUR 50,000": {"Das Budget der Veranstaltung beträgt 50.000 Euro.", "活动预算为五万欧元。"},
+        "EUR 40,000": {"The event budget is 40,000 euros."}}
     assert violations(falkordb, ws) == []
 
 
@@ -148,7 +124,7 @@ def test_a_message_that_opens_on_a_pronoun_is_read_with_the_speakers_previous_on
     assert claim["statement"] == "My flight lands at 9:15 now."
     assert claim["evidence_quote"] == "It lands at 9:15 now."
     [conflict] = moved["conflicts"]
-    assert {c["id"] for c in conflict["claims"]} == {
+    assert {c["id"] for c in claims_of(conflict)} == {
         _claim(ana, "My flight lands at 7:40.")["id"], claim["id"]}
     # Within one request too: the speaker's earlier message, not another speaker's.
     other = Chat(client, ws)
@@ -158,7 +134,7 @@ def test_a_message_that_opens_on_a_pronoun_is_read_with_the_speakers_previous_on
         {"speaker": "Tom", "text": "It leaves at 7:00 now.", "at": T0 + 2 * MINUTE}]})
     tom = next(c for c in both["claims"] if c["said_by"] == "Tom")
     assert tom["statement"] == "The shuttle leaves at 7:00 now."
-    [moved_shuttle] = [k for k in both["conflicts"] if tom["id"] in {c["id"] for c in k["claims"]}]
+    [moved_shuttle] = [k for k in both["conflicts"] if tom["id"] in {c["id"] for c in claims_of(k)}]
     assert _claim(made, "The shuttle leaves at 6:30.")["id"] in {
-        c["id"] for c in moved_shuttle["claims"]}
+        c["id"] for c in claims_of(moved_shuttle)}
     assert violations(falkordb, ws) == []

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from afterhack.records.clock import now_ms
 from tests.support.api import read_json
+from tests.support.conflicts import claims_of
 
 
 def moment() -> int:
@@ -73,7 +74,7 @@ def world(client: TestClient, ws: str, as_of: int | None = None,
         "claims": sorted((c["id"], c["status"], tuple(c["open_conflict_ids"]))
                          for c in claims),
         "conflicts": sorted((k["id"], k["status"], k["resolution"],
-                             tuple(sorted((c["id"], c["status"]) for c in k["claims"])))
+                             tuple(sorted((c["id"], c["status"]) for c in claims_of(k))))
                             for k in conflicts),
         "graph": _graph(graph),
         "internal": sorted((n["id"], n["status"]) for n in _get(

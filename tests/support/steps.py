@@ -10,6 +10,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 from hypothesis import strategies as st
 
+from tests.support.conflicts import claims_of
+
 SENTENCES = (
     "The product launch is planned for June 12.",
     "The launch moves to June 19.",
@@ -69,7 +71,7 @@ def step(client: TestClient, ws: str, what: tuple[Any, ...]) -> None:
         k = pick(client.get(base + "/conflicts?status=open").json()["items"], what[1])
         if k is not None:
             choice: dict[str, Any] = ({"dismiss": True} if what[2] == "dismiss"
-                                      else {"keep": k["claims"][int(what[2][-1])]["id"]})
+                                      else {"keep": claims_of(k)[int(what[2][-1])]["id"]})
             p = client.post(f"{base}/conflicts/{k['id']}/preview", json=choice)
             if p.status_code == 200:
                 rev = p.json()["revisions"]

@@ -35,9 +35,10 @@ def conflicts(
     limit: LimitOpt = 20, cursor: CursorOpt = None, every: AllOpt = False,
     url: UrlOpt = DEFAULT_URL, workspace: WorkspaceOpt = None, key: KeyOpt = None,
 ) -> None:
-    """List conflicts, newest first, both sides with their quotes, sources and dates. One
-    page (--limit) at a time; when there are more, it says how many and the --cursor that
-    shows the next page. --all shows every one."""
+    """List conflicts, newest first: each a dispute over one fact, each value a side with
+    its claims' quotes, sources and dates, the newest value first. One page (--limit) at a
+    time; when there are more, it says how many and the --cursor that shows the next page.
+    --all shows every one."""
     if ctx.invoked_subcommand is not None:
         return
     if status not in CONFLICT_STATUS_FILTERS:
@@ -60,9 +61,10 @@ def resolve_conflict(
              "the kept claim is in.", show_default=False)] = None,
     keep: Annotated[str | None, typer.Option(
         help="The claim to keep (its id, or words that find exactly one current claim): the "
-             "other side (and its copies) is superseded by it.")] = None,
+             "claims of every other value (and their copies) are superseded by it.")] = None,
     dismiss: Annotated[bool, typer.Option(
-        "--dismiss", help="Both sides hold (another scope); never raise this pair again.")
+        "--dismiss", help="Every value holds (another scope); never raise a pair of these "
+        "claims again.")
     ] = False,
     reason: Annotated[str | None, typer.Option(help="Why (kept on the resolution).")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Apply without asking.")] = False,

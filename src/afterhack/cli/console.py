@@ -211,8 +211,9 @@ def _conflict_parts(conflicts: list[JSON], every: bool) -> list[RenderableType]:
     open_ = [k for k in conflicts if k.get("status") == "open"]
     closed = [k for k in conflicts if k.get("status") != "open"]
     if open_:
-        parts.append(Text(f"{_plural(len(open_), 'conflict')} raised and open: the sources "
-                          "disagree (`afterhack conflicts` shows them)", style="bold red"))
+        parts.append(Text(f"{_plural(len(open_), 'conflict')} raised or joined and open: the "
+                          "sources disagree (`afterhack conflicts` shows them)",
+                          style="bold red"))
     parts += _some_conflicts(open_, every)
     if closed:
         parts.append(Text(f"{_plural(len(closed), 'conflict')} raised and settled at once: "
@@ -233,12 +234,21 @@ def _some_conflicts(conflicts: list[JSON], every: bool) -> list[RenderableType]:
     return parts
 
 
+# How many values a conflict's line names before it counts the rest.
+LINE_SIDES = 3
+
+
 def conflict_line(k: JSON) -> Text:
-    """A conflict in one line: its status, what disagrees and where each side comes from,
-    and its id."""
-    sides = " \u2260 ".join(f"\u201c{c.get('statement')}\u201d ({side_origin(c)})"
-                            for c in k.get("claims") or [])
-    return _line("  ", status(k.get("status")), f" {sides}",
+    """A conflict in one line: its status, its values (each as its first claim says it, and
+    where that comes from), and its id."""
+    sides = k.get("sides") or []
+    named = " \u2260 ".join(
+        f"\u201c{c.get('statement')}\u201d ({side_origin(c)})"
+        for side in sides[:LINE_SIDES] for c in (side.get("claims") or [])[:1])
+    more = (k.get("n_sides") or len(sides)) - min(len(sides), LINE_SIDES)
+    if more > 0:
+        named += f" \u2260 {_plural(more, 'more value')}"
+    return _line("  ", status(k.get("status")), f" {named}",
                  Text(f"  ({k.get('id')})", style="dim"))
 
 
@@ -436,7 +446,8 @@ def settled_text(k: JSON) -> Text | None:
     if not by:
         return None
     what = {"correction": "a correction", "resolution": "resolving conflict "
-            f"{by.get('id')}", "version": "a new version of a source"}.get(
+            f"{by.get('id')}", "version": "a new version of a source",
+            "erasure": "an erasure", "merged": f"joining conflict {by.get('id')}"}.get(
                 str(by.get("kind")), str(by.get("kind")))
     return Text(f"settled by {what}: {by.get('note')}", style="green")
 
@@ -454,11 +465,17 @@ def decided_at(ms: object) -> str:
 
 
 def _speakers(k: JSON) -> str:
+    every = "both" if (k.get("n_sides") or 2) <= 2 else "every value"
     if k.get("same_speaker") is True:
-        return " One speaker said both."
+        return f" One speaker said {every}."
     if k.get("same_speaker") is False:
-        return " Two speakers."
+        return " More than one speaker."
     return ""
+
+
+def claims_of(k: JSON) -> list[JSON]:
+    """Every claim a conflict lists, side after side (the newest value first)."""
+    return [c for side in k.get("sides") or [] for c in side.get("claims") or []]
 
 
 REVIEWER = "Workspace reviewer correction"
@@ -473,34 +490,46 @@ def side_origin(c: JSON) -> str:
 
 
 def conflict_view(k: JSON) -> RenderableType:
-    """One conflict: both sides side by side, each with its quote, source and date (who
-    said it, for a message), the newer side marked."""
-    table = Table(show_header=True, header_style="bold", expand=True,
-                  title=_line(Text("Conflict ", style="bold"), status(k.get("status")),
-                              f" {k.get('kind')}: {k.get('reason')}{_speakers(k)}",
-                              Text(f"  ({k.get('id')})", style="dim")))
-    table.add_column("side")
+    """One conflict, a dispute over one fact: each value a side, the newest first, with its
+    claims, each with its quote, source and date (who said it, for a message), the newest
+    word marked."""
+    n_sides = k.get("n_sides") or len(k.get("sides") or [])
+    title = _line(Text("Conflict ", style="bold"), status(k.get("status")),
+                  f" {k.get('kind')}: {n_sides} values for one fact.{_speakers(k)}",
+                  Text(f"  ({k.get('id')})", style="dim"))
+    table = Table(show_header=True, header_style="bold", expand=True, title=title)
+    table.add_column("value")
     table.add_column("claim")
     table.add_column("quote", style="italic")
     table.add_column("source")
-    for i, c in enumerate(k.get("claims") or []):
-        newer = " (newer)" if c.get("id") == k.get("newer_claim_id") else ""
-        when = (f"said by {c['said_by']}, {_when(c.get('said_at'))}" if c.get("said_by")
-                else _when(c.get("source_added_at") or c.get("created_at")))
-        table.add_row(
-            ("AB"[i] if i < 2 else str(i)) + newer,
-            _line(status(c.get("status")), f" {c.get('statement')}",
-                  Text(f"\n{c.get('id')}", style="dim")),
-            f"\u201c{c.get('evidence_quote') or ''}\u201d",
-            # A conversation's versions are its appends, not what a reader counts: a message
-            # is told by who said it and when.
-            side_origin(c) + (f", version {c['version']}"
-                              if c.get("version") and not c.get("said_by") else "")
-            + f"\n{when}")
-    settled = settled_text(k)
-    if settled is not None:
-        table.caption = settled
+    for side in k.get("sides") or []:
+        for i, c in enumerate(side.get("claims") or []):
+            newest = " (newest)" if c.get("id") == k.get("newer_claim_id") else ""
+            when = (f"said by {c['said_by']}, {_when(c.get('said_at'))}" if c.get("said_by")
+                    else _when(c.get("source_added_at") or c.get("created_at")))
+            table.add_row(
+                (str(side.get("value")) if i == 0 else "") + newest,
+                _line(status(c.get("status")), f" {c.get('statement')}",
+                      Text(f"\n{c.get('id')}", style="dim")),
+                f"\u201c{c.get('evidence_quote') or ''}\u201d",
+                # A conversation's versions are its appends, not what a reader counts: a
+                # message is told by who said it and when.
+                side_origin(c) + (f", version {c['version']}"
+                                  if c.get("version") and not c.get("said_by") else "")
+                + f"\n{when}")
+    notes = [t for t in (settled_text(k), _partial(k)) if t is not None]
+    if notes:
+        table.caption = Text("\n").join(notes)
     return table
+
+
+def _partial(k: JSON) -> Text | None:
+    """What an answer that lists part of a large dispute leaves out, and how to see it."""
+    if k.get("complete", True):
+        return None
+    shown = len(claims_of(k))
+    return Text(f"{shown} of its {k.get('n_claims')} claims shown here; `afterhack "
+                f"conflicts` lists them all.", style="dim")
 
 
 def conflicts_view(listed: JSON) -> RenderableType:
@@ -514,13 +543,13 @@ def resolution_preview_view(preview: JSON) -> RenderableType:
     """What a conflict resolution would do: the claims superseded, then flag / hold / stay."""
     parts: list[RenderableType] = [conflict_view(preview["conflict"])]
     if preview.get("resolution") == "dismiss":
-        parts.append(Text("Dismiss: both sides stay current, and this pair is never raised "
-                          "again.", style="bold"))
+        parts.append(Text("Dismiss: every value stays current, and no pair of these claims "
+                          "is raised again.", style="bold"))
         return Group(*parts)
-    kept: JSON = next((c for c in preview["conflict"].get("claims") or []
-                       if c.get("id") == preview.get("keep")), {})
+    listed = claims_of(preview["conflict"])
+    kept: JSON = next((c for c in listed if c.get("id") == preview.get("keep")), {})
     parts.append(_line(Text("Keep ", style="bold green"), str(kept.get("statement"))))
-    sides = {c.get("id"): c for c in preview["conflict"].get("claims") or []}
+    sides = {c.get("id"): c for c in listed}
     titles = {c.get("source_id"): c.get("source_title") for c in sides.values()}
     for x in preview.get("supersede") or []:
         side = sides.get(x.get("claim_id")) or {**x,

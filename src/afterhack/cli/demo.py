@@ -183,7 +183,7 @@ def two_memos(c: Client, j: _Journey) -> None:
         _check(april["status"] != "preview", "the April memo was not added")
         assert april["status"] != "preview"
         dates = [k for k in april["conflicts"]
-                 if {x["statement"] for x in k["claims"]} == {MARCH_DATE, APRIL_DATE}]
+                 if {x["statement"] for x in show.claims_of(k)} == {MARCH_DATE, APRIL_DATE}]
         _check(len(dates) == 1, "no conflict was raised between the two launch dates")
         conflict = dates[0]
 
@@ -197,7 +197,7 @@ def two_memos(c: Client, j: _Journey) -> None:
         out.print("The run does not pick a side: the decision is needs_review, it cites both "
                   "memos, and no action is proposed.")
 
-    keep = next(x["id"] for x in conflict["claims"] if x["statement"] == APRIL_DATE)
+    keep = next(x["id"] for x in show.claims_of(conflict) if x["statement"] == APRIL_DATE)
     with j.step("12. Preview keeping the April date"):
         preview = c.preview_conflict_resolution(conflict["id"], keep=keep)
         out.print(show.resolution_preview_view(preview))

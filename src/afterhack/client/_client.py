@@ -601,8 +601,9 @@ class _Endpoints:
     def list_conflicts(self, *, status: ConflictStatusFilter | None = "open",
                        limit: int = 100, offset: int = 0, cursor: str | None = None,
                        as_of: When | None = None, workspace: str | None = None) -> Request:
-        """A page of conflicts, newest first, each with both claims, their quotes, sources
-        and dates (``next_cursor``, ``total``: see list_workspaces; ``total`` is None with
+        """A page of conflicts, newest first, each a dispute over one fact: its ``sides``,
+        one per value (the newest first), each with its claims, their quotes, sources and
+        dates (``next_cursor``, ``total``: see list_workspaces; ``total`` is None with
         ``as_of``)."""
         return Request("GET", self._ws(workspace) + "/conflicts",
                        params=_body(status=status, limit=limit, offset=offset or None,

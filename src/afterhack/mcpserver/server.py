@@ -48,9 +48,11 @@ INSTRUCTIONS = """\
 afterhack is agent memory with proof. Claims come from sources with exact quotes.
 To answer a question from memory: start_run, then search_claims, then get_claim_sources for
 the claims you will rely on, then submit_proposal citing only claims you both found and
-retrieved in this run (others are dropped). A claim whose open_conflict_ids is not empty is
-disputed by another source: do not pick a side; a run citing both sides is written for a
-reviewer. To fix a wrong claim: preview_correction, then apply_correction with the
+retrieved in this run (others are dropped). A claim whose open_conflict_ids is not empty
+gives a value of a fact in dispute (one conflict lists every value with its claims): do not
+pick a side; a run citing two of its values is written for a reviewer. Search ranks each
+fact's newest value first, and a question about now ("now", "currently", "latest") finds
+its newest value alone. To fix a wrong claim: preview_correction, then apply_correction with the
 revisions the preview returned. get_impact shows what depends on a claim. Conflicts between
 sources: list_conflicts, preview_conflict_resolution, then resolve_conflict with the
 revisions the preview returned. To keep what someone told you: remember, with who said it,
@@ -212,7 +214,8 @@ def _source_tools(server: AfterhackMCP, invoke: Invoke) -> None:
                          text: NonBlank, ctx: Context[Any, Any]) -> CallToolResult:
         """Add a document: it is split into fragments and claims are extracted, each kept only
         with an exact quote. Returns the source, the kept claims, dropped counts and the
-        conflicts its claims raised with what the memory already holds."""
+        conflicts its claims raised or joined (a new value of a fact in dispute joins the
+        open conflict over it) with what the memory already holds."""
         return await invoke(ctx, workspace_id, "add_source",
                             lambda ws: ws.add_text(Document(text=text, title=title)))
 
@@ -296,10 +299,13 @@ def _conflict_tools(server: AfterhackMCP, invoke: Invoke) -> None:
     async def list_conflicts(workspace_id: WorkspaceId, ctx: Context[Any, Any],
                              status: ConflictStatusFilter = "open", limit: PageSize = 100,
                              cursor: PageCursor = None) -> CallToolResult:
-        """Conflicts between sources, a page at a time (newest first): {items: [{id, status,
-        kind, reason, detected_by, revision, claims: [{id, statement, status, evidence_quote,
-        source_id, source_title, correction_id, created_at}]}], next_cursor, total}. Pass
-        next_cursor back as cursor (same status) for the next page; null on the last."""
+        """Conflicts between sources, a page at a time (newest first). Each is a dispute over
+        one fact: {items: [{id, status, kind, reason, revision, newer_claim_id, n_sides,
+        n_claims, sides: [{side, value, newest_at, claims: [{id, statement, status,
+        evidence_quote, source_id, source_title, said_by, said_at, created_at}]}]}],
+        next_cursor, total}: each value a side with the claims that give it, the newest value
+        first. Pass next_cursor back as cursor (same status) for the next page; null on the
+        last."""
         return await invoke(ctx, workspace_id, "read", lambda ws: ws.conflicts(
             parse_status(status), limit, cursor=cursor))
 
@@ -308,10 +314,10 @@ def _conflict_tools(server: AfterhackMCP, invoke: Invoke) -> None:
         workspace_id: WorkspaceId, conflict_id: ConflictId, ctx: Context[Any, Any],
         keep: ClaimId | None = None, dismiss: Flag = False,
     ) -> CallToolResult:
-        """Preview resolving a conflict: keep one side (keep: its claim id; the other side
-        and its copies are superseded by it) or dismiss (both hold). Shows the claims
-        superseded, the decisions flagged, actions held and decisions that stay, plus the
-        revisions to resolve with."""
+        """Preview resolving a conflict: keep one value (keep: a claim id of its side; every
+        claim of the other values, and their copies, are superseded by it) or dismiss (every
+        value holds). Shows the claims superseded, the decisions flagged, actions held and
+        decisions that stay, plus the revisions to resolve with."""
         return await invoke(ctx, workspace_id, "correct", lambda ws: ws.preview_resolution(
             conflict_id, Choice(keep=keep, dismiss=dismiss)))
 

@@ -22,8 +22,10 @@ from typing_extensions import TypedDict
 
 from afterhack import facts
 from afterhack.llm.judge import Candidate, ConflictJudge, Subject
+from afterhack.memory import disputes
+from afterhack.memory.disputes import Placement, Stated
 from afterhack.model.calls import ModelCall
-from afterhack.model.writes import ConflictRow, LinkRow
+from afterhack.model.writes import ConflictRow, LinkRow, RaiseRows
 from afterhack.records.audit import audit_event
 from afterhack.records.clock import now_ms
 from afterhack.records.conflicts import conflict_row, pair_key
@@ -31,6 +33,7 @@ from afterhack.retrieval import neighbours, search
 from afterhack.store import claims as store_claims
 from afterhack.store import conflicts as store_conflicts
 from afterhack.store.client import Graph
+from afterhack.store.conflicts import Membership
 
 if TYPE_CHECKING:
     from afterhack.retrieval.vectors import Vectors
@@ -61,7 +64,8 @@ def stored_statement(claim_id: str, statement: str, key: str) -> NewStatement:
 
 @dataclass
 class Checks:
-    """The conflicts a batch of new claims would raise, and what finding them cost."""
+    """The pairs a batch of new claims disagrees with, where they go (the conflicts raised
+    and joined: disputes.py), and what finding them cost."""
 
     rows: list[ConflictRow] = field(default_factory=list)
     # Pairs that state the same fact in other words (facts.same_fact), linked in the same
@@ -69,6 +73,25 @@ class Checks:
     links: list[LinkRow] = field(default_factory=list)
     calls: list[ModelCall] = field(default_factory=list)
     compared: int = 0
+    # Every claim compared, and the open or dismissed conflicts their statements are in.
+    stated: dict[str, Stated] = field(default_factory=dict)
+    found: list[Membership] = field(default_factory=list)
+    placed: Placement = field(default_factory=Placement)
+
+    def place(self) -> None:
+        """Where the pairs and links go (again, after a caller added pairs of its own)."""
+        self.placed = disputes.place(self.rows, self.links, self.stated, self.found)
+
+    def writes(self) -> RaiseRows:
+        """What the write that adds the claims raises, joins and links."""
+        return {"conflicts": self.placed.disputes, "members": self.placed.members,
+                "links": self.links}
+
+    def touched_keys(self) -> set[str]:
+        """The statements of the claims that join a conflict and of those they were found
+        against: what the write's answer shows of each conflict."""
+        ids = {m["claim_id"] for m in self.placed.members} | {r["old_id"] for r in self.rows}
+        return {self.stated[i].key for i in ids if i in self.stated}
 
 
 @dataclass(frozen=True)
@@ -163,11 +186,17 @@ async def check_new_claims(g: Graph, judge: ConflictJudge, new: Sequence[NewStat
     old = await store_conflicts.said(g, sorted({
         h.id for c, h in pairs.values() if h.said is None and facts.speaks_of_self(h.statement)}))
     out.links = same_fact_links(pairs.values(), old)
-    # A pair raised before (in any status) is not judged again.
-    known = await store_conflicts.known_keys(g, list(pairs))
-    todo = [(k, c, h) for k, (c, h) in pairs.items() if k not in known]
+    for c, h in pairs.values():
+        out.stated[c["id"]] = Stated(c["statement"], c["key"], c["said_by"])
+        out.stated[h.id] = Stated(h.statement, h.statement_key, _said_by(h.said or old.get(h.id)))
+    # A pair both in one open or dismissed conflict is not judged again.
+    out.found = await store_conflicts.memberships(g, [s.key for s in out.stated.values()])
+    held = disputes.by_key(out.found)
+    todo = [(k, c, h) for k, (c, h) in pairs.items()
+            if not disputes.shared(held, c["key"], h.statement_key)]
     out.compared = len(todo)
     if not todo:
+        out.place()
         return out
     verdicts, calls = await judge.judge([
         Candidate(a=h.statement, b=c["statement"], by_meaning=h.by_meaning,
@@ -183,6 +212,7 @@ async def check_new_claims(g: Graph, judge: ConflictJudge, new: Sequence[NewStat
         newer, same = _newer_and_speaker(c, h.said or old.get(h.id), now)
         out.rows.append(conflict_row(k, j.kind, j.reason, judge.name, c["id"], h.id,
                                      newer=newer, same_speaker=same))
+    out.place()
     return out
 
 
@@ -234,8 +264,9 @@ async def check_by_meaning(g: Graph, judge: ConflictJudge, claim_ids: Sequence[s
     in meaning (their own vectors, read where they are stored), and raise the conflicts in
     one write: what the worker does after each batch it embeds, so that a claim checked at
     its ingest by words alone (a batch too large to embed in the request, a claim whose
-    vector was pending) is compared by meaning too. Pairs raised before are not judged
-    again; the judge's calls are recorded on an audit event. Returns the conflicts raised."""
+    vector was pending) is compared by meaning too. Pairs in one open or dismissed conflict
+    are not judged again; the judge's calls are recorded on an audit event. Returns the
+    conflicts raised or joined."""
     found = await store_claims.current_statements(g, list(claim_ids))
     if not found:
         return []
@@ -262,8 +293,15 @@ async def check_by_meaning(g: Graph, judge: ConflictJudge, claim_ids: Sequence[s
          if facts.speaks_of_self(st)}))
     links = same_fact_links(((_with_speaker(c, selves), h) for c, h in pairs.values()),
                             selves)
-    known = await store_conflicts.known_keys(g, list(pairs))
-    todo = [(k, c, h) for k, (c, h) in pairs.items() if k not in known]
+    stated: dict[str, Stated] = {}
+    for one, h in pairs.values():
+        stated[one["id"]] = Stated(one["statement"], one["key"],
+                                   _said_by(selves.get(one["id"])))
+        stated[h.id] = Stated(h.statement, h.statement_key, _said_by(selves.get(h.id)))
+    held = await store_conflicts.memberships(g, [s.key for s in stated.values()])
+    by_key = disputes.by_key(held)
+    todo = [(k, c, h) for k, (c, h) in pairs.items()
+            if not disputes.shared(by_key, c["key"], h.statement_key)]
     rows: list[ConflictRow] = []
     if todo:
         verdicts, judged = await judge.judge([
@@ -287,10 +325,12 @@ async def check_by_meaning(g: Graph, judge: ConflictJudge, claim_ids: Sequence[s
                                      newer=newer, same_speaker=same))
     if not rows and not links:
         return []
+    placed = disputes.place(rows, links, stated, held)
     now = now_ms()
     audits = [audit_event("conflicts.checked_by_meaning", actor, checkable[0]["id"], {
-        "claims": len(checkable), "compared": len(todo), "raised": len(rows),
-        "same_fact": len(links), "model_calls": [c.as_dict() for c in calls]}, at=now)]
+        "claims": len(checkable), "compared": len(todo), "raised": len(placed.disputes),
+        "joined": len(placed.members), "same_fact": len(links),
+        "model_calls": [c.as_dict() for c in calls]}, at=now)]
     return await store_conflicts.raise_conflicts(g, {
-        "conflicts": rows, "links": links, "now": now, "audit_actor": actor,
-        "audits": audits})
+        "conflicts": placed.disputes, "members": placed.members, "links": links, "now": now,
+        "audit_actor": actor, "audits": audits})

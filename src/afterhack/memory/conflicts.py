@@ -5,10 +5,12 @@ is compared with its top neighbours by search, by words and by meaning, never wi
 graph; the judge decides each pair, and the conflicts are written in the same query as the
 claims.
 
-Nothing is invalidated automatically. A reviewer resolves a conflict the way a correction is
-applied, through the same machinery (the region snapshot, the relabel, the impact token and
-one guarded write): keep one side, and every current claim of the other statement is
-superseded by the kept claim, or dismiss it, and the pair is never raised again.
+A conflict is a dispute over one fact (disputes.py): the claims that give it different
+values, a side per value. Nothing is invalidated automatically. A reviewer resolves a
+conflict the way a correction is applied, through the same machinery (the region snapshot,
+the relabel, the impact token and one guarded write): keep one value, and every current
+claim of every other side's statements is superseded by the kept claim, or dismiss it, and
+no pair of its claims is raised again.
 """
 
 from __future__ import annotations
@@ -26,22 +28,24 @@ from afterhack.errors import (
     InvalidRequest,
     StaleCorrectionPreview,
 )
-from afterhack.memory import checks, claims, paging
+from afterhack.memory import checks, claims, disputes, paging
 from afterhack.memory.checks import check_new_claims, stored_statement
-from afterhack.memory.repair import Seen, describe, recheck_correction, refuted_by, twin_rows
+from afterhack.memory.disputes import Placement
+from afterhack.memory.repair import Seen, describe, recheck_correction
 from afterhack.memory.scope import Scope
 from afterhack.model.claims import ClaimRow
 from afterhack.model.conflicts import (
     ConflictRecord,
     ResolutionPreview,
     ResolutionResult,
+    StoredConflict,
     Superseded,
     ValidTimeInput,
     ValidTimeRow,
 )
 from afterhack.model.corrections import CorrectionOutcome
 from afterhack.model.pages import ConflictList
-from afterhack.model.region import RegionClaim, Snapshot, Stamps
+from afterhack.model.region import Snapshot, Stamps
 from afterhack.model.vocab import (
     CONFLICT_STATUSES,
     CURRENT_CLAIM,
@@ -50,7 +54,7 @@ from afterhack.model.vocab import (
     Resolution,
     SupportPolicy,
 )
-from afterhack.model.writes import AuditEvent, ConflictRow, Flag, Settle
+from afterhack.model.writes import ConflictRow, Flag, Settle
 from afterhack.records.audit import audit_event
 from afterhack.records.clock import now_ms
 from afterhack.records.conflicts import settle
@@ -81,7 +85,6 @@ class PolicyPlan:
     settles: list[Settle] = field(default_factory=list)
     snap: Snapshot = field(default_factory=lambda: Snapshot({}, {}))
     out: Outcome = field(default_factory=Outcome)
-    audits: list[AuditEvent] = field(default_factory=list)
     report: list[RetireRow] = field(default_factory=list)
 
     def write(self) -> PolicyWrite:
@@ -95,28 +98,28 @@ class PolicyPlan:
                 "superseded": row["losers"], "reviewer": POLICY_REVIEWER,
                 "reasons": reasons})})
         return {**guard_params(self.snap.stamps()),
-                "policy": self.rows,
-                "policy_losers": self.losers, "policy_audits": self.audits,
-                "settles": self.settles,
+                "policy": self.rows, "policy_losers": self.losers, "settles": self.settles,
                 "flags": flags, "holds": sorted(self.out.hold)}
 
 
 POLICY_REVIEWER = "policy"
 
 
-async def plan_latest_wins(g: Graph, raised: Sequence[ConflictRow],
-                           new: Sequence[NewClaim], *, policy: SupportPolicy,
-                           actor: str) -> PolicyPlan:
-    """Of the conflicts new claims raise, those where the new claim is the newer statement
-    of the same speaker: the older statement is superseded by it at once, recorded as a
-    resolution whose reviewer is ``policy``, with the relabel of rule 5. Only when every
-    current claim of the older statement was said by that speaker: the policy speaks for a
-    speaker's own words, never for another source's that happen to state the same."""
+async def plan_latest_wins(g: Graph, found: checks.Checks, new: Sequence[NewClaim], *,
+                           policy: SupportPolicy) -> PolicyPlan:
+    """Of the pairs new claims disagree with, those where the new claim is the newer
+    statement of the same speaker: the older statement is superseded by it at once, recorded
+    as a supersede correction whose reviewer is ``policy``, with the relabel of rule 5; the
+    conflict over their fact is resolved by keeping the newer claim when no other value of
+    it is held any more. Only when every current claim of the older statement was said by
+    that speaker: the policy speaks for a speaker's own words, never for another source's
+    that happen to state the same."""
     plan = PolicyPlan()
     by_id = {c["id"]: c for c in new}
     order = {c["id"]: i for i, c in enumerate(new)}
     # The newest statement first: what it supersedes is not superseded again by an older one.
-    wanted = sorted((r for r in raised if r["same_speaker"] and r["newer_id"] == r["new_id"]),
+    wanted = sorted((r for r in found.rows if r["same_speaker"] and r["newer_id"] == r["new_id"]
+                     and (r["new_id"], r["old_id"]) in found.placed.target_of),
                     key=lambda r: (by_id[r["new_id"]]["said_at"] or 0, order[r["new_id"]]),
                     reverse=True)
     if not wanted:
@@ -158,28 +161,39 @@ async def plan_latest_wins(g: Graph, raised: Sequence[ConflictRow],
     plan.out = relabel(plan.snap, refuted={h["id"]: h["source_id"] for _, ls in rows
                                            for h in ls if h["id"] not in by_id},
                        policy=policy)
-    _supersede(plan, rows, by_id, old_keys, actor)
+    _supersede(plan, rows, by_id, old_keys, found.placed)
     return plan
 
 
 def _supersede(plan: PolicyPlan, rows: Sequence[tuple[ConflictRow, list[store_conflicts.Holder]]],
-               by_id: Mapping[str, NewClaim], old_keys: Mapping[str, str], actor: str) -> None:
-    """The policy's resolutions into ``plan``, one per conflict in ``rows`` with the claims
+               by_id: Mapping[str, NewClaim], old_keys: Mapping[str, str],
+               placed: Placement) -> None:
+    """The policy's supersessions into ``plan``, one per pair in ``rows`` with the claims
     it supersedes: each a correction by ``policy`` keeping the newer claim, the claims
     the write supersedes (those already stored are guarded), what it settles, its audit."""
-    now = now_ms()
     outcome = json.dumps({"flagged": sorted(plan.out.flag), "held": sorted(plan.out.hold)})
+    raised = {d["id"] for d in placed.disputes}
+    closing: set[str] = set()
     for r, losers in rows:
         correction_id = new_id()
         ids = [h["id"] for h in losers]
+        conflict_id, conflict_key = placed.target_of[(r["new_id"], r["old_id"])]
         plan.rows.append({
-            "conflict_id": r["id"], "key": r["key"], "keep_id": r["new_id"],
+            "conflict_id": conflict_id, "conflict_key": conflict_key,
+            "before": conflict_id not in raised, "may_close": conflict_id not in closing,
+            "keep_id": r["new_id"],
             "correction_id": correction_id,
-            "resolution_key": resolution_key(r["id"], "keep", r["new_id"], 1),
+            "resolution_key": resolution_key(conflict_id, "keep", r["new_id"], 1),
             "loser_id": r["old_id"], "losers": ids,
             "reason": "A newer statement by the same speaker (the workspace takes the "
                       "latest).",
-            "outcome": outcome})
+            "outcome": outcome, "audit_id": new_id(),
+            "audit_detail": json.dumps({
+                "correction_id": correction_id, "kept_claim_id": r["new_id"],
+                "superseded": ids, "reviewer": POLICY_REVIEWER, "updates": "latest_wins",
+                "flagged": sorted(plan.out.flag), "held": sorted(plan.out.hold)},
+                ensure_ascii=False, sort_keys=True)})
+        closing.add(conflict_id)
         # The guard checks the stored ones; a claim of this batch does not exist yet.
         plan.losers += [{"id": h["id"], "revision": h["revision"], "n_users": h["n_users"]}
                         for h in losers if h["id"] not in by_id]
@@ -188,13 +202,9 @@ def _supersede(plan: PolicyPlan, rows: Sequence[tuple[ConflictRow, list[store_co
                                   statement=h["statement"], statement_key=h["statement_key"])
                         for h in losers]
         plan.settles.append(settle(
-            [old_keys[r["old_id"]]], "resolution", r["id"],
+            [old_keys[r["old_id"]]], "resolution", conflict_id,
             f'Resolved by keeping "{by_id[r["new_id"]]["statement"]}" (the workspace takes a '
-            "speaker's latest statement)", POLICY_REVIEWER, skip=r["id"]))
-        plan.audits.append(audit_event("conflict.resolved", actor, r["id"], {
-            "correction_id": correction_id, "kept_claim_id": r["new_id"], "superseded": ids,
-            "reviewer": POLICY_REVIEWER, "updates": "latest_wins",
-            "flagged": sorted(plan.out.flag), "held": sorted(plan.out.hold)}, at=now))
+            "speaker's latest statement)", POLICY_REVIEWER, skip=conflict_id))
 
 
 # --- Reading ---------------------------------------------------------------------------
@@ -224,36 +234,36 @@ async def list_conflicts(g: Graph, *, status: ConflictStatus | None, limit: int 
         rows, total = await concurrently(listed, store_conflicts.count_conflicts(g, status))
     else:
         rows = await listed
-    return {"items": rows[:limit], "total": total,
+    return {"items": disputes.records(rows[:limit]), "total": total,
             "next_cursor": paging.next_after("conflicts", rows, limit)}
 
 
 async def get_conflict(g: Graph, conflict_id: str, *,
                        as_of: int | None = None) -> ConflictRecord:
-    return await store_conflicts.get_conflict(g, conflict_id, as_of)
+    return await disputes.get_conflict(g, conflict_id, as_of)
 
 
 @dataclass(frozen=True)
 class Disagreement:
-    """An open conflict both sides of which are in a run's evidence."""
+    """An open conflict two or more of whose values are in a run's evidence."""
 
     conflict_id: str
-    claim_ids: tuple[str, ...]  # the evidence's claims on either side
+    claim_ids: tuple[str, ...]  # the evidence's claims on any of its sides
 
 
 async def disagreements(g: Graph, evidence: Sequence[str]) -> list[Disagreement]:
-    """The open conflicts whose two statements both have a current claim in ``evidence``."""
+    """The open conflicts at least two sides of which have a current claim in
+    ``evidence``."""
     if not evidence:
         return []
     links = await store_conflicts.open_conflicts_of(g, list(dict.fromkeys(evidence)))
     sides: dict[str, dict[str, list[str]]] = {}
     for x in links:
-        sides.setdefault(x["conflict_id"], {}).setdefault(x["side_key"], []).append(
-            x["claim_id"])
+        sides.setdefault(x["conflict_id"], {}).setdefault(x["side"], []).append(x["claim_id"])
     out = []
-    for cid, by_key in sorted(sides.items()):
-        if len(by_key) >= 2:
-            ids = tuple(sorted(i for ids in by_key.values() for i in ids))
+    for cid, by_side in sorted(sides.items()):
+        if len(by_side) >= 2:
+            ids = tuple(sorted(i for ids in by_side.values() for i in ids))
             out.append(Disagreement(cid, ids))
     return out
 
@@ -263,37 +273,29 @@ async def disagreements(g: Graph, evidence: Sequence[str]) -> list[Disagreement]
 
 @dataclass
 class _Picture:
-    conflict: ConflictRecord
+    conflict: StoredConflict
     keep_id: str | None
-    loser: RegionClaim | None  # the losing statement's claim the region was read from
-    losers: list[list[str | int]]  # [id, revision, users] of every current claim of that statement
-    snap: Snapshot
-    out: Outcome
+    keep_statement: str = ""
+    loser_id: str | None = None  # a claim of a losing side the conflict names
+    loser_keys: list[str] = field(default_factory=list)  # every other side's statements
+    # [id, revision, users] of every current claim of those statements
+    losers: list[list[str | int]] = field(default_factory=list)
+    snap: Snapshot = field(default_factory=lambda: Snapshot({}, {}))
+    out: Outcome = field(default_factory=Outcome)
     keep_revision: int | None = None
 
 
-def _statement_of(conflict: ConflictRecord, claim_id: str) -> str:
-    """The statement of the conflict's side the claim states."""
-    sides = {c["id"]: c["statement"] for c in conflict["claims"]}
-    return sides.get(claim_id) or next(iter(sides.values()), "")
-
-
-def _sides(conflict: ConflictRecord) -> dict[str, str]:
-    """Statement key -> the conflict's claim with it."""
-    return {c["statement_key"]: c["id"] for c in conflict["claims"]}
-
-
-async def _picture(g: Graph, conflict: ConflictRecord, keep: str | None,
+async def _picture(g: Graph, conflict: StoredConflict, keep: str | None,
                    policy: SupportPolicy) -> _Picture:
     if keep is None:
-        return _Picture(conflict, None, None, [], Snapshot({}, {}), Outcome())
+        return _Picture(conflict, None)
     kept = await store_claims.find_claims(g, [keep])
     if keep not in kept:
         raise ClaimNotFound(keep)
-    sides = _sides(conflict)
+    side_of = {c["statement_key"]: c["side"] for c in conflict["claims"]}
     keys = await store_claims.statement_keys(g, [keep])
     keep_key = keys[keep][0]
-    if keep_key not in sides:
+    if keep_key not in side_of:
         raise ClaimNotInConflict(claim_id=keep, conflict_id=conflict["id"])
     if kept[keep]["status"] not in CURRENT_CLAIM:
         # A resolution that closed the conflict since it was read may be what superseded
@@ -303,18 +305,18 @@ async def _picture(g: Graph, conflict: ConflictRecord, keep: str | None,
             raise ConflictClosed(conflict_id=conflict["id"], status=now["status"])
         raise ClaimSuperseded(f"The claim to keep is {kept[keep]['status']}.", claim_id=keep,
                               status=kept[keep]["status"])
-    loser_anchor = next(i for k, i in sides.items() if k != keep_key)
-    loser, snap = await store_repair.claim_region(g, loser_anchor)
-    assert loser is not None
-    refuted = refuted_by(loser)
-    if loser["status"] not in CURRENT_CLAIM:
-        refuted.pop(loser["id"])  # already gone: only its current twins lose now
-    out = relabel(snap, refuted=refuted, policy=policy)
-    losers: list[list[str | int]] = (
-        [[loser["id"], loser["revision"], loser["n_users"]]] if loser["id"] in refuted else [])
-    losers += twin_rows(loser)
-    return _Picture(conflict, keep, loser, sorted(losers), snap, out,
-                    keep_revision=kept[keep]["revision"])
+    others = [c for c in conflict["claims"] if c["side"] != side_of[keep_key]]
+    p = _Picture(conflict, keep, keep_statement=kept[keep]["statement"],
+                 loser_keys=sorted({c["statement_key"] for c in others}),
+                 keep_revision=kept[keep]["revision"])
+    held = await store_repair.statements_region(g, p.loser_keys, p.snap)
+    p.out = relabel(p.snap, refuted={c["id"]: c["source_id"] for c in held}, policy=policy)
+    p.losers = sorted([c["id"], c["revision"], c["n_users"]] for c in held)
+    # The correction names a claim it supersedes: the conflict's own, where one is current.
+    losing = {c["id"] for c in held}
+    p.loser_id = next((c["id"] for c in others if c["id"] in losing),
+                      str(p.losers[0][0]) if p.losers else None)
+    return p
 
 
 def _token(p: _Picture, stamps: Stamps) -> str:
@@ -326,24 +328,31 @@ def _token(p: _Picture, stamps: Stamps) -> str:
     return "imp_" + hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:32]
 
 
-def _valid_rows(conflict: ConflictRecord,
+def _valid_rows(conflict: StoredConflict,
                 valid_times: Sequence[ValidTimeInput]) -> list[ValidTimeRow]:
-    """The valid times a dismissal writes, by statement: each names a claim of one side."""
-    key_of = {c["id"]: c["statement_key"] for c in conflict["claims"]}
-    rows: dict[str, ValidTimeRow] = {}
+    """The valid times a dismissal writes, by statement: each names a claim of one side,
+    and every statement of that side takes it."""
+    side_of = {c["id"]: c["side"] for c in conflict["claims"]}
+    keys_of: dict[str, list[str]] = {}
+    for c in conflict["claims"]:
+        keys_of.setdefault(c["side"], []).append(c["statement_key"])
+    rows: list[ValidTimeRow] = []
+    given: set[str] = set()
     for v in valid_times:
-        key = key_of.get(v["claim_id"])
-        if key is None:
+        side = side_of.get(v["claim_id"])
+        if side is None:
             raise ClaimNotInConflict(claim_id=v["claim_id"], conflict_id=conflict["id"])
-        if key in rows:
+        if side in given:
             raise InvalidRequest("Give each side's valid time once.", claim_id=v["claim_id"])
+        given.add(side)
         begin = parse_time(v["valid_from"], "valid_from")
         end = parse_time(v["valid_until"], "valid_until")
         if begin is not None and end is not None and end <= begin:
             raise InvalidRequest("valid_until must come after valid_from.",
                                  claim_id=v["claim_id"])
-        rows[key] = {"key": key, "valid_from": begin, "valid_until": end}
-    return list(rows.values())
+        rows += [{"key": key, "valid_from": begin, "valid_until": end}
+                 for key in sorted(set(keys_of[side]))]
+    return rows
 
 
 def resolution_key(conflict_id: str, op: Resolution, keep: str | None,
@@ -354,8 +363,9 @@ def resolution_key(conflict_id: str, op: Resolution, keep: str | None,
 
 @dataclass(frozen=True)
 class Choice:
-    """A reviewer's choice on a conflict: keep one side (``keep``: a claim of it), or
-    ``dismiss`` it (both hold; with ``valid_times``, each side at its own time)."""
+    """A reviewer's choice on a conflict: keep one value (``keep``: a claim of its side),
+    or ``dismiss`` it (every value holds; with ``valid_times``, each side at its own
+    time)."""
 
     keep: str | None = None
     dismiss: bool = False
@@ -390,7 +400,7 @@ async def preview_resolution(ws: Scope, conflict_id: str, choice: Choice) -> Res
     found = await store_claims.find_claims(g, [str(x[0]) for x in p.losers])
     superseded = [_superseded(found[str(x[0])]) for x in p.losers]
     return {
-        "conflict": conflict,
+        "conflict": disputes.record(conflict),
         "resolution": op,
         "keep": choice.keep,
         "supersede": superseded,
@@ -403,15 +413,15 @@ async def preview_resolution(ws: Scope, conflict_id: str, choice: Choice) -> Res
 
 async def resolve(ws: Scope, conflict_id: str, choice: Choice, seen: Seen,
                   reviewer: str | None = None) -> tuple[ApplyStatus, ResolutionResult]:
-    """Apply a resolution previewed with these revisions. Keeping a side supersedes the
-    other statement's current claims by the kept claim, closes (settles) every other open
-    conflict of that statement, and checks the kept claim against its nearest current
-    claims like a new one, in the same guarded write. The same resolution again answers
-    ``already_applied``."""
+    """Apply a resolution previewed with these revisions. Keeping a value supersedes the
+    current claims of every other side's statements by the kept claim, closes (settles)
+    every other open conflict that leaves with one value held, and checks the kept claim
+    against its nearest current claims like a new one, in the same guarded write. The same
+    resolution again answers ``already_applied``."""
     op = choice.op
     if choice.valid_times and op != "dismiss":
-        raise InvalidRequest("valid_times go with dismiss: both sides hold, at different "
-                             "times.")
+        raise InvalidRequest("valid_times go with dismiss: every side holds, each at its "
+                             "own time.")
     g = ws.graph
     key = resolution_key(conflict_id, op, choice.keep, seen.revision)
     conflict = await store_conflicts.get_conflict(g, conflict_id)
@@ -462,7 +472,7 @@ class Ruling:
     reviewer: str
 
 
-def dismiss_write(conflict: ConflictRecord, choice: Choice, key: str, reviewer: str,
+def dismiss_write(conflict: StoredConflict, choice: Choice, key: str, reviewer: str,
                   actor: str) -> DismissWrite:
     """The write of a dismissal: the conflict closed for good, each side's valid time."""
     now = now_ms()
@@ -475,11 +485,12 @@ def dismiss_write(conflict: ConflictRecord, choice: Choice, key: str, reviewer: 
 
 
 def keep_write(p: _Picture, ruling: Ruling, found: checks.Checks, actor: str) -> KeepWrite:
-    """The one guarded write of keeping a side: the other statement's claims superseded by
-    the kept one, the correction that records it, the kept claim's own conflicts, the
-    conflicts it settles, the flags and holds of the relabel, and the audit event."""
-    keep, conflict, loser = ruling.choice.keep, p.conflict, p.loser
-    assert keep is not None and loser is not None
+    """The one guarded write of keeping a value: every other side's statements' claims
+    superseded by the kept one, the correction that records it, the kept claim's own
+    conflicts, the conflicts it settles, the flags and holds of the relabel, and the audit
+    event."""
+    keep, conflict = ruling.choice.keep, p.conflict
+    assert keep is not None and p.loser_id is not None
     conflict_id = conflict["id"]
     correction_id = new_id()
     loser_ids = [str(x[0]) for x in p.losers]
@@ -488,18 +499,18 @@ def keep_write(p: _Picture, ruling: Ruling, found: checks.Checks, actor: str) ->
         **guard_params(p.snap.stamps()), "conflict_id": conflict_id,
         "conflict_revision": conflict["revision"],
         "keep_id": keep, "keep_revision": p.keep_revision,
-        "loser_key": loser["statement_key"], "losers": p.losers, "key": ruling.key,
+        "loser_keys": p.loser_keys, "losers": p.losers, "key": ruling.key,
         "now": now,
         "correction": {
-            "id": correction_id, "claim_id": loser["id"], "reason": ruling.choice.reason,
+            "id": correction_id, "claim_id": p.loser_id, "reason": ruling.choice.reason,
             "reviewer": ruling.reviewer,
             "outcome": json.dumps({"flagged": sorted(p.out.flag), "held": sorted(p.out.hold)})},
         "flags": flags(p.out.flag, type="conflict_resolved", conflict_id=conflict_id,
                        correction_id=correction_id, kept_claim_id=keep, superseded=loser_ids),
         "holds": sorted(p.out.hold),
-        "conflicts": found.rows, "links": found.links, "audit_actor": actor,
-        "settles": [settle([loser["statement_key"] or ""], "resolution", conflict_id,
-                           f'Resolved by keeping "{_statement_of(conflict, keep)}"',
+        **found.writes(), "audit_actor": actor,
+        "settles": [settle(p.loser_keys, "resolution", conflict_id,
+                           f'Resolved by keeping "{p.keep_statement}"',
                            ruling.reviewer, skip=conflict_id)],
         "audits": [audit_event("conflict.resolved", actor, conflict_id, {
             "correction_id": correction_id, "kept_claim_id": keep,
@@ -507,7 +518,7 @@ def keep_write(p: _Picture, ruling: Ruling, found: checks.Checks, actor: str) ->
             "held": sorted(p.out.hold)}, at=now)]}
 
 
-async def _repeat(ws: Scope, conflict: ConflictRecord, op: Resolution,
+async def _repeat(ws: Scope, conflict: StoredConflict, op: Resolution,
                   key: str) -> ResolutionResult | None:
     """The result of this same resolution if it was applied before, re-checked."""
     if conflict["status"] == "open":
@@ -522,7 +533,7 @@ async def _repeat(ws: Scope, conflict: ConflictRecord, op: Resolution,
 
 async def _result(g: Graph, conflict_id: str,
                   recheck: CorrectionOutcome | None) -> ResolutionResult:
-    conflict = await store_conflicts.get_conflict(g, conflict_id)
+    conflict = await disputes.get_conflict(g, conflict_id)
     result: ResolutionResult = {"conflict": conflict, "correction": None, "kept": None,
                                 "superseded": [], "flagged": [], "held": [],
                                 "settled": await store_conflicts.settled_by(g, conflict_id)}

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from afterhack.errors import SourceKindMismatch, SourceNotFound
 from afterhack.facts import said
 from afterhack.facts.lexicon import VERBS
-from afterhack.memory import checks, conflicts, erasure_requests, versions
+from afterhack.memory import checks, conflicts, disputes, erasure_requests, versions
 from afterhack.memory.extraction import (
     Extraction,
     FragmentPlan,
@@ -52,7 +52,6 @@ from afterhack.records.ids import new_id, new_ids
 from afterhack.retrieval import search
 from afterhack.rules import evidence
 from afterhack.rules.chunking import Span, sentence_spans, split_fragments
-from afterhack.store import conflicts as store_conflicts
 from afterhack.store import source_writes
 from afterhack.store import sources as store_sources
 from afterhack.store.client import Graph
@@ -148,8 +147,7 @@ async def _attempt(ws: Scope, start: Start, messages: Sequence[Message], to: Con
                                               vectors=ws.vectors)
     policy = conflicts.PolicyPlan()
     if ws.updates == "latest_wins" and found.rows:
-        policy = await conflicts.plan_latest_wins(g, found.rows, ex.kept, policy=ws.policy,
-                                                  actor=ws.actor)
+        policy = await conflicts.plan_latest_wins(g, found, ex.kept, policy=ws.policy)
     report = versions.VersionPlan(retire=policy.report, snap=policy.snap, out=policy.out)
     plan = Plan(retire=report, checks=found, calls=[*ex.calls, *found.calls])
     if preview:
@@ -191,7 +189,7 @@ def messages_write(start: Start, plan: Plan, policy: conflicts.PolicyPlan, count
         "content_hash": content_hash(doc.text), "length": len(doc.text),
         "message_count": count, **NO_FILE,
         "fragments": fragment_rows(frags), "claims": ex.kept,
-        "conflicts": plan.checks.rows, "links": plan.checks.links,
+        **plan.checks.writes(),
         "model_calls": json.dumps([c.as_dict() for c in plan.calls]),
         **policy.write(),
         **audit_params(
@@ -214,7 +212,7 @@ async def _answer(g: Graph, start: Start, plan: Plan,
             # An append answers with the version it wrote, not the whole conversation.
             "source": _written(params, row, start.frags, start.existing),
             "version": row["version"], **out,
-            "conflicts": await store_conflicts.get_conflicts(g, list(row["raised"])),
+            "conflicts": await disputes.written(g, row["raised"], plan.checks.touched_keys()),
             **await versions.report(g, plan.retire), "erasures": raised}
 
 

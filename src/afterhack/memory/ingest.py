@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from afterhack.config import Settings
 from afterhack.errors import PayloadTooLarge, SourceKindMismatch, SourceNotFound, WorkspaceBusy
 from afterhack.files.document import Place
-from afterhack.memory import checks, versions
+from afterhack.memory import checks, disputes, versions
 from afterhack.memory.extraction import (
     Extraction,
     FragmentPlan,
@@ -46,7 +46,6 @@ from afterhack.records.flags import flags
 from afterhack.records.ids import new_id
 from afterhack.rules.chunking import Span
 from afterhack.store import claims as store_claims
-from afterhack.store import conflicts as store_conflicts
 from afterhack.store import source_writes
 from afterhack.store import sources as store_sources
 from afterhack.store.client import Graph
@@ -214,7 +213,7 @@ def source_write(start: Start, plan: Plan, actor: str) -> VersionWrite:
         "content_hash": content_hash(doc.text), "length": len(doc.text),
         "message_count": None, **(doc.file or NO_FILE),
         "fragments": fragment_rows(frags), "claims": ex.kept,
-        "conflicts": plan.checks.rows, "links": plan.checks.links,
+        **plan.checks.writes(),
         "model_calls": json.dumps([c.as_dict() for c in plan.calls]),
         **audit_params(
             "source.created" if start.new_source else "source.versioned", actor, start.sid,
@@ -248,7 +247,7 @@ async def _answer(g: Graph, start: Start, plan: Plan, row: VersionWritten) -> Ne
     return {"status": "created" if start.new_source else "versioned",
             "source": await store_sources.get_source(g, start.sid), "version": row["version"],
             **outcome,
-            "conflicts": await store_conflicts.get_conflicts(g, list(row["raised"])),
+            "conflicts": await disputes.written(g, row["raised"], plan.checks.touched_keys()),
             **await versions.report(g, plan.retire), "erasures": []}
 
 
@@ -261,8 +260,12 @@ async def preview_answer(g: Graph, start: Start, plan: Plan) -> SourcePreview:
     existing = await store_claims.find_claims(g, [r["old_id"] for r in rows])
     outcome = extraction_outcome(ex, start.frags, [])
     outcome["model_calls"] = [c.as_dict() for c in plan.calls]
+    raised = {d["id"] for d in plan.checks.placed.disputes}
+    joins = {pair: target[0] for pair, target in plan.checks.placed.target_of.items()
+             if target[0] not in raised}
     planned: list[PlannedConflict] = [
         {"kind": r["kind"], "reason": r["reason"], "detected_by": r["detected_by"],
+         "joins": joins.get((r["new_id"], r["old_id"])),
          "claims": [{"id": r["old_id"], "statement": existing[r["old_id"]]["statement"],
                      "source_id": existing[r["old_id"]]["source_id"]},
                     {"id": r["new_id"], "statement": statements[r["new_id"]],
@@ -289,11 +292,11 @@ async def extract_pending(ws: Scope, source_id: str) -> SameVersion:
     ex = Extraction()
     created: list[CreatedClaim] = []
     raised: list[str] = []
+    found = checks.Checks()
     if frags:
         seen = await store_sources.existing_claim_keys(g, source_id)
         ex = await run_extraction(ws.extractor, frags, seen, ws.settings.max_claims_per_source)
         await ws.vectors.embed_claims(g, ex.kept, ex.calls)
-        found = checks.Checks()
         if ws.judge is not None and ex.kept:
             found = await checks.check_new_claims(g, ws.judge, ex.kept, vectors=ws.vectors)
         ex.calls += found.calls
@@ -306,15 +309,14 @@ async def extract_pending(ws: Scope, source_id: str) -> SameVersion:
         ws.vectors.notify(g)
     return {"status": "extracted", "source": await store_sources.get_source(g, source_id),
             **extraction_outcome(ex, frags, created), **no_checks(),
-            "conflicts": await store_conflicts.get_conflicts(g, raised)}
+            "conflicts": await disputes.written(g, raised, found.touched_keys())}
 
 
 def claims_write(source_id: str, version_id: str, frags: list[FragmentPlan], ex: Extraction,
                  found: checks.Checks, actor: str) -> ClaimsWrite:
     """The write of claims extracted later from a version's pending fragments."""
     return {
-        "conflicts": found.rows, "links": found.links,
-        "source_id": source_id, "version_id": version_id,
+        **found.writes(), "source_id": source_id, "version_id": version_id,
         "fragment_ids": [f.id for f in frags],
         "fragment_updates": [{"id": f.id, "extraction": f.extraction} for f in frags],
         "claims": ex.kept,

@@ -3,7 +3,10 @@ plumbing (versions, fragments, runs, handoffs, audit) and names edges by what th
 
 from __future__ import annotations
 
+import itertools
+
 from afterhack.model.graph import (
+    ConflictEdgeRow,
     CountedKind,
     GraphView,
     KindTotal,
@@ -22,10 +25,18 @@ _TEXT_LIMIT = 160
 # A version's text and a file's original (base64) are read in their own routes, not drawn.
 _HIDDEN_PROPS = ("text", "file_data")
 
-
 def _label(text: str | None) -> str:
     t = (text or "").strip()
     return t if len(t) <= _TEXT_LIMIT else t[: _TEXT_LIMIT - 1] + "…"
+
+
+def _side_heads(x: ConflictEdgeRow, shown: set[str]) -> list[str]:
+    """The first claim shown of each side of a conflict (by id), in id order."""
+    heads: dict[str, str] = {}
+    for m in sorted(x["members"], key=lambda m: m["claim_id"]):
+        if m["claim_id"] in shown:
+            heads.setdefault(m["side"], m["claim_id"])
+    return sorted(heads.values())
 
 
 def _edge(src: str, dst: str, kind: ProductEdgeType) -> ViewEdge:
@@ -69,12 +80,13 @@ async def product_view(g: Graph, limit: int, as_of: int | None = None) -> GraphV
             edges.append(_edge(c["source_id"], c["id"], "SUPPORTS"))
         for old in c["replaces"]:
             edges.append(_edge(c["id"], old, "REPLACES"))
-    # An open conflict is an edge between its two claims (the UI draws it dashed).
+    # An open conflict is drawn as edges between its sides (the UI draws them dashed): a
+    # chain through the first claim shown of each side.
     for x in rows["conflicts"]:
-        ends = sorted(x["claim_ids"])
-        if len(ends) == 2:
-            edge = _edge(ends[0], ends[1], "CONFLICTS")
-            edge["id"] = f"CONFLICTS:{x['id']}"
+        heads = _side_heads(x, claim_ids)
+        for left, right in itertools.pairwise(heads):
+            edge = _edge(left, right, "CONFLICTS")
+            edge["id"] = f"CONFLICTS:{x['id']}" + ("" if len(heads) == 2 else f":{right}")
             edge["data"] = {"conflict_id": x["id"], "kind": x["kind"], "reason": x["reason"],
                             "status": x["status"]}
             edges.append(edge)

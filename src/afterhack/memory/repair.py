@@ -24,6 +24,7 @@ from afterhack.errors import (
     StaleCorrectionPreview,
 )
 from afterhack.memory import checks, claims
+from afterhack.memory.disputes import Stated
 from afterhack.memory.scope import Scope, until_written
 from afterhack.model.claims import ClaimView
 from afterhack.model.corrections import (
@@ -360,6 +361,13 @@ async def _replacement_conflicts(ws: Scope, p: Picture,
         found.rows.append(conflict_row(k, facts.conflict_kind(o.value.kind), reason,
                                        "reviewer", replacement["id"], o.claim["id"],
                                        newer=replacement["id"]))
+        found.stated[replacement["id"]] = Stated(replacement["statement"], replacement["key"])
+        found.stated[o.claim["id"]] = Stated(o.claim["statement"], o.claim["statement_key"])
+    if p.left_out:
+        read = {m["key"] for m in found.found}
+        found.found += await store_conflicts.memberships(
+            ws.graph, sorted({st.key for st in found.stated.values()} - read))
+        found.place()
     return found
 
 
@@ -460,7 +468,7 @@ def correction_write(p: Picture, fix: Fix, plan: Applying, found: checks.Checks,
         "flags": flags(out.flag, type="correction", correction_id=plan.correction_id,
                        claim_id=claim["id"]),
         "holds": sorted(out.hold),
-        "conflicts": found.rows, "links": found.links,
+        **found.writes(),
         "settles": [settle([claim["statement_key"] or "",
                             *(o.claim["statement_key"] for o in p.corrected_others)],
                            "correction", plan.correction_id,

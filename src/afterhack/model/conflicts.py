@@ -1,5 +1,5 @@
-"""Conflicts between sources (docs/rules.md, rule 9): as stored and read, planned at ingest,
-resolved."""
+"""Conflicts between sources (docs/rules.md, rule 9): a dispute over one fact, each value a
+side with its claims; as stored and read, planned at ingest, resolved."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from afterhack.model.vocab import (
 
 
 class ConflictClaim(TypedDict):
-    """One side of a conflict: the claim, its quote, its source and when each came."""
+    """A claim of one side of a conflict: the claim, its quote, its source and when each
+    came."""
 
     id: str
     statement: str
@@ -37,6 +38,18 @@ class ConflictClaim(TypedDict):
     source_added_at: int | None  # when the source version that says it was added
     said_by: str | None  # a message's speaker and time (docs/rules.md, rule 11)
     said_at: int | None
+    side: str  # the id of the side (value) it is on
+    joined_at: int  # when it joined the conflict (its raising, for the first two)
+
+
+class ConflictSide(TypedDict):
+    """One value of the fact in dispute, with the claims that give it (a claim restating a
+    value in other words is on its side)."""
+
+    side: str  # the side's id: the id of the first claim that gave this value
+    value: str  # the value in words ("EUR 40,000", "09:15"), or the first claim's statement
+    newest_at: int  # when its latest claim was said (or, for a document's, added)
+    claims: list[ConflictClaim]
 
 
 class SettledBy(TypedDict):
@@ -49,12 +62,14 @@ class SettledBy(TypedDict):
     note: str
 
 
-class ConflictRecord(TypedDict):
+class ConflictHead(TypedDict):
+    """A dispute over one fact, without its claims."""
+
     id: str
-    key: str  # the pair of statement keys it is between
+    key: str  # what it was raised as (a pair of statements, or the fact it is about)
     status: ConflictStatus
     kind: ConflictKind
-    reason: str
+    reason: str  # why its first two claims were found to disagree
     detected_by: str  # "offline-rules-1" or the gateway model's name
     revision: int
     created_at: int
@@ -63,13 +78,32 @@ class ConflictRecord(TypedDict):
     resolution: Resolution | None
     kept_claim_id: str | None
     correction_id: str | None
-    # Which side is newer: the one said later, or for claims not said in a conversation, the
-    # one added later (None when both came in one write with no time between them).
+    # The newest word: the claim said (or, for claims not said in a conversation, added) last
+    # among those that joined (None when the first two came in one write with no time
+    # between them, and nothing newer joined).
     newer_claim_id: str | None
-    # Whether one speaker said both sides (None unless both were said in a conversation).
+    # Whether one speaker said every side (None unless all were said in a conversation).
     same_speaker: bool | None
-    settled_by: SettledBy | None  # for a conflict closed by what retired one of its sides
+    settled_by: SettledBy | None  # for a conflict closed by what retired its other sides
+    n_sides: int  # values it has held, superseded ones included
+    n_claims: int
+    # Whether its claims are all listed: an ingest's answer lists only those on the sides
+    # its own claims are on and those they were found against, so its cost does not grow
+    # with the dispute.
+    complete: bool
+
+
+class StoredConflict(ConflictHead):
+    """A conflict as the store reads it: its claims, each naming its side."""
+
     claims: list[ConflictClaim]
+
+
+class ConflictRecord(ConflictHead):
+    """A dispute over one fact: the claims that give it different values, one side per
+    value, the newest value first."""
+
+    sides: list[ConflictSide]
 
 
 class PlannedSide(TypedDict):
@@ -79,11 +113,14 @@ class PlannedSide(TypedDict):
 
 
 class PlannedConflict(TypedDict):
-    """A conflict a preview of a source would raise."""
+    """A pair a preview of a source found to disagree: a new claim and the claim it gives
+    another value than, and the open conflict over that fact it would join (None: it would
+    raise a new one)."""
 
     kind: ConflictKind
     reason: str
     detected_by: str
+    joins: str | None
     claims: list[PlannedSide]
 
 
@@ -114,7 +151,7 @@ class ResolutionPreview(Impact):
     conflict: ConflictRecord
     resolution: Resolution
     keep: str | None
-    supersede: list[Superseded]  # every current claim of the losing statement
+    supersede: list[Superseded]  # every current claim of every other value
     revisions: ResolutionRevisions
 
 
@@ -125,7 +162,7 @@ class ResolutionResult(TypedDict):
     superseded: list[str]
     flagged: list[str]
     held: list[str]
-    # The other open conflicts of the losing statement, closed with it (settled).
+    # The other open conflicts of the losing statements, closed with them (settled).
     settled: list[str]
     recheck: NotRequired[CorrectionOutcome]  # a repeat re-runs the dependency check
 
@@ -135,8 +172,8 @@ class AppliedResolution(ResolutionResult):
 
 
 class ValidTimeInput(TypedDict):
-    """When one side of a conflict dismissed as "both hold, at different times" holds
-    (ISO 8601 or epoch ms, either end open when None)."""
+    """When one side of a conflict dismissed as "each holds, at its own time" holds (the
+    side of this claim; ISO 8601 or epoch ms, either end open when None)."""
 
     claim_id: str
     valid_from: str | int | None
@@ -144,7 +181,8 @@ class ValidTimeInput(TypedDict):
 
 
 class ValidTimeRow(TypedDict):
-    """The same, as the dismissal writes it on every current claim of that statement."""
+    """The same, as the dismissal writes it on every current claim of a statement of that
+    side."""
 
     key: str  # the statement key
     valid_from: int | None

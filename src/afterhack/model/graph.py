@@ -18,7 +18,8 @@ from afterhack.model.vocab import (
 from afterhack.model.workspaces import Properties, Scalar
 
 # What the product view's edges mean: provenance runs left to right, source to action.
-# CONFLICTS: between the two claims of an open conflict (the UI draws it dashed).
+# CONFLICTS: between claims of two sides of an open conflict, the newest value to each
+# other one (the UI draws it dashed).
 ProductEdgeType = Literal["SUPPORTS", "REPLACES", "CORRECTS", "INFORMS", "ENABLES",
                           "CONFLICTS"]
 ProductNodeType = Literal["source", "correction", "claim", "decision", "action"]
@@ -51,12 +52,17 @@ class CorrectionNodeRow(TypedDict):
     replacement_id: str | None
 
 
+class ConflictMember(TypedDict):
+    claim_id: str
+    side: str  # the side (value) the claim is on
+
+
 class ConflictEdgeRow(TypedDict):
     id: str
     kind: ConflictKind
     reason: str
     status: ConflictStatus
-    claim_ids: list[str]  # the two claims it is between
+    members: list[ConflictMember]  # its claims (that had joined it at the moment)
 
 
 class DecisionNodeRow(TypedDict):

@@ -74,9 +74,11 @@ VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 # How a conflict is resolved: keep one side, or dismiss (both hold).
 Resolution = Literal["keep", "dismiss"]
 RESOLUTIONS: tuple[Resolution, ...] = get_args(Resolution)
-# What closed a conflict one of whose sides was superseded or retired by something else: a
-# correction, the resolution of another conflict, a new version of a source, or an erasure.
-SettledKind = Literal["correction", "resolution", "version", "erasure"]
+# What closed a conflict whose other sides were superseded or retired by something else: a
+# correction, the resolution of another conflict, a new version of a source, or an erasure;
+# or (merged) another conflict over the same fact it was joined into (pairs raised before a
+# conflict was a dispute over one fact, migrated at start-up).
+SettledKind = Literal["correction", "resolution", "version", "erasure", "merged"]
 SETTLED_KINDS: tuple[SettledKind, ...] = get_args(SettledKind)
 # The kind of a value a statement gives, as the detector reads it (facts/values.py).
 ValueKind = Literal["date", "time", "duration", "number", "amount", "percentage", "place",

@@ -35,7 +35,10 @@ class AuditEvent(TypedDict):
 
 
 class ConflictRow(TypedDict):
-    """One conflict to raise, as a write that adds claims takes it ($conflicts)."""
+    """Two claims a check found to give one fact different values (its ``key`` is the pair
+    of statements); as a write takes it ($conflicts), a new conflict over that fact, raised
+    with the two as its first sides (its ``key`` then names the fact: an open conflict with
+    that key already there takes its members instead)."""
 
     id: str
     key: str
@@ -50,12 +53,36 @@ class ConflictRow(TypedDict):
     audit_detail: str
 
 
+class MemberRow(TypedDict):
+    """A claim joining a conflict over one fact, as a write takes it ($members): the conflict
+    by id (open before, or raised by the same write), else the open one with its key; the
+    side it is on (a value: the id of the side's first claim)."""
+
+    conflict_id: str
+    conflict_key: str
+    claim_id: str
+    side: str
+    new_side: bool  # whether its value is new to the conflict
+    newer_id: str | None  # the newer claim of the pair it was found in (None: neither)
+    same_speaker: bool | None  # as for the pair
+    audit_id: str | None  # its 'conflict.joined' event (None: one of the first two sides)
+    audit_detail: str
+
+
 class LinkRow(TypedDict):
     """Two claims a check found to state the same fact in other words: the new one and the
     current one it was compared with."""
 
     new_id: str
     old_id: str
+
+
+class RaiseRows(TypedDict):
+    """What a write that adds claims raises and joins (store/conflicts.RAISE, LINK)."""
+
+    conflicts: list[ConflictRow]
+    members: list[MemberRow]
+    links: list[LinkRow]
 
 
 class Settle(TypedDict):

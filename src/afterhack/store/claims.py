@@ -41,13 +41,15 @@ CLAIM_FIELDS = claim_fields(NOW)
 # A search's rows carry their statement key, which matches them to the workspace's open
 # conflicts (``open_by_key``): that one read runs beside the rankings, where a conflict
 # lookup inside each read cost a search most of a millisecond after its kNN.
-SEARCH_FIELDS = CLAIM_FIELDS + ", c.statement_key AS statement_key"
+SEARCH_FIELDS = (CLAIM_FIELDS + ", c.statement_key AS statement_key, c.said_at AS said_at")
 
 
 class KeyedClaim(ClaimRow):
-    """A claim as a search reads it: with its statement key (not part of the answer)."""
+    """A claim as a search reads it: with its statement key and when it was said (not part
+    of the answer)."""
 
     statement_key: str | None
+    said_at: int | None
 
 
 _CLAIM_ROW = of(ClaimRow)
@@ -124,19 +126,24 @@ OPEN_PAIRS_CAP = 500
 
 class OpenConflicts(NamedTuple):
     """Open conflicts by the statement key of each claim they hold (every claim with that
-    key is in them: a conflict of a twin counts, as in ``open_conflict_ids``); ``complete``
-    is False when there were more than ``OPEN_PAIRS_CAP`` pairs to read."""
+    key is in them: a conflict of a twin counts, as in ``open_conflict_ids``), and the side
+    each key is on in each; ``complete`` is False when there were more than
+    ``OPEN_PAIRS_CAP`` pairs to read."""
 
     by_key: dict[str, list[str]]
+    sides: dict[tuple[str, str], str]  # (statement key, conflict) -> side
     complete: bool
 
 
-def _by_key(rows: Rows) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+def _read_open(rows: Rows, complete: bool) -> OpenConflicts:
+    by_key: dict[str, list[str]] = {}
+    sides: dict[tuple[str, str], str] = {}
     for r in rows:
         if r["key"] is not None and r["id"] is not None:
-            out.setdefault(r["key"], []).append(r["id"])
-    return out
+            if r["id"] not in by_key.get(r["key"], ()):
+                by_key.setdefault(r["key"], []).append(r["id"])
+            sides.setdefault((r["key"], r["id"]), r["side"])
+    return OpenConflicts(by_key, sides, complete)
 
 
 async def open_by_key(g: Graph, workspace_id: str | None = None) -> OpenConflicts:
@@ -145,8 +152,9 @@ async def open_by_key(g: Graph, workspace_id: str | None = None) -> OpenConflict
 
     With ``workspace_id`` (the workspace whose graph ``g`` is), the same read checks that
     the workspace is ready, and raises WorkspaceNotFound if it is not."""
-    conflicts = ("OPTIONAL MATCH (k:Node {status: 'open'})-[:BETWEEN]->(t) WHERE k:Conflict "
-                 "RETURN t.statement_key AS key, k.id AS id LIMIT $cap")
+    conflicts = ("OPTIONAL MATCH (k:Node {status: 'open'})-[e:BETWEEN]->(t) WHERE k:Conflict "
+                 "RETURN t.statement_key AS key, k.id AS id, coalesce(e.side, t.id) AS side "
+                 "LIMIT $cap")
     params = {"cap": OPEN_PAIRS_CAP + 1}
     if workspace_id is None:
         rows = await g.read(conflicts, params)
@@ -158,19 +166,19 @@ async def open_by_key(g: Graph, workspace_id: str | None = None) -> OpenConflict
             raise WorkspaceNotFound(workspace_id) from None
         if not rows:
             raise WorkspaceNotFound(workspace_id)
-    return OpenConflicts(_by_key(rows), complete=len(rows) <= OPEN_PAIRS_CAP)
+    return _read_open(rows, complete=len(rows) <= OPEN_PAIRS_CAP)
 
 
-async def open_conflicts_of_keys(g: Graph, keys: list[str]) -> dict[str, list[str]]:
+async def open_conflicts_of_keys(g: Graph, keys: list[str]) -> OpenConflicts:
     """The open conflicts of the claims with these statement keys, by key."""
     # The claims first (the WITH): in one pattern FalkorDB starts from every open node (the
     # status index) and walks to the keys asked for, a hundred times slower at 100k claims.
     rows = await g.read(
         "UNWIND $keys AS key MATCH (t:Node {statement_key: key}) WITH key, t "
-        "MATCH (t)<-[:BETWEEN]-(k:Node) WHERE k:Conflict AND k.status = 'open' "
-        "RETURN DISTINCT key, k.id AS id",
+        "MATCH (t)<-[e:BETWEEN]-(k:Node) WHERE k:Conflict AND k.status = 'open' "
+        "RETURN DISTINCT key, k.id AS id, coalesce(e.side, t.id) AS side",
         {"keys": keys})
-    return _by_key(rows)
+    return _read_open(rows, complete=True)
 
 
 async def neighbours(g: Graph, hits: list[str], statuses: Sequence[ClaimStatus]

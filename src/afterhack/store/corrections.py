@@ -9,7 +9,7 @@ from afterhack.errors import CorrectionNotFound
 from afterhack.model.corrections import Correction, ReviewerFragment
 from afterhack.model.region import Stamps
 from afterhack.model.vocab import ClaimStatus, CorrectionKind
-from afterhack.model.writes import AuditEvent, ConflictRow, LinkRow, Repair, Settle
+from afterhack.model.writes import AuditEvent, RaiseRows, Repair, Settle
 from afterhack.store.audit import CREATE_AUDITS
 from afterhack.store.client import Graph
 from afterhack.store.conflicts import LINK, RAISE, SETTLE
@@ -42,7 +42,7 @@ class NewReplacement(TypedDict):
     terms: list[str]  # its search terms (search.claim_terms)
 
 
-class CorrectionWrite(Repair):
+class CorrectionWrite(Repair, RaiseRows):
     """Everything one apply writes after the guard: the claim as previewed (its revision
     and how many decisions use it), the correction, its fragment and replacement."""
 
@@ -65,10 +65,8 @@ class CorrectionWrite(Repair):
     # those left out included.
     guard_keys: list[str]
     guard_rows: list[list[str | int]]
-    # Conflicts the replacement raises (checks.check_new_claims, and one with each claim
-    # left out), and the conflicts the correction settles.
-    conflicts: list[ConflictRow]
-    links: list[LinkRow]  # the replacement and the claims stating its fact in other words
+    # Conflicts the replacement raises or joins (checks.check_new_claims, and with each
+    # claim left out: RaiseRows), and the conflicts the correction settles.
     settles: list[Settle]
 
 # The corrected claim must still be exactly as previewed: same revision, still current, and
@@ -136,8 +134,10 @@ async def apply(g: Graph, stamps: Stamps, write: CorrectionWrite) -> bool:
     False if it moved."""
     q = GUARD + TWINS_GUARD + _SUPERSEDE
     if write["kind"] == "replace":
-        q += (_REPLACEMENT + _TWINS_REPLACED + "WITH k " + SETTLE + "WITH k, settled " + RAISE
-              + "WITH k " + LINK)
+        # The replacement joins (or raises) its conflicts before the corrected claims'
+        # conflicts are settled: a conflict it gives a value to is still a dispute.
+        q += (_REPLACEMENT + _TWINS_REPLACED + "WITH k " + RAISE + "WITH k " + LINK
+              + "WITH k " + SETTLE)
     else:
         q += _TWINS + "WITH k " + SETTLE
     q += "WITH k " + FLAG_AND_HOLD + "WITH k " + CREATE_AUDITS + " RETURN k.id AS id"

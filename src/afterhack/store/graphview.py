@@ -87,7 +87,8 @@ def _product(at: At) -> _ProductQueries:
         conflicts=(
             f"MATCH (k:Conflict) WHERE {at.status_in('k', _OPEN)} "
             f"RETURN k.id AS id, k.kind AS kind, k.reason AS reason, {at.status('k')} AS status, "
-            "[(k)-[:BETWEEN]->(c:Claim) | c.id] AS claim_ids "
+            f"[(k)-[e:BETWEEN]->(c:Claim){where(at.joined('e'))} | "
+            "{claim_id: c.id, side: coalesce(e.side, c.id)}] AS members "
             "ORDER BY k.created_at, k.id LIMIT $limit"),
         decisions=(
             f"MATCH (d:Decision){where(at.exists('d'))} "

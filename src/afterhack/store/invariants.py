@@ -11,9 +11,11 @@ Returns a list of violations; an empty list means the workspace is consistent:
 6. a document claim's quote is exactly the version text at its offsets;
 7. the edges a correction's region is read through join the labels they are for
    (vocab.EDGE_ENDS: the region query does not check labels);
-8. a conflict joins two claims of two different statements; a resolved one is resolved by
-   one supersede correction, whose kept claim states one side, and no claim of the other
-   side is current; an open or dismissed one is resolved by none;
+8. a conflict is a dispute over one fact: it joins claims of at least two statements on at
+   least two sides, each claim once; an open one has at least two sides still held; one
+   settled by what retired its sides has fewer (unless merged into another); a resolved
+   one is resolved by one supersede correction, whose kept claim states one side, and no
+   claim of another side is current; an open or dismissed one is resolved by none;
 9. every claim's, decision's, action's and conflict's current status is the last entry of
    its status history, whose times are in order and begin at its creation (a node written
    before histories has neither list, store/history.py);
@@ -145,45 +147,60 @@ async def _conflicts(g: Graph) -> list[str]:
     conflicts = await _all(g, (
         "MATCH (k:Conflict) RETURN k.id AS id, k.status AS status, "
         "k.kept_claim_id AS kept, k.settled_kind AS settled, "
-        "[(k)-[:BETWEEN]->(c:Claim) | c.statement_key] AS keys, "
+        "[(k)-[e:BETWEEN]->(c:Claim) | [c.id, c.statement_key, coalesce(e.side, c.id)]] "
+        "AS members, "
         "[(k)<-[:RESOLVES]-(r:Correction) | [r.kind, r.replacement_id]] AS resolutions "
         "ORDER BY k.id"))
     for k in conflicts:
-        if len(k["keys"]) != 2 or len(set(k["keys"])) != 2:
-            v.append(f"conflict {k['id']} does not join two claims of two statements")
-        if k["status"] != "resolved":
-            if k["resolutions"]:
-                v.append(f"conflict {k['id']} is {k['status']} but a correction resolves it")
-            if k["settled"] is not None:
-                v.append(f"conflict {k['id']} is {k['status']} but names what settled it")
-            if k["status"] == "open":
-                v += await _open_sides_current(g, k["id"], k["keys"])
-            continue
-        if k["settled"] is not None:
-            # Settled by what retired one side: that side has no current claim left.
-            if k["resolutions"]:
-                v.append(f"conflict {k['id']} is both settled and resolved by a correction")
-            elif not await _a_side_is_gone(g, k["keys"]):
-                v.append(f"conflict {k['id']} is settled but both its sides are current")
-            continue
-        if len(k["resolutions"]) != 1 or k["resolutions"][0] != ["supersede", k["kept"]]:
-            v.append(f"conflict {k['id']} is resolved without one supersede correction "
-                     "keeping its kept claim")
-            continue
-        kept_key = (await g.read(
-            "MATCH (c:Node {id:$id}) WHERE c:Claim RETURN c.statement_key AS k",
-            {"id": k["kept"]})).scalar()
-        others = [x for x in k["keys"] if x != kept_key]
-        if kept_key not in k["keys"] or len(others) != 1:
-            v.append(f"conflict {k['id']} kept a claim of neither side")
-            continue
-        alive = (await g.read(
-            "MATCH (c:Node {statement_key:$k}) WHERE c:Claim "
-            "AND c.status IN ['proposed','accepted'] "
-            "RETURN count(c) AS n", {"k": others[0]})).scalar()
-        if alive:
-            v.append(f"conflict {k['id']} is resolved but its losing side is still current")
+        v += await _conflict(g, k)
     return v
+
+
+async def _conflict(g: Graph, k: Row) -> list[str]:
+    members = [tuple(m) for m in k["members"]]
+    keys = [m[1] for m in members]
+    side_of = {m[1]: m[2] for m in members}
+    if (len(set(keys)) < 2 or len({m[2] for m in members}) < 2
+            or len({m[0] for m in members}) != len(members)):
+        return [f"conflict {k['id']} does not join claims of two statements on two sides"]
+    held = {side_of[key] for key in set(keys) if await _current(g, key)}
+    if k["status"] != "resolved":
+        v = []
+        if k["resolutions"]:
+            v.append(f"conflict {k['id']} is {k['status']} but a correction resolves it")
+        if k["settled"] is not None:
+            v.append(f"conflict {k['id']} is {k['status']} but names what settled it")
+        if k["status"] == "open" and len(held) < 2:
+            v.append(f"conflict {k['id']} is open but fewer than two of its sides are held")
+        return v
+    if k["settled"] is not None:
+        # Settled by what retired its other sides: at most one is still held.
+        if k["resolutions"]:
+            return [f"conflict {k['id']} is both settled and resolved by a correction"]
+        live = {side_of[key] for key in set(keys) if await _alive(g, key)}
+        if k["settled"] != "merged" and len(live) >= 2:
+            return [f"conflict {k['id']} is settled but two of its sides are still current"]
+        return []
+    if len(k["resolutions"]) != 1 or k["resolutions"][0] != ["supersede", k["kept"]]:
+        return [f"conflict {k['id']} is resolved without one supersede correction "
+                "keeping its kept claim"]
+    kept_key = (await g.read(
+        "MATCH (c:Node {id:$id}) WHERE c:Claim RETURN c.statement_key AS k",
+        {"id": k["kept"]})).scalar()
+    if kept_key not in side_of:
+        return [f"conflict {k['id']} kept a claim of no side"]
+    others = {key for key in keys if side_of[key] != side_of[kept_key]}
+    alive = [key for key in sorted(others) if await _alive(g, key)]
+    if alive:
+        return [f"conflict {k['id']} is resolved but a losing side is still current"]
+    return []
+
+
+async def _alive(g: Graph, key: str) -> int:
+    return int((await g.read(
+        "MATCH (c:Node {statement_key:$k}) WHERE c:Claim "
+        "AND c.status IN ['proposed','accepted'] RETURN count(c) AS n", {"k": key})).scalar()
+        or 0)
 
 
 async def _shape(g: Graph) -> list[str]:
@@ -240,18 +257,6 @@ async def _current(g: Graph, key: str) -> int:
         "MATCH (c:Node {statement_key:$k}) WHERE c:Claim "
         "AND c.status IN ['proposed','accepted','withheld'] RETURN count(c) AS n",
         {"k": key})).scalar() or 0)
-
-
-async def _a_side_is_gone(g: Graph, keys: list[str]) -> bool:
-    return any([await _current(g, key) == 0 for key in keys])
-
-
-async def _open_sides_current(g: Graph, conflict_id: str, keys: list[str]) -> list[str]:
-    """An open conflict has a current claim on each side: one whose side was superseded or
-    retired is settled in the same write."""
-    if await _a_side_is_gone(g, keys):
-        return [f"conflict {conflict_id} is open but a side has no current claim"]
-    return []
 
 
 async def _check_histories(g: Graph) -> list[str]:

@@ -13,7 +13,8 @@ ms), each piece reads what store/history.py keeps:
 - an edge added by a later change is recognised by that change: a claim replaced
   (SUPERSEDES) only once it was retired, so such an edge counts only when its target was
   retired then (``retired``), a correction only once it was made, a conflict only once it
-  was raised (their nodes' own existence).
+  was raised (their nodes' own existence), a claim of a conflict only once it joined it
+  (``joined``).
 
 A view builds its text once per kind of moment (``At``: ``NOW`` or ``THEN``), so its text is
 the same on every call and FalkorDB's cached plan is reused
@@ -86,6 +87,12 @@ class At:
         if self.now:
             return f"MATCH ({var}:Node) WHERE {var}:{label} AND {var}.status IN {statuses}"
         return f"MATCH ({var}:{label}) WHERE {status_at_in(var, statuses)}"
+
+    def joined(self, edge: str) -> str:
+        """A condition: the claim an edge ``edge`` of a conflict joins had joined it at the
+        moment (empty now). An edge without its time (a pair raised before conflicts were
+        disputes) is as old as its conflict, which the read checks for itself."""
+        return "" if self.now else f"coalesce({edge}.at, 0) <= $as_of"
 
     def held_from(self, var: str) -> str:
         """What a held action would return to, at the moment."""

@@ -75,7 +75,9 @@ NODE_PROPERTIES: dict[str, dict[str, PropType]] = {
                  "resolved_by": "str", "resolution": "str", "kept_claim_id": "str",
                  "correction_id": "str", "resolution_key": "str", "dismiss_reason": "str",
                  "newer_claim_id": "str", "same_speaker": "bool",
-                 "settled_kind": "str", "settled_id": "str", "settled_note": "str"},
+                 "settled_kind": "str", "settled_id": "str", "settled_note": "str",
+                 # A dispute over one fact: the values it has held and its claims.
+                 "n_sides": "int", "n_claims": "int"},
     "AgentRun": {**_CREATED, "task": "str", "status": "str", "model": "str",
                  "finished_at": "int", "model_calls": "str", "error": "str",
                  "builds_on": "str_list", "builds_on_skipped": "str", "started_by": "str",
@@ -110,6 +112,9 @@ EDGE_PROPERTIES: dict[str, dict[str, PropType]] = {
     "USED_CLAIM": {"premise": "str"},
     "SUPERSEDES": {"reason": "str"},
     "SAME_FACT": {},
+    # A claim of a conflict: the side (value) it is on, named by that side's first claim,
+    # and when it joined (neither, on a pair raised before conflicts were disputes).
+    "BETWEEN": {"side": "str", "at": "int"},
 }
 
 # Properties whose value (or for a list, each of its values) must come from a fixed set.

@@ -9,7 +9,7 @@ from afterhack.model.sources import (
     CreatedClaim,
 )
 from afterhack.model.vocab import FragmentExtraction, RetiredStatus, SourceKind
-from afterhack.model.writes import AuditEvent, AuditParams, ConflictRow, LinkRow, Repair, Settle
+from afterhack.model.writes import AuditEvent, AuditParams, RaiseRows, Repair, Settle
 from afterhack.store.guard import GuardParams
 
 
@@ -68,11 +68,16 @@ NO_FILE = FileFields(media_type=None, file_size=None, file_hash=None, file_name=
 
 class PolicyRow(TypedDict):
     """A newer statement by the same speaker superseding an older one at once, under a
-    workspace's ``latest_wins`` (conflicts.plan_latest_wins): the conflict with ``key`` is
-    resolved by keeping ``keep_id``, recorded as a policy's supersede correction."""
+    workspace's ``latest_wins`` (conflicts.plan_latest_wins), recorded as a policy's
+    supersede correction; the conflict over their fact (by id, else the open one with its
+    key) is resolved by keeping ``keep_id`` if no other value of it is still held."""
 
-    key: str
-    conflict_id: str  # the conflict this write raises for the pair (if none was open)
+    conflict_id: str  # open before (``before``), or raised by this write
+    conflict_key: str
+    before: bool
+    # Whether it may close the conflict: the first row of each conflict (the newest
+    # statement), so a conflict is resolved once.
+    may_close: bool
     keep_id: str
     correction_id: str
     resolution_key: str
@@ -80,6 +85,10 @@ class PolicyRow(TypedDict):
     losers: list[str]  # every current claim of the older statement
     reason: str
     outcome: str  # JSON: what it flagged and held
+    # Its audit event: 'conflict.resolved' when it closes the conflict, else
+    # 'conflict.side_superseded'.
+    audit_id: str
+    audit_detail: str
 
 
 class LoserRow(TypedDict):
@@ -91,7 +100,7 @@ class LoserRow(TypedDict):
     n_users: int
 
 
-class VersionWrite(AuditParams, FileFields):
+class VersionWrite(AuditParams, FileFields, RaiseRows):
     """A source's new version (or first one) with its fragments and kept claims."""
 
     source_id: str
@@ -107,8 +116,6 @@ class VersionWrite(AuditParams, FileFields):
     fragments: list[NewFragment]
     claims: list[NewClaim]
     model_calls: str  # JSON: the ModelCallRecord list
-    conflicts: list[ConflictRow]  # to raise between new claims and current ones
-    links: list[LinkRow]  # new claims and the current ones stating their fact in other words
 
 
 class PolicyWrite(GuardParams, Repair):
@@ -117,7 +124,6 @@ class PolicyWrite(GuardParams, Repair):
 
     policy: list[PolicyRow]
     policy_losers: list[LoserRow]
-    policy_audits: list[AuditEvent]
     # The other open conflicts of the statements it supersedes, settled by its resolutions.
     settles: list[Settle]
 
@@ -153,7 +159,7 @@ class FragmentUpdate(TypedDict):
     extraction: FragmentExtraction
 
 
-class ClaimsWrite(AuditParams):
+class ClaimsWrite(AuditParams, RaiseRows):
     """Claims extracted later from fragments of the latest version that failed or were
     skipped."""
 
@@ -162,15 +168,13 @@ class ClaimsWrite(AuditParams):
     fragment_ids: list[str]
     fragment_updates: list[FragmentUpdate]
     claims: list[NewClaim]
-    conflicts: list[ConflictRow]
-    links: list[LinkRow]
 
 
 class VersionWritten(TypedDict):
     source_id: str
     version: int
     created: list[CreatedClaim]  # only those that did not start as proposed
-    raised: list[str]  # the conflicts raised
+    raised: list[str]  # the conflicts raised or joined
 
 
 class MessagesWritten(VersionWritten):
@@ -186,7 +190,7 @@ class MessagesWritten(VersionWritten):
 class ClaimsWritten(TypedDict):
     source_id: str
     created: list[CreatedClaim]
-    raised: list[str]
+    raised: list[str]  # the conflicts raised or joined
 
 
 class SourceClaim(TypedDict):

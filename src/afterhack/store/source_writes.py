@@ -10,7 +10,7 @@ from typing import TypedDict
 
 from afterhack.store.audit import CREATE_AUDIT, CREATE_AUDITS
 from afterhack.store.client import Graph
-from afterhack.store.conflicts import LINK, RAISE, SETTLE
+from afterhack.store.conflicts import LINK, LIVE_SIDES, RAISE, SETTLE
 from afterhack.store.cypher import CURRENT, PENDING, RETIRED
 from afterhack.store.guard import FLAG_AND_HOLD, GUARD
 from afterhack.store.history import born, change
@@ -160,8 +160,10 @@ CALL {
 """
 
 
-# Conflicts found for the new claims (conflicts.py) are raised in the same query: $raised.
-_RAISE = "WITH s, v, created " + RAISE + "WITH s, v, created, raised " + LINK
+# Conflicts found for the new claims (conflicts.py) are raised or joined in the same query:
+# $raised names both.
+_RAISE = ("WITH s, v, created " + RAISE + "WITH s, v, created, raised + joined AS raised "
+          + LINK)
 
 
 # The version's fragments, each with its claims ($fragments: FragmentCells). A key a row
@@ -201,50 +203,64 @@ CALL {{
 
 
 # A newer statement by the same speaker supersedes the older one at once (a workspace's
-# latest_wins, rule 11), recorded as a conflict resolution: the claims it supersedes must
+# latest_wins, rule 11), recorded as a supersede correction: the claims it supersedes must
 # be as planned (current, at the revision and with the users the relabel read), and the
-# conflict of the pair, if one was raised before, still open. Put after GUARD.
+# conflict over their fact, if it was open before this write, still open. Put after GUARD.
 _POLICY_GUARD = """
 """ + _as_planned("policy_losers", "pl", "ok_losers") + """
 CALL {
-  UNWIND $policy AS pr
-  MATCH (px:Node {key: pr.key}) WHERE px:Conflict AND px.status <> 'open'
-  RETURN count(px) AS closed_pairs
+  UNWIND [pr IN $policy WHERE pr.before] AS pr
+  MATCH (px:Node {id: pr.conflict_id}) WHERE px:Conflict AND px.status <> 'open'
+  RETURN count(px) AS closed_before
 }
-WITH ok_losers, closed_pairs
-WHERE ok_losers = size($policy_losers) AND closed_pairs = 0
+WITH ok_losers, closed_before
+WHERE ok_losers = size($policy_losers) AND closed_before = 0
 """
 
 
-# After RAISE: each pair's conflict (raised by this write, or open from before) is resolved
-# by keeping the newer claim, exactly as a reviewer's keep writes it (conflicts.keep), with
-# 'policy' as the reviewer; every current claim of the older statement is superseded by it.
+# After RAISE: every current claim of the older statement is superseded by the newer claim
+# (a correction by 'policy' CORRECTS each), and the conflict over their fact (raised by this
+# write, or open from before) is resolved by keeping the newer claim, exactly as a
+# reviewer's keep writes it (conflicts.keep), when no other value of it is held any more;
+# otherwise it stays open over the values that are.
 _POLICY = """
 WITH *
 CALL {
   UNWIND $policy AS pr
-  MATCH (px:Node {key: pr.key}) WHERE px:Conflict AND px.status = 'open'
+  OPTIONAL MATCH (pi:Node {id: pr.conflict_id}) WHERE pi:Conflict AND pi.status = 'open'
+  OPTIONAL MATCH (pq:Node {key: pr.conflict_key}) WHERE pq:Conflict AND pq.status = 'open'
+  WITH pr, CASE WHEN pi IS NULL THEN pq ELSE pi END AS sx
+  WHERE sx IS NOT NULL
   MATCH (pk:Node {id: pr.keep_id}) WHERE pk:Claim AND pk.status IN """ + CURRENT + """
-  SET """ + change("px", "'resolved'") + """, px.revision = px.revision + 1,
-      px.resolved_at = $now, px.resolved_by = 'policy', px.resolution = 'keep',
-      px.kept_claim_id = pk.id, px.correction_id = pr.correction_id,
-      px.resolution_key = pr.resolution_key
   CREATE (pc:Correction:Node {id: pr.correction_id, claim_id: pr.loser_id,
       key: pr.resolution_key, statement: pk.statement, reason: pr.reason,
       reviewer: 'policy', kind: 'supersede', replacement_id: pk.id, outcome: pr.outcome,
-      created_at: $now})-[:RESOLVES]->(px)
-  WITH pc, pk, pr
-  UNWIND pr.losers AS lid
-  MATCH (pl:Node {id: lid}) WHERE pl:Claim AND pl.status IN """ + CURRENT + """
-  SET """ + change("pl", "'superseded'") + """, pl.revision = pl.revision + 1
-  CREATE (pc)-[:CORRECTS]->(pl)
-  CREATE (pk)-[:SUPERSEDES {reason: 'conflict'}]->(pl)
-  RETURN count(pl) AS n_policy
+      created_at: $now})
+  WITH pc, pk, pr, sx
+  CALL {
+    WITH pc, pk, pr
+    UNWIND pr.losers AS lid
+    MATCH (pl:Node {id: lid}) WHERE pl:Claim AND pl.status IN """ + CURRENT + """
+    SET """ + change("pl", "'superseded'") + """, pl.revision = pl.revision + 1
+    CREATE (pc)-[:CORRECTS]->(pl)
+    CREATE (pk)-[:SUPERSEDES {reason: 'conflict'}]->(pl)
+    RETURN count(pl) AS n_policy
+  }
+  WITH pc, pk, pr, sx
+""" + LIVE_SIDES + """
+  WITH pc, pk, pr, sx, pr.may_close AND n_live < 2 AS closes
+  SET sx.revision = sx.revision + 1
+  FOREACH (_ IN CASE WHEN closes THEN [1] ELSE [] END |
+    SET """ + change("sx", "'resolved'") + """, sx.resolved_at = $now,
+        sx.resolved_by = 'policy', sx.resolution = 'keep', sx.kept_claim_id = pk.id,
+        sx.correction_id = pc.id, sx.resolution_key = pr.resolution_key
+    CREATE (pc)-[:RESOLVES]->(sx))
+  CREATE (:AuditEvent:Node {id: pr.audit_id, actor: $audit_actor, at: $now,
+      subject_id: sx.id, detail: pr.audit_detail,
+      kind: CASE WHEN closes THEN 'conflict.resolved' ELSE 'conflict.side_superseded' END})
+  RETURN count(pc) AS n_policy_rows
 }
 """ + FLAG_AND_HOLD + """
-WITH *
-FOREACH (a IN $policy_audits | CREATE (:AuditEvent:Node {id:a.id, kind:a.kind,
-  actor:a.actor, at:a.at, subject_id:a.subject_id, detail:a.detail}))
 WITH *
 """ + SETTLE
 
@@ -317,8 +333,8 @@ async def add_version(g: Graph, p: NewVersionWrite) -> VersionWritten | None:
     when what it retires (and their region) changed since it was planned."""
     rows = await g.write(
         GUARD + _RETIRE_GUARD + _NEXT_VERSION
-        + _CREATE_FRAGMENTS_AND_CLAIMS + _RETIRE + "WITH s, v, created " + SETTLE
-        + "WITH s, v, created " + FLAG_AND_HOLD + _RAISE
+        + _CREATE_FRAGMENTS_AND_CLAIMS + _RETIRE + _RAISE + "WITH s, v, created, raised "
+        + SETTLE + "WITH s, v, created, raised " + FLAG_AND_HOLD
         + "WITH s, v, created, raised " + CREATE_AUDIT + " WITH s, v, created, raised "
         + CREATE_AUDITS
         + " RETURN s.id AS source_id, v.version AS version, created, raised",

@@ -189,13 +189,17 @@ class CorrectionApply(Body):
     impact_token: Annotated[str, Field(min_length=1, max_length=200)]
 
 
+# How many sides of one dismissal may be given a time each.
+MAX_SIDES_TIMED = 100
+
+
 class ConflictPreview(Body):
     keep: Id | None = None
     dismiss: Flag = False
 
 
 class ValidTimeIn(Body):
-    """When one side of a dismissed conflict holds: "both hold, at different times"."""
+    """When one side of a dismissed conflict holds: "each holds, at its own time"."""
 
     claim_id: Id
     valid_from: TimeIn | None = None
@@ -205,8 +209,8 @@ class ValidTimeIn(Body):
 class ConflictResolve(Body):
     keep: Id | None = None
     dismiss: Flag = False
-    # Only with dismiss: when each side holds (its statement's current claims take it).
-    valid_times: Annotated[list[ValidTimeIn], Field(max_length=2)] | None = None
+    # Only with dismiss: when each side holds (its statements' current claims take it).
+    valid_times: Annotated[list[ValidTimeIn], Field(max_length=MAX_SIDES_TIMED)] | None = None
     reason: Annotated[Text, Field(max_length=4000)] | None = None
     reviewer: Annotated[Text, Field(max_length=200)] | None = None
     conflict_revision: Revision
