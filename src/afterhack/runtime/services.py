@@ -27,7 +27,7 @@ from afterhack.llm.gateway import Gateway
 from afterhack.llm.judge import ConflictJudge, GatewayJudge, OfflineJudge
 from afterhack.llm.meaning import word_meaning
 from afterhack.llm.offline import OfflineExtractor
-from afterhack.memory import backup, checks
+from afterhack.memory import backup, checks, conflict_migration
 from afterhack.memory.extraction import Extractor
 from afterhack.memory.scope import Parts
 from afterhack.memory.workspaces import Workspaces
@@ -322,6 +322,8 @@ async def _open_store(settings: Settings, embedded: EmbeddedFalkorDB | None, url
                 await plancache.learn_limit(store)
             with start_step("checking every workspace's schema"):
                 await register_schema_everywhere(store)
+            with start_step("joining conflicts raised as pairs into one per fact"):
+                await conflict_migration.migrate_everywhere(store)
             return store
         except Exception:
             if store is not None:
