@@ -20,8 +20,9 @@ from afterhack.model.claims import (
     SearchInfo,
     VectorInfo,
 )
-from afterhack.model.vocab import ClaimStatus, FoundMatch, SearchMode
+from afterhack.model.vocab import CURRENT_CLAIM, ClaimStatus, FoundMatch, SearchMode
 from afterhack.retrieval import ranking, search
+from afterhack.retrieval.newest import InDispute, asks_for_now, newest_first
 from afterhack.retrieval.vectors import Vectors
 from afterhack.store import claims as store_claims
 from afterhack.store import vectors as store_vectors
@@ -373,17 +374,42 @@ async def _ordered(g: Graph, s: _Search, ranked: _Ranked
     return order, near_of, rows
 
 
+async def _newest_first(g: Graph, s: _Search, ranked: _Ranked, order: list[str],
+                        rows: dict[str, KeyedClaim]) -> tuple[list[str], OpenConflicts]:
+    """The order with each fact's newest value first (newest.py; a question about now keeps
+    only it), and the open conflicts of the claims ranked. As of a time, the order as it
+    is: each claim carries the conflicts it had then."""
+    found = ranked.open_conflicts
+    if s.ask.as_of is not None:
+        return order, found
+    if not found.complete:
+        keys = sorted({k for i in order if (k := rows[i].get("statement_key")) is not None})
+        found = await store_claims.open_conflicts_of_keys(g, keys) if keys else found
+    disputed: dict[str, InDispute] = {}
+    for i in order:
+        key = rows[i].get("statement_key")
+        ids = found.by_key.get(key, []) if key is not None else []
+        if ids and key is not None:
+            said = rows[i].get("said_at")
+            disputed[i] = InDispute(ids[0], found.sides[(key, ids[0])],
+                                    said if said is not None else rows[i]["created_at"])
+    now_only = (asks_for_now(s.q)
+                and set(s.ask.statuses) <= CURRENT_CLAIM)
+    return newest_first(order, disputed, now_only=now_only), found
+
+
 async def _page(g: Graph, s: _Search, ranked: _Ranked, order: list[str],
                 near_of: dict[str, str], rows: dict[str, KeyedClaim]) -> ClaimSearch:
-    """The page of the order the query asked for, each claim with how it was found and its
-    open conflicts, and the cursor of the next page."""
+    """The page of the order the query asked for (each fact's newest value first), each
+    claim with how it was found and its open conflicts, and the cursor of the next page."""
     offset, limit = s.offset, s.ask.limit
+    order, found = await _newest_first(g, s, ranked, order, rows)
     page = order[offset : offset + limit]
-    by_key = ranked.open_conflicts.by_key
-    if not ranked.open_conflicts.complete:
+    by_key = found.by_key
+    if not found.complete:
         keys = sorted({k for i in page if "open_conflict_ids" not in rows[i]
                        and (k := rows[i].get("statement_key")) is not None})
-        by_key = await store_claims.open_conflicts_of_keys(g, keys) if keys else {}
+        by_key = (await store_claims.open_conflicts_of_keys(g, keys)).by_key if keys else {}
     text_ids = {r["id"] for r in ranked.by_text}
     distance = {r["id"]: r["distance"] for r in ranked.by_meaning}
     items: list[FoundClaim] = []
