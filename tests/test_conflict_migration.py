@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from afterhack.memory import conflict_migration
+from afterhack.records.clock import now_ms
 from afterhack.records.conflicts import pair_key
 from afterhack.records.ids import new_id
 from afterhack.store import conflict_migration as store_migration
@@ -30,7 +31,14 @@ NOTES = ["The event budget is 40,000 euros.", "The event budget is 50,000 euros.
 # (the restated 40k against 50k and 60k too), and the one pair of launch dates.
 PAIRS = [(0, 1, "amount"), (0, 2, "amount"), (1, 2, "amount"), (3, 1, "amount"),
          (3, 2, "amount"), (4, 5, "date")]
-T0 = 1_700_000_000_000
+
+
+def _tick() -> int:
+    """A time later than any written before it (the clock moves on by at least a ms)."""
+    start = now_ms()
+    while now_ms() == start:
+        pass
+    return now_ms()
 
 
 @pytest.fixture
@@ -45,8 +53,8 @@ def unchecked(falkordb: str, tmp_path: Path) -> Iterator[TestClient]:
 def _old_pairs(falkordb: str, ws: str, claims: list[dict[str, Any]]) -> list[str]:
     """The pairs written as before: no side, no time on their edges, and no counts."""
     ids = []
-    for i, (a, b, kind) in enumerate(PAIRS):
-        cid, at = new_id(), T0 + i * 1000
+    for a, b, kind in PAIRS:
+        cid, at = new_id(), _tick()
         write(falkordb, ws, (
             "MATCH (a:Node {id: $a}), (b:Node {id: $b}) "
             "CREATE (k:Conflict:Node {id: $id, key: $key, status: 'open', "
@@ -90,7 +98,8 @@ def test_pairs_over_one_fact_become_one_dispute(client: TestClient, unchecked: T
     pairs = _old_pairs(falkordb, ws, claims)
     assert violations(falkordb, ws) == []  # pairs are disputes of two sides already
     assert len(_open(client, ws)) == 6
-    before = T0 + 60_000
+    before = _tick()
+    _tick()
     written = _migrate(falkordb, ws)
     assert written == 2  # one dispute of budgets, the launch pair given its sides
 
@@ -135,7 +144,7 @@ def test_a_migration_stopped_between_steps_finishes_when_run_again(
         around = await store_migration.open_of_keys(g, sorted(
             {m["key"] for k in await store_migration.pairs(g) for m in k["members"]}))
         steps = list(itertools.chain.from_iterable(
-            conflict_migration.plan(group, T0 + 60_000)
+            conflict_migration.plan(group, _tick())
             for group in conflict_migration.groups(around)))
         assert len(steps) == 5  # four pairs into the budget, one at a time; the launch pair
         return int(await store_migration.merge(g, steps[0]))
