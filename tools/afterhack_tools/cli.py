@@ -39,9 +39,12 @@ def bench(
              "against a real small model on loopback, on 40 HaluEval QA rows; its engine "
              "comes from scripts/install-real-model), 'disk-scrub' (the rewrite of "
              "FalkorDB's files after an erasure at 10,000 and 100,000 claims, against a "
-             "plain BGREWRITEAOF of the same data) or 'erasure' (one message of a "
+             "plain BGREWRITEAOF of the same data), 'erasure' (one message of a "
              "10,000-message conversation and sources of 1,000 claims erased, preview and "
-             "apply, beside writes of the same reach). 'conflicts' and 'asof' write "
+             "apply, beside writes of the same reach) or 'one-fact' (10,000 notes that each "
+             "give one budget another value: open conflicts, the write rate as the dispute "
+             "grows, memory, restart after kill -9; 800 with --quick). 'conflicts' and "
+             "'asof' write "
              "latest.json and .md; the others "
              "write <section>.json and .md, never latest.*.")] = None,
     restart_sizes: Annotated[str | None, typer.Option(

@@ -16,6 +16,7 @@ from afterhack_tools.bench.floors import ratio
 from afterhack_tools.bench.records import (
     BenchResult,
     FreezeFigures,
+    OneFactFigures,
     PromiseRecord,
     Ratios,
     SizeResult,
@@ -46,6 +47,13 @@ HISTORY_BYTES_MAX = 512
 # work. tests/test_frozen_store.py holds a test run to three times these.
 HEALTH_MAX_S = 1.0
 OVER_DEADLINE_S = 1.0
+# docs/rules.md, rule 9: a conflict is a dispute over one fact, so notes that each give one
+# budget another value leave at most this many open conflicts; a write's cost does not grow
+# with the dispute (the last 50 sources within this of the first 50's time); and the
+# workspace comes back after kill -9 within this (rule 18).
+ONE_FACT_OPEN_MAX = 5
+ONE_FACT_SLOWDOWN_MAX = 1.5
+RESTART_MAX_S = 10.0
 
 # The floor an API figure is divided by, and a store figure's; the two ways floors are taken.
 Floor = Literal["http_plus_falkordb", "falkordb"]
@@ -289,4 +297,34 @@ def promises(result: BenchResult) -> list[PromiseRecord]:
         *conflict_promises(result),
         *asof_promises(result),
         *restart_promises(result),
+    ]
+
+
+def one_fact_promises(f: OneFactFigures) -> list[PromiseRecord]:
+    """A dispute per fact (rule 9) and a restart after kill -9 (rule 18), on one fact given
+    a value by every note."""
+    a100, whole = f["at_100"], f["at_all"]
+    return [
+        {"id": "one_fact_few_open_conflicts",
+         "promise": f"notes that each give one budget another value leave at most "
+                    f"{ONE_FACT_OPEN_MAX} open conflicts",
+         "measured": f"{f['open_conflicts']} open after {f['claims']:,} notes "
+                     f"({f['conflicts']} in all; the largest holds "
+                     f"{f['largest_conflict_claims']:,} claims)",
+         "value": f["open_conflicts"], "holds": f["open_conflicts"] <= ONE_FACT_OPEN_MAX},
+        {"id": "one_fact_last_50_sources",
+         "promise": f"of 100 sources of 8 such notes, the last 50 are written within "
+                    f"{ONE_FACT_SLOWDOWN_MAX}x of the first 50's time",
+         "measured": f"{a100['last_s']} s against {a100['first_s']} s = "
+                     f"{a100['last_over_first']}x (over all {whole['sources']:,} sources: "
+                     f"{whole['last_over_first']}x)",
+         "value": a100["last_over_first"],
+         "holds": a100["last_over_first"] <= ONE_FACT_SLOWDOWN_MAX},
+        {"id": "one_fact_restart",
+         "promise": f"the workspace answers within {RESTART_MAX_S:g} s of a restart after "
+                    "kill -9",
+         "measured": f"{f['restart_s']} s ({f['restart_ratio']}x an empty start, "
+                     f"{f['floor_s']} s)",
+         "value": f["restart_s"],
+         "holds": f["restart_s"] <= RESTART_MAX_S and f["served_after_restart"]},
     ]

@@ -771,6 +771,40 @@ class DiskScrubFigures(TypedDict):
     sizes: list[DiskScrubSize]
 
 
+# --- one fact, many values (onefact.py) ---
+
+
+class OneFactRates(TypedDict):
+    """Sources written one after another: the first and the last WINDOW of them."""
+
+    sources: int
+    first_s: float
+    last_s: float
+    first_sources_per_s: float
+    last_sources_per_s: float
+    last_over_first: float
+
+
+class OneFactFigures(TypedDict):
+    """Notes that each give one budget another value: ``at_100`` over the first 100
+    sources, ``at_all`` over every one."""
+
+    claims: int
+    notes_per_source: int
+    at_100: OneFactRates
+    at_all: OneFactRates
+    open_conflicts: int
+    conflicts: int
+    largest_conflict_claims: int
+    graph_memory_bytes: int
+    aof_at_kill: AofFiles
+    restart_s: float
+    floor_s: float
+    restart_ratio: float
+    served_after_restart: bool
+    promises: NotRequired[list[PromiseRecord]]
+
+
 # A section run alone beside a full run's results (``<section>.json``): its figures under
 # the section's name.
 SectionResult = TypedDict("SectionResult", {
@@ -780,4 +814,5 @@ SectionResult = TypedDict("SectionResult", {
     "conversations": NotRequired[ConversationFigures],
     "real-model": NotRequired[RealModelFigures],
     "disk-scrub": NotRequired[DiskScrubFigures],
-    "erasure": NotRequired[ErasureFigures]})
+    "erasure": NotRequired[ErasureFigures],
+    "one-fact": NotRequired[OneFactFigures]})

@@ -17,6 +17,7 @@ from afterhack_tools.bench.render.conversations import conversations_section
 from afterhack_tools.bench.render.diskscrub import disk_scrub_section
 from afterhack_tools.bench.render.embedingest import embedding_ingest_section
 from afterhack_tools.bench.render.erasure import erasure_section
+from afterhack_tools.bench.render.onefact import one_fact_section
 from afterhack_tools.bench.render.restart import restart_section
 from afterhack_tools.bench.render.retrieval import retrieval_section
 from afterhack_tools.bench.render.sizes import (
@@ -139,7 +140,10 @@ def section_markdown(result: SectionResult, section: str) -> str:
             else with_model_section(result["real-model"]) if section == "real-model"
             else disk_scrub_section(result["disk-scrub"]) if section == "disk-scrub"
             else erasure_section(result["erasure"]) if section == "erasure"
+            else one_fact_section(result["one-fact"]) if section == "one-fact"
             else embedding_ingest_section(result["embedding-ingest"]))
+    if section == "one-fact":
+        body = [*_promises(result["one-fact"].get("promises") or []), *body]
     return "\n".join([
         f"# afterhack benchmarks: {section} only",
         "",

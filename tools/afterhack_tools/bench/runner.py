@@ -38,6 +38,7 @@ from afterhack_tools.bench.harness import Harness, cpu_stall_us, cpu_ticks, mach
 from afterhack_tools.bench.ingest import measure_ingest
 from afterhack_tools.bench.load import load_workspace
 from afterhack_tools.bench.meaning import for_pairs
+from afterhack_tools.bench.onefact import measure_one_fact
 from afterhack_tools.bench.records import (
     BenchResult,
     ConflictFigures,
@@ -70,10 +71,10 @@ QUICK_SIZES = (200,)
 RESTART_SIZES = (24_000, 240_000)
 SECTIONS = ("conflicts", "asof", "restart", "retrieval", "embedding-ingest",
             "conversations", "real-model", "disk-scrub",
-            "erasure")
+            "erasure", "one-fact")
 # Sections that run alone beside a full run, never in it (run_section).
 ALONE = ("retrieval", "embedding-ingest", "conversations", "real-model", "disk-scrub",
-         "erasure")
+         "erasure", "one-fact")
 
 
 @dataclass
@@ -121,6 +122,8 @@ class BenchConfig:
     # diskscrub.py sets them per size).
     disk_scrub_sizes: tuple[int, ...] = DISK_SCRUB_SIZES
     disk_scrub_rounds: int | None = None
+    # The one-fact section: notes written, eight a source, each giving one budget a value.
+    one_fact_claims: int = 10_000
     command: str = "afterhack bench"
     cluster: bool = False
     cluster_tenants: int = 10_000
@@ -135,7 +138,8 @@ class BenchConfig:
             retrieval_rows=30, asof_samples=10, real_model_rows=6, real_model_agent_rows=3,
             real_model_judge_every=10, disk_scrub_sizes=DISK_SCRUB_QUICK, disk_scrub_rounds=2,
             erasure_messages=400, erasure_message_samples=3, erasure_sources=2,
-            erasure_claims_per_source=100)
+            erasure_claims_per_source=100,
+            one_fact_claims=800)
         base.update(overrides)
         return cls(**base)
 
@@ -386,7 +390,7 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> BenchResul
 
 async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> SectionResult:
     """One section alone (retrieval, embedding-ingest, conversations, real-model,
-    disk-scrub, erasure), written beside (never over) a full run's results, as <section>.json and
+    disk-scrub, erasure, one-fact), written beside (never over) a full run's results, as <section>.json and
     <section>.md."""
     if section not in ALONE:
         raise ValueError(f"{section!r} does not run beside a full run")
@@ -410,6 +414,10 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> Secti
         log, messages=cfg.erasure_messages, message_samples=cfg.erasure_message_samples,
         sources=cfg.erasure_sources, claims_per_source=cfg.erasure_claims_per_source)
         if section == "erasure" else None)
+    one_fact = (await measure_one_fact(cfg.one_fact_claims, log)
+                if section == "one-fact" else None)
+    if one_fact is not None:
+        one_fact["promises"] = promises.one_fact_promises(one_fact)
     result: SectionResult = {
         "meta": {
             "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
@@ -431,6 +439,8 @@ async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> Secti
         result["disk-scrub"] = scrub
     if erasing is not None:
         result["erasure"] = erasing
+    if one_fact is not None:
+        result["one-fact"] = one_fact
     cfg.out.mkdir(parents=True, exist_ok=True)
     (cfg.out / f"{section}.json").write_text(json.dumps(result, indent=2) + "\n")
     (cfg.out / f"{section}.md").write_text(report.section_markdown(result, section))
