@@ -13,6 +13,7 @@ empty data dir. A check reads the dispute back after the restart.
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import tempfile
 import time
@@ -38,14 +39,33 @@ def notes(s: int) -> str:
                     for i in range(1, NOTES + 1))
 
 
-def rates(walls: list[float]) -> OneFactRates:
-    """The first and last WINDOW sources of ``walls`` (seconds each)."""
+def cpu_s(pids: list[int | None]) -> float:
+    """Seconds the processes have spent on a CPU (every thread, those ended included)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        if pid is None:
+            continue
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
+def rates(walls: list[float], cpus: list[float]) -> OneFactRates:
+    """The first and last WINDOW sources of ``walls`` (seconds each, on the clock) and
+    ``cpus`` (seconds the app and FalkorDB spent on a CPU for each)."""
     first, last = walls[:WINDOW], walls[-WINDOW:]
+    first_cpu, last_cpu = sum(cpus[:WINDOW]), sum(cpus[-WINDOW:])
     return {"sources": len(walls),
             "first_s": round(sum(first), 2), "last_s": round(sum(last), 2),
             "first_sources_per_s": round(len(first) / sum(first), 2),
             "last_sources_per_s": round(len(last) / sum(last), 2),
-            "last_over_first": round(sum(last) / sum(first), 2)}
+            "last_over_first": round(sum(last) / sum(first), 2),
+            "first_cpu_s": round(first_cpu, 2), "last_cpu_s": round(last_cpu, 2),
+            "last_over_first_cpu": round(last_cpu / first_cpu, 2) if first_cpu else 0.0}
 
 
 async def _graph_memory(data: Path, ws: str) -> int:
@@ -69,19 +89,24 @@ async def _open(http: httpx.AsyncClient, base: str, ws: str) -> tuple[int, int, 
 
 
 async def _write(http: httpx.AsyncClient, base: str, ws: str, sources: int,
-                 log: Callable[[str], None]) -> list[float]:
+                 pids: list[int | None], log: Callable[[str], None]
+                 ) -> tuple[list[float], list[float]]:
+    """Each source's time on the clock, and on a CPU of the app and FalkorDB (the vector
+    worker's embedding of what was written before included: it runs meanwhile)."""
     walls: list[float] = []
+    cpus: list[float] = []
     for s in range(1, sources + 1):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu_s(pids)
         r = await http.post(f"{base}/api/workspaces/{ws}/sources",
                             json={"title": f"Notes {s}", "text": notes(s)})
         walls.append(time.perf_counter() - t0)
+        cpus.append(cpu_s(pids) - c0)
         if r.status_code != 201:
             raise RuntimeError(f"ingest answered {r.status_code}: {r.text[:300]}")
         if s % 250 == 0:
             log(f"[one fact] {s} sources, the last 50 at "
                 f"{WINDOW / sum(walls[-WINDOW:]):.1f} sources/s")
-    return walls
+    return walls, cpus
 
 
 async def _floor(root: Path, http: httpx.AsyncClient) -> float:
@@ -109,7 +134,8 @@ async def measure_one_fact(claims: int = 10_000,
             base = first.base_url
             ws = (await http.post(base + "/api/workspaces", json={"name": "one fact"})
                   ).json()["id"]
-            walls = await _write(http, base, ws, sources, log)
+            pids = [first.proc.pid if first.proc else None, first.falkordb_pid()]
+            walls, cpus = await _write(http, base, ws, sources, pids, log)
             open_n, all_n, largest = await _open(http, base, ws)
             memory = await _graph_memory(data, ws)
             log(f"[one fact] {sources} sources: {open_n} open conflicts ({all_n} in all), "
@@ -128,7 +154,7 @@ async def measure_one_fact(claims: int = 10_000,
     log(f"[one fact] restart after kill -9: {restart_s:.1f} s (an empty start {floor:.1f} s)")
     await asyncio.to_thread(shutil.rmtree, root, True)
     return {"claims": sources * NOTES, "notes_per_source": NOTES,
-            "at_100": rates(walls[:100]), "at_all": rates(walls),
+            "at_100": rates(walls[:100], cpus[:100]), "at_all": rates(walls, cpus),
             "open_conflicts": open_n, "conflicts": all_n, "largest_conflict_claims": largest,
             "graph_memory_bytes": memory, "aof_at_kill": on_disk,
             "restart_s": round(restart_s, 2), "floor_s": round(floor, 2),

@@ -316,15 +316,17 @@ def one_fact_promises(f: OneFactFigures) -> list[PromiseRecord]:
          "promise": f"of 100 sources of 8 such notes, the last 50 are written within "
                     f"{ONE_FACT_SLOWDOWN_MAX}x of the first 50's time",
          "measured": f"{a100['last_s']} s against {a100['first_s']} s = "
-                     f"{a100['last_over_first']}x (over all {whole['sources']:,} sources: "
-                     f"{whole['last_over_first']}x)",
+                     f"{a100['last_over_first']}x on the clock, "
+                     f"{a100['last_over_first_cpu']}x in CPU (over all "
+                     f"{whole['sources']:,} sources: {whole['last_over_first']}x, "
+                     f"{whole['last_over_first_cpu']}x)",
          "value": a100["last_over_first"],
          "holds": a100["last_over_first"] <= ONE_FACT_SLOWDOWN_MAX},
         {"id": "one_fact_restart",
          "promise": f"the workspace answers within {RESTART_MAX_S:g} s of a restart after "
                     "kill -9",
-         "measured": f"{f['restart_s']} s ({f['restart_ratio']}x an empty start, "
-                     f"{f['floor_s']} s)",
+         "measured": f"{f['restart_s']} s ({f['restart_ratio']}x a start on an empty data "
+                     f"dir in the same run, {f['floor_s']} s)",
          "value": f["restart_s"],
          "holds": f["restart_s"] <= RESTART_MAX_S and f["served_after_restart"]},
     ]

@@ -783,6 +783,9 @@ class OneFactRates(TypedDict):
     first_sources_per_s: float
     last_sources_per_s: float
     last_over_first: float
+    first_cpu_s: float  # the app's and FalkorDB's CPU seconds over them
+    last_cpu_s: float
+    last_over_first_cpu: float
 
 
 class OneFactFigures(TypedDict):
