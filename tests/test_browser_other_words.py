@@ -6,8 +6,9 @@ web/e2e/otherwords.mjs adds memo A ("The product launch is planned for June 12."
 A to June 19: the preview shows B under "Also says this, in other words" with its quote, its
 source and the value read, can leave it out and take it back; apply corrects both, and a fresh
 run cites June 19 only. Then three memos (Alice and the steering minutes September 15, Bob
-October 1): two conflicts; keeping Alice's closes the other, and the outcome says it was
-settled by that resolution. Screenshots of every step land in test-artifacts/otherwords/."""
+October 1): one conflict over the fact, two values, Alice's and the minutes' one side; keeping
+September 15 supersedes Bob's, and no conflict is left. Screenshots of every step land in
+test-artifacts/otherwords/."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 // this, in other words", with its quote, its source and the value read; B can be left out
 // (then it stands in an open conflict with the correction) or corrected with A (the default);
 // after apply, a fresh run cites June 19 only. Then three memos: Alice and the steering
-// minutes say September 15, Bob October 1; two conflicts; keeping Alice's settles the other.
+// minutes say September 15, Bob October 1; one conflict over the fact, two values (Alice's and
+// the minutes' one side); keeping September 15 supersedes Bob's.
 // A screenshot per step; every failed check is listed.
 //
 //   BASE_URL=… CHROMIUM_PATH=… ARTIFACTS_DIR=… [SIZES='[[1280,800]]'] node e2e/otherwords.mjs
@@ -139,36 +140,36 @@ async function story(browser, size) {
       check(!cited.some((c) => c.includes('June 12')), `the fresh decision still cites June 12: ${cited.join(' | ')}`)
     })
 
-    await step('three memos: two conflicts', async () => {
+    await step('three memos: one conflict over one fact, two values', async () => {
       await newWorkspace(`three memos ${label}`)
       await addSource('Alice', ALICE)
       await addSource('Bob', BOB)
       await addSource('Steering minutes', MINUTES)
-      await page.locator(`${tid('tab-conflicts')} .tab-badge`).filter({ hasText: '2' }).waitFor()
+      await page.locator(tid('tab-conflicts')).click()
+      const card = page.locator(tid('conflicts-panel')).locator(tid('conflict')).filter({ hasText: ALICE })
+      await card.locator(tid('conflict-value')).filter({ hasText: MINUTES }).waitFor()
+      check((await page.locator(`${tid('tab-conflicts')} .tab-badge`).innerText()).trim() === '1',
+        'the conflicts tab does not count one open conflict')
+      const values = card.locator(tid('conflict-value'))
+      check((await values.count()) === 2, `${await values.count()} values shown`)
+      const september = values.filter({ hasText: ALICE })
+      check((await september.innerText()).includes(MINUTES), 'the minutes are not on Alice’s side')
     })
 
-    await step('keep September 15 from Alice: the other conflict is settled with it', async () => {
+    await step('keep September 15: Bob’s October 1 is superseded, and no conflict is left', async () => {
       await page.locator(tid('tab-conflicts')).click()
       const panel = page.locator(tid('conflicts-panel'))
       const card = panel.locator(tid('conflict')).filter({ hasText: ALICE })
       await card.waitFor()
-      await card.locator(tid('conflict-keep')).filter({ hasText: /keep/i }).first().waitFor()
-      const keepAlice = card.locator(tid('conflict-keep'))
-      const ids = await keepAlice.evaluateAll((els) => els.map((e) => e.dataset.claimId))
-      const sides = await card.locator(tid('conflict-quote')).allInnerTexts()
-      const aliceIndex = sides.findIndex((q) => q.includes(ALICE))
-      check(aliceIndex >= 0 && ids.length === 2, `the card shows ${sides.join(' | ')}`)
-      await keepAlice.nth(aliceIndex).click()
+      const keep = card.locator(tid('conflict-value')).filter({ hasText: ALICE }).locator(tid('conflict-keep'))
+      await keep.waitFor()
+      await keep.click()
       await panel.locator(`${tid('resolution-preview')}[data-resolution="keep"]`).waitFor()
+      const summary = await panel.locator(tid('resolution-summary')).innerText()
+      check(summary.includes(BOB), `the preview reads "${summary}"`)
       await panel.locator(tid('conflict-apply')).click()
       const outcome = panel.locator(tid('conflict-outcome'))
       await outcome.waitFor()
-      const settled = outcome.locator(tid('settled-conflict'))
-      await settled.waitFor()
-      const text = await settled.innerText()
-      check(text.includes(BOB) && text.includes(MINUTES), `the settled conflict reads "${text}"`)
-      check(text.includes('Settled by the resolution of another conflict'), `the settled conflict reads "${text}"`)
-      check(text.includes(`Resolved by keeping “${ALICE}”`) || text.includes(`Resolved by keeping "${ALICE}"`), `the settled conflict reads "${text}"`)
       await panel.locator(tid('conflicts-empty')).waitFor()
       check((await page.locator(`${tid('tab-conflicts')} .tab-badge`).count()) === 0, 'the conflicts tab still counts an open conflict')
       await noLeaks('the resolution outcome')

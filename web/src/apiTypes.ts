@@ -1149,7 +1149,8 @@ export interface components {
         };
         /**
          * ConflictClaim
-         * @description One side of a conflict: the claim, its quote, its source and when each came.
+         * @description A claim of one side of a conflict: the claim, its quote, its source and when each
+         *     came.
          */
         ConflictClaim: {
             /** Correction Id */
@@ -1160,12 +1161,16 @@ export interface components {
             evidence_quote: string | null;
             /** Id */
             id: string;
+            /** Joined At */
+            joined_at: number;
             /** Revision */
             revision: number;
             /** Said At */
             said_at: number | null;
             /** Said By */
             said_by: string | null;
+            /** Side */
+            side: string;
             /** Source Added At */
             source_added_at: number | null;
             /** Source Id */
@@ -1203,10 +1208,14 @@ export interface components {
             /** Keep */
             keep?: string | null;
         };
-        /** ConflictRecord */
+        /**
+         * ConflictRecord
+         * @description A dispute over one fact: the claims that give it different values, one side per
+         *     value, the newest value first.
+         */
         ConflictRecord: {
-            /** Claims */
-            claims: components["schemas"]["ConflictClaim"][];
+            /** Complete */
+            complete: boolean;
             /** Correction Id */
             correction_id: string | null;
             /** Created At */
@@ -1224,6 +1233,10 @@ export interface components {
              * @enum {string}
              */
             kind: "date" | "time" | "number" | "amount" | "place" | "person" | "other";
+            /** N Claims */
+            n_claims: number;
+            /** N Sides */
+            n_sides: number;
             /** Newer Claim Id */
             newer_claim_id: string | null;
             /** Reason */
@@ -1239,6 +1252,8 @@ export interface components {
             /** Same Speaker */
             same_speaker: boolean | null;
             settled_by: components["schemas"]["SettledBy"] | null;
+            /** Sides */
+            sides: components["schemas"]["ConflictSide"][];
             /**
              * Status
              * @enum {string}
@@ -1282,6 +1297,21 @@ export interface components {
              * @constant
              */
             type: "conflict_resolved";
+        };
+        /**
+         * ConflictSide
+         * @description One value of the fact in dispute, with the claims that give it (a claim restating a
+         *     value in other words is on its side).
+         */
+        ConflictSide: {
+            /** Claims */
+            claims: components["schemas"]["ConflictClaim"][];
+            /** Newest At */
+            newest_at: number;
+            /** Side */
+            side: string;
+            /** Value */
+            value: string;
         };
         /** CorrectedReason */
         CorrectedReason: {
@@ -2344,13 +2374,17 @@ export interface components {
         };
         /**
          * PlannedConflict
-         * @description A conflict a preview of a source would raise.
+         * @description A pair a preview of a source found to disagree: a new claim and the claim it gives
+         *     another value than, and the open conflict over that fact it would join (None: it would
+         *     raise a new one).
          */
         PlannedConflict: {
             /** Claims */
             claims: components["schemas"]["PlannedSide"][];
             /** Detected By */
             detected_by: string;
+            /** Joins */
+            joins: string | null;
             /**
              * Kind
              * @enum {string}
@@ -2734,7 +2768,7 @@ export interface components {
              * Kind
              * @enum {string}
              */
-            kind: "correction" | "resolution" | "version" | "erasure";
+            kind: "correction" | "resolution" | "version" | "erasure" | "merged";
             /** Note */
             note: string;
         };
@@ -3039,7 +3073,7 @@ export interface components {
         };
         /**
          * ValidTimeIn
-         * @description When one side of a dismissed conflict holds: "both hold, at different times".
+         * @description When one side of a dismissed conflict holds: "each holds, at its own time".
          */
         ValidTimeIn: {
             /** Claim Id */
@@ -9724,7 +9758,8 @@ export type ErrorBody = components["schemas"]["ErrorBody"];
 export type ConflictStatus = components["schemas"]["ConflictRecord"]["status"];
 export type ConflictKind = components["schemas"]["ConflictRecord"]["kind"];
 export type Resolution = components["schemas"]["ResolutionPreview"]["resolution"];
-export type ConflictSide = components["schemas"]["ConflictClaim"];
+export type ConflictClaim = components["schemas"]["ConflictClaim"];
+export type ConflictSide = components["schemas"]["ConflictSide"];
 export type Conflict = components["schemas"]["ConflictRecord"];
 export type ConflictList = components["schemas"]["ConflictList"];
 export type ResolutionPreview = components["schemas"]["ResolutionPreview"];

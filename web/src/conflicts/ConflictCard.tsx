@@ -1,13 +1,14 @@
-// One open conflict: what disagrees, both quotes side by side with their sources and dates,
-// and the reviewer's choices (keep one side, or dismiss).
-import type { ReactNode } from 'react'
+// One open conflict, a dispute over one fact: each value a side with its claims' quotes, their
+// sources and dates, side by side, and the reviewer's choices (keep one value, or dismiss).
+import { useState, type ReactNode } from 'react'
 import { REVIEWER_ORIGIN, isCurrentClaim } from '../claims'
 import { NodeLink, StatusBadge, type SelectById } from '../panels/common'
-import type { Choice, Conflict, ConflictSide } from './types'
-import { kindInWords, newerSide, sideAdded, speakersInWords, whenInWords } from './words'
+import type { Choice, Conflict, ConflictClaim, ConflictSide } from './types'
+import { claimsOf, keeperOf, kindInWords, newerSide, sideAdded, speakersInWords, whenInWords } from './words'
 
 interface SideProps {
-  side: ConflictSide
+  /** One claim of a side. */
+  side: ConflictClaim
   now: number
   newer: boolean
   /** What the resolution being previewed does to this side, if any. */
@@ -50,8 +51,8 @@ export function SideCard({ side, now, newer, verdict, onSelect, children }: Side
         )}
         , {sideAdded(side, now)}
         {newer && (
-          <span className="newer" title="Said, or added, later than the other side">
-            newer
+          <span className="newer" title="Said, or added, the last: the newest word">
+            newest
           </span>
         )}
         {!isCurrentClaim(side.status) && (
@@ -66,6 +67,45 @@ export function SideCard({ side, now, newer, verdict, onSelect, children }: Side
   )
 }
 
+interface ValueProps {
+  side: ConflictSide
+  conflict: Conflict
+  now: number
+  newest: string | null
+  busy: Choice | null
+  onChoose: ((conflict: Conflict, choice: Choice) => void) | null
+  onSelect: SelectById
+}
+
+/** One value of the fact in dispute: its claims, and keeping it. */
+function ValueBlock({ side, conflict, now, newest, busy, onChoose, onSelect }: ValueProps) {
+  const keeper = keeperOf(side, isCurrentClaim)
+  return (
+    <div className="conflict-value" data-testid="conflict-value" data-side={side.side}>
+      {conflict.sides.length > 2 || side.claims.length > 1 ? (
+        <h4 className="conflict-value-head" data-testid="conflict-value-head">
+          {side.value}
+        </h4>
+      ) : null}
+      {side.claims.map((claim) => (
+        <SideCard key={claim.id} side={claim} now={now} newer={newest === claim.id} onSelect={onSelect} />
+      ))}
+      {onChoose && (
+        <button
+          type="button"
+          data-testid="conflict-keep"
+          data-claim-id={keeper?.id ?? ''}
+          disabled={busy !== null || keeper === null}
+          title="Preview keeping this value: the claims of every other value are superseded by it"
+          onClick={() => keeper && onChoose(conflict, { keep: keeper.id })}
+        >
+          {busy && 'keep' in busy && keeper && busy.keep === keeper.id ? 'Previewing…' : 'Keep this one'}
+        </button>
+      )}
+    </div>
+  )
+}
+
 interface Props {
   conflict: Conflict
   now: number
@@ -77,18 +117,25 @@ interface Props {
   onSelect: SelectById
 }
 
+/** How many values a card shows before it offers the rest. */
+export const VALUES_SHOWN = 6
+
 export function ConflictCard({ conflict, now, focused, busy, onChoose, onSelect }: Props) {
-  const newer = newerSide(conflict)
+  const newest = newerSide(conflict)
   const disabled = busy !== null
+  const shown = claimsOf(conflict).length
+  const [every, setEvery] = useState(false)
+  const sides = every ? conflict.sides : conflict.sides.slice(0, VALUES_SHOWN)
   return (
     <article
       className={focused ? 'conflict-card is-focused' : 'conflict-card'}
       data-testid="conflict"
       data-id={conflict.id}
       data-kind={conflict.kind}
+      data-sides={conflict.n_sides}
     >
       <header className="conflict-head">
-        <span className="conflict-kind">{kindInWords(conflict.kind)}</span>
+        <span className="conflict-kind">{kindInWords(conflict.kind, conflict.n_sides)}</span>
         <span className="muted">raised {whenInWords(conflict.created_at, now)}</span>
       </header>
       <p className="conflict-reason" data-testid="conflict-reason">
@@ -101,31 +148,39 @@ export function ConflictCard({ conflict, now, focused, busy, onChoose, onSelect 
         )}
       </p>
       <div className="conflict-sides">
-        {conflict.claims.map((side) => (
-          <SideCard key={side.id} side={side} now={now} newer={newer === side.id} onSelect={onSelect}>
-            {onChoose && <button
-              type="button"
-              data-testid="conflict-keep"
-              data-claim-id={side.id}
-              disabled={disabled || !isCurrentClaim(side.status)}
-              title="Preview keeping this side: the other is superseded by it"
-              onClick={() => onChoose(conflict, { keep: side.id })}
-            >
-              {busy && 'keep' in busy && busy.keep === side.id ? 'Previewing…' : 'Keep this one'}
-            </button>}
-          </SideCard>
+        {sides.map((side) => (
+          <ValueBlock
+            key={side.side}
+            side={side}
+            conflict={conflict}
+            now={now}
+            newest={newest}
+            busy={busy}
+            onChoose={onChoose}
+            onSelect={onSelect}
+          />
         ))}
       </div>
+      {sides.length < conflict.sides.length && (
+        <button type="button" className="link" data-testid="conflict-more-values" onClick={() => setEvery(true)}>
+          Show all {conflict.sides.length.toLocaleString('en')} values
+        </button>
+      )}
+      {!conflict.complete && (
+        <p className="muted" data-testid="conflict-partial">
+          {shown} of its {conflict.n_claims} claims shown.
+        </p>
+      )}
       {onChoose && <div className="row conflict-dismiss-row">
         <button
           type="button"
           className="secondary"
           data-testid="conflict-dismiss"
           disabled={disabled}
-          title="Preview dismissing: both claims stay, and this pair is not raised again"
+          title="Preview dismissing: every value stays, and these claims are not raised against each other again"
           onClick={() => onChoose(conflict, { dismiss: true })}
         >
-          {busy && 'dismiss' in busy ? 'Previewing…' : 'Dismiss: both can be true'}
+          {busy && 'dismiss' in busy ? 'Previewing…' : conflict.n_sides > 2 ? 'Dismiss: all can be true' : 'Dismiss: both can be true'}
         </button>
       </div>}
     </article>

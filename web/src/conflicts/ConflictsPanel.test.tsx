@@ -4,10 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Async } from '../hooks'
 import { buildNames } from '../names'
 import { WorkspaceCtx } from '../workspace'
-import { SideCard } from './ConflictCard'
+import { ConflictCard, SideCard } from './ConflictCard'
 import { ConflictsPanel } from './ConflictsPanel'
+import { claimsOf } from './words'
 import { CONFLICT, DISMISS, JUNE_12, JUNE_19, KEEP_JUNE_19, MEMO, claimView, supersedeCorrection, twoMemos } from './testConflict'
-import type { Conflict, ResolutionApplied, ResolutionPreview } from './types'
+import type { Choice, Conflict, ResolutionApplied, ResolutionPreview } from './types'
 
 const BARE_ID = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8}\b/
 const READ_AT = Date.UTC(2026, 3, 14, 18, 0)
@@ -58,7 +59,7 @@ const bodyOf = (call: unknown[]) => JSON.parse(String((call[1] as RequestInit).b
 
 describe("a side a reviewer wrote", () => {
   it('comes from the reviewer’s correction, linked as a correction, not as a source', () => {
-    const side = { ...CONFLICT.claims[0], source_id: null, source_title: null, correction_id: 'corr-0001', version: null, source_added_at: null }
+    const side = { ...claimsOf(CONFLICT)[0], source_id: null, source_title: null, correction_id: 'corr-0001', version: null, source_added_at: null }
     render(
       <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()) }}>
         <SideCard side={side} now={READ_AT} newer={false} onSelect={() => {}} />
@@ -69,6 +70,38 @@ describe("a side a reviewer wrote", () => {
     expect(origin.textContent).not.toContain('A source no longer in the workspace')
     expect(origin.querySelector('[data-testid="link-correction"]')?.getAttribute('data-id')).toBe('corr-0001')
     expect(origin.querySelector('[data-testid="link-source"]')).toBeNull()
+  })
+})
+
+describe('a dispute over one fact', () => {
+  it('shows each value as a side with its claims, and keeping a value keeps its current claim', () => {
+    const [june12, june19] = claimsOf(CONFLICT)
+    const restated = { ...june12, id: 'c2a2b3c4-0000-4000-8000-0000000000a1', statement: 'Marketing confirmed June 12.', status: 'superseded' as const }
+    const june26 = { ...june19, id: 'c2a2b3c4-0000-4000-8000-0000000000a2', statement: 'The launch is on June 26.', source_added_at: june19.created_at + 1 }
+    const dispute = {
+      ...CONFLICT,
+      n_sides: 3,
+      n_claims: 4,
+      sides: [
+        { side: june26.id, value: 'June 26', newest_at: june26.source_added_at, claims: [{ ...june26, side: june26.id }] },
+        { side: june19.id, value: 'June 19', newest_at: june19.created_at, claims: [{ ...june19, side: june19.id }] },
+        { side: june12.id, value: 'June 12', newest_at: june12.created_at, claims: [{ ...restated, side: june12.id }, { ...june12, side: june12.id }] },
+      ],
+    }
+    const chosen: Choice[] = []
+    render(
+      <WorkspaceCtx.Provider value={{ ws: 'w1', names: buildNames(twoMemos()) }}>
+        <ConflictCard conflict={dispute} now={READ_AT} focused={false} busy={null} onChoose={(_, c) => chosen.push(c)} onSelect={() => {}} />
+      </WorkspaceCtx.Provider>,
+    )
+    expect(screen.getByText('Three dates for one thing')).toBeTruthy()
+    expect(screen.getAllByTestId('conflict-value-head').map((h) => h.textContent)).toEqual(['June 26', 'June 19', 'June 12'])
+    expect(screen.getAllByTestId('conflict-side').map((s) => s.getAttribute('data-claim-id'))).toEqual([june26.id, june19.id, restated.id, june12.id])
+    const keeps = screen.getAllByTestId('conflict-keep')
+    expect(keeps.map((k) => k.getAttribute('data-claim-id'))).toEqual([june26.id, june19.id, june12.id])
+    fireEvent.click(keeps[2])
+    expect(chosen).toEqual([{ keep: june12.id }])
+    expect(screen.getByTestId('conflict-dismiss').textContent).toBe('Dismiss: all can be true')
   })
 })
 
@@ -83,7 +116,7 @@ describe('the conflicts panel', () => {
     ])
     const origins = screen.getAllByTestId('conflict-origin').map((o) => o.textContent)
     expect(origins[0]).toMatch(/^March memo, added on 2 March at \d\d:\d\d$/)
-    expect(origins[1]).toMatch(/^April memo, version 2, added (today|yesterday|on 14 April) at \d\d:\d\dnewer$/)
+    expect(origins[1]).toMatch(/^April memo, version 2, added (today|yesterday|on 14 April) at \d\d:\d\dnewest$/)
     // The quote is what the source says; the statement is shown when it reads differently.
     expect(container.textContent).toContain(`Read as: ${JUNE_19}`)
     expect(screen.getByTestId('conflict-reason').textContent).toBe('Same subject, different date: June 12 vs June 19.')
@@ -204,14 +237,14 @@ describe('the conflicts panel', () => {
     const preview = await screen.findByTestId('resolution-preview')
     expect(bodyOf(fetchMock.mock.calls[0])).toEqual({ dismiss: true })
     expect(preview.getAttribute('data-resolution')).toBe('dismiss')
-    expect(screen.getByTestId('resolution-summary').textContent).toBe('Both claims stay current, and this pair will not be raised again.')
+    expect(screen.getByTestId('resolution-summary').textContent).toBe('Every value stays current, and these claims will not be raised against each other again.')
     expect(screen.getByTestId('preview-nothing').textContent).toBe('No claim changes, so no decision or action does.')
     expect(screen.getAllByTestId('conflict-side').map((s) => s.getAttribute('data-verdict'))).toEqual(['stays', 'stays'])
     fireEvent.click(screen.getByTestId('conflict-apply'))
     await screen.findByTestId('conflict-outcome')
     expect(bodyOf(fetchMock.mock.calls[1])).toEqual({ dismiss: true, conflict_revision: 1, impact_token: 'imp_d' })
     expect(screen.getByTestId('outcome-summary').textContent).toBe(
-      'Dismissed: both claims stay current, and this pair will not be raised again.',
+      'Dismissed: every value stays current, and these claims will not be raised against each other again.',
     )
     await waitFor(() => expect(screen.getAllByTestId('stays-card')).toHaveLength(2))
   })

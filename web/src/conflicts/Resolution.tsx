@@ -14,11 +14,12 @@ import { useWorkspace } from '../workspace'
 import { conflictApi } from './api'
 import { SideCard } from './ConflictCard'
 import type { ResolutionApplied, ResolutionPreview } from './types'
-import { impactLine, keptSide, newerSide, resolutionImpact, resolutionPhrase } from './words'
+import { claimsOf, impactLine, keptSide, newerSide, resolutionImpact, resolutionPhrase } from './words'
 
 function verdictOf(preview: ResolutionPreview, claimId: string): 'kept' | 'superseded' | 'stays' {
   if (preview.resolution === 'dismiss') return 'stays'
-  return claimId === preview.keep ? 'kept' : 'superseded'
+  if (claimId === preview.keep) return 'kept'
+  return preview.supersede.some((s) => s.claim_id === claimId) ? 'superseded' : 'stays'
 }
 
 interface ViewProps {
@@ -60,12 +61,12 @@ export function ResolutionView({ ws, preview, now, onBack, onStale, onApplied, o
       <button type="button" className="link back" data-testid="conflict-back" onClick={onBack}>
         ← All open conflicts
       </button>
-      <h3>{keep && kept ? 'Keep one side' : 'Dismiss this conflict'}</h3>
+      <h3>{keep && kept ? 'Keep one value' : 'Dismiss this conflict'}</h3>
       <p className="resolution-summary" data-testid="resolution-summary">
         <PhraseView phrase={resolutionPhrase(preview, names, 'preview')} onSelect={onSelect} />
       </p>
       <div className="conflict-sides">
-        {preview.conflict.claims.map((side) => (
+        {claimsOf(preview.conflict).map((side) => (
           <SideCard
             key={side.id}
             side={side}
@@ -95,7 +96,7 @@ export function ResolutionView({ ws, preview, now, onBack, onStale, onApplied, o
           onClick={() => void apply()}
           title={phraseText(resolutionPhrase(preview, names, 'preview'))}
         >
-          {applying.busy ? 'Applying…' : keep ? 'Apply: keep this side' : 'Apply: dismiss'}
+          {applying.busy ? 'Applying…' : keep ? 'Apply: keep this value' : 'Apply: dismiss'}
         </button>
         <button type="button" className="secondary" data-testid="conflict-cancel" onClick={onBack}>
           Cancel
@@ -142,7 +143,7 @@ function OutcomeCard({ claim, testId, title }: { claim: ClaimView; testId: strin
 export function ResolutionOutcome({ ws, result, preview, onSelect }: OutcomeProps) {
   const { names } = useWorkspace()
   const keep = preview.resolution === 'keep'
-  const ids = keep ? [preview.supersede[0]?.claim_id ?? null, preview.keep] : preview.conflict.claims.map((c) => c.id)
+  const ids = keep ? [preview.supersede[0]?.claim_id ?? null, preview.keep] : claimsOf(preview.conflict).map((c) => c.id)
   const cards = useAsync(`${result.conflict.id}:${result.status}`, () =>
     Promise.all(ids.map((id) => (id ? api.getClaim(ws, id) : Promise.resolve(null)))),
   )

@@ -1,7 +1,7 @@
 // The two-memo story as the API sends it, shared by the conflict tests: March says June 12,
 // April says June 19, a plan rests on June 12, and a question met both.
 import type { ClaimStatus, ClaimView, GraphDTO } from '../apiTypes'
-import type { Conflict, ResolutionApplied, ResolutionPreview } from './types'
+import type { Conflict, ConflictClaim, ConflictSide, ResolutionApplied, ResolutionPreview } from './types'
 
 type Correction = NonNullable<ResolutionApplied['correction']>
 
@@ -71,7 +71,12 @@ export const CONFLICT: Conflict = {
   newer_claim_id: null,
   same_speaker: null,
   settled_by: null,
-  claims: [
+  n_sides: 2,
+  n_claims: 2,
+  complete: true,
+  sides: [],
+}
+CONFLICT.sides = sidesOf([
     {
       id: MEMO.june12,
       statement: JUNE_12,
@@ -87,6 +92,8 @@ export const CONFLICT: Conflict = {
       source_added_at: MARCH_ADDED,
       said_by: null,
       said_at: null,
+      side: '',
+      joined_at: APRIL_ADDED,
     },
     {
       id: MEMO.june19,
@@ -103,8 +110,24 @@ export const CONFLICT: Conflict = {
       source_added_at: APRIL_ADDED,
       said_by: null,
       said_at: null,
+      side: '',
+      joined_at: APRIL_ADDED,
     },
-  ],
+  ])
+
+/** A conflict's claims, each a side of its own (the two memos give two values). */
+export function sidesOf(claims: ConflictClaim[]): ConflictSide[] {
+  return claims.map((c) => ({
+    side: c.id,
+    value: c.statement,
+    newest_at: c.said_at ?? c.source_added_at ?? c.created_at,
+    claims: [{ ...c, side: c.id }],
+  }))
+}
+
+/** The conflict with these claims instead, each its own side. */
+export function withClaims(conflict: Conflict, claims: ConflictClaim[]): Conflict {
+  return { ...conflict, sides: sidesOf(claims), n_sides: claims.length, n_claims: claims.length }
 }
 
 export const KEEP_JUNE_19: ResolutionPreview = {

@@ -2,6 +2,7 @@
 // apiTypes.ts from its OpenAPI document. Only the reviewer's choice is the UI's.
 export type {
   Conflict,
+  ConflictClaim,
   ConflictKind,
   ConflictSide,
   ConflictStatus,
@@ -10,5 +11,5 @@ export type {
   ResolutionPreview,
 } from '../apiTypes'
 
-/** Keep one side, or dismiss the conflict (both can be true). */
+/** Keep one value (a claim of its side), or dismiss the conflict (every value can be true). */
 export type Choice = { keep: string } | { dismiss: true }

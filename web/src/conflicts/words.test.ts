@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { RANK_SEP } from '../graph/layout'
 import { buildNames } from '../names'
 import { phraseText } from '../reasons'
-import { APRIL_ADDED, CONFLICT, DISMISS, JUNE_12, JUNE_19, KEEP_JUNE_19, MARCH_ADDED, MEMO, twoMemos } from './testConflict'
+import { APRIL_ADDED, CONFLICT, DISMISS, JUNE_12, JUNE_19, KEEP_JUNE_19, MARCH_ADDED, MEMO, twoMemos, withClaims } from './testConflict'
 import {
+  claimsOf,
   MARK_GAP,
   placeConflicts,
   betweenInWords,
@@ -38,38 +39,39 @@ describe('a conflict in words', () => {
 
   it('names each side’s source by title and when it came in, its version when past the first', () => {
     const now = Date.UTC(2026, 3, 14, 18, 0)
-    expect(sideOrigin(CONFLICT.claims[0], now, UTC)).toBe('March memo, added on 2 March at 09:30')
-    expect(sideOrigin(CONFLICT.claims[1], now, UTC)).toBe('April memo, version 2, added today at 16:05')
-    expect(sideOrigin({ ...CONFLICT.claims[0], source_title: null, source_added_at: null }, now, UTC)).toBe(
+    expect(sideOrigin(claimsOf(CONFLICT)[0], now, UTC)).toBe('March memo, added on 2 March at 09:30')
+    expect(sideOrigin(claimsOf(CONFLICT)[1], now, UTC)).toBe('April memo, version 2, added today at 16:05')
+    expect(sideOrigin({ ...claimsOf(CONFLICT)[0], source_title: null, source_added_at: null }, now, UTC)).toBe(
       'A source no longer in the workspace, added on 2 March at 09:30',
     )
   })
 
   it('tells which side came later, and no side when both came at once', () => {
     expect(newerSide(CONFLICT)).toBe(MEMO.june19)
-    const same = { ...CONFLICT, claims: CONFLICT.claims.map((c) => ({ ...c, source_added_at: MARCH_ADDED })) }
+    const same = withClaims(CONFLICT, claimsOf(CONFLICT).map((c) => ({ ...c, source_added_at: MARCH_ADDED })))
     expect(newerSide(same)).toBeNull()
   })
 
   it('takes the newer side from the server when it says, and tells who said each side', () => {
     const now = Date.UTC(2026, 3, 14, 18, 0)
     const said = {
-      ...CONFLICT,
+      ...withClaims(CONFLICT, claimsOf(CONFLICT).map((c, i) => ({ ...c, said_by: 'Ana', said_at: [APRIL_ADDED, MARCH_ADDED][i] }))),
       newer_claim_id: MEMO.june12,
       same_speaker: true,
-      claims: CONFLICT.claims.map((c, i) => ({ ...c, said_by: 'Ana', said_at: [APRIL_ADDED, MARCH_ADDED][i] })),
     }
     expect(newerSide(said)).toBe(MEMO.june12)
     expect(speakersInWords(said)).toBe('One speaker said both')
-    expect(speakersInWords({ ...said, same_speaker: false })).toBe('Said by two speakers')
+    expect(speakersInWords({ ...said, same_speaker: false })).toBe('Said by more than one speaker')
     expect(speakersInWords(CONFLICT)).toBeNull()
-    expect(sideOrigin(said.claims[0], now, UTC)).toBe('March memo, said by Ana today at 16:05')
+    expect(sideOrigin(claimsOf(said)[0], now, UTC)).toBe('March memo, said by Ana today at 16:05')
   })
 
   it('says the kind of disagreement, whatever kind the server sends', () => {
     expect(kindInWords('date')).toBe('Two dates for one thing')
     expect(kindInWords('person')).toBe('Two people for one role')
-    expect(kindInWords('colour')).toBe('The sources disagree')
+    expect(kindInWords('colour')).toBe('Two values for one thing')
+    expect(kindInWords('amount', 3)).toBe('Three amounts for one thing')
+    expect(kindInWords('amount', 800)).toBe('800 amounts for one thing')
   })
 })
 
@@ -137,7 +139,7 @@ describe('a resolution in words', () => {
       nodes: [...memos.nodes, { id: fix, type: 'correction', label: JUNE_12, status: 'replace', data: {} }],
     })
     const byReviewer = { source_id: null, source_title: null, correction_id: fix, version: null, source_added_at: null }
-    const conflict = { ...CONFLICT, claims: [{ ...CONFLICT.claims[0], ...byReviewer }, CONFLICT.claims[1]] }
+    const conflict = withClaims(CONFLICT, [{ ...claimsOf(CONFLICT)[0], ...byReviewer }, claimsOf(CONFLICT)[1]])
     const preview = {
       ...KEEP_JUNE_19,
       conflict,
@@ -153,14 +155,14 @@ describe('a resolution in words', () => {
 
   it('dismiss: both stay, and nothing rests on a change that does not happen', () => {
     expect(phraseText(resolutionPhrase(DISMISS, names, 'preview'))).toBe(
-      'Both claims stay current, and this pair will not be raised again.',
+      'Every value stays current, and these claims will not be raised against each other again.',
     )
     expect(phraseText(resolutionPhrase(DISMISS, names, 'past'))).toBe(
-      'Dismissed: both claims stay current, and this pair will not be raised again.',
+      'Dismissed: every value stays current, and these claims will not be raised against each other again.',
     )
     expect(impactLine(DISMISS, 'preview')).toBe('No claim changes, so no decision or action does.')
     expect(stripText(DISMISS, names)).toBe(
-      'Previewing a dismissal: both claims stay current, and this pair will not be raised again.',
+      'Previewing a dismissal: every value stays current, and these claims will not be raised against each other again.',
     )
     const nothing = { ...KEEP_JUNE_19, flag: [], hold: [] }
     expect(impactLine(nothing, 'preview')).toBe('No decision or action rested on it alone: nothing else changes.')

@@ -1,35 +1,50 @@
-// Pure: a conflict in words (what disagrees, where each side comes from and when), what a
-// resolution does as a sentence, and what its preview marks on the graph.
+// Pure: a conflict in words (a dispute over one fact: each value a side with its claims,
+// where each comes from and when), what a resolution does as a sentence, and what its preview
+// marks on the graph.
 import { whenInWords } from '../format'
 import { REVIEWER, type Names } from '../names'
 import { impactSummary, type ImpactPreview, type Phrase, type Tense } from '../reasons'
 import type { PreviewMark } from '../types'
-import type { Conflict, ConflictKind, ConflictSide, ResolutionPreview } from './types'
+import type { Conflict, ConflictClaim, ConflictKind, ConflictSide, ResolutionPreview } from './types'
 
-const KIND_WORDS: Record<ConflictKind, string> = {
-  date: 'Two dates for one thing',
-  time: 'Two times for one thing',
-  number: 'Two numbers for one thing',
-  amount: 'Two amounts for one thing',
-  place: 'Two places for one thing',
-  person: 'Two people for one role',
-  other: 'The sources disagree',
+const KIND_WORDS: Record<ConflictKind, [string, string]> = {
+  date: ['dates', 'for one thing'],
+  time: ['times', 'for one thing'],
+  number: ['numbers', 'for one thing'],
+  amount: ['amounts', 'for one thing'],
+  place: ['places', 'for one thing'],
+  person: ['people', 'for one role'],
+  other: ['values', 'for one thing'],
+}
+const COUNT_WORDS = ['', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine']
+
+/** What a conflict is about, with how many values it holds: "Two dates for one thing". */
+export function kindInWords(kind: string, values = 2): string {
+  const [what, of] = KIND_WORDS[kind as ConflictKind] ?? KIND_WORDS.other
+  const count = COUNT_WORDS[values] ?? values.toLocaleString('en')
+  return `${count} ${what} ${of}`
 }
 
-export function kindInWords(kind: string): string {
-  return KIND_WORDS[kind as ConflictKind] ?? KIND_WORDS.other
+/** Every claim a conflict lists, side after side (the newest value first). */
+export function claimsOf(conflict: Conflict): ConflictClaim[] {
+  return conflict.sides.flatMap((s) => s.claims)
+}
+
+/** The claim a reviewer keeps to keep a side's value: its first current claim. */
+export function keeperOf(side: ConflictSide, isCurrent: (status: string) => boolean): ConflictClaim | null {
+  return side.claims.find((c) => isCurrent(c.status)) ?? null
 }
 
 export { whenInWords }
 
-/** When a side's source (the version that says it) came in, or else when the claim was read. */
-export function addedAt(side: ConflictSide): number {
+/** When a claim's source (the version that says it) came in, or else when the claim was read. */
+export function addedAt(side: ConflictClaim): number {
   return side.source_added_at ?? side.created_at
 }
 
 /** When a side came in: "added today at 14:20", with the version when it is past the first;
  *  for a message, who said it and when: "said by Ana today at 14:20". */
-export function sideAdded(side: ConflictSide, now: number, timeZone?: string): string {
+export function sideAdded(side: ConflictClaim, now: number, timeZone?: string): string {
   if (side.said_by != null && side.said_at != null) {
     return `said by ${side.said_by} ${whenInWords(side.said_at, now, timeZone)}`
   }
@@ -38,23 +53,24 @@ export function sideAdded(side: ConflictSide, now: number, timeZone?: string): s
 }
 
 /** Where a side comes from and when: "March memo, added today at 14:20". */
-export function sideOrigin(side: ConflictSide, now: number, timeZone?: string): string {
+export function sideOrigin(side: ConflictClaim, now: number, timeZone?: string): string {
   return `${side.source_title ?? 'A source no longer in the workspace'}, ${sideAdded(side, now, timeZone)}`
 }
 
-/** The side whose source came in later, when they differ: a reviewer often keeps the latest word. */
+/** The newest word: the claim said (or added) last, as the server names it; a reviewer often
+ * keeps the latest word. */
 export function newerSide(conflict: Conflict): string | null {
-  // The server's answer (by when each side was said, or added) when it gave one.
   if (conflict.newer_claim_id) return conflict.newer_claim_id
-  const [a, b] = conflict.claims
+  const [a, b] = claimsOf(conflict)
   if (!a || !b || addedAt(a) === addedAt(b)) return null
   return addedAt(a) > addedAt(b) ? a.id : b.id
 }
 
-/** Whether one speaker said both sides, in words; null when the sides were not said. */
+/** Whether one speaker said every value, in words; null when they were not said. */
 export function speakersInWords(conflict: Conflict): string | null {
-  if (conflict.same_speaker === true) return 'One speaker said both'
-  if (conflict.same_speaker === false) return 'Said by two speakers'
+  const every = conflict.n_sides > 2 ? 'every value' : 'both'
+  if (conflict.same_speaker === true) return `One speaker said ${every}`
+  if (conflict.same_speaker === false) return 'Said by more than one speaker'
   return null
 }
 
@@ -81,8 +97,8 @@ export function originWords(side: SideOrigin, names: Names): string | null {
   return side.source_title ?? names.get(side.source_id)?.label ?? null
 }
 
-export function keptSide(preview: ResolutionPreview): ConflictSide | null {
-  return preview.conflict.claims.find((c) => c.id === preview.keep) ?? null
+export function keptSide(preview: ResolutionPreview): ConflictClaim | null {
+  return claimsOf(preview.conflict).find((c) => c.id === preview.keep) ?? null
 }
 
 /** What the resolution does to the claims, as one sentence. */
@@ -90,12 +106,12 @@ export function resolutionPhrase(preview: ResolutionPreview, names: Names, tense
   if (preview.resolution === 'dismiss') {
     return [
       tense === 'preview'
-        ? 'Both claims stay current, and this pair will not be raised again.'
-        : 'Dismissed: both claims stay current, and this pair will not be raised again.',
+        ? 'Every value stays current, and these claims will not be raised against each other again.'
+        : 'Dismissed: every value stays current, and these claims will not be raised against each other again.',
     ]
   }
   const kept = keptSide(preview)
-  const titles = new Map(preview.conflict.claims.map((c) => [c.source_id, c.source_title]))
+  const titles = new Map(claimsOf(preview.conflict).map((c) => [c.source_id, c.source_title]))
   const gone: Phrase = []
   preview.supersede.forEach((s, i) => {
     if (i > 0) gone.push(i === preview.supersede.length - 1 ? ' and ' : ', ')
@@ -104,7 +120,7 @@ export function resolutionPhrase(preview: ResolutionPreview, names: Names, tense
   })
   const plural = preview.supersede.length > 1
   const verb = tense === 'preview' ? ' will be superseded by ' : plural ? ' were superseded by ' : ' was superseded by '
-  if (!kept || gone.length === 0) return ['The other side will be superseded by the claim kept.']
+  if (!kept || gone.length === 0) return ['The other values will be superseded by the claim kept.']
   return [...gone, verb, ...claimPhrase(kept.id, kept.statement, kept, names), '.']
 }
 
@@ -128,7 +144,7 @@ export function impactLine(preview: ResolutionPreview, tense: Tense): string {
 export function stripText(preview: ResolutionPreview, names: Names): string {
   const kept = keptSide(preview)
   if (preview.resolution === 'dismiss' || !kept) {
-    return 'Previewing a dismissal: both claims stay current, and this pair will not be raised again.'
+    return 'Previewing a dismissal: every value stays current, and these claims will not be raised against each other again.'
   }
   const from = originWords(kept, names)
   return `Previewing keeping “${kept.statement}”${from ? ` from ${from}` : ''}: ${impactLine(preview, 'preview')}`
@@ -138,7 +154,7 @@ export function stripText(preview: ResolutionPreview, names: Names): string {
 export function marksFromResolution(preview: ResolutionPreview | null): Map<string, PreviewMark> {
   const marks = new Map<string, PreviewMark>()
   if (!preview) return marks
-  if (preview.resolution === 'dismiss') for (const c of preview.conflict.claims) marks.set(c.id, 'kept')
+  if (preview.resolution === 'dismiss') for (const c of claimsOf(preview.conflict)) marks.set(c.id, 'kept')
   else if (preview.keep) marks.set(preview.keep, 'kept')
   for (const s of preview.supersede) marks.set(s.claim_id, 'supersede')
   for (const s of preview.stay) marks.set(s.decision_id, 'stays')
@@ -152,10 +168,12 @@ export function touchedByResolution(preview: ResolutionPreview): string[] {
   return [...marksFromResolution(preview).keys()]
 }
 
-/** The open conflict a graph edge draws (`CONFLICTS:{id}`), or null for any other edge. */
+/** The open conflict a graph edge draws (`CONFLICTS:{id}`, or `CONFLICTS:{id}:{claim}` for
+ * one of the edges between the sides of a conflict of more values), or null for any other
+ * edge. */
 export function conflictOfEdge(edgeId: string, apiType: string | undefined): string | null {
-  if (apiType !== 'CONFLICTS') return null
-  return edgeId.startsWith('CONFLICTS:') ? edgeId.slice('CONFLICTS:'.length) : null
+  if (apiType !== 'CONFLICTS' || !edgeId.startsWith('CONFLICTS:')) return null
+  return edgeId.slice('CONFLICTS:'.length).split(':')[0]
 }
 
 /** How far into the gap between columns (layout's RANK_SEP) the bracket reaches. */
@@ -237,6 +255,8 @@ const SETTLED_BY: Record<string, string> = {
   correction: 'a correction',
   resolution: 'the resolution of another conflict',
   version: 'a new version of a source',
+  erasure: 'an erasure',
+  merged: 'joining the conflict over the same fact',
 }
 
 /** How a conflict closed by something that retired one of its sides was settled, in words
@@ -247,7 +267,8 @@ export function settledInWords(conflict: Conflict): string | null {
   return `Settled by ${SETTLED_BY[by.kind] ?? 'a change elsewhere'}: ${by.note}.`
 }
 
-/** A conflict named by what its two sides say. */
+/** A conflict named by what its values' first claims say. */
 export function betweenInWords(conflict: Conflict): string {
-  return conflict.claims.map((c) => `“${c.statement}”`).join(' and ')
+  const said = conflict.sides.map((s) => `“${s.claims[0]?.statement ?? s.value}”`)
+  return said.length <= 2 ? said.join(' and ') : `${said.slice(0, -1).join(', ')} and ${said[said.length - 1]}`
 }
