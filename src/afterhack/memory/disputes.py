@@ -123,10 +123,10 @@ class _Placing:
         self.out.members.append(MemberRow(
             conflict_id=t.id, conflict_key=t.key, claim_id=claim_id, side=side,
             new_side=fresh, newer_id=pair["newer_id"], same_speaker=pair["same_speaker"],
+            # Ids and the kind only: a reason quotes values, which an erasure must find.
             audit_id=new_id(), audit_detail=json.dumps(
                 {"claim_id": claim_id, "side": side, "against": against,
-                 "kind": pair["kind"], "reason": pair["reason"]},
-                ensure_ascii=False, sort_keys=True)))
+                 "kind": pair["kind"]}, sort_keys=True)))
 
     def target(self, pair: ConflictRow, keys: Sequence[str]) -> _Target | None:
         for k in keys:
