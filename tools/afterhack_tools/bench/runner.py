@@ -390,8 +390,8 @@ async def _run_suite(cfg: BenchConfig, log: Log, *, cluster: bool) -> BenchResul
 
 async def run_section(cfg: BenchConfig, section: str, log: Log = print) -> SectionResult:
     """One section alone (retrieval, embedding-ingest, conversations, real-model,
-    disk-scrub, erasure, one-fact), written beside (never over) a full run's results, as <section>.json and
-    <section>.md."""
+    disk-scrub, erasure, one-fact), written beside (never over) a full run's results, as
+    <section>.json and <section>.md."""
     if section not in ALONE:
         raise ValueError(f"{section!r} does not run beside a full run")
     started = time.time()
