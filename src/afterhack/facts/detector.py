@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from afterhack.facts import scope
 from afterhack.facts.frames import same_subject
-from afterhack.facts.meaning import Meaning, joined, texts
+from afterhack.facts.meaning import Meaning, anchored, joined, texts
 from afterhack.facts.reading import Reading, read
 from afterhack.facts.values import (
     GROUP_ORDER,
@@ -20,8 +21,8 @@ from afterhack.facts.values import (
     ValueKind,
     describe,
     group,
+    a_period,
     same_value,
-    scope_only,
 )
 from afterhack.model.vocab import ConflictKind, Verdict
 
@@ -98,47 +99,93 @@ def _compare(a: Reading, b: Reading) -> list[_Compared]:
 
 def meaning_texts(a: Reading, b: Reading) -> list[str]:
     """The texts whose meaning ``judge`` may compare for this pair (for the caller to embed
-    first): none when the words decide alone or no value could differ."""
+    first): none when no value could differ."""
     if not (a.stated and b.stated) or a.groups.keys().isdisjoint(b.groups.keys()):
-        return []
-    if same_subject(a.frame, b.frame):
         return []
     return texts(a.units, b.units)
 
 
-def about_the_same(a: Reading, b: Reading, meaning: Meaning | None = None) -> bool:
+def about_the_same(a: Reading, b: Reading, meaning: Meaning | None = None, *,
+                   guarded: bool = False) -> bool:
     """Whether two statements are about the same subject and attribute: by their words, or
-    (with ``meaning``) by what the words they do not share mean."""
+    (with ``meaning``) by what the words they do not share mean; once the scope guards found
+    nothing that tells them apart (``guarded``), by a subject they share."""
     if same_subject(a.frame, b.frame):
         return True
-    return meaning is not None and joined(a.units, b.units, meaning, across=a.lang != b.lang)
+    if meaning is None:
+        return False
+    across = a.lang != b.lang
+    return joined(a.units, b.units, meaning, across=across) or (
+        guarded and anchored(a.units, b.units, meaning, across=across))
 
 
 def judge(a: Reading, b: Reading, meaning: Meaning | None = None) -> Judgement:
     if not (a.stated and b.stated):
         return Judgement("compatible", None, "a heading or label, not a statement")
-    if not about_the_same(a, b, meaning):
-        return Judgement("compatible", None, "about another subject or attribute")
     compared = _compare(a, b)
-    if not compared:
-        return Judgement("compatible", None, "no value of the same type")
     differing = [c for c in compared if not c.agree]
     if not differing:
+        if not about_the_same(a, b, meaning):
+            return Judgement("compatible", None, "about another subject or attribute")
+        if not compared:
+            return Judgement("compatible", None, "no value of the same type")
         return Judgement("same_fact", None, "the same value restated", compared[0].kind)
-    if any(c.kind == "date" for c in differing) and len(differing) > 1 and all(
-            scope_only(v) for v in (*a.values["date"], *b.values["date"])):
-        # "Revenue was $5M in 2023" and "$6M in 2024", "closes at 9 pm on weekdays" and "at
-        # 6 pm on Sundays": the dates scope the figures.
-        return Judgement("compatible", None, "about another period")
-    if len(differing) > 1 and any(group(c.kind) in ("place", "who") for c in differing):
-        # "12 engineers in Berlin" and "8 in Munich", "the contract with Acme ends June 30"
-        # and "with Globex ... September 30": the names scope the figures.
-        return Judgement("compatible", None, "about another place or party")
+    kept = _kept_apart(a, b, differing, meaning)
+    if kept is not None:
+        return Judgement("compatible", None, kept)
+    if not about_the_same(a, b, meaning, guarded=True):
+        return Judgement("compatible", None, "about another subject or attribute")
     kind = differing[0].kind
     left = ", ".join(v.text.rstrip(".") for v in _of_group(a, kind))
     right = ", ".join(v.text.rstrip(".") for v in _of_group(b, kind))
     return Judgement("contradicts", _CONFLICT_KIND[kind],
                      f"Same subject, different {kind}: {left} vs {right}.", kind)
+
+
+def _kept_apart(a: Reading, b: Reading, differing: list[_Compared],
+                meaning: Meaning | None) -> str | None:
+    """Why two statements whose values differ are about two things, by the scope each
+    gives its value in (scope.py), or None."""
+    if any(c.kind == "date" for c in differing) and len(differing) > 1 and all(
+            a_period(v) for v in (*a.values["date"], *b.values["date"])):
+        # "Revenue was $5M in 2023" and "$6M in 2024", "inflation in March" and "in April",
+        # "closes at 9 pm on weekdays" and "at 6 pm on Sundays": the dates scope the figures.
+        return "about another period"
+    if len(differing) > 1 and any(group(c.kind) in ("place", "who") for c in differing):
+        # "12 engineers in Berlin" and "8 in Munich", "the contract with Acme ends June 30"
+        # and "with Globex ... September 30": the names scope the figures.
+        return "about another place or party"
+    if scope.another_period(a.periods, b.periods) or (
+            any(c.kind != "date" for c in differing)
+            and scope.another_period(_periods(a), _periods(b))):
+        return "about another period"
+    if scope.plan_and_outcome(a.mood, b.mood):
+        return "a plan against what came of it"
+    opposed = scope.opposites(a.units, b.units)
+    if opposed is not None:
+        return f"another attribute: {opposed[0]} and {opposed[1]}"
+    if scope.rate_and_total(a.units, b.units):
+        return "a rate against a total"
+    named = scope.names_apart(a.units, b.units)
+    if named is not None:
+        return f"about another one: {named[0]} and {named[1]}"
+    written = {u.token: u.written for u in (*a.units, *b.units)}
+    swapped = scope.substituted(a.seq, b.seq, meaning, written, across=a.lang != b.lang,
+                               langs=(a.lang, b.lang))
+    if swapped is not None:
+        return f"another one in the same place: {written.get(swapped[0], swapped[0])} " \
+               f"and {written.get(swapped[1], swapped[1])}"
+    return None
+
+
+def _periods(r: Reading) -> frozenset[str]:
+    """The periods a statement names, its months and years alone among them ("in 2023")."""
+    out = set(r.periods)
+    for v in r.values.get("date", ()):
+        if a_period(v):
+            y, m, _, wd = v.norm
+            out.add(f"{y} year" if m is None and wd is None else f"{y}-{m}-{wd} month")
+    return frozenset(out)
 
 
 def _of_group(r: Reading, kind: ValueKind) -> tuple[Value, ...]:

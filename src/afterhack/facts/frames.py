@@ -14,6 +14,7 @@ in a long compound, ends with ("attendees" and "attend", "Messebudget" and "Budg
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -88,6 +89,11 @@ class Frame:
     # Each word of the frame with the words it was read from ("@start", "kicks off"), in
     # order: what is compared by meaning when the words themselves do not match.
     units: tuple[Unit, ...] = ()
+    # The statement's words in order, function words left out, each in the frame's spelling
+    # ("@start", "berlin", "team"), each value as its kind ("§time"), and a word that says
+    # what is done rather than to what marked "~" ("~located"): what stands around a word,
+    # for telling "the Berlin team" from "the Paris team" (scope.py).
+    seq: tuple[str, ...] = ()
 
 
 def _speaker_units(speaker: str | None, pos: int) -> list[tuple[int, str, str]]:
@@ -110,12 +116,14 @@ def _parts(lowered: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 
 def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
-             spoken: bool = False, speaker: str | None = None) -> Frame:
+             spoken: bool = False, speaker: str | None = None,
+             values_at: Sequence[tuple[int, str]] = ()) -> Frame:
     """The frame of a statement whose values and speaker are masked out; ``spoken`` says a
     speaker was set aside (whose verb makes it a statement); ``speaker`` is who says it,
-    whom its first person names."""
+    whom its first person names; ``values_at`` is where each value was, and its kind."""
+    marks = [(p, "§" + k) for p, k in values_at]
     if lang == "zh":
-        return _frame_zh(masked, idents, speaker)
+        return _frame_zh(masked, idents, speaker, marks)
     low = masked.lower()
     if "’" in low:
         low = low.replace("’", "'")
@@ -128,6 +136,8 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
     written: list[tuple[int, str]] = []
     units: list[tuple[int, str, str]] = []
     names: set[int] = set()
+    seq: list[tuple[int, str]] = []
+    function = lexicon.FUNCTION_DE if lang == "de" else lexicon.FUNCTION
     first = said.FIRST_PERSON_DE if lang == "de" else said.FIRST_PERSON
     me = False
     i = 0
@@ -139,6 +149,7 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
                 for p, t, sw in _speaker_units(speaker, pos):
                     out.append((p, t))
                     units.append((p, t, sw))
+                    seq.append((p, t))
                     names.add(p)
             i += 1
             continue
@@ -149,6 +160,7 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
                 if canon:
                     out.append((pos, canon))
                     units.append((pos, canon, " ".join(words)))
+                    seq.append((pos, canon))
                 i += n
                 matched = True
                 break
@@ -159,16 +171,26 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
             # "$20 per seat": a price per something is another attribute than a total.
             out.append((pos, "@per_" + stem(parts[i][1])))
             units.append((pos, out[-1][1], "per " + parts[i][1]))
+            seq.append((pos, out[-1][1]))
             i += 1
             continue
+        verbal = _verbal(w, parts[i - 2][1] if i >= 2 else "", lang)
         token = lexicon.CANON_WORDS.get(w)
         if token is not None:
             out.append((pos, token))
             written.append((pos, w))
             units.append((pos, token, w))
+            seq.append((pos, ("~" if verbal else "") + token))
             continue
         if w in neutral or w in lexicon.TIMEZONES:
+            if w not in function and w not in lexicon.TIMEZONES:
+                lower_de = lang == "de" and masked[pos:pos + 1].islower()
+                seq.append((pos, ("~" if verbal or lower_de or w.endswith("s") else "")
+                            + stem(w)))
             continue
+        if w not in function:
+            seq.append((pos, ("~" if verbal or (lang == "de" and masked[pos:pos + 1].islower())
+                              else "") + stem(w)))
         out.append((pos, stem(w)))
         written.append((pos, w))
         units.append((pos, out[-1][1], w))
@@ -179,15 +201,33 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
         out = sorted(out + idents)
         written = sorted(written + idents)
         units = sorted(units + [(p, t, t) for p, t in idents])
+    seq = sorted(seq + list(idents) + marks)
     search = tuple(dict.fromkeys(
         t for _, w in written
         for t in ((w,) if w.isalpha() else _WORD_PART.findall(w.removeprefix("name#")
                                                                .replace("#", " ")))))
     return Frame(frozenset(w for _, w in out), search, stated,
-                 tuple(Unit(t, w, p in names) for p, t, w in units))
+                 tuple(Unit(t, w, p in names) for p, t, w in units),
+                 tuple(t for _, t in seq))
 
 
-def _frame_zh(masked: str, idents: list[tuple[int, str]], speaker: str | None) -> Frame:
+def _verbal(word: str, before: str, lang: str) -> bool:
+    """Whether a word says what is done rather than name a thing: one of the lexicon's
+    verbs, a verb's past ("-ed"), or a word after a subject pronoun, a modal or "to" ("we
+    keep", "will ship"). A German verb is lowercase (read by the caller). (A word that is
+    is marked "~" in ``Frame.seq``: it stands around others.)"""
+    if lang == "de":
+        return False
+    return (word in lexicon.VERBS or (len(word) > 4 and word.endswith("ed"))
+            or before in _BEFORE_VERB)
+
+
+_BEFORE_VERB = frozenset("we they i you he she it to will would can could must should may "
+                         "might shall don't doesn't didn't won't".split())
+
+
+def _frame_zh(masked: str, idents: list[tuple[int, str]], speaker: str | None,
+              marks: list[tuple[int, str]]) -> Frame:
     text = masked
     tokens: list[str] = []
     units: list[tuple[int, str, str]] = []
@@ -220,7 +260,8 @@ def _frame_zh(masked: str, idents: list[tuple[int, str]], speaker: str | None) -
     units += [(p, lexicon.stem(w), w) for p, w in latin if w not in lexicon.NEUTRAL]
     units += [(p, i, i) for p, i in idents]
     return Frame(frozenset(tokens), search, True,
-                 tuple(Unit(t, w, p in names) for p, t, w in sorted(units)))
+                 tuple(Unit(t, w, p in names) for p, t, w in sorted(units)),
+                 tuple(t for _, t in sorted([(p, t) for p, t, _ in units] + marks)))
 
 
 _ZH_CANON_ORDER = sorted(lexicon.ZH_CANON.items(), key=lambda kv: -len(kv[0]))

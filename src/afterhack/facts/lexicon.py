@@ -54,6 +54,21 @@ erhalten erhält erhielt bekommen bekommt bekam ging geht gehen soll sollen kann
 muss müssen neu neue neuen neuer ab je jeweils uhr läuft laufen habe hast habt ändern
 ändert geändert verschoben verlegt
 """.split())
+# Words that only hold a sentence together (articles, prepositions, pronouns, auxiliaries,
+# conjunctions): what stands around a word is read without them (frames.Frame.seq).
+FUNCTION = frozenset("""
+a an the of for on at in to by with from into onto as than that this these those it its
+is are was were be been being am will would shall should can could may might must do does
+did has have had having there here he she his her you your i my me we our us they their
+them which who whom whose what when where and or but not so if also just only still per
+it's there's we're we've we'll they're they've after
+""".split())
+FUNCTION_DE = frozenset("""
+der die das den dem des ein eine einen einem einer eines ist sind war waren wird werden
+wurde wurden worden sein hat haben hatte im um an am auf aus bei mit nach von vom zu zum zur
+für über unter vor durch ohne und oder aber auch noch schon nur sich es er sie wir ihr uns
+unser unsere unseren unserem unserer ihre dass nicht kein keine ins in ich mein meine
+""".split())
 # A few German function words are English nouns too: they are dropped from German only.
 NEUTRAL_DE = NEUTRAL
 NEUTRAL = NEUTRAL - {"war", "hat"}
@@ -121,6 +136,7 @@ _CANON_WORDS: dict[str, tuple[str, ...]] = {
     "@per_month": ("monthly", "monatlich"),
     "@per_week": ("weekly", "wöchentlich"),
     "@per_day": ("daily", "täglich"),
+    "@per_night": ("nightly",),
     "@per_hour": ("hourly",),
     # Irregular forms and agent nouns, to the verb's stem.
     "lead": ("led", "leader", "leaders", "lead", "leads", "leading"),
@@ -212,7 +228,7 @@ def stem_de(word: str) -> str:
     """A German word's stem (Snowball), a participle's "ge-" taken off first (Snowball keeps
     prefixes): "leitet", "leiten" and "geleitet" meet."""
     w = word.lower()
-    if w.startswith("ge") and len(w) > 6 and w.endswith(("t", "en")):
+    if w.startswith("ge") and len(w) > 6 and w.endswith(("t", "en", "te", "tem", "ter", "tes")):
         w = w[2:]
     with _LOCK:
         return str(_GERMAN.stemWord(w))

@@ -66,7 +66,8 @@ class Known:
         return sum(x * y for x, y in zip(va, vb, strict=True))
 
 
-def _lexical(u: Unit, v: Unit) -> bool:
+def lexical(u: Unit, v: Unit) -> bool:
+    """Whether two words of two frames are the same word by their spelling."""
     if u.token == v.token:
         return True
     if u.token[0] == "@" or v.token[0] == "@" or "#" in u.token or "#" in v.token:
@@ -86,8 +87,8 @@ class Apart:
 
 
 def apart(a: Sequence[Unit], b: Sequence[Unit]) -> Apart:
-    left = tuple(dict.fromkeys(u for u in a if not any(_lexical(u, v) for v in b)))
-    right = tuple(dict.fromkeys(v for v in b if not any(_lexical(u, v) for u in a)))
+    left = tuple(dict.fromkeys(u for u in a if not any(lexical(u, v) for v in b)))
+    right = tuple(dict.fromkeys(v for v in b if not any(lexical(u, v) for u in a)))
     if not left or not right:
         return Apart(left, right, False)
     if any(u.name or "#" in u.token for u in (*left, *right)):
@@ -102,12 +103,54 @@ def _phrase(units: Iterable[Unit]) -> str:
 
 
 def texts(a: Sequence[Unit], b: Sequence[Unit]) -> list[str]:
-    """The texts ``joined`` may ask the similarity of, for the caller to embed first."""
+    """The texts ``joined`` and ``anchored`` may ask the similarity of, for the caller to
+    embed first."""
     d = apart(a, b)
+    words = [u.written for u in (*a, *b) if _comparable(u)]
     if not d.joinable:
-        return []
-    return list(dict.fromkeys([_phrase(d.left), _phrase(d.right),
-                               *(u.written for u in d.left), *(v.written for v in d.right)]))
+        return list(dict.fromkeys(words))
+    return list(dict.fromkeys([_phrase(d.left), _phrase(d.right), *words]))
+
+
+def _comparable(u: Unit) -> bool:
+    return not (u.name or "#" in u.token)
+
+
+def _met(u: Unit, others: Sequence[Unit], meaning: Meaning, bar: float) -> bool:
+    if any(lexical(u, v) for v in others):
+        return True
+    if not _comparable(u) or u.token[:1] == "@":
+        return False
+    for v in others:
+        if _comparable(v) and v.token[:1] != "@":
+            s = meaning.similarity(u.written, v.written)
+            if s is not None and s >= bar:
+                return True
+    return False
+
+
+def anchored(a: Sequence[Unit], b: Sequence[Unit], meaning: Meaning, *, across: bool,
+             share: float = 0.5) -> bool:
+    """Whether two frames share what they are about: a word of the subject on both sides
+    (the same word, or one near enough in meaning), and at least ``share`` of all their
+    words each met by a word of the other side. What tells the two apart when they share
+    it is the scope guards' to say (scope.py)."""
+    bar = meaning.bar.across_languages if across else meaning.bar.same_language
+    bar -= _LOOSER
+    left = list(dict.fromkeys(a))
+    right = list(dict.fromkeys(b))
+    if not left or not right:
+        return False
+    met_l = [_met(u, right, meaning, bar) for u in left]
+    met_r = [_met(v, left, meaning, bar) for v in right]
+    if not any(m and u.token[:1] != "@" for m, u in zip(met_l, left, strict=True)):
+        return False
+    return (sum(met_l) + sum(met_r)) / (len(left) + len(right)) >= share
+
+
+# How much nearer than the bar for one word's meaning two words of a subject need be, once
+# the scope guards have looked for what tells two things apart.
+_LOOSER = 0.0
 
 
 

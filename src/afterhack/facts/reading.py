@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from afterhack.facts import calendar, frames, names, numerals, quantities, said
+from afterhack.facts import calendar, frames, names, numerals, quantities, said, scope
 from afterhack.facts.values import Scanner, Value, ValueKind, group
 
 _LOWER_WORD = re.compile(r"[a-zß-öø-ÿ]+")
@@ -69,6 +69,12 @@ class Reading:
     units: tuple[frames.Unit, ...] = ()
     # It opens by taking back what its speaker said before ("Correction: ...", said.py).
     takes_back: bool = False
+    # Its words in order with its values as their kinds (frames.Frame.seq).
+    seq: tuple[str, ...] = ()
+    # The periods it names ("-1 year", "q2", "summer") and whether it states a plan or what
+    # came of one (scope.py).
+    periods: frozenset[str] = frozenset()
+    mood: str = ""
 
     def kinds(self) -> frozenset[ValueKind]:
         return frozenset(self.values)
@@ -171,10 +177,13 @@ def _read(statement: str, speaker: str | None) -> Reading:
         values.setdefault(v.kind, []).append(v)
         groups.setdefault(group(v.kind), []).append(v)
     masked = sc.masked()
+    # What the statement says, without the words that take back what was said before.
+    said_text = text if taken_back is None else text[taken_back[1]:]
     frame = frames.frame_of(masked, sc.idents, lang=lang, spoken=bool(speakers),
-                            speaker=speaker)
+                            speaker=speaker, values_at=[(p, v.kind) for p, v in found])
     return Reading(values={k: tuple(v) for k, v in values.items()}, frame=frame.words,
                    search_words=frame.search_words, stated=frame.stated, lang=lang,
                    groups={g: tuple(v) for g, v in groups.items()},
                    phrase=" ".join(masked.split()), units=frame.units,
-                   takes_back=taken_back is not None)
+                   takes_back=taken_back is not None, seq=frame.seq,
+                   periods=scope.periods(said_text), mood=scope.mood(said_text))

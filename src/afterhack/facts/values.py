@@ -107,6 +107,17 @@ def scope_only(v: Value) -> bool:
     return (y is not None and wd is None) or (isinstance(wd, str) and wd.endswith("s"))
 
 
+def a_period(v: Value) -> bool:
+    """A date that names a period rather than a day: a month or a year alone ("in March",
+    "in 2024"), or every such day ("on Sundays")."""
+    if v.kind != "date":
+        return False
+    y, m, d, wd = v.norm
+    if y == "slash" or d is not None:
+        return False
+    return wd is None or (isinstance(wd, str) and wd.endswith("s"))
+
+
 def _number(x: float) -> str:
     return f"{x:,.0f}" if x == int(x) else f"{x:,.6g}"
 
