@@ -19,9 +19,9 @@ from afterhack.facts.values import (
     GROUP_ORDER,
     Value,
     ValueKind,
+    a_period,
     describe,
     group,
-    a_period,
     same_value,
 )
 from afterhack.model.vocab import ConflictKind, Verdict

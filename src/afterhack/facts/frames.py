@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from afterhack.facts import lexicon, said
+from afterhack.facts import chinese, lexicon, said
 from afterhack.facts.values import fold
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
@@ -228,22 +228,11 @@ _BEFORE_VERB = frozenset("we they i you he she it to will would can could must s
 
 def _frame_zh(masked: str, idents: list[tuple[int, str]], speaker: str | None,
               marks: list[tuple[int, str]]) -> Frame:
-    text = masked
+    # The frame keeps its characters, for matching words by their spelling.
+    text = _ZH_FIRST.sub(" ", masked)
     tokens: list[str] = []
-    units: list[tuple[int, str, str]] = []
-    names: set[int] = set()
-    for word in said.ZH_FIRST_PERSON:
-        if word in text:
-            pos = text.find(word)
-            text = text.replace(word, " ")
-            if not names:
-                for p, t, sw in _speaker_units(speaker, pos):
-                    tokens.append(t)
-                    units.append((p, t, sw))
-                    names.add(p)
     for word, canon in _ZH_CANON_ORDER:
         if word in text:
-            units.append((text.find(word), canon, word))
             text = text.replace(word, " ")
             tokens.append(canon)
     for word in lexicon.ZH_DROP:
@@ -256,12 +245,41 @@ def _frame_zh(masked: str, idents: list[tuple[int, str]], speaker: str | None,
     tokens += [lexicon.stem(w) for _, w in latin if w not in lexicon.NEUTRAL]
     tokens += [i for _, i in idents]
     search = tuple(dict.fromkeys([*runs, *(w for _, w in latin)]))
-    units += [(m.start(), m.group(0), m.group(0)) for m in _HAN_RUN.finditer(text)]
-    units += [(p, lexicon.stem(w), w) for p, w in latin if w not in lexicon.NEUTRAL]
+    # What meaning compares and what stands around a word are words, as jieba segments
+    # them.
+    units: list[tuple[int, str, str]] = []
+    names: set[int] = set()
+    me = False
+    for w in chinese.words(masked):
+        if w.word in said.ZH_FIRST_PERSON:
+            if not me:
+                me = True
+                for p, t, sw in _speaker_units(speaker, w.at):
+                    tokens.append(t)
+                    units.append((p, t, sw))
+                    names.add(p)
+            continue
+        if w.word in lexicon.ZH_CANON:
+            units.append((w.at, lexicon.ZH_CANON[w.word], w.word))
+            continue
+        if _HAN_RUN.match(w.word) is None:
+            low = w.word.lower()
+            if low.isalpha() and low not in lexicon.NEUTRAL:
+                units.append((w.at, lexicon.stem(low), low))
+            continue
+        if w.word in lexicon.ZH_FUNCTION or w.word in lexicon.ZH_DROP:
+            continue
+        units.append((w.at, w.word, w.word))
+        if chinese.name_kind(w) is not None:
+            names.add(w.at)
     units += [(p, i, i) for p, i in idents]
     return Frame(frozenset(tokens), search, True,
                  tuple(Unit(t, w, p in names) for p, t, w in sorted(units)),
                  tuple(t for _, t in sorted([(p, t) for p, t, _ in units] + marks)))
+
+
+# "我" and "我的", not "我们" ("we").
+_ZH_FIRST = re.compile(r"我的|我(?!们)")
 
 
 _ZH_CANON_ORDER = sorted(lexicon.ZH_CANON.items(), key=lambda kv: -len(kv[0]))

@@ -188,6 +188,16 @@ ZH_DROP = tuple("""
 有 可 能 由 被 和 与 及 这 那 本 改 定 之
 """.split())
 
+# Chinese words that only hold a sentence together (particles, pronouns, prepositions,
+# copulas, measure words, "this" and "that"), and the verbs that say a value is set or
+# held: read as words (chinese.py), they are left out of what is compared.
+ZH_FUNCTION = frozenset("""
+的 了 是 为 在 于 和 与 及 跟 同 也 都 就 还 又 才 已 已经 将 会 要 需要 可以
+能 可 被 由 把 给 向 从 到
+这 那 这个 那个 这些 那些 这次 这台 这套 那套 这批 那批 该 本 其 之 个 名 件 台 位 套 批 家 次
+我们 你们 他们 她们 咱们 大家 有 共 共计 一共 约 大约 大概 达到 达 目前 现在 现 定 定于 定在 改 改在
+定为 改为 位于 设在 举行 召开 举办 进行 为期 持续 每 上 中 里 前 后 最 吗 呢 吧 啊 得 地 着 过
+""".split())
 # Verbs, for telling a statement from a heading: the forms of "to be" and "to have",
 # modals, and verbs a plural subject leaves without a suffix ("Applications open on ...").
 VERBS = frozenset("""

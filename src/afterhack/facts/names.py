@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from afterhack.facts import lexicon, months
+from afterhack.facts import chinese, lexicon, months
 from afterhack.facts.values import Scanner, ValueKind, fold
 
 _UP = "A-ZÀ-ÖØ-Þ"
@@ -190,6 +190,14 @@ def places_and_people(sc: Scanner, *, english: bool) -> None:
 
 
 def chinese_names(sc: Scanner) -> None:
+    ws = chinese.words(sc.text)
+    for i, w in enumerate(ws):
+        kind = chinese.name_kind(w)
+        if kind is None or not sc.free_span(w.at, w.at + len(w.word)):
+            continue
+        if chinese.before_noun(ws, i):
+            continue  # "北京分公司": the name says which branch, it is the subject
+        sc.add_span(w.at, w.at + len(w.word), kind, (w.word,))
     for m in sc.each(_ZH_ORG, "name"):
         sc.add(m, "organisation", (m.group("name"),), "name")
     for m in _ZH_PLACE.finditer(sc.text):

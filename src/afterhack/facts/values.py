@@ -96,23 +96,12 @@ def _same_date(a: Norm, b: Norm) -> bool:
     return all(x is None or y is None or x == y for x, y in ((ya, yb), (ma, mb), (da, db)))
 
 
-def scope_only(v: Value) -> bool:
-    """A date that scopes a figure rather than dates an event: a year alone ("in 2024"), or
-    every such day ("on Sundays", "on weekdays")."""
-    if v.kind != "date":
-        return False
-    y, m, d, wd = v.norm
-    if y == "slash" or m is not None or d is not None:
-        return False
-    return (y is not None and wd is None) or (isinstance(wd, str) and wd.endswith("s"))
-
-
 def a_period(v: Value) -> bool:
     """A date that names a period rather than a day: a month or a year alone ("in March",
     "in 2024"), or every such day ("on Sundays")."""
     if v.kind != "date":
         return False
-    y, m, d, wd = v.norm
+    y, _, d, wd = v.norm
     if y == "slash" or d is not None:
         return False
     return wd is None or (isinstance(wd, str) and wd.endswith("s"))
