@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from afterhack.facts import places
 from afterhack.facts.frames import Unit, holds
 
 
@@ -72,6 +73,8 @@ def lexical(u: Unit, v: Unit) -> bool:
         return True
     if u.token[0] == "@" or v.token[0] == "@" or "#" in u.token or "#" in v.token:
         return False
+    if (u.name or v.name) and places.same_name(u.written, v.written):
+        return True  # "Cologne" and "Köln", "Shenzhen" and "深圳"
     return holds(u.token, v.token) or holds(u.written, v.written)
 
 

@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from afterhack.facts import places
 from afterhack.facts.numerals import Rewritten
 from afterhack.model.vocab import ValueKind as ValueKind
 
@@ -80,9 +81,10 @@ def same_value(a: Value, b: Value) -> bool | None:
         (xa,), (xb,) = a.norm, b.norm
         assert isinstance(xa, float) and isinstance(xb, float)
         return _close(xa, xb, 1e-9)
-    # Names: "Lopez" and "Maria Lopez" name one person; "Acme" and "Acme Corp" one firm.
+    # Names: "Lopez" and "Maria Lopez" name one person; "Acme" and "Acme Corp" one firm;
+    # "Cologne" and "Köln", "Liu Yang" and "刘洋" one city and one person (places.py).
     wa, wb = set(str(a.norm[0]).split()), set(str(b.norm[0]).split())
-    return wa <= wb or wb <= wa
+    return wa <= wb or wb <= wa or places.same_name(str(a.norm[0]), str(b.norm[0]))
 
 
 def _same_date(a: Norm, b: Norm) -> bool:
