@@ -90,6 +90,115 @@ def _month(name: str) -> int | None:
     return _MONTHS.get(name.lower().rstrip("."))
 
 
+# Days said as ordinal words ("the twelfth of June", "June the ninth").
+_ORDINAL_DAYS = {w: i + 1 for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+    .split())}
+_ORDINAL_DAYS.update({f"twenty-{w}": 20 + i for w, i in list(_ORDINAL_DAYS.items())[:9]})
+_ORDINAL_DAYS.update({"twenty first": 21, "thirtieth": 30, "thirty-first": 31,
+                      "thirty first": 31})
+_ORD_WORD = "|".join(sorted((re.escape(w) for w in _ORDINAL_DAYS), key=len, reverse=True))
+_DATE_ORDINAL_WORDS = re.compile(
+    rf"\b(?:(?:the\s+)?(?P<o1>{_ORD_WORD})\s+(?:of\s+)?(?P<mon1>{_MONTH_RE})"
+    rf"|(?P<mon2>{_MONTH_RE})\s+(?:the\s+)?(?P<o2>{_ORD_WORD}))\b", re.IGNORECASE)
+ORDINAL_DAY_WORDS = frozenset(w for k in _ORDINAL_DAYS for w in k.replace("-", " ").split())
+# Several days of one month: "from 8 to 10 October", "8-10 October", "24, 25 and 26
+# December", "October 8-10", "vom 8. bis 10. Oktober": each day is a value.
+_DAY = r"(?P<{}>[12]?\d|3[01])(?:st|nd|rd|th|\.)?"
+_DAY_SPAN = re.compile(
+    rf"\b(?:from\s+|vom\s+|between\s+)?(?P<days>{_DAY.format('d1')}"
+    rf"(?:\s*(?:-|–|to|until|till|through|bis|and|und|,)\s*(?:the\s+)?[12]?\d(?:st|nd|rd|th|\.)?)+)"
+    rf"\s+(?:of\s+)?(?P<mon>{_MONTH_RE})(?:,?\s+(?P<y>\d{{4}}))?\b"
+    rf"|\b(?P<mon2>{_MONTH_RE})\s+(?P<days2>{_DAY.format('d2')}"
+    rf"(?:\s*(?:-|–|to|until|through|and|,)\s*[12]?\d(?:st|nd|rd|th)?)+)\b(?:,?\s+(?P<y2>\d{{4}}))?",
+    re.IGNORECASE)
+_DAY_NUMBERS = re.compile(r"[12]?\d|3[01]")
+
+# A time of day said as people say it, the hour read as digits first ("half past 4", "10 to
+# 3", "quarter to 8"; "halb 8" is 7:30, "Viertel nach 7" 7:15, "Viertel vor 8" 7:45), and
+# the part of the day after a time ("in the afternoon", "nachmittags").
+_SPOKEN_EN = re.compile(
+    r"\b(?P<m>half|quarter|a\s+quarter|\d{1,2})(?:\s+minutes)?\s+(?P<rel>past|after|to|before)"
+    r"\s+(?P<h>1[0-2]|0?[1-9])\b(?!\s*(?:%|percent|days?|weeks?|months?|years?|hours?))",
+    re.IGNORECASE)
+_SPOKEN_DE = re.compile(
+    r"\b(?:(?P<halb>halb)|(?P<vq>dreiviertel)|(?P<m>viertel|\d{1,2})\s+(?P<rel>nach|vor))"
+    r"\s+(?P<h>1[0-2]|0?[1-9])\b(?!\s*(?:%|prozent|tage|wochen|monate|jahre|stunden))",
+    re.IGNORECASE)
+_PART_OF_DAY = re.compile(
+    r"\s*(?:uhr\s+)?(?P<p>in\s+the\s+(?:afternoon|evening)|at\s+night|tonight|"
+    r"nachmittags|abends|am\s+nachmittag|am\s+abend|in\s+the\s+morning|morgens|früh|"
+    r"vormittags|am\s+vormittag|am\s+morgen)\b", re.IGNORECASE)
+_LATE = ("afternoon", "evening", "night", "tonight", "nachmittag", "abend")
+SPOKEN_TIME_WORDS = frozenset("past after to before half quarter halb viertel dreiviertel "
+                              "nach vor".split())
+
+
+def _part_of_day(text: str, end: int) -> tuple[bool | None, int]:
+    """Whether the words after a time put it in the second half of the day (True), the
+    first (False) or say nothing (None), and where they end."""
+    m = _PART_OF_DAY.match(text, end)
+    if m is None:
+        return None, end
+    p = m.group("p").lower()
+    return any(w in p for w in _LATE), m.end()
+
+
+def _clock(sc: Scanner, start: int, end: int, h: int, minutes: int) -> None:
+    late, end = _part_of_day(sc.text, end)
+    if late and h < 12:
+        h += 12
+    sc.add_span(start, end, "time", ((h % 24) * 60 + minutes, late is None and h <= 12))
+
+
+def spoken_times(sc: Scanner) -> None:
+    for m in sc.each(_SPOKEN_EN):
+        h = int(m.group("h"))
+        word = m.group("m").lower()
+        n = 30 if word == "half" else 15 if "quarter" in word else int(word)
+        if n >= 60:
+            continue
+        if m.group("rel").lower() in ("to", "before"):
+            h, n = (h - 1) or 12, 60 - n
+        _clock(sc, m.start(), m.end(), h, n)
+    for m in sc.each(_SPOKEN_DE):
+        h = int(m.group("h"))
+        if m.group("halb"):
+            h, n = (h - 1) or 12, 30
+        elif m.group("vq"):
+            h, n = (h - 1) or 12, 45
+        else:
+            word = m.group("m").lower()
+            n = 15 if word == "viertel" else int(word)
+            if n >= 60:
+                continue
+            if m.group("rel").lower() == "vor":
+                h, n = (h - 1) or 12, 60 - n
+        _clock(sc, m.start(), m.end(), h, n)
+
+
+def day_spans(sc: Scanner) -> None:
+    """Several days of one month, each a value: "from 8 to 10 October" gives 8 and 10
+    October."""
+    for m in sc.each(_DAY_SPAN):
+        mon = m.group("mon") or m.group("mon2")
+        days = m.group("days") or m.group("days2")
+        y = m.group("y") or m.group("y2")
+        month = _month(mon)
+        found = [int(d) for d in _DAY_NUMBERS.findall(days)]
+        if month is None or len(found) < 2 or not all(1 <= d <= 31 for d in found):
+            continue
+        for d in found:
+            sc.add_span(m.start(), m.end(), "date", (int(y) if y else None, month, d, None))
+    for m in sc.each(_DATE_ORDINAL_WORDS):
+        word = (m.group("o1") or m.group("o2")).lower().replace(" ", "-")
+        day = _ORDINAL_DAYS.get(word) or _ORDINAL_DAYS.get(word.replace("-", " "))
+        month = _month(m.group("mon1") or m.group("mon2"))
+        if day is not None and month is not None:
+            sc.add(m, "date", (None, month, day, None))
+
+
 def dates(sc: Scanner, *, chinese: bool) -> None:
     text = sc.text
     if chinese and "月" in text:
@@ -114,6 +223,7 @@ def dates(sc: Scanner, *, chinese: bool) -> None:
                 year = None if y is None else int(y) + (2000 if len(y) == 2 else 0)
                 sc.add(m, "date", (year, month, day, None))
     if not sc.words.isdisjoint(MONTH_WORDS):
+        day_spans(sc)
         for m in sc.each(_DATE_WORDS):
             n = 1 if m.group("mon1") else (2 if m.group("mon2") else 3)
             mon, y = m.group(f"mon{n}"), m.group(f"y{n}")
@@ -170,9 +280,11 @@ def times(sc: Scanner, *, chinese: bool) -> None:
                 continue
             h = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
             sc.add(m, "time", (h * 60 + int(m.group("m") or 0), False))
+    if not sc.words.isdisjoint(SPOKEN_TIME_WORDS):
+        spoken_times(sc)
     if "uhr" in sc.words:
         for m in sc.each(_TIME_UHR):
-            sc.add(m, "time", ((int(m.group("h")) % 24) * 60 + int(m.group("m") or 0), False))
+            _clock(sc, m.start(), m.end(), int(m.group("h")) % 24, int(m.group("m") or 0))
     if ":" in sc.text or "." in sc.text or "h" in sc.text:
         for m in sc.each(_TIME_24):
             sc.add(m, "time", (int(m.group("h")) * 60 + int(m.group("m")), False))

@@ -136,12 +136,14 @@ def _read(statement: str, speaker: str | None) -> Reading:
     if chinese or (has_digit and ("-" in text or "/" in text or "." in text)) \
             or not words.isdisjoint(calendar.MONTH_WORDS) \
             or not words.isdisjoint(calendar.WEEKDAY_WORDS) \
-            or (has_digit and not words.isdisjoint(calendar.ORDINALS)):
+            or (has_digit and not words.isdisjoint(calendar.ORDINALS)) \
+            or not words.isdisjoint(calendar.ORDINAL_DAY_WORDS):
         calendar.dates(sc, chinese=chinese)
     if ((has_digit and (":" in text or chinese or "uhr" in words or "clock" in words
                        or "at" in words
                        or not words.isdisjoint(calendar.AMPM)))
-            or not words.isdisjoint(calendar.TIME_WORDS)):
+            or not words.isdisjoint(calendar.TIME_WORDS)
+            or (has_digit and not words.isdisjoint(calendar.SPOKEN_TIME_WORDS))):
         calendar.times(sc, chinese=chinese)
     if not words.isdisjoint(calendar.RELATIVE_WORDS):
         calendar.relative(sc)
