@@ -170,6 +170,10 @@ def _kept_apart(a: Reading, b: Reading, differing: list[_Compared],
     if named is not None:
         return f"about another one: {named[0]} and {named[1]}"
     written = {u.token: u.written for u in (*a.units, *b.units)}
+    things = scope.counted(a.seq, b.seq, meaning, written, across=a.lang != b.lang)
+    if things is not None:
+        return f"another thing counted: {written.get(things[0], things[0])} and " \
+               f"{written.get(things[1], things[1])}"
     swapped = scope.substituted(a.seq, b.seq, meaning, written, across=a.lang != b.lang,
                                langs=(a.lang, b.lang))
     if swapped is not None:

@@ -115,7 +115,7 @@ _ZH_MEASURE = re.compile(
     + r")")
 MEASURE_WORDS = frozenset(u for u in _MEASURES if u.isascii())
 
-_NUMBER = re.compile(rf"{_D}(?P<num>{_NUM})(?P<scale>\s(?:thousand|million|billion)\b)?"
+_NUMBER = re.compile(rf"{_D}(?P<num>{_NUM})(?P<scale>\s(?:thousand|million|billion)\b|[kK]\b)?"
                      r"(?![A-Za-z\d])")
 
 

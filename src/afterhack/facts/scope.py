@@ -255,6 +255,55 @@ _OPPOSED = (frozenset(("@start", "@end")), frozenset(("@depart", "@arrive")),
             frozenset(("@budget", "@cost")), frozenset(("@capacity", "@attend")))
 
 
+# Nouns any count of people, things or occurrences may be said with: "42 people signed up"
+# and "38 registrations", "1,000 units" and "1,200 widgets" count one thing.
+_GENERIC_COUNTS = frozenset("""
+people person persons folk folks individual individuals time times unit units piece pieces
+item items leut person personen mensch menschen mal stück einheit einheiten
+人 人次 次 个 名 件 个人 人员
+""".split())
+
+
+def counted(a: Sequence[str], b: Sequence[str], meaning: Meaning | None,
+            written: dict[str, str], *, across: bool) -> tuple[str, str] | None:
+    """What each side counts, when both say and it is not one thing: "12 engineers" and "3
+    designers", "200名员工" and "15个部门", "60 desks" and "45 Mitarbeiter". Within one
+    language and across two: the nouns after the count are the thing counted."""
+    def things(seq: Sequence[str]) -> list[list[str]]:
+        out = []
+        for i, t in enumerate(seq):
+            if t != "§number":
+                continue
+            nouns = []
+            for u in seq[i + 1:]:
+                if u[:1] in "§~@#^$":
+                    break
+                nouns.append(u)
+            if nouns:
+                out.append(nouns)
+        return out
+
+    def generic(word: str) -> bool:
+        return word in _GENERIC_COUNTS or written.get(word, word).lower() in _GENERIC_COUNTS
+
+    left, right = things(a), things(b)
+    if not left or not right:
+        return None
+    for xs in left:
+        for ys in right:
+            for x in xs:
+                for y in ys:
+                    if _same_word(x, y) or generic(x) or generic(y):
+                        return None
+                    if meaning is not None:
+                        s = meaning.similarity(written.get(x, x), written.get(y, y))
+                        bar = (meaning.bar.across_languages if across
+                               else meaning.bar.same_language)
+                        if s is None or s >= bar:
+                            return None
+    return left[0][0], right[0][0]
+
+
 def opposites(a: Sequence[Unit], b: Sequence[Unit]) -> tuple[str, str] | None:
     """Two sides of one thing the lexicon names, one on each side and not on the other: a
     start and an end, a departure and an arrival, a budget and a cost, a rate per month and
