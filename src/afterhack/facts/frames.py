@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from afterhack.facts import chinese, lexicon, said
+from afterhack.facts import names as names_
 from afterhack.facts.values import fold
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
@@ -194,8 +195,9 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
         out.append((pos, stem(w)))
         written.append((pos, w))
         units.append((pos, out[-1][1], w))
-        if lang == "en" and masked[pos:pos + 1].isupper() and (pos > 0 or w.endswith("'s")):
-            names.add(pos)  # "the Berlin office", "Ana's flight"
+        if lang == "en" and masked[pos:pos + 1].isupper() and (
+                pos > 0 or w.endswith("'s") or names_.first_name(masked[pos:pos + len(w)])):
+            names.add(pos)  # "the Berlin office", "Ana's flight", "Ben pays ..."
 
     if idents:
         out = sorted(out + idents)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from afterhack.facts import chinese, lexicon, months
 from afterhack.facts.values import Scanner, ValueKind, fold
@@ -187,6 +188,26 @@ def places_and_people(sc: Scanner, *, english: bool) -> None:
             continue  # "our New York office": the name says which office, it is subject
         kind = "place" if words[-1].lower() in _PLACE_HEADS else "person"
         sc.add_span(start, end, kind, (fold(name),))
+
+
+@lru_cache(maxsize=1)
+def _first_names() -> object:
+    import gender_guesser.detector as detector
+
+    return detector.Detector(case_sensitive=True)
+
+
+@lru_cache(maxsize=16384)
+def first_name(word: str) -> bool:
+    """Whether a capitalised word is a person's first name ("Ben", "Nadia"), by the list of
+    first names the gender-guesser package ships; a month or a weekday is none."""
+    w = word.removesuffix("'s").removesuffix("’s")
+    if not w[:1].isupper() or not w[1:].islower() or _is_calendar(w):
+        return False
+    if w.lower() in lexicon.NEUTRAL or w.lower() in lexicon.VERBS:
+        return False
+    found = _first_names().get_gender(w)  # type: ignore[attr-defined]
+    return isinstance(found, str) and found != "unknown"
 
 
 def chinese_names(sc: Scanner) -> None:
