@@ -20,6 +20,7 @@ Meaning only joins what words could not; it never overrules them:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -64,7 +65,7 @@ class Known:
         va, vb = self._vectors.get(a), self._vectors.get(b)
         if va is None or vb is None:
             return None
-        return sum(x * y for x, y in zip(va, vb, strict=True))
+        return sum(map(operator.mul, va, vb))
 
 
 def lexical(u: Unit, v: Unit) -> bool:
@@ -105,14 +106,17 @@ def _phrase(units: Iterable[Unit]) -> str:
     return " ".join(u.written for u in units)
 
 
-def texts(a: Sequence[Unit], b: Sequence[Unit]) -> list[str]:
-    """The texts ``joined`` and ``anchored`` may ask the similarity of, for the caller to
-    embed first."""
+def texts(a: Sequence[Unit], b: Sequence[Unit], *, differ: bool = True) -> list[str]:
+    """The texts ``joined`` and ``anchored`` (when values ``differ``) may ask the similarity
+    of, for the caller to embed first: every word of both when their values differ, else
+    only the words they do not share."""
     d = apart(a, b)
-    words = [u.written for u in (*a, *b) if _comparable(u)]
+    words = [u.written for u in (*a, *b) if _comparable(u)] if differ else []
     if not d.joinable:
         return list(dict.fromkeys(words))
-    return list(dict.fromkeys([_phrase(d.left), _phrase(d.right), *words]))
+    return list(dict.fromkeys([_phrase(d.left), _phrase(d.right),
+                               *(u.written for u in d.left), *(v.written for v in d.right),
+                               *words]))
 
 
 def _comparable(u: Unit) -> bool:
