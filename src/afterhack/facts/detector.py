@@ -102,7 +102,8 @@ def meaning_texts(a: Reading, b: Reading) -> list[str]:
     first): none when no value could differ."""
     if not (a.stated and b.stated) or a.groups.keys().isdisjoint(b.groups.keys()):
         return []
-    return texts(a.units, b.units, differ=any(not c.agree for c in _compare(a, b)))
+    return texts(a.units, b.units, differ=any(not c.agree for c in _compare(a, b)),
+                 shared=same_subject(a.frame, b.frame))
 
 
 def about_the_same(a: Reading, b: Reading, meaning: Meaning | None = None, *,

@@ -106,12 +106,19 @@ def _phrase(units: Iterable[Unit]) -> str:
     return " ".join(u.written for u in units)
 
 
-def texts(a: Sequence[Unit], b: Sequence[Unit], *, differ: bool = True) -> list[str]:
-    """The texts ``joined`` and ``anchored`` (when values ``differ``) may ask the similarity
-    of, for the caller to embed first: every word of both when their values differ, else
-    only the words they do not share."""
+def texts(a: Sequence[Unit], b: Sequence[Unit], *, differ: bool = True,
+          shared: bool = False) -> list[str]:
+    """The texts ``joined``, ``anchored`` and the scope guards may ask the similarity of,
+    for the caller to embed first: when values ``differ``, every word of both (a subject
+    ``shared`` by words is not looked for by meaning: then only the words the two do not
+    share, which the guards compare); else only the words they do not share."""
     d = apart(a, b)
-    words = [u.written for u in (*a, *b) if _comparable(u)] if differ else []
+    if not differ:
+        words: list[str] = []
+    elif shared:
+        words = [u.written for u in (*d.left, *d.right) if _comparable(u)]
+    else:
+        words = [u.written for u in (*a, *b) if _comparable(u)]
     if not d.joinable:
         return list(dict.fromkeys(words))
     return list(dict.fromkeys([_phrase(d.left), _phrase(d.right),
