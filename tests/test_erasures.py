@@ -305,6 +305,36 @@ def test_a_conflict_with_an_erased_side_closes(client: TestClient, falkordb: str
     whole(falkordb, ws)
 
 
+def test_a_dispute_over_more_values_stays_open_without_the_erased_one(
+        client: TestClient, falkordb: str) -> None:
+    """Erasing one value of a dispute over three leaves a dispute over the two others
+    still stated, its reason said again without the erased value."""
+    ws = new_workspace(client, "dispute")
+    add_source(client, ws, "The launch is planned for June 12.", title="Plan")
+    add_source(client, ws, "The launch is planned for June 19.", title="Memo")
+    late = add_source(client, ws, "The launch is planned for June 26.", title="Late memo")
+    [conflict] = late["conflicts"]
+    before = read_json(client, f"/api/workspaces/{ws}/conflicts/{conflict['id']}")
+    assert before["n_sides"] == 3
+    p = preview(client, ws, {"source_id": late["source"]["id"]})
+    assert p["closes"] == []
+    record = erase(client, ws, {"source_id": late["source"]["id"]})
+    assert record["conflicts"] == []
+    after = read_json(client, f"/api/workspaces/{ws}/conflicts/{conflict['id']}")
+    assert after["status"] == "open" and after["revision"] > before["revision"]
+    assert "June 26" not in json.dumps(after)
+    assert "June 26" not in answers(client, ws)
+    whole(falkordb, ws)
+    # The two values left still make it a dispute: erasing another settles it.
+    memo = next(s for s in read_json(client, f"/api/workspaces/{ws}/sources")["items"]
+                if s["title"] == "Memo")
+    record = erase(client, ws, {"source_id": memo["id"]})
+    assert record["conflicts"] == [conflict["id"]]
+    closed = read_json(client, f"/api/workspaces/{ws}/conflicts/{conflict['id']}")
+    assert closed["status"] == "resolved" and closed["settled_by"]["kind"] == "erasure"
+    whole(falkordb, ws)
+
+
 def test_an_original_file_holding_the_words_goes(client: TestClient, falkordb: str) -> None:
     ws = new_workspace(client, "file")
     r = client.post(f"/api/workspaces/{ws}/sources/files",
@@ -548,6 +578,7 @@ NOT_WORDS: dict[str, set[str]] = {
                 "requested_by", "applied_by", "declined_by", "key", "counts", "claim_ids",
                 "flagged", "held", "conflicts", "disk"},
     "SUPPORTED_BY": {"role"}, "SUPERSEDES": {"reason"},
+    "BETWEEN": {"side"},  # the id of the claim that named the side
 }
 
 

@@ -107,9 +107,12 @@ async def test_conflicts_over_mcp(target: AfterhackMCP | str, services: Services
 async def test_list_conflicts_pages_by_cursor(services: Services) -> None:
     ws = await store_workspace(services)
     async with Client(server_for(services)) as c:
+        # Three facts, each given another day by the second source: three disputes.
+        facts = ("The office in Berlin opens on June {}.", "The board meeting is on June {}.",
+                 "The product launch is planned for June {}.")
         for month, day in (("March", 12), ("April", 19)):
-            await call(c, "add_source", workspace_id=ws, title=month, text=" ".join(
-                f"The {s} launch is planned for June {day}." for s in ("alpha", "beta", "gamma")))
+            await call(c, "add_source", workspace_id=ws, title=month,
+                       text=" ".join(f.format(day) for f in facts))
         whole = await call(c, "list_conflicts", workspace_id=ws)
         assert len(whole["items"]) == 3 and whole["total"] == 3 and whole["next_cursor"] is None
         first = await call(c, "list_conflicts", workspace_id=ws, limit=2)

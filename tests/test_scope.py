@@ -8,6 +8,7 @@ import pytest
 
 from afterhack.facts import Bar, judge_statements, read
 from afterhack.facts.places import same_name
+from afterhack_tools.bench.meaning import for_pairs
 
 
 class Alike:
@@ -129,3 +130,15 @@ def test_chinese_names_are_values_or_the_subjects() -> None:
     assert [v.text for v in r.values["person"]] == ["张伟"]
     branch = read("北京分公司九点上班。")
     assert "person" not in branch.values and "place" not in branch.values
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the offline embedding finds co-hyponyms alike ('alpha' and 'beta' before 'launch'), "
+    "so a word in the same place that names another one of a kind is taken for a "
+    "rewording; a known miss of the meaning guard, kept visible until it is read apart"))
+def test_labels_of_one_kind_in_the_same_place_stay_apart() -> None:
+    a, b = "The alpha launch is planned for June 12.", "The beta launch is planned for June 19."
+    meaning = for_pairs([(a, b)])
+    if meaning is None:
+        pytest.skip("the offline embedding model is not installed")
+    assert judge_statements(a, b, meaning).verdict == "compatible"

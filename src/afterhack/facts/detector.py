@@ -221,6 +221,10 @@ def same_fact(a: str, b: str, speakers: Speakers = NOBODY) -> ValueRead | None:
     compared = _compare(ra, rb)
     if not compared or not all(c.agree for c in compared):
         return None
+    # A scope that keeps two values apart keeps the same value apart too: "the alpha
+    # launch" and "the beta launch" on one day are two launches, not one said twice.
+    if _kept_apart(ra, rb, compared, None) is not None:
+        return None
     c = compared[0]
     return ValueRead(c.kind, describe(c.a), c.a.text, c.b.text)
 

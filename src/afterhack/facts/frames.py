@@ -116,6 +116,23 @@ def _parts(lowered: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return parts
 
 
+@dataclass
+class _Read:
+    """What the words of an English or German statement give its frame, as they are read."""
+
+    out: list[tuple[int, str]]
+    written: list[tuple[int, str]]
+    units: list[tuple[int, str, str]]
+    names: set[int]
+    seq: list[tuple[int, str]]
+
+    def add(self, pos: int, token: str, word: str, seq: str | None) -> None:
+        self.out.append((pos, token))
+        self.units.append((pos, token, word))
+        if seq is not None:
+            self.seq.append((pos, seq))
+
+
 def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
              spoken: bool = False, speaker: str | None = None,
              values_at: Sequence[tuple[int, str]] = ()) -> Frame:
@@ -132,14 +149,8 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
     stated = spoken or lang == "de" or _has_verb(lowered)
     parts = _parts(lowered)
     stem = lexicon.stem_de if lang == "de" else lexicon.stem
-    neutral = lexicon.NEUTRAL_DE if lang == "de" else lexicon.NEUTRAL
-    out: list[tuple[int, str]] = []
-    written: list[tuple[int, str]] = []
-    units: list[tuple[int, str, str]] = []
-    names: set[int] = set()
-    seq: list[tuple[int, str]] = []
-    function = lexicon.FUNCTION_DE if lang == "de" else lexicon.FUNCTION
     first = said.FIRST_PERSON_DE if lang == "de" else said.FIRST_PERSON
+    r = _Read([], [], [], set(), [])
     me = False
     i = 0
     while i < len(parts):
@@ -148,68 +159,77 @@ def frame_of(masked: str, idents: list[tuple[int, str]], *, lang: str,
             if not me:
                 me = True
                 for p, t, sw in _speaker_units(speaker, pos):
-                    out.append((p, t))
-                    units.append((p, t, sw))
-                    seq.append((p, t))
-                    names.add(p)
+                    r.add(p, t, sw, t)
+                    r.names.add(p)
             i += 1
             continue
-        matched = False
-        for words, canon in lexicon.PHRASES.get(w, ()):
-            n = len(words)
-            if tuple(p for _, p in parts[i:i + n]) == words:
-                if canon:
-                    out.append((pos, canon))
-                    units.append((pos, canon, " ".join(words)))
-                    seq.append((pos, canon))
-                i += n
-                matched = True
-                break
-        if matched:
+        n = _phrase(r, parts, i)
+        if n:
+            i += n
             continue
         i += 1
         if w == "per" and i < len(parts):
             # "$20 per seat": a price per something is another attribute than a total.
-            out.append((pos, "@per_" + stem(parts[i][1])))
-            units.append((pos, out[-1][1], "per " + parts[i][1]))
-            seq.append((pos, out[-1][1]))
+            token = "@per_" + stem(parts[i][1])
+            r.add(pos, token, "per " + parts[i][1], token)
             i += 1
             continue
-        verbal = _verbal(w, parts[i - 2][1] if i >= 2 else "", lang)
-        token = lexicon.CANON_WORDS.get(w)
-        if token is not None:
-            out.append((pos, token))
-            written.append((pos, w))
-            units.append((pos, token, w))
-            seq.append((pos, ("~" if verbal else "") + token))
-            continue
-        if w in neutral or w in lexicon.TIMEZONES:
-            if w not in function and w not in lexicon.TIMEZONES:
-                lower_de = lang == "de" and masked[pos:pos + 1].islower()
-                seq.append((pos, ("~" if verbal or lower_de or w.endswith("s") else "")
-                            + stem(w)))
-            continue
-        if w not in function:
-            seq.append((pos, ("~" if verbal or (lang == "de" and masked[pos:pos + 1].islower())
-                              else "") + stem(w)))
-        out.append((pos, stem(w)))
-        written.append((pos, w))
-        units.append((pos, out[-1][1], w))
-        if lang == "en" and masked[pos:pos + 1].isupper() and (
-                pos > 0 or w.endswith("'s") or names_.first_name(masked[pos:pos + len(w)])):
-            names.add(pos)  # "the Berlin office", "Ana's flight", "Ben pays ..."
+        _word(r, masked, pos, w, _verbal(w, parts[i - 2][1] if i >= 2 else "", lang), lang)
+    return _framed(r, idents, marks, stated)
 
+
+def _phrase(r: _Read, parts: list[tuple[int, str]], i: int) -> int:
+    """How many words a phrase of the lexicon starting at ``parts[i]`` takes (0: none)."""
+    pos, w = parts[i]
+    for words, canon in lexicon.PHRASES.get(w, ()):
+        n = len(words)
+        if tuple(p for _, p in parts[i:i + n]) == words:
+            if canon:
+                r.add(pos, canon, " ".join(words), canon)
+            return n
+    return 0
+
+
+def _word(r: _Read, masked: str, pos: int, w: str, verbal: bool, lang: str) -> None:
+    """One word that no phrase took: a word of the lexicon, a neutral word (kept in the
+    sequence only), or a word of the subject."""
+    stem = lexicon.stem_de if lang == "de" else lexicon.stem
+    neutral = lexicon.NEUTRAL_DE if lang == "de" else lexicon.NEUTRAL
+    function = lexicon.FUNCTION_DE if lang == "de" else lexicon.FUNCTION
+    token = lexicon.CANON_WORDS.get(w)
+    if token is not None:
+        r.add(pos, token, w, ("~" if verbal else "") + token)
+        r.written.append((pos, w))
+        return
+    lower_de = lang == "de" and masked[pos:pos + 1].islower()
+    if w in neutral or w in lexicon.TIMEZONES:
+        if w not in function and w not in lexicon.TIMEZONES:
+            r.seq.append((pos, ("~" if verbal or lower_de or w.endswith("s") else "")
+                          + stem(w)))
+        return
+    r.add(pos, stem(w), w, None if w in function
+          else ("~" if verbal or lower_de else "") + stem(w))
+    r.written.append((pos, w))
+    if lang == "en" and masked[pos:pos + 1].isupper() and (
+            pos > 0 or w.endswith("'s") or names_.first_name(masked[pos:pos + len(w)])):
+        r.names.add(pos)  # "the Berlin office", "Ana's flight", "Ben pays ..."
+
+
+def _framed(r: _Read, idents: list[tuple[int, str]], marks: list[tuple[int, str]],
+            stated: bool) -> Frame:
+    """The frame the words read give, with the identifiers and where the values were."""
+    out, written, units = r.out, r.written, r.units
     if idents:
         out = sorted(out + idents)
         written = sorted(written + idents)
         units = sorted(units + [(p, t, t) for p, t in idents])
-    seq = sorted(seq + list(idents) + marks)
+    seq = sorted(r.seq + list(idents) + marks)
     search = tuple(dict.fromkeys(
         t for _, w in written
         for t in ((w,) if w.isalpha() else _WORD_PART.findall(w.removeprefix("name#")
                                                                .replace("#", " ")))))
     return Frame(frozenset(w for _, w in out), search, stated,
-                 tuple(Unit(t, w, p in names) for p, t, w in units),
+                 tuple(Unit(t, w, p in r.names) for p, t, w in units),
                  tuple(t for _, t in seq))
 
 

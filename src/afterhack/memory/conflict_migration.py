@@ -1,5 +1,5 @@
 """Conflicts raised as pairs, before a conflict was a dispute over one fact, joined into one
-conflict per fact (docs/decisions/0039-a-dispute-per-fact.md).
+conflict per fact (docs/decisions/0046-a-dispute-per-fact.md).
 
 At start-up, every workspace's open conflicts that still hold a claim without a side are
 read with the open conflicts their statements are in; those of one kind that share a

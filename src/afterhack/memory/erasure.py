@@ -349,7 +349,7 @@ def _counts(p: Plan) -> ErasureCounts:
         "spans": sum(len(p.redacted[c["id"]].spans) for c in changed),
         "claims": len(p.erased), "files": sum(c["has_file"] for c in changed),
         "records": p.records, "flagged": len(p.out.flag), "held": len(p.out.hold),
-        "conflicts": len(p.conflicts)}
+        "conflicts": len(_closing(p))}
 
 
 def _goes(p: Plan) -> ErasureGoes:
@@ -392,7 +392,7 @@ async def preview_erasure(g: Graph, target: ErasureTarget, *, policy: SupportPol
         "target": target_ref(target), "goes": _goes(p), "counts": _counts(p),
         **await repair.describe(g, p.snap, p.out),
         "closes": [ClosingConflict(id=k["id"], kind=k["kind"], reason=k["reason"])
-                   for k in p.conflicts],
+                   for k in _closing(p)],
         "impact_token": p.token,
     }
 
@@ -532,7 +532,7 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
             "claim_id": target["claim_id"], "request_id": target["request_id"],
             "reason": clean_reason, "key": key, "counts": json.dumps(counts),
             "claim_ids": erased_ids, "flagged": sorted(p.out.flag),
-            "held": sorted(p.out.hold), "conflicts": [k["id"] for k in p.conflicts]},
+            "held": sorted(p.out.hold), "conflicts": [k["id"] for k in _closing(p)]},
         "g_versions": [{"id": c["id"], "revision": c["revision"], "n_claims": c["n_claims"]}
                        for c in p.containers if c["kind"] == "version"],
         "g_reviewer": [{"id": c["id"], "revision": c["revision"], "n_claims": c["n_claims"]}
@@ -546,7 +546,8 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
         "erased": erased,
         "corrections": sorted(c["correction_id"] for c in p.changed
                               if c["correction_id"] is not None),
-        "close": [_closed(k) for k in p.conflicts], "close_note": close_note,
+        "close": [_closed(k) for k in _closing(p)], "close_note": close_note,
+        "reword": [_closed(k) for k in p.conflicts if k not in _closing(p)],
         "close_detail": json.dumps({"settled_by": {"kind": "erasure", "id": erasure_id,
                                                    "note": close_note}}, sort_keys=True),
         "premises": premises, "flags": flags, "holds": sorted(p.out.hold),
@@ -554,7 +555,7 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
         "audits": [audit_event("erasure.applied", actor, erasure_id, {
             "kind": target["kind"], "counts": counts, "claims": erased_ids,
             "flagged": sorted(p.out.flag), "held": sorted(p.out.hold),
-            "conflicts": [k["id"] for k in p.conflicts]}, at=now)],
+            "conflicts": [k["id"] for k in _closing(p)]}, at=now)],
     }
     if not await store.apply(g, p.snap.stamps(), write):
         winner = await records.find_by_key(g, key)
@@ -575,8 +576,15 @@ async def _forget_slow_queries(g: Graph) -> None:
         log.warning("erasure applied, but the slow-query log was not emptied: %s", exc.code)
 
 
+def _closing(p: Plan) -> list[OpenConflictRow]:
+    """The open conflicts the erasure settles: those it leaves with fewer than two values
+    anybody still states (a dispute over more values goes on without the erased one)."""
+    return [k for k in p.conflicts if k["live_sides"] < 2]
+
+
 def _closed(k: OpenConflictRow) -> ClosedConflict:
-    reason = f"Its two sides gave different values ({k['kind']}); one side was erased."
+    """A conflict said again without the values its reason read."""
+    reason = f"Its sides gave different values ({k['kind']}); a side was erased."
     old, new = (k["claim_ids"] + ["", ""])[:2]
     return {"id": k["id"], "reason": reason,
             "raised_detail": conflict_detail(k["kind"], reason, new, old)}

@@ -8,6 +8,7 @@ from typing import TypedDict
 
 from afterhack.model.vocab import ClaimStatus
 from afterhack.store.client import Graph
+from afterhack.store.cypher import CURRENT
 from afterhack.store.rows import of
 
 
@@ -298,6 +299,9 @@ class OpenConflictRow(TypedDict):
     kind: str
     reason: str
     claim_ids: list[str]  # its two sides, as its audit event names them
+    # Its sides still held by a current claim the erasure leaves, counted up to two: below
+    # two, the erasure settles it; at two, it stays a dispute over what others still say.
+    live_sides: int
 
 
 _OPEN_CONFLICT = of(OpenConflictRow)
@@ -311,8 +315,14 @@ async def open_conflicts_of(g: Graph, claim_ids: list[str]) -> list[OpenConflict
         "UNWIND $ids AS id MATCH (c:Node {id: id}) WHERE c:Claim WITH c "
         "MATCH (c)<-[:BETWEEN]-(k:Node) WHERE k:Conflict AND k.status = 'open' "
         "WITH DISTINCT k "
+        "CALL { WITH k MATCH (k)-[e:BETWEEN]->(m:Claim) WITH e, m "
+        "  MATCH (l:Node {statement_key: m.statement_key}) "
+        f"  WHERE l:Claim AND l.status IN {CURRENT} AND NOT l.id IN $ids "
+        "  WITH DISTINCT coalesce(e.side, m.id) AS side LIMIT 2 "
+        "  RETURN count(side) AS live_sides } "
         "RETURN k.id AS id, k.revision AS revision, k.kind AS kind, k.reason AS reason, "
-        "[(k)-[:BETWEEN]->(s:Claim) | s.id] AS claim_ids ORDER BY id", {"ids": claim_ids})
+        "[(k)-[:BETWEEN]->(s:Claim) | s.id] AS claim_ids, live_sides ORDER BY id",
+        {"ids": claim_ids})
     return _OPEN_CONFLICT.all(rows)
 
 

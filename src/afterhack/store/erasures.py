@@ -145,6 +145,9 @@ class ErasureWrite(Repair):
     erased: list[ErasedClaimWrite]
     corrections: list[str]  # corrections whose reviewer text lost words: their key goes
     close: list[ClosedConflict]
+    # Disputes that other claims keep open: said again without the erased value, as a
+    # closed one is, and made stale for a resolution previewed before.
+    reword: list[ClosedConflict]
     close_note: str
     close_detail: str  # the conflict.settled event's detail, JSON
     premises: list[PremiseRewrite]
@@ -310,6 +313,15 @@ CALL {
   MATCH (xa:AuditEvent) WHERE xa.subject_id = x.id AND xa.kind = 'conflict.raised'
   SET xa.detail = xc.raised_detail
   RETURN count(x) AS n_closed
+}
+CALL {
+  UNWIND $reword AS xr
+  MATCH (x:Node {id: xr.id}) WHERE x:Conflict
+  SET x.revision = x.revision + 1, x.reason = xr.reason
+  WITH x, xr
+  MATCH (xa:AuditEvent) WHERE xa.subject_id = x.id AND xa.kind = 'conflict.raised'
+  SET xa.detail = xr.raised_detail
+  RETURN count(x) AS n_reworded
 }
 CALL {
   UNWIND $premises AS pr
