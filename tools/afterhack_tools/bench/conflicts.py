@@ -248,7 +248,9 @@ async def measure_collateral(h: Harness, ws_id: str, resolutions: int) -> Collat
     done = changed_outside = flagged = superseded = 0
     problems: list[str] = []
     for i, k in enumerate(listed[:resolutions]):
-        keep = k["claims"][i % 2]["id"]
+        # A conflict is a dispute over one fact: keep a claim of one of its values, in turn.
+        sides = k["sides"]
+        keep = sides[i % len(sides)]["claims"][0]["id"]
         base = f"/api/workspaces/{ws_id}/conflicts/{k['id']}"
         p = (await h.http.post(base + "/preview", json={"keep": keep})).json()
         before = await states(g)

@@ -333,8 +333,11 @@ def run(src: Path | None) -> Run:
         raised = http.get(f"/workspaces/{ws}/conflicts", params={"limit": 1000}).json()
         conflicts: list[tuple[str, str]] = []
         for c in raised["items"]:
-            a, b = sorted(side["statement"] for side in c["claims"])
-            conflicts.append((a, b))
+            # A code before disputes lists a conflict's two claims, one since its sides: each
+            # pair of values is a pair a person labels.
+            claims = c.get("claims") or [s["claims"][0] for s in c["sides"]]
+            statements = sorted(x["statement"] for x in claims)
+            conflicts += [(a, b) for i, a in enumerate(statements) for b in statements[i + 1:]]
     return Run(str(src or "this tree"), reads, conflicts, missing)
 
 
