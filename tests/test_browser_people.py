@@ -8,7 +8,7 @@ the real app on the embedded FalkorDB, at 1280×800 and 390×844 (800×1000 for 
 - two conflicts in one conversation are two marks, each its own button; a premise that holds
   says it is in an open conflict;
 - no node's heading runs past its box;
-- at 800×1000 nothing lies under the History strip, and a selection leaves no box cut at the
+- at 800×1000 nothing lies under the History strip, and a selected box is never cut at the
   canvas's edge.
 
 The workspaces are made through the API as a user would; web/e2e/people.mjs checks the DOM.
@@ -60,7 +60,8 @@ def _chain(c: httpx.Client) -> dict[str, str]:
 
 
 def _two_conflicts(c: httpx.Client) -> dict[str, object]:
-    """A plan's budget, then two people in one conversation each giving another one."""
+    """A plan's budget and keynote speaker, then two people in one conversation each giving
+    one of them another value: two facts in dispute, two conflicts."""
     ws = new_workspace(c, "Two conflicts")
     add_source(c, ws, f"{BUDGET} The keynote speaker is Dana Reyes.", title="Budget plan")
     decision = run_agent(c, ws, "Plan the event budget")["decision"]["id"]
@@ -69,7 +70,7 @@ def _two_conflicts(c: httpx.Client) -> dict[str, object]:
     assert r.status_code == 201, r.text
     chat = r.json()["source"]["id"]
     r = c.post(f"/api/workspaces/{ws}/sources/{chat}/messages", json={"messages": [
-        {"speaker": "Bob", "text": "The event budget is 50,000 euros."}]})
+        {"speaker": "Bob", "text": "The keynote speaker is Maria Lopez."}]})
     assert r.status_code == 201, r.text
     listed = c.get(f"/api/workspaces/{ws}/conflicts").json()["items"]
     open_ = [k["id"] for k in listed if k["status"] == "open"]

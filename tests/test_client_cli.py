@@ -268,7 +268,7 @@ def test_demo_runs_the_whole_journey(tmp_path: Path) -> None:
                  "The chain of because was repaired",
                  # The two-memo story: the conflict, the run that does not pick a side, the
                  # resolution and what it flagged.
-                 "1 conflict raised and open", "The run does not pick a side",
+                 "1 conflict raised or joined and open", "The run does not pick a side",
                  "Keep The launch moves to June 19.", "Resolution applied",
                  "plan decision is needs_review; its action is held",
                  "memory said when its sources disagreed"):

@@ -32,6 +32,7 @@ from afterhack.runtime.services import Services, build_services
 from afterhack.store.client import Store
 from afterhack.store.export import snapshot_graph
 from afterhack.store.workspaces import workspace_graph
+from tests.support.conflicts import june_memo
 from tests.support.erasure import holders
 from tests.support.fakellm import FakeLLM, Reply
 from tests.support.mcp import call, fail, server_for, store_workspace
@@ -108,11 +109,8 @@ async def test_list_conflicts_pages_by_cursor(services: Services) -> None:
     ws = await store_workspace(services)
     async with Client(server_for(services)) as c:
         # Three facts, each given another day by the second source: three disputes.
-        facts = ("The office in Berlin opens on June {}.", "The board meeting is on June {}.",
-                 "The product launch is planned for June {}.")
         for month, day in (("March", 12), ("April", 19)):
-            await call(c, "add_source", workspace_id=ws, title=month,
-                       text=" ".join(f.format(day) for f in facts))
+            await call(c, "add_source", workspace_id=ws, title=month, text=june_memo(3, day))
         whole = await call(c, "list_conflicts", workspace_id=ws)
         assert len(whole["items"]) == 3 and whole["total"] == 3 and whole["next_cursor"] is None
         first = await call(c, "list_conflicts", workspace_id=ws, limit=2)

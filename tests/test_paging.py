@@ -25,6 +25,7 @@ from afterhack.store import claims as store_claims
 from afterhack.store.client import Store
 from afterhack.store.names import graph_name
 from tests.support.cli import WIDE
+from tests.support.conflicts import june_memo
 from tests.support.errors import assert_canonical_error
 from tests.support.graphs import RecordingGraph, explain, load
 from tests.support.procs import AppProcess
@@ -217,16 +218,16 @@ def test_actions_page_newest_first_with_totals(client: TestClient, falkordb: str
     assert get(None, status="held") == {"items": [], "next_cursor": None, "total": 0}
 
 
-def _conflicting(client: TestClient, ws: str, subjects: list[str]) -> None:
-    """One conflict per subject: a memo says June 12, a later one June 19."""
+def _conflicting(client: TestClient, ws: str, n: int) -> None:
+    """One conflict per fact: a memo says June 12, a later one June 19."""
     for month, day in (("March", 12), ("April", 19)):
-        text = " ".join(f"The {s} launch is planned for June {day}." for s in subjects)
-        r = client.post(f"/api/workspaces/{ws}/sources", json={"title": month, "text": text})
+        r = client.post(f"/api/workspaces/{ws}/sources",
+                        json={"title": month, "text": june_memo(n, day)})
         assert r.status_code == 201, r.text
 
 
 def test_conflicts_page_by_cursor_now_and_as_of_a_time(client: TestClient, ws: str) -> None:
-    _conflicting(client, ws, ["alpha", "beta", "gamma", "delta", "omega"])
+    _conflicting(client, ws, 5)
 
     def get(cur: str | None, **extra: Any) -> Page:
         params = {"limit": 2, "status": "all", **extra, **({"cursor": cur} if cur else {})}
@@ -396,8 +397,7 @@ def test_client_and_cli_page_actions_conflicts_and_audit(running_app: AppProcess
         ws = c.create_workspace("more paging")["id"]
         c.workspace = ws
         for month, day in (("March", 12), ("April", 19)):
-            c.add_source(" ".join(f"The {s} launch is planned for June {day}."
-                                  for s in ("alpha", "beta", "gamma")), title=month)
+            c.add_source(june_memo(3, day), title=month)
         claims = claims_of(1, "s1", "iota")
         decision = {"id": new_id(), "title": "decide", "premises": {"p": [claims[0]["id"]]}}
         actions: list[dict[str, Any]] = [{"id": new_id(), "description": f"act {i}",

@@ -39,9 +39,9 @@ def test_the_readme_journey_runs_as_written(running_app: AppProcess) -> None:
                  "file launch-notes.md: text/markdown",          # a Markdown file
                  "The caterer for the launch event is Bella Foods.",
                  "under \u201cCatering\u201d",
-                 "Conversation Launch chat", "1 conflict raised and open",  # say
+                 "Conversation Launch chat", "1 conflict raised or joined and open",  # say
                  "unchanged: the memory already holds this text",  # the same file again
-                 "1 conflict raised and open",                         # the memo that disagrees
+                 "1 conflict raised or joined and open",           # the memo that disagrees
                  "Workspace reviewer correction",                # conflicts: where a side is from
                  "Resolution applied",                           # conflicts resolve
                  "Erasure applied"):                             # forget
