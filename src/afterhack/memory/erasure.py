@@ -13,7 +13,8 @@ reads (functional core; store/erasure_reads.py and store/erasures.py are the she
 * a claim whose quote reaches into an erased span is erased: its words go (statement,
   quote, search terms, vector), it reads "Erased on ..., by ...", and what rested on it is
   re-checked exactly as for a retraction (rules/support.py);
-* every open conflict with an erased side closes, naming the erasure;
+* every open conflict with an erased side that it leaves with fewer than two values
+  stated closes, naming the erasure (a dispute over more goes on, reworded);
 * every other record that repeated an erased string (a run's task or proposal, a
   decision's title, an audit event's detail) has it replaced by the marker.
 
