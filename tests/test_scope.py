@@ -142,3 +142,17 @@ def test_labels_of_one_kind_in_the_same_place_stay_apart() -> None:
     if meaning is None:
         pytest.skip("the offline embedding model is not installed")
     assert judge_statements(a, b, meaning).verdict == "compatible"
+
+
+def test_two_things_timed_from_one_event_are_two_facts() -> None:
+    """The event a relative time is measured from is not the statement's subject: the
+    campaign's start and the partners' briefing, each some weeks before the launch, are two
+    facts; the campaign's start said twice is one."""
+    a = "The campaign starts two weeks before the launch."
+    b = "Partners receive a briefing one week before the launch."
+    again = "The campaign starts one week before the launch."
+    meaning = for_pairs([(a, b), (a, again)])
+    if meaning is None:
+        pytest.skip("the offline embedding model is not installed")
+    assert judge_statements(a, b, meaning).verdict == "compatible"
+    assert judge_statements(a, again, meaning).verdict == "contradicts"

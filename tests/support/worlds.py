@@ -11,6 +11,7 @@ from typing import Any, TypedDict
 import httpx
 
 from tests.support.api import add_source, correct_claim, new_workspace, resolve_conflict, run_agent
+from tests.support.timing import until
 
 
 class GraphNode(TypedDict):
@@ -74,6 +75,11 @@ def launch_world(base_url: str, name: str = "Launch, 40 nodes") -> LaunchWorld:
         ws = new_workspace(c, name)
         for title, text in LAUNCH_SOURCES.items():
             add_source(c, ws, text, title=title)
+        # The runs search by words and meaning: once every claim has its vector, each run
+        # finds the same claims however busy the machine (else what a run cites, and so the
+        # graph's size, would follow the vector worker's pace).
+        until(lambda: c.get(f"/api/workspaces/{ws}/embeddings").json()["pending"] == 0,
+              timeout_s=300, what="every claim of the launch world embedded")
         decisions = {task: run_agent(c, ws, task)["decision"]["id"] for task in LAUNCH_TASKS}
         task, upstream = LAUNCH_BUILDS_ON
         run_agent(c, ws, task, builds_on=[decisions[upstream]])

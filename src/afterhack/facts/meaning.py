@@ -151,8 +151,8 @@ def anchored(a: Sequence[Unit], b: Sequence[Unit], meaning: Meaning, *, across: 
     it is the scope guards' to say (scope.py)."""
     bar = meaning.bar.across_languages if across else meaning.bar.same_language
     bar -= _LOOSER
-    left = list(dict.fromkeys(a))
-    right = list(dict.fromkeys(b))
+    left = list(dict.fromkeys(_unanchored(a)))
+    right = list(dict.fromkeys(_unanchored(b)))
     if not left or not right:
         return False
     met_l = [_met(u, right, meaning, bar) for u in left]
@@ -160,6 +160,27 @@ def anchored(a: Sequence[Unit], b: Sequence[Unit], meaning: Meaning, *, across: 
     if not any(m and u.token[:1] != "@" for m, u in zip(met_l, left, strict=True)):
         return False
     return (sum(met_l) + sum(met_r)) / (len(left) + len(right)) >= share
+
+
+# Words that tie a time to an event ("two weeks before the launch", "drei Tage nach dem
+# Start"): the event they name is where the value is measured from, not what the statement
+# is about, so two statements timed from one event do not share a subject by it.
+_RELATIVE = frozenset(("befor", "after", "vor", "nach"))
+
+
+def _unanchored(units: Sequence[Unit]) -> list[Unit]:
+    """The units of a frame without a relative time's preposition and the event after it."""
+    out: list[Unit] = []
+    skip = False
+    for u in units:
+        if u.token in _RELATIVE:
+            skip = True
+            continue
+        if skip:
+            skip = False
+            continue
+        out.append(u)
+    return out
 
 
 # How much nearer than the bar for one word's meaning two words of a subject need be, once
