@@ -134,9 +134,8 @@ async function pickBySearch(page, words, id) {
   await page.locator(`${tid('search-hit')}[data-id="${id}"]`).click()
 }
 
-/** The whole graph in view ("Fit all"), once the camera stops moving. */
-async function fitAll(page) {
-  await page.locator(tid('zoom-fit')).click()
+/** Once the camera stops moving: its moves take 300 ms, so a viewport unchanged for 400 ms. */
+async function cameraStill(page) {
   await page.waitForFunction(
     () =>
       new Promise((r) => {
@@ -147,6 +146,12 @@ async function fitAll(page) {
     null,
     { polling: 100 },
   )
+}
+
+/** The whole graph in view ("Fit all"), once the camera stops moving. */
+async function fitAll(page) {
+  await page.locator(tid('zoom-fit')).click()
+  await cameraStill(page)
 }
 
 async function chain(browser, size) {
@@ -272,17 +277,7 @@ async function strip(browser, ws, size) {
       for (const kind of ['node-claim', 'node-decision']) {
         await page.locator(tid(kind)).first().click()
         await page.locator(`${tid('flow-pane')}[data-camera="moved"], ${tid('flow-pane')}[data-camera="first"]`).first().waitFor({ state: 'attached' })
-        // The camera's move takes 300 ms; wait for the viewport to stop changing.
-        await page.waitForFunction(
-          () =>
-            new Promise((r) => {
-              const v = document.querySelector('.react-flow__viewport')
-              const a = v.style.transform
-              setTimeout(() => r(v.style.transform === a), 400)
-            }),
-          null,
-          { polling: 100 },
-        )
+        await cameraStill(page)
         // The selected box is whole; a graph wider than the pane at a readable zoom may cut
         // a box far from it, which the reader reaches by moving the camera.
         const { cut } = await page.evaluate(underAndCut)
