@@ -11,23 +11,9 @@ import zlib
 
 import docx
 
+from afterhack_tools.pdfwriter import of_objects
+
 MB = 1 << 20
-
-
-def _pdf_of(objects: list[bytes]) -> bytes:
-    """A PDF of these objects, numbered from 1, the last one its catalogue."""
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, len(objects), xref)
-    return bytes(out)
 
 
 def _stream(content: bytes) -> bytes:
@@ -44,7 +30,7 @@ def page_tree_pdf(nodes: int = 300, leaves: int = 100) -> bytes:
     ``leaves`` times: 30,000 pages by default."""
     page = (b"<< /Type /Page /Parent 4 0 R /MediaBox [0 0 612 792] "
             b"/Resources << /Font << /F1 1 0 R >> >> /Contents 2 0 R >>")
-    return _pdf_of([
+    return of_objects([
         _FONT,
         _stream(b"BT /F1 11 Tf 72 700 Td (A page of the report.) Tj ET"),
         page,
@@ -61,7 +47,7 @@ def content_stream_pdf(mib: int = 4) -> bytes:
     drawing operators (a save, a matrix, a restore, over and over) after one line of text."""
     ops = b"q 1 0 0 1 0 0 cm Q\n"
     content = b"BT /F1 11 Tf 72 700 Td (A line of text.) Tj ET\n" + ops * (mib * MB // len(ops))
-    return _pdf_of([
+    return of_objects([
         _FONT,
         _stream(content),
         b"<< /Type /Page /Parent 4 0 R /MediaBox [0 0 612 792] "

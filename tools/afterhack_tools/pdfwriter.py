@@ -72,6 +72,12 @@ def pdf(pages: Sequence[Page], *, compress: bool = True) -> bytes:
     objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
         b" ".join(b"%d 0 R" % k for k in kids), len(kids))
     objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    return of_objects(objects)
+
+
+def of_objects(objects: Sequence[bytes]) -> bytes:
+    """A PDF file of these objects, numbered from 1, the last one its catalogue, with the
+    cross-reference table that finds each."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets: list[int] = []
     for number, body in enumerate(objects, start=1):
