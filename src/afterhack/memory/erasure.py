@@ -525,6 +525,7 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
     counts = _counts(p)
     clean_reason = redaction.scrub(reason, nd_any) if reason is not None else None
     close_note = "A side of it was erased."
+    closing = _closing(p)
     write: ErasureWrite = {
         "now": now, "actor": actor, "marker": MARKER,
         "erasure": {
@@ -533,7 +534,7 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
             "claim_id": target["claim_id"], "request_id": target["request_id"],
             "reason": clean_reason, "key": key, "counts": json.dumps(counts),
             "claim_ids": erased_ids, "flagged": sorted(p.out.flag),
-            "held": sorted(p.out.hold), "conflicts": [k["id"] for k in _closing(p)]},
+            "held": sorted(p.out.hold), "conflicts": [k["id"] for k in closing]},
         "g_versions": [{"id": c["id"], "revision": c["revision"], "n_claims": c["n_claims"]}
                        for c in p.containers if c["kind"] == "version"],
         "g_reviewer": [{"id": c["id"], "revision": c["revision"], "n_claims": c["n_claims"]}
@@ -547,8 +548,8 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
         "erased": erased,
         "corrections": sorted(c["correction_id"] for c in p.changed
                               if c["correction_id"] is not None),
-        "close": [_closed(k) for k in _closing(p)], "close_note": close_note,
-        "reword": [_closed(k) for k in p.conflicts if k not in _closing(p)],
+        "close": [_closed(k) for k in closing], "close_note": close_note,
+        "reword": [_closed(k) for k in p.conflicts if k not in closing],
         "close_detail": json.dumps({"settled_by": {"kind": "erasure", "id": erasure_id,
                                                    "note": close_note}}, sort_keys=True),
         "premises": premises, "flags": flags, "holds": sorted(p.out.hold),
@@ -556,7 +557,7 @@ async def apply_erasure(g: Graph, target: ErasureTarget, *, impact_token_seen: s
         "audits": [audit_event("erasure.applied", actor, erasure_id, {
             "kind": target["kind"], "counts": counts, "claims": erased_ids,
             "flagged": sorted(p.out.flag), "held": sorted(p.out.hold),
-            "conflicts": [k["id"] for k in _closing(p)]}, at=now)],
+            "conflicts": [k["id"] for k in closing]}, at=now)],
     }
     if not await store.apply(g, p.snap.stamps(), write):
         winner = await records.find_by_key(g, key)

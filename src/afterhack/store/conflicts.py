@@ -134,20 +134,27 @@ async def raise_conflicts(g: Graph, p: RaiseWrite) -> list[str]:
     return [str(i) for i in rows.scalar() or []]
 
 
-# How many of a conflict's sides still hold a current claim, counted up to two: whether it
-# is still a dispute. FalkorDB stops reading the conflict's claims at the second live side,
-# so a large dispute costs what its first few claims cost. ``sx`` is the conflict.
-LIVE_SIDES = """
-CALL {
-  WITH sx
-  MATCH (sx)-[se:BETWEEN]->(sm)
+def live_sides(conflict: str, *, leaving: str | None = None) -> str:
+    """A ``CALL {}`` giving ``n_live``: how many of a conflict's sides still hold a current
+    claim, counted up to two (whether it is still a dispute). FalkorDB stops reading the
+    conflict's claims at the second live side, so a large dispute costs what its first few
+    claims cost. ``conflict`` is the conflict's variable; ``leaving``, a parameter listing
+    claim ids that no longer count (an erasure's, before it writes)."""
+    left = f" AND NOT sl.id IN ${leaving}" if leaving else ""
+    return f"""
+CALL {{
+  WITH {conflict}
+  MATCH ({conflict})-[se:BETWEEN]->(sm)
   WITH se, sm
-  MATCH (sl:Node {statement_key: sm.statement_key})
-  WHERE sl:Claim AND sl.status IN """ + CURRENT + """
-  WITH DISTINCT """ + _side("se", "sm") + """ AS live_side LIMIT 2
+  MATCH (sl:Node {{statement_key: sm.statement_key}})
+  WHERE sl:Claim AND sl.status IN {CURRENT}{left}
+  WITH DISTINCT {_side("se", "sm")} AS live_side LIMIT 2
   RETURN count(live_side) AS n_live
-}
+}}
 """
+
+
+LIVE_SIDES = live_sides("sx")
 
 # Appended to a write that supersedes or retires claims, after it has: for each of
 # $settles, each open conflict a claim of one of its statements (keys) is in is closed as

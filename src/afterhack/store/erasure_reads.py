@@ -8,7 +8,7 @@ from typing import TypedDict
 
 from afterhack.model.vocab import ClaimStatus
 from afterhack.store.client import Graph
-from afterhack.store.cypher import CURRENT
+from afterhack.store.conflicts import live_sides
 from afterhack.store.rows import of
 
 
@@ -314,14 +314,9 @@ async def open_conflicts_of(g: Graph, claim_ids: list[str]) -> list[OpenConflict
     rows = await g.read(
         "UNWIND $ids AS id MATCH (c:Node {id: id}) WHERE c:Claim WITH c "
         "MATCH (c)<-[:BETWEEN]-(k:Node) WHERE k:Conflict AND k.status = 'open' "
-        "WITH DISTINCT k "
-        "CALL { WITH k MATCH (k)-[e:BETWEEN]->(m:Claim) WITH e, m "
-        "  MATCH (l:Node {statement_key: m.statement_key}) "
-        f"  WHERE l:Claim AND l.status IN {CURRENT} AND NOT l.id IN $ids "
-        "  WITH DISTINCT coalesce(e.side, m.id) AS side LIMIT 2 "
-        "  RETURN count(side) AS live_sides } "
+        "WITH DISTINCT k " + live_sides("k", leaving="ids") +
         "RETURN k.id AS id, k.revision AS revision, k.kind AS kind, k.reason AS reason, "
-        "[(k)-[:BETWEEN]->(s:Claim) | s.id] AS claim_ids, live_sides ORDER BY id",
+        "[(k)-[:BETWEEN]->(s:Claim) | s.id] AS claim_ids, n_live AS live_sides ORDER BY id",
         {"ids": claim_ids})
     return _OPEN_CONFLICT.all(rows)
 
